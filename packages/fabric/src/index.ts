@@ -1,0 +1,3 @@
+export * from './types.ts';
+export * from './guid.ts';
+export * from './rates.ts';

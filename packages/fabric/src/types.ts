@@ -1,0 +1,133 @@
+/**
+ * Domain types shared by every ibwatch package: what a fabric scan produces, whatever tool it
+ * came from. Parsers (packages/parsers) produce these; analysis (this package) and the collector
+ * consume them; the web app imports them for API shapes.
+ *
+ * Conventions:
+ * - GUIDs are always canonical: `0x` + 16 lowercase hex digits (see `normalizeGuid`).
+ * - Counters are `bigint`: the 64-bit PortCountersExtended values exceed 2^53 on busy ports
+ *   (PortXmitData of a 400G port passes 2^53 4-byte words in about 2 months).
+ * - Data counters (PortXmitData/PortRcvData and their Ext twins) count 4-byte words, as the
+ *   IBTA spec and the tools define them; multiply by 4 for bytes.
+ * - Speeds and widths are spelled as the tools spell them (`HDR`, `NDR`, `4X`).
+ */
+
+/** Canonical GUID: `0x` + 16 lowercase hex digits. */
+export type Guid = string;
+
+export type NodeType = 'switch' | 'ca' | 'router';
+
+/** Logical port state (PortInfo.PortState). */
+export type PortState = 'Down' | 'Initialize' | 'Armed' | 'Active' | 'Unknown';
+
+/** Physical port state (PortInfo.PortPhysicalState). */
+export type PhysState =
+  | 'NoStateChange'
+  | 'Sleep'
+  | 'Polling'
+  | 'Disabled'
+  | 'PortConfigurationTraining'
+  | 'LinkUp'
+  | 'LinkErrorRecovery'
+  | 'PhyTest'
+  | 'Unknown';
+
+export type LinkWidth = '1X' | '2X' | '4X' | '8X' | '12X';
+
+export type LinkSpeed = 'SDR' | 'DDR' | 'QDR' | 'FDR10' | 'FDR' | 'EDR' | 'HDR' | 'NDR' | 'XDR';
+
+/** Reference to one port of one node. */
+export interface PortRef {
+  nodeGuid: Guid;
+  portNum: number;
+}
+
+export interface FabricNode {
+  guid: Guid;
+  type: NodeType;
+  /** NodeDescription as the fabric reports it, e.g. `dgx-0042 mlx5_3` or `leaf-r3-07`. */
+  description: string;
+  numPorts: number;
+  systemImageGuid?: Guid;
+  vendorId?: number;
+  deviceId?: number;
+  /** Switch LID (port 0); CAs have LIDs per port. */
+  lid?: number;
+}
+
+export interface FabricPort extends PortRef {
+  portGuid?: Guid;
+  lid?: number;
+  state?: PortState;
+  physState?: PhysState;
+  widthActive?: LinkWidth;
+  speedActive?: LinkSpeed;
+  widthEnabled?: LinkWidth[];
+  widthSupported?: LinkWidth[];
+  speedEnabled?: LinkSpeed[];
+  speedSupported?: LinkSpeed[];
+}
+
+/** A physical link: two port ends. `a` is the end with the lower (nodeGuid, portNum). */
+export interface FabricLink {
+  a: PortRef;
+  b: PortRef;
+}
+
+/** Counter name as the tools spell it (`SymbolErrorCounter`, `PortXmitDataExt`, ...). */
+export type CounterName = string;
+
+export interface PortCounters extends PortRef {
+  counters: Record<CounterName, bigint>;
+}
+
+export type SmState = 'MASTER' | 'STANDBY' | 'DISCOVERING' | 'NOTACTIVE' | 'UNKNOWN';
+
+export interface SmObservation {
+  guid: Guid;
+  lid?: number;
+  priority: number;
+  state: SmState;
+  activityCount?: bigint;
+  /** Node description of the SM's host port when known. */
+  nodeDescription?: string;
+}
+
+export interface CableInfo extends PortRef {
+  vendor?: string;
+  partNumber?: string;
+  serialNumber?: string;
+  lengthM?: number;
+  type?: string;
+  temperatureC?: number;
+}
+
+export interface FabricSnapshot {
+  source: 'ibdiagnet' | 'diags';
+  /** ISO-8601 time the tool ran (ibdiagnet's `Running timestamp`), when known. */
+  takenAt?: string;
+  nodes: FabricNode[];
+  ports: FabricPort[];
+  links: FabricLink[];
+  /** Lifetime counter values per port. */
+  counters: PortCounters[];
+  /** Counter increase over a known interval (ibdiagnet's PM_DELTA), when present. */
+  counterDeltas?: { intervalSeconds?: number; ports: PortCounters[] };
+  sms: SmObservation[];
+  cables: CableInfo[];
+  /** Tool-reported problems (ibdiagnet -W-/-E- lines, WARNINGS_/ERRORS_ sections). */
+  toolFindings: { severity: 'warning' | 'error'; text: string; scope?: string; port?: PortRef }[];
+  meta: Record<string, string>;
+}
+
+/** Parser output: a value plus non-fatal remarks with their line numbers. */
+export interface ParseWarning {
+  line?: number;
+  message: string;
+  file?: string;
+}
+
+export interface ParseResult<T> {
+  value: T;
+  warnings: ParseWarning[];
+}
