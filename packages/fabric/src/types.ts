@@ -53,6 +53,8 @@ export interface FabricNode {
   deviceId?: number;
   /** Switch LID (port 0); CAs have LIDs per port. */
   lid?: number;
+  /** Chip temperature in °C when the scan read it (ibdiagnet TEMP_SENSING). */
+  temperatureC?: number;
 }
 
 export interface FabricPort extends PortRef {
@@ -66,6 +68,8 @@ export interface FabricPort extends PortRef {
   widthSupported?: LinkWidth[];
   speedEnabled?: LinkSpeed[];
   speedSupported?: LinkSpeed[];
+  /** Front-panel label when the tool prints one (`1/17/2` on Quantum-2, ibdiagnet .net_dump). */
+  label?: string;
 }
 
 /** A physical link: two port ends. `a` is the end with the lower (nodeGuid, portNum). */
@@ -79,6 +83,13 @@ export type CounterName = string;
 
 export interface PortCounters extends PortRef {
   counters: Record<CounterName, bigint>;
+  /**
+   * True when the values came from PortCountersExtended under the classic names, as
+   * `perfquery -x` prints them (`PortXmitData:....36298026860928`, `SymbolErrorCounter:...0`):
+   * every counter of the record is then 64-bit, whatever its name. Analysis also treats a
+   * classic name as 64-bit when a value exceeds the classic width.
+   */
+  extended?: boolean;
 }
 
 export type SmState = 'MASTER' | 'STANDBY' | 'DISCOVERING' | 'NOTACTIVE' | 'UNKNOWN';
@@ -116,7 +127,18 @@ export interface FabricSnapshot {
   sms: SmObservation[];
   cables: CableInfo[];
   /** Tool-reported problems (ibdiagnet -W-/-E- lines, WARNINGS_/ERRORS_ sections). */
-  toolFindings: { severity: 'warning' | 'error'; text: string; scope?: string; port?: PortRef }[];
+  toolFindings: {
+    severity: 'warning' | 'error';
+    text: string;
+    scope?: string;
+    port?: PortRef;
+    /** Node the finding is about when it names one but no port (ibdiagnet Scope NODE). */
+    nodeGuid?: Guid;
+    /** Machine-readable event name, e.g. `NODE_WRONG_FW_VERSION`. */
+    code?: string;
+    /** The check that reported it, e.g. `FW_CHECK` (db_csv section suffix) or a log stage. */
+    check?: string;
+  }[];
   meta: Record<string, string>;
 }
 

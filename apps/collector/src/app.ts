@@ -1,0 +1,87 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fastifyStatic from '@fastify/static';
+import { existsSync } from 'node:fs';
+import type { Config } from './config.ts';
+import type { Db } from './db/open-db.ts';
+import type { ToolRunner } from './sources/tool-runner.ts';
+import { authHook } from './auth.ts';
+import { registerRoutes } from './routes/index.ts';
+import type { ScanService } from './scans/scan-service.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  runner: ToolRunner;
+  scans: ScanService;
+  logger?: boolean | object;
+}
+
+export const VERSION = '0.1.0';
+
+/** Builds the Fastify app without listening: what server.ts runs and what tests `inject()` into. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: config.bodyLimitBytes,
+    // Request ids let an operator match a UI error to a log line without exposing internals.
+    genReqId: () => Math.random().toString(36).slice(2, 10),
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Recharts positions tooltips and labels with inline style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", ...config.peers.map((p) => p.url)],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    frameguard: { action: 'deny' },
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'ibwatch collector API', version: VERSION, description: 'InfiniBand fabric health: topology, counters, SMs, nccl-tests.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  app.addHook('onRequest', authHook(config.token, config.readsNeedToken));
+
+  // One error handler: validation errors say what was wrong; 5xx never leak a stack or SQL.
+  app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown }, req, reply) => {
+    const status = err.statusCode ?? 500;
+    if (status >= 500) {
+      req.log.error({ err }, 'request failed');
+      return reply.code(status).send({ statusCode: status, error: 'Internal Server Error', message: `internal error (request ${req.id})` });
+    }
+    return reply.code(status).send({ statusCode: status, error: err.name, message: err.message });
+  });
+
+  await app.register(registerRoutes, deps);
+
+  if (existsSync(config.webDist)) {
+    await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false });
+    // Client-side routes (/topology, /ports/...) all load the SPA shell.
+    app.setNotFoundHandler((req, reply) => {
+      if (req.method === 'GET' && !req.url.startsWith('/api/') && req.url !== '/metrics') return reply.sendFile('index.html');
+      return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no route ${req.method} ${req.url.split('?')[0]}` });
+    });
+  } else {
+    app.setNotFoundHandler((req, reply) =>
+      reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no route ${req.method} ${req.url.split('?')[0]} (web UI not built: pnpm build)` }),
+    );
+  }
+  app.addHook('onClose', async () => deps.db.close());
+  return app;
+}

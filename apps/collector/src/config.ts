@@ -1,0 +1,152 @@
+import { resolve } from 'node:path';
+import cron from 'node-cron';
+import type { ExpectedRate, LinkSpeed, LinkWidth } from '@ibwatch/fabric';
+import { LANE_GBPS, WIDTH_LANES } from '@ibwatch/fabric';
+
+export type SourceKind = 'lab' | 'diags' | 'ibdiagnet' | 'import-only';
+
+/** Every setting of the collector; each comes from one `IBWATCH_*` variable (README table). */
+export interface Config {
+  host: string;
+  port: number;
+  dbFile: string;
+  /** Bearer token for writes; null = writes refused (401) until one is set. */
+  token: string | null;
+  /** When true, reads need the token as well. */
+  readsNeedToken: boolean;
+  source: SourceKind;
+  labDir: string;
+  expectedRate: ExpectedRate;
+  cron: { pm: string; sm: string; topology: string; ibdiagnet: string };
+  /** Max random delay before a scheduled scan starts, so many collectors don't sweep in step. */
+  jitterMs: number;
+  toolTimeoutMs: number;
+  toolMaxOutputBytes: number;
+  ibdiagnetPath: string;
+  ibdiagnetArgs: string[];
+  ibdiagnetOutDir: string;
+  nodeNameMap: string | null;
+  ncclDropDir: string | null;
+  webDist: string;
+  retention: { rawDeltaDays: number; rollupDays: number; rawOutputDays: number; scanDays: number };
+  /** Sweeps a finding's subject must stay clean before it auto-resolves. */
+  autoResolveSweeps: number;
+  /** Minutes after a link first appears during which its error findings are downgraded. */
+  gracePeriodMin: number;
+  bodyLimitBytes: number;
+  logLevel: string;
+  /** Other collectors (one per fabric) the dashboard can list: `name=url,name=url`. */
+  peers: { name: string; url: string }[];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+const WIDTHS = Object.keys(WIDTH_LANES) as LinkWidth[];
+const SPEEDS = Object.keys(LANE_GBPS) as LinkSpeed[];
+// Extra ibdiagnet arguments are passed as an argv array, never through a shell; still, only
+// flag-like tokens and plain values are accepted so a config typo cannot smuggle in a path.
+const SAFE_ARG = /^[A-Za-z0-9_.,:=/+-]+$/;
+
+/**
+ * Reads the configuration from environment variables, validating everything and reporting
+ * every problem at once (a `ConfigError` lists them all), so a bad deployment fails at start-up
+ * with one complete message rather than one error per restart.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const str = (k: string, d: string) => (env[k] ?? '').trim() || d;
+  const int = (k: string, d: number, min: number, max: number) => {
+    const raw = env[k];
+    if (raw === undefined || raw.trim() === '') return d;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${k}=${JSON.stringify(raw)}: expected an integer from ${min} to ${max}`);
+      return d;
+    }
+    return n;
+  };
+  const bool = (k: string, d: boolean) => {
+    const raw = (env[k] ?? '').trim().toLowerCase();
+    if (raw === '') return d;
+    if (['1', 'true', 'yes'].includes(raw)) return true;
+    if (['0', 'false', 'no'].includes(raw)) return false;
+    problems.push(`${k}=${JSON.stringify(env[k])}: expected true or false`);
+    return d;
+  };
+  const cronExpr = (k: string, d: string) => {
+    const v = str(k, d);
+    if (!cron.validate(v)) problems.push(`${k}=${JSON.stringify(v)}: not a valid cron expression`);
+    return v;
+  };
+
+  const source = str('IBWATCH_SOURCE', 'lab') as SourceKind;
+  if (!['lab', 'diags', 'ibdiagnet', 'import-only'].includes(source)) {
+    problems.push(`IBWATCH_SOURCE=${JSON.stringify(source)}: expected lab, diags, ibdiagnet or import-only`);
+  }
+  const token = (env.IBWATCH_TOKEN ?? '').trim() || null;
+  if (token !== null && token.length < 16) problems.push('IBWATCH_TOKEN: use at least 16 characters');
+
+  const rateRaw = str('IBWATCH_EXPECTED_RATE', source === 'lab' ? '4X HDR' : '4X NDR').toUpperCase();
+  const [w, s] = rateRaw.split(/\s+/) as [LinkWidth, LinkSpeed];
+  if (!WIDTHS.includes(w) || !SPEEDS.includes(s)) {
+    problems.push(`IBWATCH_EXPECTED_RATE=${JSON.stringify(rateRaw)}: expected "<width> <speed>", e.g. "4X NDR"`);
+  }
+
+  const ibdiagnetArgs = str('IBWATCH_IBDIAGNET_ARGS', '').split(/\s+/).filter(Boolean);
+  for (const a of ibdiagnetArgs) {
+    if (!SAFE_ARG.test(a)) problems.push(`IBWATCH_IBDIAGNET_ARGS: argument ${JSON.stringify(a)} has characters outside [A-Za-z0-9_.,:=/+-]`);
+    if (a === '-o' || a.startsWith('--out')) problems.push('IBWATCH_IBDIAGNET_ARGS: -o is set by ibwatch (IBWATCH_IBDIAGNET_OUT)');
+  }
+
+  const peers: Config['peers'] = [];
+  for (const item of str('IBWATCH_PEERS', '').split(',').filter(Boolean)) {
+    const [name, url] = item.split('=');
+    if (!name || !url || !/^https?:\/\/[^\s]+$/.test(url)) problems.push(`IBWATCH_PEERS: ${JSON.stringify(item)} is not name=http(s)://host:port`);
+    else peers.push({ name, url: url.replace(/\/$/, '') });
+  }
+
+  const config: Config = {
+    host: str('IBWATCH_HOST', '127.0.0.1'),
+    port: int('IBWATCH_PORT', 8080, 0, 65535),
+    dbFile: resolve(str('IBWATCH_DB', resolve(REPO_ROOT, '.ibwatch/ibwatch.db'))),
+    token,
+    readsNeedToken: bool('IBWATCH_READS_NEED_TOKEN', false),
+    source,
+    labDir: resolve(str('IBWATCH_LAB_DIR', resolve(REPO_ROOT, '.lab'))),
+    expectedRate: { width: w, speed: s },
+    cron: {
+      pm: cronExpr('IBWATCH_CRON_PM', '0 * * * * *'),
+      sm: cronExpr('IBWATCH_CRON_SM', '30 * * * * *'),
+      topology: cronExpr('IBWATCH_CRON_TOPOLOGY', '0 */10 * * * *'),
+      ibdiagnet: cronExpr('IBWATCH_CRON_IBDIAGNET', '0 0 * * * *'),
+    },
+    jitterMs: int('IBWATCH_JITTER_MS', 2000, 0, 600_000),
+    toolTimeoutMs: int('IBWATCH_TOOL_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    toolMaxOutputBytes: int('IBWATCH_TOOL_MAX_OUTPUT_BYTES', 256 * 1024 * 1024, 1024, 2 ** 31 - 1),
+    ibdiagnetPath: str('IBWATCH_IBDIAGNET', 'ibdiagnet'),
+    ibdiagnetArgs,
+    ibdiagnetOutDir: resolve(str('IBWATCH_IBDIAGNET_OUT', resolve(REPO_ROOT, '.ibwatch/ibdiagnet'))),
+    nodeNameMap: env.IBWATCH_NODE_NAME_MAP ? resolve(env.IBWATCH_NODE_NAME_MAP) : null,
+    ncclDropDir: env.IBWATCH_NCCL_DROP_DIR ? resolve(env.IBWATCH_NCCL_DROP_DIR) : null,
+    webDist: resolve(str('IBWATCH_WEB_DIST', resolve(REPO_ROOT, 'apps/web/dist'))),
+    retention: {
+      rawDeltaDays: int('IBWATCH_RETENTION_RAW_DAYS', 7, 1, 3650),
+      rollupDays: int('IBWATCH_RETENTION_ROLLUP_DAYS', 365, 1, 3650),
+      rawOutputDays: int('IBWATCH_RETENTION_RAW_OUTPUT_DAYS', 3, 0, 3650),
+      scanDays: int('IBWATCH_RETENTION_SCAN_DAYS', 90, 1, 3650),
+    },
+    autoResolveSweeps: int('IBWATCH_AUTO_RESOLVE_SWEEPS', 10, 1, 100_000),
+    gracePeriodMin: int('IBWATCH_GRACE_PERIOD_MIN', 30, 0, 100_000),
+    bodyLimitBytes: int('IBWATCH_BODY_LIMIT_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    logLevel: str('IBWATCH_LOG_LEVEL', 'info'),
+    peers,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

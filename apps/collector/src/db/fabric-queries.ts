@@ -1,0 +1,127 @@
+import type { LinkEnd, PortRow, TopoLink, TopoNode, Tier } from '@ibwatch/fabric';
+import type { Db } from './open-db.ts';
+import type { NameBook } from '../names.ts';
+import { hostOf } from '../names.ts';
+
+/** Read-side queries behind the topology, ports and summary routes. */
+export function createFabricQueries(db: Db, names: NameBook) {
+  const end = (guid: string, desc: string | null, port: number, lid: number | null): LinkEnd => ({
+    guid, name: names.name(guid, desc), port, lid, rack: names.rack(guid),
+  });
+
+  return {
+    nodes(): TopoNode[] {
+      const rows = db.prepare('SELECT guid, type, description, tier, rail, lid FROM nodes ORDER BY guid').all() as {
+        guid: string; type: 'switch' | 'ca' | 'router'; description: string; tier: string | null; rail: number | null; lid: number | null;
+      }[];
+      return rows.map((r) => ({
+        guid: r.guid,
+        name: names.name(r.guid, r.description),
+        type: r.type,
+        tier: (r.tier ?? (r.type === 'ca' ? 'hca' : 'leaf')) as Tier,
+        rail: r.rail,
+        rack: names.rack(r.guid),
+        lid: r.lid,
+        host: r.type === 'ca' ? hostOf(r.description) : null,
+      }));
+    },
+    links(): TopoLink[] {
+      const rows = db
+        .prepare(
+          `SELECT l.id, l.tier, l.health, l.reason, pa.node_guid AS ag, pa.port_num AS ap, pa.lid AS al, na.description AS ad,
+                  pb.node_guid AS bg, pb.port_num AS bp, pb.lid AS bl, nb.description AS bd,
+                  pa.width_active AS w, pa.speed_active AS s, pa.state AS ast, pb.state AS bst
+           FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id
+           JOIN nodes na ON na.guid = pa.node_guid JOIN nodes nb ON nb.guid = pb.node_guid
+           WHERE l.present = 1 OR l.health = 'down' ORDER BY l.id`,
+        )
+        .all() as {
+        id: number; tier: string | null; health: string; reason: string | null; ag: string; ap: number; al: number | null; ad: string;
+        bg: string; bp: number; bl: number | null; bd: string; w: string | null; s: string | null;
+      }[];
+      return rows.map((r) => ({
+        id: r.id,
+        a: end(r.ag, r.ad, r.ap, r.al),
+        b: end(r.bg, r.bd, r.bp, r.bl),
+        tier: (r.tier ?? 'other') as TopoLink['tier'],
+        health: r.health as TopoLink['health'],
+        widthActive: r.w as TopoLink['widthActive'],
+        speedActive: r.s as TopoLink['speedActive'],
+        reason: r.reason,
+      }));
+    },
+    counts(): { switches: number; hcas: number; ports: number; activePorts: number; links: number; degradedLinks: number; downLinks: number } {
+      const n = db.prepare("SELECT SUM(type = 'switch') AS switches, SUM(type = 'ca') AS hcas FROM nodes").get() as { switches: number | null; hcas: number | null };
+      const p = db.prepare("SELECT COUNT(*) AS ports, SUM(state = 'Active') AS active FROM ports WHERE port_num > 0").get() as { ports: number; active: number | null };
+      const l = db
+        .prepare("SELECT SUM(present = 1) AS links, SUM(health = 'degraded' AND present = 1) AS degraded, SUM(health = 'down') AS down FROM links")
+        .get() as { links: number | null; degraded: number | null; down: number | null };
+      return {
+        switches: n.switches ?? 0, hcas: n.hcas ?? 0, ports: p.ports, activePorts: p.active ?? 0,
+        links: l.links ?? 0, degradedLinks: l.degraded ?? 0, downLinks: l.down ?? 0,
+      };
+    },
+    portId(guid: string, port: number): number | null {
+      return (db.prepare('SELECT id FROM ports WHERE node_guid = ? AND port_num = ?').pluck().get(guid, port) as number | undefined) ?? null;
+    },
+    ports(q: { q?: string; state?: string; sort: string; limit: number; offset: number }): { total: number; items: PortRow[] } {
+      const where: string[] = ['p.port_num > 0'];
+      const args: Record<string, unknown> = { limit: q.limit, offset: q.offset };
+      if (q.state) { where.push('p.state = @state'); args.state = q.state; }
+      if (q.q) { where.push("(n.description LIKE @like OR p.node_guid LIKE @like OR CAST(p.lid AS TEXT) = @q)"); args.like = `%${q.q}%`; args.q = q.q; }
+      const order = ({ name: 'n.description, p.port_num', lid: 'p.lid', state: 'p.state, n.description', findings: 'open_findings DESC, n.description' } as Record<string, string>)[q.sort] ?? 'n.description, p.port_num';
+      const sqlWhere = where.join(' AND ');
+      const total = db.prepare(`SELECT COUNT(*) FROM ports p JOIN nodes n ON n.guid = p.node_guid WHERE ${sqlWhere}`).pluck().get(args) as number;
+      const rows = db
+        .prepare(
+          `SELECT p.*, n.description, rn.description AS remote_desc, rp.lid AS remote_lid,
+             (SELECT COUNT(*) FROM findings f WHERE f.state != 'resolved' AND f.subject_key LIKE p.node_guid || '/' || p.port_num || '%') AS open_findings
+           FROM ports p JOIN nodes n ON n.guid = p.node_guid
+           LEFT JOIN nodes rn ON rn.guid = p.remote_guid LEFT JOIN ports rp ON rp.node_guid = p.remote_guid AND rp.port_num = p.remote_port
+           WHERE ${sqlWhere} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+        )
+        .all(args) as PortDbRow[];
+      return { total, items: rows.map((r) => this.toPortRow(r)) };
+    },
+    portRow(guid: string, port: number): (PortRow & { raw: PortDbRow }) | null {
+      const r = db
+        .prepare(
+          `SELECT p.*, n.description, rn.description AS remote_desc, rp.lid AS remote_lid, 0 AS open_findings
+           FROM ports p JOIN nodes n ON n.guid = p.node_guid
+           LEFT JOIN nodes rn ON rn.guid = p.remote_guid LEFT JOIN ports rp ON rp.node_guid = p.remote_guid AND rp.port_num = p.remote_port
+           WHERE p.node_guid = ? AND p.port_num = ?`,
+        )
+        .get(guid, port) as PortDbRow | undefined;
+      return r ? { ...this.toPortRow(r), raw: r } : null;
+    },
+    toPortRow(r: PortDbRow): PortRow {
+      return {
+        guid: r.node_guid,
+        port: r.port_num,
+        name: names.name(r.node_guid, r.description),
+        lid: r.lid,
+        state: r.state as PortRow['state'],
+        physState: r.phys_state as PortRow['physState'],
+        widthActive: r.width_active as PortRow['widthActive'],
+        speedActive: r.speed_active as PortRow['speedActive'],
+        remote: r.remote_guid ? end(r.remote_guid, r.remote_desc, r.remote_port!, r.remote_lid) : null,
+        openFindings: r.open_findings,
+        lastSeen: r.last_seen,
+      };
+    },
+    stateHistory(portId: number, from: number): { at: number; state: string | null; physState: string | null; widthActive: string | null; speedActive: string | null }[] {
+      return db
+        .prepare('SELECT at, state, phys_state AS physState, width AS widthActive, speed AS speedActive FROM port_state_history WHERE port_id = ? AND at >= ? ORDER BY at')
+        .all(portId, from) as { at: number; state: string | null; physState: string | null; widthActive: string | null; speedActive: string | null }[];
+    },
+  };
+}
+
+export interface PortDbRow {
+  id: number; node_guid: string; port_num: number; port_guid: string | null; lid: number | null; state: string | null;
+  phys_state: string | null; width_active: string | null; speed_active: string | null; width_enabled: string | null;
+  width_supported: string | null; speed_enabled: string | null; speed_supported: string | null; remote_guid: string | null;
+  remote_port: number | null; first_seen: number; last_seen: number; description: string; remote_desc: string | null;
+  remote_lid: number | null; open_findings: number;
+}
+export type FabricQueries = ReturnType<typeof createFabricQueries>;

@@ -1,0 +1,29 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+/** Numbered forward-only migrations: `NNNN-name.sql`, applied in order inside one transaction each. */
+export function listMigrations(dir = MIGRATIONS_DIR): { version: number; name: string; sql: string }[] {
+  return readdirSync(dir)
+    .filter((f) => /^\d{4}-.+\.sql$/.test(f))
+    .sort()
+    .map((f) => ({ version: Number(f.slice(0, 4)), name: f, sql: readFileSync(join(dir, f), 'utf8') }));
+}
+
+/** Applies every migration newer than `PRAGMA user_version`; returns the versions applied. */
+export function migrate(db: Database.Database, dir = MIGRATIONS_DIR): number[] {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const applied: number[] = [];
+  for (const m of listMigrations(dir)) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+    applied.push(m.version);
+  }
+  return applied;
+}

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import type { Guid } from '@ibwatch/fabric';
+
+export interface NameEntry {
+  name: string;
+  rack: string | null;
+}
+
+/**
+ * GUID -> human name and rack location. Names come from the node-name map when one is
+ * configured (the infiniband-diags `--node-name-map` format), else from the NodeDescription
+ * the fabric reports.
+ */
+export class NameBook {
+  constructor(private readonly map: Map<Guid, NameEntry> = new Map()) {}
+
+  static fromMap(entries: Iterable<[Guid, NameEntry]>): NameBook {
+    return new NameBook(new Map(entries));
+  }
+
+  name(guid: Guid, description: string | null | undefined): string {
+    return this.map.get(guid)?.name ?? (description || guid);
+  }
+
+  rack(guid: Guid): string | null {
+    return this.map.get(guid)?.rack ?? null;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+export function readTextFile(file: string): string {
+  return readFileSync(file, 'utf8');
+}
+
+/** `dgx-0042` of `dgx-0042 mlx5_3`: the host part of an HCA's NodeDescription. */
+export function hostOf(description: string): string | null {
+  const m = /^(\S+)\s+mlx\d+_\d+/.exec(description) ?? /^(\S+)\s+HCA-\d+/.exec(description);
+  return m ? m[1]! : null;
+}

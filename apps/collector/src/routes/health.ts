@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { HealthReply } from '@ibwatch/fabric';
+import { VERSION, type AppDeps } from '../app.ts';
+
+const started = Date.now();
+
+export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  app.get<{ Reply: HealthReply }>(
+    '/api/health',
+    {
+      schema: {
+        description: 'Liveness: the process answers.',
+        response: {
+          200: {
+            type: 'object',
+            required: ['status', 'version', 'source', 'uptimeS'],
+            properties: { status: { type: 'string' }, version: { type: 'string' }, source: { type: 'string' }, uptimeS: { type: 'number' } },
+          },
+        },
+      },
+    },
+    async () => ({ status: 'ok', version: VERSION, source: deps.config.source, uptimeS: Math.round((Date.now() - started) / 1000) }),
+  );
+  app.get(
+    '/api/ready',
+    { schema: { description: 'Readiness: the database answers and at least one scan or import has completed.' } },
+    async (_req, reply) => {
+      const ok = deps.db.prepare("SELECT COUNT(*) FROM scans WHERE status IN ('ok','partial')").pluck().get() as number;
+      if (ok === 0) return reply.code(503).send({ ready: false, reason: 'no completed scan yet' });
+      return { ready: true };
+    },
+  );
+}

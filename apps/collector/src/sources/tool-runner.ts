@@ -1,0 +1,106 @@
+// The only module of the collector that starts processes. Every tool runs through `execFile`
+// with an argument array (no shell), a timeout that kills it, and a cap on stdout.
+import { execFile } from 'node:child_process';
+
+export interface ToolRun {
+  tool: string;
+  args: string[];
+  stdout: string;
+  stderr: string;
+  /** null when the process was killed by a signal (timeout, cap). */
+  exitCode: number | null;
+  signal: string | null;
+  durationMs: number;
+  timedOut: boolean;
+  /** stdout passed the cap and the process was killed. */
+  truncated: boolean;
+  /** Spawn error such as ENOENT (tool not on PATH). */
+  spawnError: string | null;
+}
+
+export interface RunOptions {
+  timeoutMs: number;
+  maxOutputBytes: number;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/** Runs tools; tests substitute their own to simulate hangs, floods and missing binaries. */
+export interface ToolRunner {
+  run(tool: string, args: string[], opts?: Partial<RunOptions>): Promise<ToolRun>;
+}
+
+/**
+ * Runs a tool and resolves with what happened. A non-zero exit, a timeout or a missing binary
+ * are data, not exceptions: the scan decides what they mean.
+ */
+export function createToolRunner(defaults: RunOptions, maxConcurrent = 6): ToolRunner {
+  // ibsim serves at most 10 clients (SMs included), and a real fabric's SA also prefers a few
+  // queries at a time over a burst: bound concurrent tool runs per process.
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  const acquire = () =>
+    active < maxConcurrent ? (active++, Promise.resolve()) : new Promise<void>((r) => waiting.push(() => (active++, r())));
+  const release = () => {
+    active--;
+    waiting.shift()?.();
+  };
+
+  return {
+    async run(tool, args, opts = {}) {
+      const o = { ...defaults, ...opts };
+      await acquire();
+      const started = performance.now();
+      try {
+        return await new Promise<ToolRun>((resolveRun) => {
+          execFile(
+            tool,
+            args,
+            {
+              timeout: o.timeoutMs,
+              killSignal: 'SIGKILL',
+              maxBuffer: o.maxOutputBytes,
+              env: o.env ?? process.env,
+              cwd: o.cwd,
+              encoding: 'utf8',
+              windowsHide: true,
+            },
+            (err, stdout, stderr) => {
+              const e = err as (NodeJS.ErrnoException & { killed?: boolean; signal?: string; code?: unknown }) | null;
+              const spawnError = e && typeof e.code === 'string' && e.code !== 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER' ? e.code : null;
+              const truncated = e?.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER';
+              const signal = e?.signal ?? null;
+              resolveRun({
+                tool,
+                args,
+                stdout: String(stdout ?? ''),
+                stderr: String(stderr ?? ''),
+                exitCode: e ? (typeof e.code === 'number' ? e.code : null) : 0,
+                signal,
+                durationMs: Math.round(performance.now() - started),
+                timedOut: Boolean(e?.killed && signal === 'SIGKILL' && !truncated),
+                truncated,
+                spawnError,
+              });
+            },
+          );
+        });
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+/** One-line description of why a run failed, or null when it exited 0. */
+export function describeFailure(r: ToolRun): string | null {
+  if (r.spawnError === 'ENOENT') return `${r.tool}: not found on PATH`;
+  if (r.spawnError) return `${r.tool}: could not start (${r.spawnError})`;
+  if (r.timedOut) return `${r.tool} ${r.args.join(' ')}: killed after timeout (${r.durationMs} ms)`;
+  if (r.truncated) return `${r.tool}: output exceeded the cap and the process was killed`;
+  if (r.exitCode !== 0) {
+    const err = r.stderr.trim().split('\n').slice(-2).join(' | ').slice(0, 300);
+    return `${r.tool} ${r.args.join(' ')}: exit ${r.exitCode ?? r.signal}${err ? `: ${err}` : ''}`;
+  }
+  return null;
+}

@@ -1,0 +1,62 @@
+/**
+ * The one typed fetch helper. Every response type comes from `@ibwatch/fabric` (api.ts is the
+ * contract). Failures become `ApiError(status, message)` with the API's own message, so views
+ * can show it verbatim; status 0 means the request never got an HTTP answer.
+ */
+import { getToken } from './token.ts';
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+/** Pull a human message out of an error body (Fastify replies `{statusCode, error, message}`). */
+export function errorMessage(status: number, body: unknown, statusText = ''): string {
+  if (status === 401) return 'token missing or wrong';
+  if (body && typeof body === 'object') {
+    const o = body as Record<string, unknown>;
+    if (typeof o.message === 'string' && o.message) return o.message;
+    if (typeof o.error === 'string' && o.error) return o.error;
+  }
+  if (typeof body === 'string' && body.trim() && body.length < 300 && !body.trimStart().startsWith('<')) return body.trim();
+  return `HTTP ${status}${statusText ? ' ' + statusText : ''}`;
+}
+
+async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const token = getToken();
+  if (method !== 'GET' && token) headers.Authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+  } catch (e) {
+    if (e instanceof DOMException && e.name === 'AbortError') throw e;
+    throw new ApiError(0, `cannot reach the collector (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  if (text) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+  }
+  if (!res.ok) throw new ApiError(res.status, errorMessage(res.status, parsed, res.statusText));
+  if (typeof parsed === 'string') throw new ApiError(res.status, `expected JSON from ${path}, got text`);
+  return parsed as T;
+}
+
+export const api = {
+  get<T>(path: string, signal?: AbortSignal): Promise<T> {
+    return request<T>('GET', path, undefined, signal);
+  },
+  post<T>(path: string, body: unknown = {}): Promise<T> {
+    return request<T>('POST', path, body);
+  },
+};

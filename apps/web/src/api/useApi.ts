@@ -1,0 +1,54 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, ApiError } from './client.ts';
+
+export interface ApiState<T> {
+  data: T | undefined;
+  error: ApiError | undefined;
+  loading: boolean;
+  /** When the last successful fetch finished (epoch ms). */
+  updatedAt: number | undefined;
+  reload: () => void;
+}
+
+/**
+ * GET `path` (null = skip) and keep the last good data while refetching, so an auto-refreshing
+ * wall screen never blanks. `refreshMs` polls; a failed poll keeps old data and sets `error`.
+ */
+export function useApi<T>(path: string | null, opts: { refreshMs?: number } = {}): ApiState<T> {
+  const [state, setState] = useState<Omit<ApiState<T>, 'reload'>>({
+    data: undefined,
+    error: undefined,
+    loading: path !== null,
+    updatedAt: undefined,
+  });
+  const [tick, setTick] = useState(0);
+  const lastPath = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (path === null) return;
+    const ctl = new AbortController();
+    const samePath = lastPath.current === path;
+    lastPath.current = path;
+    setState((s) => ({ ...s, loading: true, data: samePath ? s.data : undefined, error: samePath ? s.error : undefined }));
+    api
+      .get<T>(path, ctl.signal)
+      .then((data) => setState({ data, error: undefined, loading: false, updatedAt: Date.now() }))
+      .catch((e: unknown) => {
+        if (ctl.signal.aborted) return;
+        const err = e instanceof ApiError ? e : new ApiError(0, e instanceof Error ? e.message : String(e));
+        setState((s) => ({ ...s, error: err, loading: false }));
+      });
+    return () => ctl.abort();
+  }, [path, tick]);
+
+  useEffect(() => {
+    if (!opts.refreshMs || path === null) return;
+    const id = window.setInterval(() => {
+      if (document.visibilityState !== 'hidden') setTick((t) => t + 1);
+    }, opts.refreshMs);
+    return () => window.clearInterval(id);
+  }, [opts.refreshMs, path]);
+
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { ...state, reload };
+}

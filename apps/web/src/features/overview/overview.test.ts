@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { ScanRow, SmSummary } from '@ibwatch/fabric';
+import { latestScansByKind, smVerdict } from './overview.ts';
+import { pivotByCollective } from '../bandwidth/series.ts';
+
+const sm: SmSummary = {
+  status: 'ok',
+  masterGuid: '0x0000000000000001',
+  masterName: 'ufm-01',
+  masterCount: 1,
+  standbyCount: 1,
+  failoversLast24h: 0,
+  lastChangeAt: null,
+};
+
+function scan(id: number, kind: ScanRow['kind'], status: ScanRow['status'], startedAt: number): ScanRow {
+  return {
+    id, kind, status, startedAt, trigger: 'schedule', finishedAt: startedAt + 1, durationMs: 1, error: null,
+    warnings: [], toolVersions: {}, summary: {},
+  };
+}
+
+describe('smVerdict()', () => {
+  it('says one master and no failover when healthy', () => {
+    const v = smVerdict(sm);
+    expect(v.look.label).toBe('ONE MASTER');
+    expect(v.look.tone).toBe('ok');
+    expect(v.detail).toContain('no failover in the last 24 h');
+  });
+  it('warns on a recent failover and alarms on split brain / no master', () => {
+    expect(smVerdict({ ...sm, failoversLast24h: 2 }).look.tone).toBe('warn');
+    expect(smVerdict({ ...sm, failoversLast24h: 2 }).detail).toContain('2 failovers');
+    expect(smVerdict({ ...sm, status: 'split-brain', masterCount: 2 }).look.label).toContain('SPLIT BRAIN (2');
+    expect(smVerdict({ ...sm, status: 'no-master', masterCount: 0 }).look.tone).toBe('crit');
+  });
+});
+
+describe('latestScansByKind()', () => {
+  it('lists every scheduled kind, the latest run and the latest good run', () => {
+    const rows = latestScansByKind([scan(1, 'pm', 'ok', 10), scan(2, 'pm', 'failed', 20), scan(3, 'import-nccl', 'ok', 5)]);
+    expect(rows.map((r) => r.kind)).toEqual(['pm', 'sm', 'topology', 'ibdiagnet', 'import-nccl']);
+    expect(rows[0].latest?.id).toBe(2);
+    expect(rows[0].lastOk?.id).toBe(1);
+    expect(rows[1].latest).toBeNull();
+  });
+});
+
+describe('pivotByCollective()', () => {
+  it('makes one row per time and one column per collective', () => {
+    const p = pivotByCollective([
+      { at: 2, busbwGBs: 380, collective: 'all_reduce' },
+      { at: 1, busbwGBs: 370, collective: 'all_reduce' },
+      { at: 2, busbwGBs: 300, collective: 'all_gather' },
+      { at: 3, busbwGBs: Number.NaN, collective: 'all_gather' },
+    ]);
+    expect(p.collectives).toEqual(['all_gather', 'all_reduce']);
+    expect(p.rows).toEqual([
+      { at: 1, all_reduce: 370 },
+      { at: 2, all_reduce: 380, all_gather: 300 },
+    ]);
+  });
+});

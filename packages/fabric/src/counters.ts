@@ -1,0 +1,286 @@
+import type { CounterName, PortCounters, PortRef } from './types.ts';
+import { portKey } from './findings.ts';
+
+/**
+ * Counter deltas between two sweeps, per port, in 64-bit bigint arithmetic.
+ *
+ * Why this is fiddly: the classic PortCounters are narrow (4, 8, 16, 32 bits) and, per the IBA
+ * spec, *stick* at their maximum instead of wrapping (`ibqueryerrors` on a real fabric prints
+ * `[PortXmitData == 4294967295]` and `[SymbolErrorCounter == 65535]`); the 64-bit
+ * PortCountersExtended twins (`PortXmitDataExtended`, `SymbolErrorCounterExt` in ibdiagnet's
+ * PM_INFO) don't. Counters are cleared by `ibdiagnet --pc`, `perfquery -R`, `ibqueryerrors -k`,
+ * so a counter going down normally means a reset. Some HCA firmware does wrap 32-bit data
+ * counters, so traffic counters get a cautious wrap rule.
+ */
+
+export type CounterKind = 'error' | 'traffic';
+
+export interface CounterSpec {
+  /** Classic name as ibdiagnet's PM_INFO and perfquery spell it. */
+  name: CounterName;
+  /** Width of the classic counter. */
+  widthBits: 4 | 8 | 16 | 32 | 64;
+  kind: CounterKind;
+  /** Names of the 64-bit twin, in order of preference. */
+  extNames: CounterName[];
+}
+
+function spec(name: string, widthBits: CounterSpec['widthBits'], kind: CounterKind): CounterSpec {
+  return { name, widthBits, kind, extNames: [`${name}Ext`, `${name}Extended`] };
+}
+
+/** Widths from the IBA PortCounters attribute (and PortRcvErrorDetails/PortXmitDiscardDetails). */
+export const COUNTER_SPECS: ReadonlyMap<CounterName, CounterSpec> = new Map(
+  [
+    ...['SymbolErrorCounter', 'PortRcvErrors', 'PortRcvRemotePhysicalErrors', 'PortRcvSwitchRelayErrors',
+      'PortXmitDiscards', 'VL15Dropped', 'QP1Dropped', 'PortLocalPhysicalErrors', 'PortMalformedPacketErrors',
+      'PortBufferOverrunErrors', 'PortDLIDMappingErrors', 'PortVLMappingErrors', 'PortLoopingErrors',
+      'PortInactiveDiscards', 'PortNeighborMTUDiscards', 'PortSwLifetimeLimitDiscards',
+      'PortSwHOQLifetimeLimitDiscards'].map((n) => spec(n, 16, 'error')),
+    ...['LinkErrorRecoveryCounter', 'LinkDownedCounter', 'PortRcvConstraintErrors', 'PortXmitConstraintErrors']
+      .map((n) => spec(n, 8, 'error')),
+    ...['LocalLinkIntegrityErrors', 'ExcessiveBufferOverrunErrors'].map((n) => spec(n, 4, 'error')),
+    ...['PortXmitData', 'PortRcvData', 'PortXmitPkts', 'PortRcvPkts', 'PortXmitWait'].map((n) => spec(n, 32, 'traffic')),
+    // Only exist in PortCountersExtended; ibdiagnet spells them UniCast, perfquery Unicast.
+    ...['PortUniCastXmitPkts', 'PortUniCastRcvPkts', 'PortMultiCastXmitPkts', 'PortMultiCastRcvPkts',
+      'PortUnicastXmitPkts', 'PortUnicastRcvPkts', 'PortMulticastXmitPkts', 'PortMulticastRcvPkts']
+      .map((n) => spec(n, 64, 'traffic')),
+  ].map((s) => [s.name, s] as const),
+);
+
+/** ibdiagnet's "unsupported 64-bit field" sentinel (`0xfffffffffffffffe`); all-ones is treated alike. */
+const UNSUPPORTED_64 = 0xfffffffffffffffen;
+
+const MAX_BY_WIDTH = new Map<number, bigint>([4, 8, 16, 32, 64].map((w) => [w, (1n << BigInt(w)) - 1n]));
+
+/** Largest value of an unsigned counter of this width. */
+export function maxOfWidth(widthBits: number): bigint {
+  return MAX_BY_WIDTH.get(widthBits) ?? (1n << BigInt(widthBits)) - 1n;
+}
+
+/** Column name (classic or twin) -> its spec; lets a port be processed by its own columns only. */
+const SPEC_BY_COLUMN = new Map<CounterName, CounterSpec>();
+for (const s of COUNTER_SPECS.values()) {
+  SPEC_BY_COLUMN.set(s.name, s);
+  for (const n of s.extNames) SPEC_BY_COLUMN.set(n, s);
+}
+
+/** `-1` in PM_INFO means "not supported" (ibdiagnet 2.8.1 even wrote it into PortXmitWaitExt). */
+function usable(v: bigint | undefined): v is bigint {
+  return v !== undefined && v >= 0n && v < UNSUPPORTED_64;
+}
+
+export type DeltaEvent = 'increase' | 'unchanged' | 'reset' | 'wrap' | 'saturated';
+
+/** One counter of one port over one interval. */
+export interface CounterDelta {
+  /** Classic name (the key), e.g. `SymbolErrorCounter`, even when the Ext twin was read. */
+  counter: CounterName;
+  /** Column actually read, e.g. `SymbolErrorCounterExt`. */
+  source: CounterName;
+  widthBits: number;
+  previous: bigint;
+  current: bigint;
+  /** Increase over the interval; undefined when unknowable (saturated). Never negative. */
+  delta?: bigint;
+  event: DeltaEvent;
+  /** delta / interval, in counter units (4-byte words for data counters); undefined when unknown. */
+  ratePerSecond?: number;
+  /** For saturated counters: the least the counter must have increased. */
+  lowerBound?: bigint;
+  note?: string;
+}
+
+export interface PortDelta extends PortRef {
+  intervalSeconds: number;
+  /** The port's counters were cleared between the sweeps (a 64-bit or error counter went down). */
+  portReset: boolean;
+  /**
+   * Counters that moved or need attention (increase, reset, wrap, saturated), keyed by classic
+   * name. Unchanged counters are listed in `unchanged` instead: at 60k ports x ~40 counters,
+   * one object per zero delta would dominate the sweep's run time.
+   */
+  counters: Record<CounterName, CounterDelta>;
+  /** Classic names of counters read in both sweeps with a zero delta. */
+  unchanged: CounterName[];
+}
+
+export interface DeltaResult {
+  ports: PortDelta[];
+  /** Ports without a previous sample: their values are lifetime totals, kept only as a baseline. */
+  baseline: PortRef[];
+}
+
+interface Reading {
+  source: CounterName;
+  value: bigint;
+  widthBits: number;
+  /** Classic counter pegged at max while its Ext twin lags: the Ext value cannot be trusted. */
+  saturatedTwin: boolean;
+}
+
+/**
+ * Pick what to read for one counter: the 64-bit twin when present and usable, else the classic
+ * column with its width. A classic counter at its maximum whose twin reads less than that
+ * maximum (`SymbolErrorCounter=65535`, `SymbolErrorCounterExt=0`) means the twin is not being
+ * maintained: the reading is flagged so the delta reports "saturated" instead of a fake zero.
+ */
+function read(rec: PortCounters, s: CounterSpec, forceSource?: CounterName): Reading | undefined {
+  const c = rec.counters;
+  const classicWidth = rec.extended ? 64 : s.widthBits;
+  const classic = c[s.name];
+  const classicMax = maxOfWidth(s.widthBits);
+  if (forceSource === undefined || forceSource !== s.name) {
+    for (const n of s.extNames) {
+      if (forceSource !== undefined && n !== forceSource) continue;
+      const v = c[n];
+      if (!usable(v)) continue;
+      const sat = classicWidth < 64 && usable(classic) && classic === classicMax && v < classicMax;
+      return { source: n, value: v, widthBits: 64, saturatedTwin: sat };
+    }
+    if (forceSource !== undefined) return undefined;
+  }
+  if (!usable(classic)) return undefined;
+  // A value above the classic width can only come from a 64-bit source.
+  return { source: s.name, value: classic, widthBits: classic > classicMax ? 64 : classicWidth, saturatedTwin: false };
+}
+
+function rate(delta: bigint | undefined, interval: number): number | undefined {
+  if (delta === undefined || !(interval > 0)) return undefined;
+  return Number(delta) / interval;
+}
+
+/**
+ * Per-port, per-counter deltas between two sweeps.
+ *
+ * - Ports absent from `previous` (or `previous` undefined: the first snapshot) only set a
+ *   baseline: lifetime totals are not rates, so a LinkDownedCounter of 3 since boot is no flap.
+ * - A counter that went down was reset: the new value is the delta (the increase since reset).
+ * - A classic traffic counter of at most 32 bits that went down by more than half its range,
+ *   on a port with no other sign of reset, wrapped: delta = max - prev + 1 + curr.
+ * - A classic counter at its maximum is saturated: delta and rate are unknown.
+ * - The 64-bit twin is preferred; the same column is read in both sweeps, so switching source
+ *   never produces a spike (a column missing in one sweep re-baselines that counter).
+ *
+ * Linear in the number of ports. Counters not in {@link COUNTER_SPECS} are ignored.
+ */
+export function computeDeltas(
+  previous: readonly PortCounters[] | undefined,
+  current: readonly PortCounters[],
+  intervalSeconds: number,
+): DeltaResult {
+  const prevByKey = new Map<string, PortCounters>();
+  for (const p of previous ?? []) prevByKey.set(portKey(p), p);
+  const result: DeltaResult = { ports: [], baseline: [] };
+  for (const cur of current) {
+    const prev = prevByKey.get(portKey(cur));
+    if (!prev) {
+      result.baseline.push({ nodeGuid: cur.nodeGuid, portNum: cur.portNum });
+      continue;
+    }
+    result.ports.push(portDelta(prev, cur, intervalSeconds));
+  }
+  return result;
+}
+
+function specsOf(rec: PortCounters): Set<CounterSpec> {
+  const out = new Set<CounterSpec>();
+  for (const col in rec.counters) {
+    const s = SPEC_BY_COLUMN.get(col);
+    if (s) out.add(s);
+  }
+  return out;
+}
+
+function portDelta(prev: PortCounters, cur: PortCounters, interval: number): PortDelta {
+  const pairs: { s: CounterSpec; a: Reading; b: Reading }[] = [];
+  const unchanged: CounterName[] = [];
+  let portReset = false;
+  for (const s of specsOf(cur)) {
+    const b = read(cur, s);
+    if (!b) continue;
+    const a = read(prev, s, b.source);
+    if (!a) continue;
+    const w = a.widthBits > b.widthBits ? a.widthBits : b.widthBits;
+    a.widthBits = w;
+    b.widthBits = w;
+    // Fast path: most error counters do not move between sweeps.
+    if (a.value === b.value && !b.saturatedTwin && (w === 64 || b.value !== maxOfWidth(w))) {
+      unchanged.push(s.name);
+      continue;
+    }
+    pairs.push({ s, a, b });
+    // Wide or error counters never wrap in practice; if one went down, the port was cleared.
+    if (b.value < a.value && (w === 64 || s.kind === 'error') && a.value !== maxOfWidth(w)) portReset = true;
+  }
+  const counters: Record<CounterName, CounterDelta> = {};
+  for (const { s, a, b } of pairs) counters[s.name] = counterDelta(s, a, b, portReset, interval);
+  return { nodeGuid: cur.nodeGuid, portNum: cur.portNum, intervalSeconds: interval, portReset, counters, unchanged };
+}
+
+/**
+ * Increase of one counter on one port: 0n when it was read unchanged, undefined when it was
+ * not read in both sweeps or is saturated (unknown).
+ */
+export function deltaOf(p: PortDelta, counter: CounterName): bigint | undefined {
+  const d = p.counters[counter];
+  if (d) return d.delta;
+  return p.unchanged.includes(counter) ? 0n : undefined;
+}
+
+function counterDelta(s: CounterSpec, a: Reading, b: Reading, portReset: boolean, interval: number): CounterDelta {
+  const w = b.widthBits;
+  const max = maxOfWidth(w);
+  const counter = s.name;
+  const source = b.source;
+  const previous = a.value;
+  const current = b.value;
+  if (b.saturatedTwin) {
+    const note = `rate unknown: ${s.name} saturated at ${maxOfWidth(s.widthBits)} and its 64-bit twin ${b.source} is not counting; reset the counters`;
+    return { counter, source, widthBits: w, previous, current, event: 'saturated', note };
+  }
+  if (w < 64 && current === max) {
+    const lowerBound = previous < max ? max - previous : 0n;
+    const note = `rate unknown: ${s.name} saturated at ${max}; reset the counters`;
+    return { counter, source, widthBits: w, previous, current, event: 'saturated', lowerBound, note };
+  }
+  if (current >= previous) {
+    const delta = current - previous;
+    const event = delta === 0n ? 'unchanged' : 'increase';
+    return { counter, source, widthBits: w, previous, current, delta, event, ratePerSecond: rate(delta, interval) };
+  }
+  const wrapped = max - previous + 1n + current;
+  // A pegged counter (prev == max) that went down was cleared, not wrapped.
+  if (!portReset && s.kind === 'traffic' && w <= 32 && previous !== max && wrapped <= (max + 1n) / 2n) {
+    return { counter, source, widthBits: w, previous, current, delta: wrapped, event: 'wrap', ratePerSecond: rate(wrapped, interval) };
+  }
+  const note = 'counter went down: reset between sweeps';
+  return { counter, source, widthBits: w, previous, current, delta: current, event: 'reset', ratePerSecond: rate(current, interval), note };
+}
+
+/** Seconds between two ISO-8601 times (`takenAt` of two snapshots); undefined if unparsable. */
+export function intervalSeconds(fromIso: string | undefined, toIso: string | undefined): number | undefined {
+  if (!fromIso || !toIso) return undefined;
+  const d = (Date.parse(toIso) - Date.parse(fromIso)) / 1000;
+  return Number.isFinite(d) ? d : undefined;
+}
+
+/**
+ * Turn a tool-computed delta (ibdiagnet's PM_DELTA: "second sample minus first" over its
+ * `Going to sleep for 1 seconds`) into the same shape, so rules can run on it. Negative or
+ * sentinel values are dropped.
+ */
+export function deltasFromToolDelta(ports: readonly PortCounters[], intervalSec: number): PortDelta[] {
+  return ports.map((p) => {
+    const counters: Record<CounterName, CounterDelta> = {};
+    for (const s of specsOf(p)) {
+      const r = read(p, s);
+      if (!r || r.saturatedTwin) continue;
+      counters[s.name] = {
+        counter: s.name, source: r.source, widthBits: r.widthBits, previous: 0n, current: r.value,
+        delta: r.value, event: r.value === 0n ? 'unchanged' : 'increase', ratePerSecond: rate(r.value, intervalSec),
+      };
+    }
+    return { nodeGuid: p.nodeGuid, portNum: p.portNum, intervalSeconds: intervalSec, portReset: false, counters, unchanged: [] };
+  });
+}

@@ -1,0 +1,146 @@
+import type { Guid, PortRef } from './types.ts';
+
+/**
+ * Verdicts and findings. A *verdict* is what one analysis rule says about one subject in one
+ * sweep; a *finding* is the persistent record the collector stores, opened by the first verdict
+ * and resolved when the subject has stayed clean for a number of sweeps.
+ */
+
+export type Severity = 'critical' | 'major' | 'minor' | 'info';
+
+/** Higher is worse; use for sorting. */
+export const SEVERITY_RANK: Record<Severity, number> = { critical: 4, major: 3, minor: 2, info: 1 };
+
+/** What a verdict is about. `sm` without guid = the subnet as a whole (no master, split brain). */
+export type FindingSubject =
+  | { kind: 'port'; port: PortRef }
+  | { kind: 'link'; a: PortRef; b: PortRef }
+  | { kind: 'node'; guid: Guid }
+  | { kind: 'sm'; guid?: Guid }
+  | { kind: 'run'; runId: string };
+
+/** JSON-safe evidence: bigint deltas are carried as decimal strings. */
+export type EvidenceValue = string | number | boolean | null | EvidenceValue[] | { [k: string]: EvidenceValue };
+export type Evidence = Record<string, EvidenceValue>;
+
+/** One rule's judgement about one subject in one sweep. */
+export interface Verdict {
+  /** Rule id, e.g. `symbol-errors`, `link-degraded-width`, `sm-split-brain`. */
+  kind: string;
+  severity: Severity;
+  subject: FindingSubject;
+  /** Plain-words title for people: `Symbol errors at 1.2e-11 BER on leaf-01 port 3`. */
+  title: string;
+  /** Compact reason for worklists: `speed 400G->200G`, `symbol errors 1.2e-11 BER (340/h)`. */
+  short?: string;
+  /** The numbers behind the verdict: counter, delta, interval, rate, threshold, ... */
+  evidence: Evidence;
+}
+
+export type FindingState = 'open' | 'acknowledged' | 'resolved';
+
+/** A stored finding. `key` identifies it across sweeps (kind + subject). */
+export interface Finding extends Verdict {
+  key: string;
+  firstSeen: string;
+  lastSeen: string;
+  state: FindingState;
+  /** Consecutive evaluated sweeps without a verdict for this key (drives auto-resolve). */
+  cleanSweeps: number;
+  resolvedAt?: string;
+}
+
+/** `nodeGuid/portNum`, the key used for ports everywhere in this package. */
+export function portKey(p: PortRef): string {
+  return `${p.nodeGuid}/${p.portNum}`;
+}
+
+/** Key of a physical link, independent of which end is named first. */
+export function linkKey(a: PortRef, b: PortRef): string {
+  const ka = portKey(a);
+  const kb = portKey(b);
+  return ka < kb ? `${ka}~${kb}` : `${kb}~${ka}`;
+}
+
+/** Stable key of a subject. */
+export function subjectKey(s: FindingSubject): string {
+  switch (s.kind) {
+    case 'port':
+      return `port:${portKey(s.port)}`;
+    case 'link':
+      return `link:${linkKey(s.a, s.b)}`;
+    case 'node':
+      return `node:${s.guid}`;
+    case 'sm':
+      return `sm:${s.guid ?? 'subnet'}`;
+    case 'run':
+      return `run:${s.runId}`;
+  }
+}
+
+/** Stable key of a verdict/finding: the same problem on the same subject keeps its key. */
+export function findingKey(v: Pick<Verdict, 'kind' | 'subject'>): string {
+  return `${v.kind}|${subjectKey(v.subject)}`;
+}
+
+export interface MergeOptions {
+  /** Sweep time (ISO-8601); becomes firstSeen/lastSeen/resolvedAt. */
+  now: string;
+  /** Resolve after this many consecutive clean sweeps. Default 3. */
+  resolveAfterCleanSweeps?: number;
+  /**
+   * Which findings this sweep actually evaluated. A sweep without SM data must not count as
+   * "clean" for SM findings; return false to leave a finding untouched. Default: all.
+   */
+  evaluated?: (f: Finding) => boolean;
+}
+
+export interface MergeResult {
+  /** New findings to insert (state open). */
+  insert: Finding[];
+  /** Existing findings with new lastSeen/evidence/severity or cleanSweeps count. */
+  update: Finding[];
+  /** Findings that became resolved in this sweep (state resolved, resolvedAt set). */
+  resolve: Finding[];
+}
+
+/**
+ * Merge one sweep's verdicts into the open findings. `open` holds findings in state open or
+ * acknowledged (resolved ones are history: a problem that comes back opens a new finding).
+ * Acknowledged findings keep their state while the problem persists. Duplicate verdicts for one
+ * key keep the worst severity. Linear in open + verdicts.
+ */
+export function mergeFindings(open: readonly Finding[], verdicts: readonly Verdict[], opts: MergeOptions): MergeResult {
+  const resolveAfter = opts.resolveAfterCleanSweeps ?? 3;
+  const byKey = new Map<string, Verdict>();
+  for (const v of verdicts) {
+    const k = findingKey(v);
+    const seen = byKey.get(k);
+    if (!seen || SEVERITY_RANK[v.severity] > SEVERITY_RANK[seen.severity]) byKey.set(k, v);
+  }
+  const out: MergeResult = { insert: [], update: [], resolve: [] };
+  const matched = new Set<string>();
+  for (const f of open) {
+    if (f.state === 'resolved') continue;
+    const v = byKey.get(f.key);
+    if (v) {
+      matched.add(f.key);
+      out.update.push({ ...f, ...v, key: f.key, firstSeen: f.firstSeen, lastSeen: opts.now, state: f.state, cleanSweeps: 0 });
+      continue;
+    }
+    if (opts.evaluated && !opts.evaluated(f)) continue;
+    const clean = f.cleanSweeps + 1;
+    if (clean >= resolveAfter) out.resolve.push({ ...f, cleanSweeps: clean, state: 'resolved', resolvedAt: opts.now });
+    else out.update.push({ ...f, cleanSweeps: clean });
+  }
+  for (const [k, v] of byKey) {
+    if (matched.has(k)) continue;
+    out.insert.push({ ...v, key: k, firstSeen: opts.now, lastSeen: opts.now, state: 'open', cleanSweeps: 0 });
+  }
+  return out;
+}
+
+/** Sort verdicts/findings worst first, then by key for a stable order. */
+export function sortBySeverity<T extends Verdict>(items: T[]): T[] {
+  return items.sort((x, y) => SEVERITY_RANK[y.severity] - SEVERITY_RANK[x.severity] || (findingKey(x) < findingKey(y) ? -1 : 1));
+}

@@ -1,0 +1,59 @@
+/** Value types produced by the ibdiagnet2 parsers. */
+import type { CableInfo, FabricLink, FabricNode, FabricPort, Guid, PortCounters, PortRef, SmState } from '@ibwatch/fabric';
+
+/** One row of a db_csv WARNINGS_<CHECK> / ERRORS_<CHECK> section. */
+export interface IbdiagFinding {
+  severity: 'warning' | 'error';
+  /** Section suffix: `FW_CHECK` for `START_WARNINGS_FW_CHECK`. */
+  check: string;
+  /** `NODE`, `PORT` or `CLUSTER`. */
+  scope?: string;
+  nodeGuid?: Guid;
+  port?: PortRef;
+  /** EventName, e.g. `NODE_DUPLICATED_NODE_DESC`. */
+  code?: string;
+  /** Summary (ibdiagnet replaces commas by `-` in it). */
+  text: string;
+  line: number;
+}
+
+/** One SM_INFO row. */
+export interface IbdiagSmInfo {
+  nodeGuid?: Guid;
+  portGuid?: Guid;
+  portNum?: number;
+  /** SMInfo.GUID: the SM's port GUID. */
+  guid: Guid;
+  priority: number;
+  state: SmState;
+  activityCount?: bigint;
+}
+
+/** Where a section was found and how many rows it held. */
+export interface DbCsvSectionInfo {
+  name: string;
+  startLine: number;
+  endLine: number;
+  /** Data rows (header excluded), whether or not this parser interprets the section. */
+  rows: number;
+}
+
+/** Everything `parseDbCsv` reads from an ibdiagnet2.db_csv. Absent sections give empty lists. */
+export interface DbCsvData {
+  /** RUN_INFO columns of its (single) row, e.g. `Date`, `IBDIAGNET_Version`, `Args`. */
+  runInfo: Record<string, string>;
+  /** RUN_INFO `Date` as written: `2025-03-31 23:43:18 UTC +0000`. */
+  runTimestamp?: string;
+  nodes: FabricNode[];
+  ports: FabricPort[];
+  links: FabricLink[];
+  /** PM_INFO: counters since last clear, every column kept under its own name. */
+  pmInfo: PortCounters[];
+  /** PM_DELTA: second sample minus first. */
+  pmDelta: PortCounters[];
+  sms: IbdiagSmInfo[];
+  cables: CableInfo[];
+  findings: IbdiagFinding[];
+  temperatures: { nodeGuid: Guid; temperatureC: number }[];
+  sections: DbCsvSectionInfo[];
+}

@@ -1,0 +1,183 @@
+/**
+ * ibdiagnet2.db_csv: the primary machine-readable output of ibdiagnet. Layout:
+ *
+ *   # INDEX_TABLE offset:      965824, line:        6214
+ *   START_NODES
+ *   NodeDesc,NumPorts,NodeType,...          (header row, always present)
+ *   "MF0;ib-switch-sequoia:MQM9700/U1",65,2,...
+ *   END_NODES
+ *
+ * A line-at-a-time state machine reads it, so a 10k-GPU file (tens of MB) streams. The
+ * INDEX_TABLE section is not trusted (it is wrong after any editing); sections are found by
+ * their START_/END_ lines.
+ *
+ * Decisions:
+ * - Every section is optional; unknown sections are counted (see `sections`) and skipped
+ *   without splitting their rows; unknown columns are ignored (PM_INFO keeps every column).
+ * - A row whose field count differs from its header (`5 fields, header has 9`) is skipped with a
+ *   warning naming its line: fields are positional, so with one missing every later value would
+ *   land in the wrong column. If no row of an interpreted section survives, the section is
+ *   unusable and `ParseError` names its first bad line.
+ * - A section seen a second time is ignored with a warning (the first copy is consistent with
+ *   RUN_INFO; a duplicate usually means two files were concatenated).
+ * - `ParseError` for: empty/garbage input, binary data, `START_X` without `END_X` (truncated
+ *   file), `END_X` without `START_X`, `START_Y` inside X (sections out of order/nested).
+ */
+import type { ParseResult, ParseWarning } from '@ibwatch/fabric';
+import { ParseError } from '../parse-error.ts';
+import { looksBinary } from '../lines.ts';
+import { splitCsvRow } from './csv.ts';
+import type { DbCsvData } from './db-csv-types.ts';
+import { sectionReader } from './db-csv-sections.ts';
+import type { SectionReader } from './db-csv-sections.ts';
+import { runLineParser, runLineParserAsync } from './line-source.ts';
+import type { LineParser, LineSource } from './line-source.ts';
+
+export const DB_CSV_FORMAT = 'ibdiagnet2.db_csv';
+
+/** Options of the db_csv parser. */
+export interface DbCsvOptions {
+  /** File name for messages (`ibdiagnet2.db_csv` when omitted). */
+  file?: string;
+}
+
+interface OpenSection {
+  name: string;
+  startLine: number;
+  reader?: SectionReader;
+  header?: string[];
+  rows: number;
+  accepted: number;
+  firstBad?: { line: number; text: string; reason: string };
+  ignored: boolean;
+}
+
+/** Line-at-a-time db_csv parser; see the module comment for the decisions it makes. */
+export class DbCsvParser implements LineParser<DbCsvData> {
+  private lineNo = 0;
+  private open: OpenSection | undefined;
+  private seen = new Map<string, number>();
+  private readonly warnings: ParseWarning[] = [];
+  private readonly data: DbCsvData = {
+    runInfo: {}, nodes: [], ports: [], links: [], pmInfo: [], pmDelta: [], sms: [], cables: [],
+    findings: [], temperatures: [], sections: [],
+  };
+  private readonly file: string | undefined;
+
+  constructor(options: DbCsvOptions = {}) {
+    this.file = options.file;
+  }
+
+  private fail(line: number | undefined, text: string | undefined, reason: string): never {
+    throw new ParseError({ format: DB_CSV_FORMAT, file: this.file, line, text, reason });
+  }
+
+  private warn(line: number, message: string): void {
+    this.warnings.push({ line, message, file: this.file ?? DB_CSV_FORMAT });
+  }
+
+  feed(line: string): void {
+    const no = ++this.lineNo;
+    const s = this.open;
+    if (s !== undefined) {
+      const c0 = line.charCodeAt(0);
+      if (c0 === 69 /* E */ && line.startsWith('END_')) return this.close(s, line, no);
+      if (c0 === 83 /* S */ && line.startsWith('START_')) {
+        this.fail(no, line, `${line} inside section ${s.name} (END_${s.name} missing or sections out of order)`);
+      }
+      if (s.header === undefined) return this.takeHeader(s, line, no);
+      if (line.length === 0) return;
+      s.rows++;
+      if (s.reader === undefined || s.ignored) return;
+      this.takeRow(s, s.reader, line, no);
+      return;
+    }
+    if (line.length === 0 || line.charCodeAt(0) === 35 /* # */) return;
+    if (line.startsWith('START_')) return this.start(line, no);
+    if (line.startsWith('END_')) this.fail(no, line, `${line} without START_${line.slice(4)}`);
+    if (this.data.sections.length === 0) {
+      this.fail(no, line, looksBinary(line) ? 'binary data, not a db_csv' : 'expected START_<SECTION> or a # comment');
+    }
+    this.warn(no, `line outside any section ignored: ${JSON.stringify(line.slice(0, 80))}`);
+  }
+
+  private start(line: string, no: number): void {
+    const name = line.slice(6).trim();
+    if (!/^\w+$/.test(name)) this.fail(no, line, 'bad section name');
+    const earlier = this.seen.get(name);
+    const s: OpenSection = { name, startLine: no, rows: 0, accepted: 0, ignored: earlier !== undefined };
+    if (earlier !== undefined) {
+      this.warn(no, `section ${name} repeated (first at line ${earlier}); the repeat is ignored`);
+    } else {
+      this.seen.set(name, no);
+      s.reader = sectionReader(name, this.data, { warn: (l, m) => this.warn(l, m) });
+    }
+    this.open = s;
+  }
+
+  private takeHeader(s: OpenSection, line: string, no: number): void {
+    if (looksBinary(line)) this.fail(no, line, `binary data in section ${s.name}`);
+    // Header names are trimmed: PM_INFO writes `retransmission_per_sec, max_retransmission_rate`.
+    s.header = (splitCsvRow(line) ?? line.split(',')).map((h) => h.trim());
+    if (s.reader && !s.ignored) {
+      const problem = s.reader.header(s.header);
+      if (problem) {
+        this.warn(no, `section ${s.name} ${problem}; section ignored`);
+        s.ignored = true;
+      }
+    }
+  }
+
+  private takeRow(s: OpenSection, reader: SectionReader, line: string, no: number): void {
+    const f = splitCsvRow(line);
+    const expected = s.header!.length;
+    let problem: string | undefined;
+    if (f === undefined) problem = 'unterminated quoted field (truncated line?)';
+    else if (f.length !== expected) problem = `row has ${f.length} fields, header has ${expected}`;
+    else problem = reader.row(f, no);
+    if (problem === undefined) {
+      s.accepted++;
+      return;
+    }
+    if (looksBinary(line)) this.fail(no, line, `binary data in section ${s.name}`);
+    s.firstBad ??= { line: no, text: line, reason: problem };
+    this.warn(no, `${s.name} row skipped: ${problem}`);
+  }
+
+  private close(s: OpenSection, line: string, no: number): void {
+    const name = line.slice(4).trim();
+    if (name !== s.name) this.fail(no, line, `${line} closes section ${s.name} opened at line ${s.startLine}`);
+    if (s.reader && !s.ignored) {
+      s.reader.end?.();
+      if (s.rows > 0 && s.accepted === 0 && s.firstBad) {
+        this.fail(s.firstBad.line, s.firstBad.text, `section ${s.name} unusable, no valid row (${s.firstBad.reason})`);
+      }
+    }
+    if (!s.ignored) this.data.sections.push({ name: s.name, startLine: s.startLine, endLine: no, rows: s.rows });
+    this.open = undefined;
+  }
+
+  finish(): ParseResult<DbCsvData> {
+    if (this.open) {
+      const s = this.open;
+      this.fail(s.startLine, `START_${s.name}`, `section ${s.name} never ends (END_${s.name} missing: file truncated?)`);
+    }
+    if (this.data.sections.length === 0) {
+      this.fail(this.lineNo === 0 ? undefined : this.lineNo, undefined, this.lineNo === 0 ? 'empty file' : 'no START_<SECTION> found');
+    }
+    return { value: this.data, warnings: this.warnings };
+  }
+}
+
+/** Parse a whole db_csv given as text or as an iterable of lines. */
+export function parseDbCsv(input: LineSource, options?: DbCsvOptions): ParseResult<DbCsvData> {
+  return runLineParser(new DbCsvParser(options), input);
+}
+
+/** Parse a db_csv from an async iterable of lines (e.g. `node:readline`). */
+export function parseDbCsvAsync(
+  lines: AsyncIterable<string> | Iterable<string>,
+  options?: DbCsvOptions,
+): Promise<ParseResult<DbCsvData>> {
+  return runLineParserAsync(new DbCsvParser(options), lines);
+}
