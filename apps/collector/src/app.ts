@@ -11,12 +11,14 @@ import type { ToolRunner } from './sources/tool-runner.ts';
 import { authHook } from './auth.ts';
 import { registerRoutes } from './routes/index.ts';
 import type { ScanService } from './scans/scan-service.ts';
+import type { NameBook } from './names.ts';
 
 export interface AppDeps {
   config: Config;
   db: Db;
   runner: ToolRunner;
   scans: ScanService;
+  names: NameBook;
   logger?: boolean | object;
 }
 

@@ -22,6 +22,11 @@ export class NameBook {
     return this.map.get(guid)?.name ?? (description || guid);
   }
 
+  /** The mapped name only (no fallback to a description). */
+  nameOrNull(guid: Guid): string | null {
+    return this.map.get(guid)?.name ?? null;
+  }
+
   rack(guid: Guid): string | null {
     return this.map.get(guid)?.rack ?? null;
   }

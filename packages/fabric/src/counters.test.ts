@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeDeltas, deltasFromToolDelta, intervalSeconds, maxOfWidth } from './counters.ts';
+import { computeDeltas, deltaOf, deltasFromToolDelta, intervalSeconds, maxOfWidth } from './counters.ts';
 import type { PortCounters } from './types.ts';
 
 const G = '0x0000000000000001';
@@ -135,10 +135,18 @@ describe('computeDeltas()', () => {
     let prev = 0n;
     for (let i = 0; i < 500; i++) {
       v = i % 37 === 0 ? BigInt(i % 5) : v + BigInt((i * 7919) % 100);
-      const d = one({ PortRcvErrorsExt: prev }, { PortRcvErrorsExt: v }).counters.PortRcvErrors!;
-      expect(d.delta! >= 0n).toBe(true);
+      const d = deltaOf(one({ PortRcvErrorsExt: prev }, { PortRcvErrorsExt: v }), 'PortRcvErrors');
+      expect(d! >= 0n).toBe(true);
       prev = v;
     }
+  });
+
+  it('lists counters that did not move as unchanged instead of emitting records', () => {
+    const p = one({ PortRcvErrors: 4n, LinkDownedCounter: 1n }, { PortRcvErrors: 4n, LinkDownedCounter: 2n });
+    expect(p.unchanged).toEqual(['PortRcvErrors']);
+    expect(deltaOf(p, 'PortRcvErrors')).toBe(0n);
+    expect(deltaOf(p, 'LinkDownedCounter')).toBe(1n);
+    expect(deltaOf(p, 'SymbolErrorCounter')).toBeUndefined();
   });
 
   it('gives no rate for a zero interval', () => {

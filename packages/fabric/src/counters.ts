@@ -1,5 +1,4 @@
 import type { CounterName, PortCounters, PortRef } from './types.ts';
-import { portKey } from './findings.ts';
 
 /**
  * Counter deltas between two sweeps, per port, in 64-bit bigint arithmetic.
@@ -25,8 +24,15 @@ export interface CounterSpec {
   extNames: CounterName[];
 }
 
+
+/**
+ * Twin names as ibdiagnet's PM_INFO spells them: `PortXmitDataExtended` for data/packet
+ * counters, `SymbolErrorCounterExt` for the rest. One exact name per counter keeps look-ups
+ * per port low (a PM_INFO row has ~50 columns and a sweep ~60k ports).
+ */
 function spec(name: string, widthBits: CounterSpec['widthBits'], kind: CounterKind): CounterSpec {
-  return { name, widthBits, kind, extNames: [`${name}Ext`, `${name}Extended`] };
+  const ext = /Data$|Pkts$/.test(name) ? `${name}Extended` : `${name}Ext`;
+  return { name, widthBits, kind, extNames: widthBits === 64 ? [] : [ext] };
 }
 
 /** Widths from the IBA PortCounters attribute (and PortRcvErrorDetails/PortXmitDiscardDetails). */
@@ -36,7 +42,9 @@ export const COUNTER_SPECS: ReadonlyMap<CounterName, CounterSpec> = new Map(
       'PortXmitDiscards', 'VL15Dropped', 'QP1Dropped', 'PortLocalPhysicalErrors', 'PortMalformedPacketErrors',
       'PortBufferOverrunErrors', 'PortDLIDMappingErrors', 'PortVLMappingErrors', 'PortLoopingErrors',
       'PortInactiveDiscards', 'PortNeighborMTUDiscards', 'PortSwLifetimeLimitDiscards',
-      'PortSwHOQLifetimeLimitDiscards'].map((n) => spec(n, 16, 'error')),
+      'PortSwHOQLifetimeLimitDiscards'].map((n) => spec(n, 16, 'error'))
+      // PortRcvErrorDetails / PortXmitDiscardDetails counters have no 64-bit twin.
+      .map((s) => (/^Port(LocalPhysical|Malformed|BufferOverrun|DLID|VLMapping|Looping|Inactive|Neighbor|Sw)/.test(s.name) ? { ...s, extNames: [] } : s)),
     ...['LinkErrorRecoveryCounter', 'LinkDownedCounter', 'PortRcvConstraintErrors', 'PortXmitConstraintErrors']
       .map((n) => spec(n, 8, 'error')),
     ...['LocalLinkIntegrityErrors', 'ExcessiveBufferOverrunErrors'].map((n) => spec(n, 4, 'error')),
@@ -56,13 +64,6 @@ const MAX_BY_WIDTH = new Map<number, bigint>([4, 8, 16, 32, 64].map((w) => [w, (
 /** Largest value of an unsigned counter of this width. */
 export function maxOfWidth(widthBits: number): bigint {
   return MAX_BY_WIDTH.get(widthBits) ?? (1n << BigInt(widthBits)) - 1n;
-}
-
-/** Column name (classic or twin) -> its spec; lets a port be processed by its own columns only. */
-const SPEC_BY_COLUMN = new Map<CounterName, CounterSpec>();
-for (const s of COUNTER_SPECS.values()) {
-  SPEC_BY_COLUMN.set(s.name, s);
-  for (const n of s.extNames) SPEC_BY_COLUMN.set(n, s);
 }
 
 /** `-1` in PM_INFO means "not supported" (ibdiagnet 2.8.1 even wrote it into PortXmitWaitExt). */
@@ -111,38 +112,45 @@ export interface DeltaResult {
   baseline: PortRef[];
 }
 
-interface Reading {
-  source: CounterName;
-  value: bigint;
-  widthBits: number;
-  /** Classic counter pegged at max while its Ext twin lags: the Ext value cannot be trusted. */
-  saturatedTwin: boolean;
-}
+/** Output of {@link read}, kept in module scratch variables so the hot loop allocates nothing. */
+let rSource: CounterName = '';
+let rValue = 0n;
+let rWidth = 0;
+let rSatTwin = false;
 
 /**
  * Pick what to read for one counter: the 64-bit twin when present and usable, else the classic
  * column with its width. A classic counter at its maximum whose twin reads less than that
  * maximum (`SymbolErrorCounter=65535`, `SymbolErrorCounterExt=0`) means the twin is not being
  * maintained: the reading is flagged so the delta reports "saturated" instead of a fake zero.
+ * With `forceSource`, only that column is read (the previous sweep must use the same column).
+ * Returns false when nothing usable is there; results land in the r* scratch variables.
  */
-function read(rec: PortCounters, s: CounterSpec, forceSource?: CounterName): Reading | undefined {
+function read(rec: PortCounters, s: CounterSpec, forceSource: CounterName | undefined): boolean {
   const c = rec.counters;
   const classicWidth = rec.extended ? 64 : s.widthBits;
-  const classic = c[s.name];
-  const classicMax = maxOfWidth(s.widthBits);
-  if (forceSource === undefined || forceSource !== s.name) {
+  const classicMax = MAX_BY_WIDTH.get(s.widthBits)!;
+  if (forceSource !== s.name) {
     for (const n of s.extNames) {
       if (forceSource !== undefined && n !== forceSource) continue;
       const v = c[n];
       if (!usable(v)) continue;
-      const sat = classicWidth < 64 && usable(classic) && classic === classicMax && v < classicMax;
-      return { source: n, value: v, widthBits: 64, saturatedTwin: sat };
+      rSource = n;
+      rValue = v;
+      rWidth = 64;
+      rSatTwin = classicWidth < 64 && c[s.name] === classicMax && v < classicMax;
+      return true;
     }
-    if (forceSource !== undefined) return undefined;
+    if (forceSource !== undefined) return false;
   }
-  if (!usable(classic)) return undefined;
+  const classic = c[s.name];
+  if (!usable(classic)) return false;
+  rSource = s.name;
+  rValue = classic;
   // A value above the classic width can only come from a 64-bit source.
-  return { source: s.name, value: classic, widthBits: classic > classicMax ? 64 : classicWidth, saturatedTwin: false };
+  rWidth = classic > classicMax ? 64 : classicWidth;
+  rSatTwin = false;
+  return true;
 }
 
 function rate(delta: bigint | undefined, interval: number): number | undefined {
@@ -169,11 +177,16 @@ export function computeDeltas(
   current: readonly PortCounters[],
   intervalSeconds: number,
 ): DeltaResult {
-  const prevByKey = new Map<string, PortCounters>();
-  for (const p of previous ?? []) prevByKey.set(portKey(p), p);
+  // guid -> ports by number: avoids building a `guid/port` string per port on both sides.
+  const prevByNode = new Map<string, (PortCounters | undefined)[]>();
+  for (const p of previous ?? []) {
+    let arr = prevByNode.get(p.nodeGuid);
+    if (!arr) prevByNode.set(p.nodeGuid, (arr = []));
+    arr[p.portNum] = p;
+  }
   const result: DeltaResult = { ports: [], baseline: [] };
   for (const cur of current) {
-    const prev = prevByKey.get(portKey(cur));
+    const prev = prevByNode.get(cur.nodeGuid)?.[cur.portNum];
     if (!prev) {
       result.baseline.push({ nodeGuid: cur.nodeGuid, portNum: cur.portNum });
       continue;
@@ -183,38 +196,48 @@ export function computeDeltas(
   return result;
 }
 
-function specsOf(rec: PortCounters): Set<CounterSpec> {
-  const out = new Set<CounterSpec>();
-  for (const col in rec.counters) {
-    const s = SPEC_BY_COLUMN.get(col);
-    if (s) out.add(s);
-  }
-  return out;
-}
+const SPEC_LIST: readonly CounterSpec[] = [...COUNTER_SPECS.values()];
+// Per-port scratch (reused: computeDeltas is synchronous and never re-entered).
+const sSpec: CounterSpec[] = [];
+const sSource: CounterName[] = [];
+const sPrev: bigint[] = [];
+const sCur: bigint[] = [];
+const sWidth: number[] = [];
+const sSat: boolean[] = [];
 
 function portDelta(prev: PortCounters, cur: PortCounters, interval: number): PortDelta {
-  const pairs: { s: CounterSpec; a: Reading; b: Reading }[] = [];
   const unchanged: CounterName[] = [];
+  let n = 0;
   let portReset = false;
-  for (const s of specsOf(cur)) {
-    const b = read(cur, s);
-    if (!b) continue;
-    const a = read(prev, s, b.source);
-    if (!a) continue;
-    const w = a.widthBits > b.widthBits ? a.widthBits : b.widthBits;
-    a.widthBits = w;
-    b.widthBits = w;
+  for (const s of SPEC_LIST) {
+    if (!read(cur, s, undefined)) continue;
+    const source = rSource;
+    const b = rValue;
+    const sat = rSatTwin;
+    let w = rWidth;
+    if (!read(prev, s, source)) continue;
+    const a = rValue;
+    if (rWidth > w) w = rWidth;
     // Fast path: most error counters do not move between sweeps.
-    if (a.value === b.value && !b.saturatedTwin && (w === 64 || b.value !== maxOfWidth(w))) {
+    if (a === b && !sat && (w === 64 || b !== MAX_BY_WIDTH.get(w))) {
       unchanged.push(s.name);
       continue;
     }
-    pairs.push({ s, a, b });
+    sSpec[n] = s;
+    sSource[n] = source;
+    sPrev[n] = a;
+    sCur[n] = b;
+    sWidth[n] = w;
+    sSat[n] = sat;
+    n++;
     // Wide or error counters never wrap in practice; if one went down, the port was cleared.
-    if (b.value < a.value && (w === 64 || s.kind === 'error') && a.value !== maxOfWidth(w)) portReset = true;
+    if (b < a && (w === 64 || s.kind === 'error') && a !== MAX_BY_WIDTH.get(w)) portReset = true;
   }
   const counters: Record<CounterName, CounterDelta> = {};
-  for (const { s, a, b } of pairs) counters[s.name] = counterDelta(s, a, b, portReset, interval);
+  for (let i = 0; i < n; i++) {
+    const s = sSpec[i]!;
+    counters[s.name] = counterDelta(s, sSource[i]!, sPrev[i]!, sCur[i]!, sWidth[i]!, sSat[i]!, portReset, interval);
+  }
   return { nodeGuid: cur.nodeGuid, portNum: cur.portNum, intervalSeconds: interval, portReset, counters, unchanged };
 }
 
@@ -228,15 +251,14 @@ export function deltaOf(p: PortDelta, counter: CounterName): bigint | undefined 
   return p.unchanged.includes(counter) ? 0n : undefined;
 }
 
-function counterDelta(s: CounterSpec, a: Reading, b: Reading, portReset: boolean, interval: number): CounterDelta {
-  const w = b.widthBits;
-  const max = maxOfWidth(w);
+function counterDelta(
+  s: CounterSpec, source: CounterName, previous: bigint, current: bigint, w: number, satTwin: boolean,
+  portReset: boolean, interval: number,
+): CounterDelta {
+  const max = MAX_BY_WIDTH.get(w)!;
   const counter = s.name;
-  const source = b.source;
-  const previous = a.value;
-  const current = b.value;
-  if (b.saturatedTwin) {
-    const note = `rate unknown: ${s.name} saturated at ${maxOfWidth(s.widthBits)} and its 64-bit twin ${b.source} is not counting; reset the counters`;
+  if (satTwin) {
+    const note = `rate unknown: ${s.name} saturated at ${maxOfWidth(s.widthBits)} and its 64-bit twin ${source} is not counting; reset the counters`;
     return { counter, source, widthBits: w, previous, current, event: 'saturated', note };
   }
   if (w < 64 && current === max) {
@@ -273,12 +295,12 @@ export function intervalSeconds(fromIso: string | undefined, toIso: string | und
 export function deltasFromToolDelta(ports: readonly PortCounters[], intervalSec: number): PortDelta[] {
   return ports.map((p) => {
     const counters: Record<CounterName, CounterDelta> = {};
-    for (const s of specsOf(p)) {
-      const r = read(p, s);
-      if (!r || r.saturatedTwin) continue;
+    for (const s of SPEC_LIST) {
+      if (!read(p, s, undefined) || rSatTwin) continue;
+      const v = rValue;
       counters[s.name] = {
-        counter: s.name, source: r.source, widthBits: r.widthBits, previous: 0n, current: r.value,
-        delta: r.value, event: r.value === 0n ? 'unchanged' : 'increase', ratePerSecond: rate(r.value, intervalSec),
+        counter: s.name, source: rSource, widthBits: rWidth, previous: 0n, current: v,
+        delta: v, event: v === 0n ? 'unchanged' : 'increase', ratePerSecond: rate(v, intervalSec),
       };
     }
     return { nodeGuid: p.nodeGuid, portNum: p.portNum, intervalSeconds: intervalSec, portReset: false, counters, unchanged: [] };

@@ -1,12 +1,15 @@
+import type { FindingState, Severity } from './api.ts';
 import type { Guid, PortRef } from './types.ts';
+
+// Severity and FindingState are part of the HTTP API contract (api.ts); re-exported here so
+// analysis code imports them from one place.
+export type { FindingState, Severity };
 
 /**
  * Verdicts and findings. A *verdict* is what one analysis rule says about one subject in one
  * sweep; a *finding* is the persistent record the collector stores, opened by the first verdict
  * and resolved when the subject has stayed clean for a number of sweeps.
  */
-
-export type Severity = 'critical' | 'major' | 'minor' | 'info';
 
 /** Higher is worse; use for sorting. */
 export const SEVERITY_RANK: Record<Severity, number> = { critical: 4, major: 3, minor: 2, info: 1 };
@@ -36,8 +39,6 @@ export interface Verdict {
   /** The numbers behind the verdict: counter, delta, interval, rate, threshold, ... */
   evidence: Evidence;
 }
-
-export type FindingState = 'open' | 'acknowledged' | 'resolved';
 
 /** A stored finding. `key` identifies it across sweeps (kind + subject). */
 export interface Finding extends Verdict {

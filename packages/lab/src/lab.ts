@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { IbsimConsole, parseAttached, type AttachedClient } from './console.ts';
 import { generateTopology } from './generator.ts';
 import { isAlive } from './proc.ts';
+import { parsePortsListLids } from './lids.ts';
 import { writeState, type LabState } from './state.ts';
+import { stopLabState } from './teardown.ts';
 import { runTool, type RunToolOptions, type ToolEnv, type ToolResult } from './tools.ts';
 import type { Topology } from './topology.ts';
 
@@ -90,37 +92,20 @@ export class Lab {
     return lid;
   }
 
-  /** Re-reads all LIDs (`saquery NodeRecord`, one process). */
+  /** Re-reads all LIDs (`ibnetdiscover -p`, one process). */
   async refreshLids(): Promise<Map<string, number>> {
-    const out = await this.runToolOk('saquery', ['NR'], { timeoutMs: 60_000 });
-    this.lidCache = parseNodeRecordLids(out);
+    const out = await this.runToolOk('ibnetdiscover', ['-p'], { timeoutMs: 120_000 });
+    this.lidCache = parsePortsListLids(out);
     return this.lidCache;
+  }
+
+  /** Stops this lab (every recorded PID) and removes its run dir, topology and state files. */
+  async stop(): Promise<void> {
+    await stopLabState(this.state);
   }
 
   /** Persists state changes (e.g. a restarted SM's PID). */
   save(): void {
     writeState(this.state);
   }
-}
-
-/**
- * Name -> LID from `saquery NR` output, whose records look like
- * `NodeRecord dump:` / `lid.....................0x5` / ... / `NodeDescription.........leaf-r0-01`.
- */
-export function parseNodeRecordLids(text: string): Map<string, number> {
-  const m = new Map<string, number>();
-  let lid: number | undefined;
-  for (const line of text.split('\n')) {
-    const l = /^\s*lid\.+\s*(0x[0-9a-fA-F]+|\d+)\s*$/.exec(line);
-    if (l) {
-      lid = Number(l[1]);
-      continue;
-    }
-    const d = /^\s*NodeDescription\.+\s*(.*?)\s*$/.exec(line);
-    if (d && lid !== undefined) {
-      m.set(d[1], lid);
-      lid = undefined;
-    }
-  }
-  return m;
 }

@@ -4,15 +4,16 @@
  * process can attach, and torn down by recorded PID.
  */
 import { execFile } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { generateTopology, type TopologyOptions } from './generator.ts';
 import { ibsimLimits, writeNetfile, writeRootsFile } from './netfile.ts';
 import { writeNodeNameMap } from './node-name-map.ts';
-import { isAlive, sleep, spawnDetached, stopPid } from './proc.ts';
-import { prepareSm, routingEngineFromLog, startSm, STANDBY, stopSm, SUBNET_UP, waitForSmLine } from './sm.ts';
-import { readState, stateFile, STATE_VERSION, writeState, type LabState } from './state.ts';
+import { isAlive, sleep, spawnDetached } from './proc.ts';
+import { prepareSm, routingEngineFromLog, startSm, STANDBY, SUBNET_UP, waitForSmLine } from './sm.ts';
+import { readState, STATE_VERSION, writeState, type LabState } from './state.ts';
+import { stopLabState } from './teardown.ts';
 import { findUmad2sim } from './tools.ts';
 import { Lab } from './lab.ts';
 
@@ -46,7 +47,6 @@ function mkfifo(path: string): Promise<void> {
 }
 
 async function waitForFileText(path: string, needle: string, pid: number, timeoutMs: number, what: string): Promise<void> {
-  const { readFileSync } = await import('node:fs');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
@@ -166,30 +166,6 @@ export async function attachLab(dir: string): Promise<Lab> {
   if (!s) throw new Error(`no lab state in ${resolve(dir)} (start one with "pnpm lab up")`);
   if (!labIsRunning(s)) throw new Error(`the lab in ${s.dir} is not running (ibsim pid ${s.ibsim.pid} is gone); run "lab down" to clean up`);
   return new Lab(s);
-}
-
-/**
- * Stops every process recorded in the state (standby, master, then ibsim; TERM, then KILL after
- * 3 s), then removes the run dir (FIFO, outputs, `sys-*` dirs), the topology files and the
- * state file, and the lab dir itself if it is then empty. Safe to call twice.
- */
-export async function stopLabState(s: LabState): Promise<void> {
-  await Promise.all(s.sms.map((sm) => stopSm(sm)));
-  if (s.ibsim.pid) await stopPid(s.ibsim.pid, 'ibsim');
-  rmSync(s.runDir, { recursive: true, force: true });
-  for (const f of [s.paths.netfile, s.paths.roots, s.paths.nodeNameMap, s.paths.topologyJson]) rmSync(f, { force: true });
-  try {
-    rmdirSync(join(s.dir, 'topology'));
-  } catch {
-    /* not empty or gone */
-  }
-  rmSync(stateFile(s.dir), { force: true });
-  rmSync(stateFile(s.dir) + '.tmp', { force: true });
-  try {
-    if (readdirSync(s.dir).length === 0) rmdirSync(s.dir);
-  } catch {
-    /* gone */
-  }
 }
 
 /** Stops the lab in `dir` if there is one; returns false if there was no state file. */

@@ -83,7 +83,9 @@ export function fileSize(path: string): number {
 
 function readFrom(path: string, offset: number): string {
   try {
-    return readFileSync(path).subarray(offset).toString('utf8');
+    const buf = readFileSync(path);
+    // opensm truncates its log file when it starts: a file shorter than the offset is a new log.
+    return buf.subarray(buf.length < offset ? 0 : offset).toString('utf8');
   } catch {
     return '';
   }
@@ -128,4 +130,3 @@ export async function stopSm(sm: SmState, graceMs = 3000): Promise<void> {
   if (sm.pid !== null) await stopPid(sm.pid, 'opensm', graceMs);
 }
 
-export { sleep };

@@ -20,7 +20,7 @@ export function TokenControl() {
         }}
         data-testid="token-button"
       >
-        {token ? '🔓 Token set' : '🔒 Token'}
+        {token ? '● Token set' : '○ Token'}
       </button>
       {open && (
         <form

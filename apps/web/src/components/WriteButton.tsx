@@ -64,7 +64,7 @@ export function TokenHint() {
   if (token) return null;
   return (
     <p className="hint no-print" data-testid="token-hint">
-      🔒 Write actions are disabled: paste a token in the <strong>Token</strong> control at the top right.
+      ○ Write actions are disabled: paste a token in the <strong>Token</strong> control at the top right.
     </p>
   );
 }

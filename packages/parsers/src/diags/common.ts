@@ -78,9 +78,10 @@ export class LineContext {
     return line;
   }
 
-  warn(message: string, line: number | undefined = this.lineNo): void {
+  /** `line` null = a remark about the whole input (no line number). */
+  warn(message: string, line: number | null = this.lineNo): void {
     const w: ParseWarning = { message };
-    if (line !== undefined) w.line = line;
+    if (line !== null) w.line = line;
     if (this.file !== undefined) w.file = this.file;
     this.warnings.push(w);
   }
@@ -90,13 +91,13 @@ export class LineContext {
     this.warn(`${what}: ${JSON.stringify(line.length > 160 ? line.slice(0, 160) + '...' : line)}`);
   }
 
-  fail(reason: string, text?: string, line: number | undefined = this.lineNo): never {
-    throw new ParseError({ format: this.format, reason, file: this.file, line, text });
+  fail(reason: string, text?: string, line: number | null = this.lineNo): never {
+    throw new ParseError({ format: this.format, reason, file: this.file, line: line ?? undefined, text });
   }
 
   /** Throw when nothing but blank lines was seen. */
   requireContent(): void {
-    if (this.nonBlank === 0) this.fail('empty output', undefined, undefined);
+    if (this.nonBlank === 0) this.fail('empty output', undefined, null);
   }
 
   /** Normalise a GUID or throw naming the line. */

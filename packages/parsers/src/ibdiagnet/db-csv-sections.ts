@@ -4,8 +4,9 @@
  * versions: PM_INFO grew `*Ext`, `retransmission_*`, `PortLocalPhysicalErrors`...) and copies
  * only the cells it needs.
  */
-import type { FabricNode, FabricPort, PortCounters } from '@ibwatch/fabric';
+import type { FabricNode, FabricPort } from '@ibwatch/fabric';
 import type { DbCsvData } from './db-csv-types.ts';
+import { pmReader } from './db-csv-pm.ts';
 import { decodeSpeedActive, decodeSpeedSet, decodeWidthActive, decodeWidthSet } from './speed-bits.ts';
 import {
   nodeTypeFromCode, parseCounter, parseGuidField, parseIntField, physStateFromCode, portStateFromCode,
@@ -23,12 +24,17 @@ export interface SectionReader {
   header(names: string[]): string | undefined;
   /** Returns a warning message when the row is rejected, undefined when taken. */
   row(f: string[], line: number): string | undefined;
+  /**
+   * Optional fast path for a row without any `"`: the reader walks the commas itself and must
+   * reject a row whose field count differs from `expected`, as the split path does.
+   */
+  rawRow?(line: string, lineNo: number, expected: number): string | undefined;
   /** Called at END_<NAME>. */
   end?(): void;
 }
 
 /** Column lookup, case-insensitive (PORTS says `NodeGuid`, PM_INFO `NodeGUID`). */
-function indexer(names: string[]): (...candidates: string[]) => number {
+export function indexer(names: string[]): (...candidates: string[]) => number {
   const map = new Map<string, number>();
   names.forEach((n, i) => map.set(n.toLowerCase(), i));
   return (...candidates) => {
@@ -40,7 +46,7 @@ function indexer(names: string[]): (...candidates: string[]) => number {
   };
 }
 
-function missing(cols: Record<string, number>): string | undefined {
+export function missing(cols: Record<string, number>): string | undefined {
   const absent = Object.entries(cols).filter(([, i]) => i < 0).map(([n]) => n);
   return absent.length ? `missing column ${absent.join(', ')}` : undefined;
 }
@@ -145,52 +151,6 @@ function linksReader(data: DbCsvData): SectionReader {
       const b = { nodeGuid: g2, portNum: p2 };
       data.links.push(first ? { a, b } : { a: b, b: a });
       return undefined;
-    },
-  };
-}
-
-/** PM_INFO / PM_DELTA: every column other than the keys is a counter, kept under its name. */
-function pmReader(target: PortCounters[], ctx: SectionContext, section: string): SectionReader {
-  let node = -1;
-  let port = -1;
-  let counterIdx: number[] = [];
-  let counterNames: string[] = [];
-  // Invalid cells are summarised per column: one warning, not one per port.
-  const invalid = new Map<string, { count: number; line: number; text: string; reason: string }>();
-  return {
-    header(names) {
-      const ix = indexer(names);
-      node = ix('NodeGUID');
-      port = ix('PortNumber', 'PortNum');
-      const keys = new Set([node, port, ix('PortGUID')]);
-      counterIdx = [];
-      counterNames = [];
-      names.forEach((n, i) => { if (!keys.has(i) && n) { counterIdx.push(i); counterNames.push(n); } });
-      return missing({ NodeGUID: node, PortNumber: port });
-    },
-    row(f, line) {
-      const nodeGuid = parseGuidField(f[node]);
-      if (!nodeGuid) return `bad NodeGUID ${JSON.stringify(f[node])}`;
-      const portNum = parseIntField(f[port]);
-      if (portNum === undefined) return `bad PortNumber ${JSON.stringify(f[port])}`;
-      const counters: Record<string, bigint> = {};
-      for (let k = 0; k < counterIdx.length; k++) {
-        const text = f[counterIdx[k]];
-        const v = parseCounter(text);
-        if (typeof v === 'bigint') counters[counterNames[k]] = v;
-        else if (v !== null) {
-          const seen = invalid.get(counterNames[k]);
-          if (seen) seen.count++;
-          else invalid.set(counterNames[k], { count: 1, line, text, reason: v });
-        }
-      }
-      target.push({ nodeGuid, portNum, counters });
-      return undefined;
-    },
-    end() {
-      for (const [name, s] of invalid) {
-        ctx.warn(s.line, `${section} column ${name}: ${s.count} invalid value(s) skipped (first: ${JSON.stringify(s.text)}, ${s.reason})`);
-      }
     },
   };
 }

@@ -129,12 +129,16 @@ export class DbCsvParser implements LineParser<DbCsvData> {
   }
 
   private takeRow(s: OpenSection, reader: SectionReader, line: string, no: number): void {
-    const f = splitCsvRow(line);
     const expected = s.header!.length;
     let problem: string | undefined;
-    if (f === undefined) problem = 'unterminated quoted field (truncated line?)';
-    else if (f.length !== expected) problem = `row has ${f.length} fields, header has ${expected}`;
-    else problem = reader.row(f, no);
+    if (reader.rawRow !== undefined && line.indexOf('"') === -1) {
+      problem = reader.rawRow(line, no, expected);
+    } else {
+      const f = splitCsvRow(line);
+      if (f === undefined) problem = 'unterminated quoted field (truncated line?)';
+      else if (f.length !== expected) problem = `row has ${f.length} fields, header has ${expected}`;
+      else problem = reader.row(f, no);
+    }
     if (problem === undefined) {
       s.accepted++;
       return;

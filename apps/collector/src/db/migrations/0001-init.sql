@@ -198,6 +198,15 @@ CREATE TABLE findings (
 CREATE INDEX findings_open ON findings (state, kind, subject_key);
 CREATE INDEX findings_last_seen ON findings (last_seen);
 
+-- Cable (transceiver) info by port, from ibdiagnet's CABLE_INFO / .cables.
+CREATE TABLE cables (
+  node_guid  TEXT NOT NULL,
+  port_num   INTEGER NOT NULL,
+  info       TEXT NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (node_guid, port_num)
+) WITHOUT ROWID;
+
 CREATE TABLE settings (
   key   TEXT PRIMARY KEY,
   value TEXT NOT NULL

@@ -1,1 +1,223 @@
-export default function BandwidthPage(_p: Record<string, unknown>) { return <p>todo</p>; }
+import { useState } from 'react';
+import type { BandwidthReport, NcclRunRow } from '@ibwatch/fabric';
+import { useApi } from '../../api/useApi.ts';
+import { Badge } from '../../components/Badge.tsx';
+import { Link } from '../../components/Link.tsx';
+import { Async, Empty } from '../../components/States.tsx';
+import { Time } from '../../components/Time.tsx';
+import { severityLook, verdictLook } from '../../lib/status.ts';
+import { formatLocal } from '../../lib/time.ts';
+import { href, setQuery, useLocation } from '../../router.ts';
+import {
+  collectivesOf, formatGBs, formatPct, hostMemoryFallbacks, parseRange, presetRange, reportApiPath, reportCsvHref, runsApiPath, shiftRange,
+  type ReportRange,
+} from './bandwidth.ts';
+import { BandwidthChart } from './BandwidthChart.tsx';
+
+function RangeControls({ r }: { r: ReportRange }) {
+  const go = (x: ReportRange) => setQuery({ from: x.from, to: x.to, period: x.period === 'custom' ? null : x.period });
+  return (
+    <div className="row wrap no-print" role="group" aria-label="Report period">
+      <label>
+        Period
+        <select
+          value={r.period}
+          onChange={(e) => e.target.value !== 'custom' && go(presetRange(e.target.value as 'week' | 'month', Date.now()))}
+          data-testid="bandwidth-period"
+        >
+          <option value="week">week (7 days)</option>
+          <option value="month">month (30 days)</option>
+          {r.period === 'custom' && <option value="custom">custom</option>}
+        </select>
+      </label>
+      <button type="button" onClick={() => go(shiftRange(r, -1))} aria-label="Previous period">
+        ← Previous
+      </button>
+      <button type="button" onClick={() => go(shiftRange(r, 1))} aria-label="Next period" disabled={r.to > Date.now()}>
+        Next →
+      </button>
+    </div>
+  );
+}
+
+function Report({ rep }: { rep: BandwidthReport }) {
+  return (
+    <section className="card report" aria-labelledby="bw-report" data-testid="bandwidth-report">
+      <h2 id="bw-report">
+        Period report: <Time at={rep.from} /> → <Time at={rep.to} />
+      </h2>
+      {rep.runs === 0 ? (
+        <Empty>No nccl-tests run in this period.</Empty>
+      ) : (
+        <>
+          <p className="report-headline">
+            <strong data-testid="bandwidth-pass-rate">{formatPct(rep.passRate)}</strong> of {rep.runs} runs met the target ({rep.passed} passed)
+          </p>
+          <table className="table">
+            <caption className="sr-only">busbw per collective</caption>
+            <thead>
+              <tr>
+                <th scope="col">Collective</th>
+                <th scope="col" className="num">Runs</th>
+                <th scope="col" className="num">Passed</th>
+                <th scope="col" className="num">Best</th>
+                <th scope="col" className="num">Median</th>
+                <th scope="col" className="num">Worst</th>
+                <th scope="col" className="num">Target</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rep.byCollective.map((c) => (
+                <tr key={c.collective} data-testid="report-collective-row">
+                  <th scope="row">{c.collective}</th>
+                  <td className="num">{c.runs}</td>
+                  <td className="num">{c.passed}</td>
+                  <td className="num">{formatGBs(c.bestGBs)}</td>
+                  <td className="num">{formatGBs(c.medianGBs)}</td>
+                  <td className={`num${c.worstGBs !== null && c.targetGBs !== null && c.worstGBs < c.targetGBs ? ' mismatch' : ''}`}>
+                    {c.worstGBs !== null && c.targetGBs !== null && c.worstGBs < c.targetGBs ? '▼ ' : ''}
+                    {formatGBs(c.worstGBs)}
+                  </td>
+                  <td className="num">{formatGBs(c.targetGBs)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      <h3>Top fabric issues</h3>
+      {rep.topFabricIssues.length === 0 ? (
+        <p className="muted">● No fabric finding in this period.</p>
+      ) : (
+        <ol>
+          {rep.topFabricIssues.map((i) => (
+            <li key={i.kind + i.title}>
+              <Badge look={severityLook[i.severity]} /> {i.title} <span className="muted">×{i.count}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function RunsTable({ runs }: { runs: NcclRunRow[] }) {
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">Run</th>
+            <th scope="col">When</th>
+            <th scope="col">Collective</th>
+            <th scope="col">Verdict</th>
+            <th scope="col" className="num">Avg busbw</th>
+            <th scope="col" className="num">Target</th>
+            <th scope="col">GDR</th>
+            <th scope="col">Nodes / ranks</th>
+          </tr>
+        </thead>
+        <tbody>
+          {[...runs].sort((a, b) => b.createdAt - a.createdAt).map((r) => (
+            <tr key={r.id} data-testid="nccl-run-row" data-verdict={r.verdict} data-regression={r.regression ? '1' : '0'}>
+              <td>
+                <Link href={`/bandwidth/runs/${r.id}`}>#{r.id}</Link>
+              </td>
+              <td>
+                <Time at={r.createdAt} short />
+              </td>
+              <td>{r.collective}</td>
+              <td>
+                <Badge look={verdictLook[r.verdict]} />
+                {r.regression && <span className="badge tone-bad">▼ REGRESSION</span>}
+                {r.truncated && <span className="badge tone-warn">✂ TRUNCATED</span>}
+              </td>
+              <td className="num">{formatGBs(r.avgBusbwGBs)}</td>
+              <td className="num">{formatGBs(r.targetGBs)}</td>
+              <td>{r.gdr === 'enabled' ? '● enabled' : r.gdr === 'disabled' ? '✖ disabled' : `◆ ${r.gdr}`}</td>
+              <td>
+                {r.labels.nodes ?? r.hosts.length} / {r.ranks}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export default function BandwidthPage() {
+  const { query } = useLocation();
+  const [now] = useState(() => Date.now());
+  const r = parseRange(query, now);
+  const collective = query.collective || undefined;
+  const runs = useApi<NcclRunRow[]>(runsApiPath(r, collective));
+  const report = useApi<BandwidthReport>(reportApiPath(r));
+  const allCollectives = runs.data ? collectivesOf(runs.data) : [];
+  return (
+    <section data-testid="bandwidth-page">
+      <div className="page-head">
+        <h1>Bandwidth (nccl-tests)</h1>
+        <div className="row no-print">
+          <a href={reportCsvHref(r)} className="button-link" download data-testid="bandwidth-csv">
+            ⇩ CSV
+          </a>
+          <button type="button" onClick={() => window.print()} data-testid="bandwidth-print">
+            Print
+          </button>
+        </div>
+      </div>
+      <p className="print-only">
+        ibwatch bandwidth report · {formatLocal(r.from)} → {formatLocal(r.to)}
+        {collective ? ` · ${collective}` : ''}
+      </p>
+      <div className="filters">
+        <RangeControls r={r} />
+        <label className="no-print">
+          Collective
+          <select value={collective ?? ''} onChange={(e) => setQuery({ collective: e.target.value })} data-testid="filter-collective">
+            <option value="">all</option>
+            {[...new Set([...allCollectives, ...(collective ? [collective] : [])])].map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <Async state={runs} what="nccl runs">
+        {(rows) => {
+          const fallbacks = hostMemoryFallbacks(rows);
+          return (
+            <>
+              {fallbacks.length > 0 && (
+                <div className="banner tone-crit" role="alert" data-testid="host-memory-fallback">
+                  ⚠ HOST-MEMORY FALLBACK in {fallbacks.length} run{fallbacks.length === 1 ? '' : 's'}: NCCL did not use GPUDirect RDMA, so
+                  busbw is far below what the fabric can do. Runs:{' '}
+                  {fallbacks.map((f, i) => (
+                    <span key={f.id}>
+                      {i > 0 && ', '}
+                      <Link href={`/bandwidth/runs/${f.id}`}>#{f.id}</Link>
+                    </span>
+                  ))}
+                </div>
+              )}
+              {rows.length === 0 ? (
+                <Empty>
+                  No nccl-tests run between <Time at={r.from} /> and <Time at={r.to} />. Import one on the{' '}
+                  <Link href={href('/scans')}>Scans</Link> page.
+                </Empty>
+              ) : (
+                <>
+                  <BandwidthChart runs={rows} from={r.from} to={r.to} />
+                  <RunsTable runs={rows} />
+                </>
+              )}
+            </>
+          );
+        }}
+      </Async>
+      <Async state={report} what="period report">
+        {(rep) => <Report rep={rep} />}
+      </Async>
+    </section>
+  );
+}

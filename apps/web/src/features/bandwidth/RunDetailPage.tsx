@@ -1,1 +1,146 @@
-export default function RunDetailPage(_p: Record<string, unknown>) { return <p>todo</p>; }
+import type { NcclRunDetailReply } from '@ibwatch/fabric';
+import { useApi } from '../../api/useApi.ts';
+import { Badge } from '../../components/Badge.tsx';
+import { FindingsTable } from '../../components/FindingsTable.tsx';
+import { Link } from '../../components/Link.tsx';
+import { Async, Empty } from '../../components/States.tsx';
+import { Time } from '../../components/Time.tsx';
+import { verdictLook } from '../../lib/status.ts';
+import { formatBytes, formatGBs } from './bandwidth.ts';
+
+const num = (x: number | null, d = 2) => (x === null ? '—' : x.toFixed(d));
+
+function RunView({ d }: { d: NcclRunDetailReply }) {
+  const r = d.run;
+  return (
+    <>
+      <h1>
+        Run #{r.id}: {r.collective}
+      </h1>
+      {r.verdict === 'host-memory-fallback' && (
+        <div className="banner tone-crit" role="alert" data-testid="host-memory-fallback">
+          ⚠ HOST-MEMORY FALLBACK: NCCL staged traffic through host memory instead of GPUDirect RDMA. Check nvidia-peermem and the
+          GDR evidence below.
+        </div>
+      )}
+      {r.regression && (
+        <div className="banner tone-warn" data-testid="run-regression">
+          ▼ REGRESSION: busbw dropped against earlier runs of {r.collective}.
+        </div>
+      )}
+      <section className="card" data-testid="nccl-run-summary" data-verdict={r.verdict}>
+        <dl className="kv">
+          <dt>Verdict</dt>
+          <dd>
+            <Badge look={verdictLook[r.verdict]} />
+          </dd>
+          <dt>When</dt>
+          <dd>
+            <Time at={r.createdAt} />
+          </dd>
+          <dt>Avg / peak busbw</dt>
+          <dd>
+            {formatGBs(r.avgBusbwGBs)} / {formatGBs(r.peakBusbwGBs)} (target {formatGBs(r.targetGBs)})
+          </dd>
+          <dt>GDR</dt>
+          <dd data-testid="run-gdr">{r.gdr === 'enabled' ? '● enabled' : r.gdr === 'disabled' ? '✖ disabled' : `◆ ${r.gdr}`}</dd>
+          <dt>Ranks</dt>
+          <dd>{r.ranks}</dd>
+          <dt>NCCL</dt>
+          <dd>{r.ncclVersion ?? '—'}</dd>
+          <dt>Labels</dt>
+          <dd>
+            {Object.entries(r.labels)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' · ') || '—'}
+          </dd>
+          {r.truncated && (
+            <>
+              <dt>Input</dt>
+              <dd className="mismatch">✂ output was truncated; sizes may be missing</dd>
+            </>
+          )}
+        </dl>
+      </section>
+      <div className="grid-2">
+        <section className="card" aria-labelledby="run-gdr-h">
+          <h2 id="run-gdr-h">GDR evidence</h2>
+          {d.gdrEvidence.length === 0 ? (
+            <p className="muted">No GDR lines in the output (run with NCCL_DEBUG=INFO to get them).</p>
+          ) : (
+            <pre className="evidence" data-testid="run-gdr-evidence">
+              {d.gdrEvidence.join('\n')}
+            </pre>
+          )}
+        </section>
+        <section className="card" aria-labelledby="run-hosts">
+          <h2 id="run-hosts">Hosts ({r.hosts.length})</h2>
+          <ul className="hosts">
+            {r.hosts.map((h) => (
+              <li key={h}>
+                <Link href={`/topology?host=${encodeURIComponent(h)}`}>{h}</Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </div>
+      <h2>Sizes</h2>
+      {d.rows.length === 0 ? (
+        <Empty>No size rows were parsed from this run.</Empty>
+      ) : (
+        <div className="table-wrap">
+          <table className="table" data-testid="run-sizes">
+            <thead>
+              <tr>
+                <th scope="col" className="num">Size</th>
+                <th scope="col">Type</th>
+                <th scope="col">Op</th>
+                <th scope="col" className="num">Out-of-place time (µs)</th>
+                <th scope="col" className="num">algbw</th>
+                <th scope="col" className="num">busbw</th>
+                <th scope="col" className="num">In-place time (µs)</th>
+                <th scope="col" className="num">algbw</th>
+                <th scope="col" className="num">busbw</th>
+                <th scope="col" className="num">#wrong</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.rows.map((x) => (
+                <tr key={`${x.sizeBytes}-${x.type}-${x.redop}`}>
+                  <td className="num">{formatBytes(x.sizeBytes)}</td>
+                  <td>{x.type}</td>
+                  <td>{x.redop ?? '—'}</td>
+                  <td className="num">{num(x.outOfPlace.timeUs, 1)}</td>
+                  <td className="num">{num(x.outOfPlace.algbwGBs)}</td>
+                  <td className="num">{num(x.outOfPlace.busbwGBs)}</td>
+                  <td className="num">{num(x.inPlace.timeUs, 1)}</td>
+                  <td className="num">{num(x.inPlace.algbwGBs)}</td>
+                  <td className="num">{num(x.inPlace.busbwGBs)}</td>
+                  <td className={(x.outOfPlace.wrong ?? 0) + (x.inPlace.wrong ?? 0) > 0 ? 'num mismatch' : 'num'}>
+                    {(x.outOfPlace.wrong ?? 0) + (x.inPlace.wrong ?? 0)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h2>Fabric findings around this run</h2>
+      <FindingsTable rows={d.correlatedFindings} empty="● No fabric finding overlapped this run." />
+    </>
+  );
+}
+
+export default function RunDetailPage({ id }: { id: number }) {
+  const state = useApi<NcclRunDetailReply>(`/api/nccl/runs/${id}`);
+  return (
+    <section data-testid="nccl-run-detail">
+      <p className="muted small no-print">
+        <Link href="/bandwidth">← Bandwidth</Link>
+      </p>
+      <Async state={state} what={`run #${id}`}>
+        {(d) => <RunView d={d} />}
+      </Async>
+    </section>
+  );
+}

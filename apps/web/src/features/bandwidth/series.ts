@@ -56,3 +56,17 @@ export function targetsByCollective(runs: readonly NcclRunRow[]): Record<string,
 /** A fixed palette that also differs in lightness, so lines stay distinguishable in greyscale. */
 export const SERIES_COLOURS = ['#2563eb', '#d97706', '#059669', '#9333ea', '#dc2626', '#0891b2', '#4b5563', '#be185d'];
 export const SERIES_DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4', '4 4', '3 6'];
+
+/** The most recent busbw of each collective. */
+export function latestByCollective(points: readonly TrendPoint[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  const at: Record<string, number> = {};
+  for (const p of points) {
+    if (!Number.isFinite(p.busbwGBs)) continue;
+    if (at[p.collective] === undefined || p.at >= at[p.collective]) {
+      at[p.collective] = p.at;
+      out[p.collective] = p.busbwGBs;
+    }
+  }
+  return out;
+}

@@ -1,1 +1,47 @@
-export default function FindingsPage(_p: Record<string, unknown>) { return <p>todo</p>; }
+import type { FindingRow, FindingState, Severity } from '@ibwatch/fabric';
+import { useApi } from '../../api/useApi.ts';
+import { FilterForm } from '../../components/FilterForm.tsx';
+import { FindingsTable } from '../../components/FindingsTable.tsx';
+import { Async } from '../../components/States.tsx';
+import { TokenHint } from '../../components/WriteButton.tsx';
+import { isSeverity, SEVERITIES } from '../../lib/status.ts';
+import { serializeQuery, setQuery, useLocation } from '../../router.ts';
+
+const STATES: FindingState[] = ['open', 'acknowledged', 'resolved'];
+
+export default function FindingsPage() {
+  const { query } = useLocation();
+  const state = STATES.includes(query.state as FindingState) ? query.state : undefined;
+  const severity = isSeverity(query.severity) ? query.severity : undefined;
+  const kind = query.kind?.trim() || undefined;
+  const api = useApi<FindingRow[]>(`/api/findings${serializeQuery({ state, severity, kind })}`, { refreshMs: 60_000 });
+  return (
+    <section data-testid="findings-page">
+      <h1>Findings</h1>
+      <FilterForm label="Finding filters" fields={[{ key: 'kind', label: 'Kind', placeholder: 'link-degraded' }]} values={{ kind }} onApply={(v) => setQuery({ kind: v.kind })}>
+        <label>
+          State
+          <select value={state ?? ''} onChange={(e) => setQuery({ state: e.target.value })} data-testid="filter-state">
+            <option value="">any</option>
+            {STATES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Severity
+          <select value={severity ?? ''} onChange={(e) => setQuery({ severity: e.target.value })} data-testid="filter-severity">
+            <option value="">any</option>
+            {SEVERITIES.map((s: Severity) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+      </FilterForm>
+      <TokenHint />
+      <Async state={api} what="findings">
+        {(rows) => <FindingsTable rows={rows} actions reload={api.reload} empty="● No finding matches these filters." />}
+      </Async>
+    </section>
+  );
+}

@@ -1,12 +1,12 @@
 import { Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { FabricSummary } from '@ibwatch/fabric';
 import { formatShort } from '../../lib/time.ts';
-import { pivotByCollective, SERIES_COLOURS, SERIES_DASHES } from '../bandwidth/series.ts';
+import { latestByCollective, pivotByCollective, SERIES_COLOURS, SERIES_DASHES } from '../bandwidth/series.ts';
 
 /** Small busbw-over-time chart for the wall screen (one line per collective). */
 export default function TrendSparkline({ points }: { points: FabricSummary['ncclTrend'] }) {
   const { rows, collectives } = pivotByCollective(points);
-  const last = rows[rows.length - 1];
+  const latest = latestByCollective(points);
   return (
     <figure className="sparkline" data-testid="nccl-sparkline">
       <div style={{ width: '100%', height: 140 }}>
@@ -32,7 +32,7 @@ export default function TrendSparkline({ points }: { points: FabricSummary['nccl
       <figcaption className="muted">
         {collectives.map((c) => (
           <span key={c} className="legend-item">
-            {c}: <strong>{last?.[c] !== undefined ? `${last[c].toFixed(1)} GB/s` : '—'}</strong>
+            {c}: <strong>{latest[c] !== undefined ? `${latest[c].toFixed(1)} GB/s` : '—'}</strong>
           </span>
         ))}
       </figcaption>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScanRow, SmSummary } from '@ibwatch/fabric';
 import { latestScansByKind, smVerdict } from './overview.ts';
-import { pivotByCollective } from '../bandwidth/series.ts';
+import { latestByCollective, pivotByCollective } from '../bandwidth/series.ts';
 
 const sm: SmSummary = {
   status: 'ok',
@@ -58,5 +58,17 @@ describe('pivotByCollective()', () => {
       { at: 1, all_reduce: 370 },
       { at: 2, all_reduce: 380, all_gather: 300 },
     ]);
+  });
+});
+
+describe('latestByCollective()', () => {
+  it('keeps the newest value per collective, whatever the input order', () => {
+    expect(
+      latestByCollective([
+        { at: 3, busbwGBs: 1, collective: 'a' },
+        { at: 1, busbwGBs: 2, collective: 'a' },
+        { at: 2, busbwGBs: 5, collective: 'b' },
+      ]),
+    ).toEqual({ a: 1, b: 5 });
   });
 });

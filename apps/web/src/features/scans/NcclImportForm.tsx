@@ -52,7 +52,9 @@ export function NcclImportForm() {
       <TokenHint />
       <form onSubmit={submit} className="import-form" data-testid="nccl-import-form">
         <label className="block">
-          Output of <code>all_reduce_perf</code> (or another nccl-tests binary)
+          <span>
+            Output of <code>all_reduce_perf</code> (or another nccl-tests binary)
+          </span>
           <textarea
             rows={8}
             value={text}

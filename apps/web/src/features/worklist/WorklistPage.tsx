@@ -1,1 +1,168 @@
-export default function WorklistPage(_p: Record<string, unknown>) { return <p>todo</p>; }
+import type { LinkEnd, Severity, WorklistEntry } from '@ibwatch/fabric';
+import { api } from '../../api/client.ts';
+import { getAckBy } from '../../api/token.ts';
+import { useApi } from '../../api/useApi.ts';
+import { Badge } from '../../components/Badge.tsx';
+import { FilterForm } from '../../components/FilterForm.tsx';
+import { Link } from '../../components/Link.tsx';
+import { Async, Empty } from '../../components/States.tsx';
+import { Time } from '../../components/Time.tsx';
+import { TokenHint, WriteButton } from '../../components/WriteButton.tsx';
+import { findingStateLook, SEVERITIES, severityLook } from '../../lib/status.ts';
+import { portHref, setQuery, useLocation } from '../../router.ts';
+import { describeFilters, parseWorklistFilters, racksOf, worklistApiPath, worklistCsvHref } from './worklist.ts';
+
+function End({ end }: { end: LinkEnd | null }) {
+  if (!end) return <span className="muted">remote end unknown</span>;
+  return (
+    <div className="end">
+      <Link href={portHref(end.guid, end.port)}>
+        <strong>{end.name}</strong> port {end.port}
+      </Link>
+      <div className="mono small">{end.guid}</div>
+      <div className="small">LID {end.lid ?? '—'}</div>
+    </div>
+  );
+}
+
+async function forAll(ids: number[], fn: (id: number) => Promise<unknown>) {
+  for (const id of ids) await fn(id);
+}
+
+function Row({ e, reload }: { e: WorklistEntry; reload: () => void }) {
+  return (
+    <tr data-testid="worklist-row" data-link-key={e.linkKey} data-severity={e.severity} data-state={e.state}>
+      <td className="checkbox-cell print-only">
+        <span aria-hidden="true" />
+      </td>
+      <td className="num">{e.rank}</td>
+      <td>
+        <Badge look={severityLook[e.severity]} />
+      </td>
+      <td>
+        <End end={e.a} />
+      </td>
+      <td>
+        <End end={e.b} />
+      </td>
+      <td>{racksOf(e)}</td>
+      <td>
+        <ul className="reasons">
+          {e.reasons.map((r, i) => (
+            <li key={i}>{r}</li>
+          ))}
+        </ul>
+        {e.cable && <div className="small muted">Cable: {e.cable}</div>}
+        <div className="small muted">
+          Since <Time at={e.firstSeen} short />
+        </div>
+      </td>
+      <td>{e.action}</td>
+      <td>
+        <Badge look={findingStateLook[e.state]} />
+        <div className="row wrap no-print actions">
+          {e.state === 'open' && (
+            <WriteButton
+              label="Acknowledge"
+              testid="worklist-ack"
+              ariaLabel={`Acknowledge rank ${e.rank}`}
+              action={() => forAll(e.findingIds, (id) => api.post(`/api/findings/${id}/ack`, { by: getAckBy() || 'web' }))}
+              onDone={reload}
+            />
+          )}
+          {e.state !== 'resolved' && (
+            <WriteButton
+              label="Mark fixed"
+              testid="worklist-resolve"
+              ariaLabel={`Mark rank ${e.rank} fixed`}
+              action={() => forAll(e.findingIds, (id) => api.post(`/api/findings/${id}/resolve`))}
+              onDone={reload}
+            />
+          )}
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+export default function WorklistPage() {
+  const { query } = useLocation();
+  const filters = parseWorklistFilters(query);
+  const state = useApi<WorklistEntry[]>(worklistApiPath(filters), { refreshMs: 60_000 });
+  return (
+    <section data-testid="worklist-page" className="worklist">
+      <div className="page-head">
+        <h1>Reseat worklist</h1>
+        <div className="row no-print">
+          <a href={worklistCsvHref(filters)} className="button-link" data-testid="worklist-csv" download>
+            ⇩ CSV
+          </a>
+          <button type="button" onClick={() => window.print()} data-testid="worklist-print">
+            Print
+          </button>
+        </div>
+      </div>
+      <div className="print-only print-header" data-testid="worklist-print-header">
+        <strong>ibwatch reseat worklist</strong> · generated {state.updatedAt ? <Time at={state.updatedAt} /> : '—'} ·
+        filters: {describeFilters(filters)}
+      </div>
+      <FilterForm
+        label="Worklist filters"
+        fields={[
+          { key: 'switch', label: 'Switch', placeholder: 'leaf-r3-07' },
+          { key: 'rack', label: 'Rack', placeholder: 'R03' },
+        ]}
+        values={{ switch: filters.switch, rack: filters.rack }}
+        onApply={(v) => setQuery({ switch: v.switch, rack: v.rack })}
+      >
+        <label>
+          Severity
+          <select
+            value={filters.severity ?? ''}
+            onChange={(e) => setQuery({ severity: e.target.value })}
+            data-testid="filter-severity"
+          >
+            <option value="">any</option>
+            {SEVERITIES.map((s: Severity) => (
+              <option key={s} value={s}>
+                {severityLook[s].icon} {s}
+              </option>
+            ))}
+          </select>
+        </label>
+      </FilterForm>
+      <TokenHint />
+      <Async state={state} what="worklist">
+        {(rows) =>
+          rows.length === 0 ? (
+            <Empty>● Nothing to reseat{Object.keys(filters).length ? ` for ${describeFilters(filters)}` : ''}.</Empty>
+          ) : (
+            <div className="table-wrap">
+              <table className="table worklist-table">
+                <caption className="sr-only">Physical links to inspect, most urgent first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col" className="checkbox-cell print-only">✓</th>
+                    <th scope="col" className="num">#</th>
+                    <th scope="col">Severity</th>
+                    <th scope="col">End A</th>
+                    <th scope="col">End B</th>
+                    <th scope="col">Rack</th>
+                    <th scope="col">Reason</th>
+                    <th scope="col">Action</th>
+                    <th scope="col">State</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((e) => (
+                    <Row key={e.linkKey} e={e} reload={state.reload} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </Async>
+    </section>
+  );
+}

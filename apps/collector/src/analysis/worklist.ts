@@ -1,0 +1,99 @@
+import { buildWorklist, findingKey, linkKey, type FabricLink, type FindingSubject, type WorklistEntry } from '@ibwatch/fabric';
+import type { Db } from '../db/open-db.ts';
+import type { NameBook } from '../names.ts';
+import { createFindingsRepo } from '../db/findings-repo.ts';
+
+export interface WorklistFilter {
+  switch?: string;
+  rack?: string;
+  severity?: string;
+  state?: string;
+}
+
+const FIXED_WINDOW_MS = 7 * 86_400_000;
+
+/**
+ * The reseat worklist: physical-link findings (open, acknowledged, and fixed in the last 7
+ * days) folded into one entry per cable with both ends, rack, reasons and the action ladder.
+ * Links fixed before (resolved findings older than the window) climb the ladder.
+ */
+export function worklist(db: Db, names: NameBook, filter: WorklistFilter, now = Date.now()): WorklistEntry[] {
+  const repo = createFindingsRepo(db);
+  const stored = [...repo.active(), ...repo.list({ state: 'resolved', limit: 100_000, since: now - FIXED_WINDOW_MS })];
+  const idByKey = new Map<string, number[]>();
+  const findings = stored.map((f) => {
+    const subject = f.subject as unknown as FindingSubject;
+    const k = findingKey({ kind: f.kind, subject });
+    idByKey.set(k, [...(idByKey.get(k) ?? []), f.id]);
+    return { kind: f.kind, severity: f.severity, subject, title: f.title, short: f.short ?? undefined, state: f.state, firstSeen: f.firstSeen, lastSeen: f.lastSeen };
+  });
+  const times = new Map<string, { first: number; last: number }>();
+  const rows = db
+    .prepare(
+      `SELECT pa.node_guid AS ag, pa.port_num AS ap, pa.lid AS al, pb.node_guid AS bg, pb.port_num AS bp, pb.lid AS bl
+       FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id`,
+    )
+    .all() as { ag: string; ap: number; al: number | null; bg: string; bp: number; bl: number | null }[];
+  const links: FabricLink[] = rows.map((r) => ({ a: { nodeGuid: r.ag, portNum: r.ap }, b: { nodeGuid: r.bg, portNum: r.bp } }));
+  const lids = new Map<string, number>();
+  for (const r of rows) {
+    if (r.al !== null) lids.set(`${r.ag}/${r.ap}`, r.al);
+    if (r.bl !== null) lids.set(`${r.bg}/${r.bp}`, r.bl);
+  }
+  const descs = new Map((db.prepare('SELECT guid, description, type FROM nodes').all() as { guid: string; description: string; type: string }[]).map((n) => [n.guid, n]));
+  const cables = (db.prepare('SELECT node_guid AS nodeGuid, port_num AS portNum, info FROM cables').all() as { nodeGuid: string; portNum: number; info: string }[]).map(
+    (c) => ({ nodeGuid: c.nodeGuid, portNum: c.portNum, ...(JSON.parse(c.info) as object) }),
+  );
+  const priorFixes = new Map<string, number>();
+  for (const r of db.prepare("SELECT subject FROM findings WHERE state = 'resolved' AND subject_type = 'link' AND resolved_at < ?").pluck().all(now - FIXED_WINDOW_MS) as string[]) {
+    const s = JSON.parse(r) as { a: { nodeGuid: string; portNum: number }; b: { nodeGuid: string; portNum: number } };
+    const k = linkKey(s.a, s.b);
+    priorFixes.set(k, (priorFixes.get(k) ?? 0) + 1);
+  }
+  const entries = buildWorklist({
+    findings,
+    links,
+    nodes: [...descs.values()].map((n) => ({ guid: n.guid, type: n.type as 'switch', description: n.description, numPorts: 0 })),
+    cables,
+    lookup: (g) => ({ name: names.name(g, descs.get(g)?.description), rack: names.rack(g) ?? undefined }),
+    priorFixes,
+  });
+  for (const f of stored) {
+    const k = findingKey({ kind: f.kind, subject: f.subject as unknown as FindingSubject });
+    const t = times.get(k) ?? { first: f.firstSeen, last: f.lastSeen };
+    times.set(k, { first: Math.min(t.first, f.firstSeen), last: Math.max(t.last, f.lastSeen) });
+  }
+  const out: WorklistEntry[] = [];
+  for (const e of entries) {
+    const [a, b] = e.ends;
+    const end = (x: typeof a) => ({ guid: x!.nodeGuid, name: x!.name, port: x!.portNum, lid: x!.lid ?? lids.get(`${x!.nodeGuid}/${x!.portNum}`) ?? null, rack: x!.rack ?? null });
+    const ts = e.findingKeys.map((k) => times.get(k)).filter((t) => t !== undefined);
+    const cable = e.ends.map((x) => x.cable).find((c) => c);
+    const entry: WorklistEntry = {
+      rank: 0,
+      findingIds: e.findingKeys.flatMap((k) => idByKey.get(k) ?? []),
+      linkKey: e.key,
+      severity: e.severity,
+      state: e.state === 'fixed' ? 'resolved' : e.state,
+      a: end(a),
+      b: b ? end(b) : null,
+      reasons: e.reasons,
+      action: e.actions.join(' → '),
+      cable: cable ? [cable.vendor, cable.partNumber, cable.serialNumber && `S/N ${cable.serialNumber}`, cable.lengthM && `${cable.lengthM} m`].filter(Boolean).join(' ') : null,
+      firstSeen: Math.min(...ts.map((t) => t.first)),
+      lastSeen: Math.max(...ts.map((t) => t.last)),
+    };
+    if (matches(entry, filter)) out.push(entry);
+  }
+  out.forEach((e, i) => (e.rank = i + 1));
+  return out;
+}
+
+function matches(e: WorklistEntry, f: WorklistFilter): boolean {
+  const ends = [e.a, e.b].filter((x) => x !== null);
+  if (f.switch && !ends.some((x) => x.name.toLowerCase().includes(f.switch!.toLowerCase()) || x.guid === f.switch!.toLowerCase())) return false;
+  if (f.rack && !ends.some((x) => x.rack === f.rack)) return false;
+  if (f.severity && e.severity !== f.severity) return false;
+  if (f.state && e.state !== f.state) return false;
+  return true;
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { FabricSummary, TopologyReply } from '@ibwatch/fabric';
+import type { AppDeps } from '../app.ts';
+import { createFabricQueries } from '../db/fabric-queries.ts';
+import { createFindingsRepo } from '../db/findings-repo.ts';
+import { createScansRepo } from '../db/scans-repo.ts';
+import { smSummary } from './sm.ts';
+import { createNcclRepo } from '../db/nccl-repo.ts';
+
+const DAY = 86_400_000;
+
+export async function fabricRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const q = createFabricQueries(deps.db, deps.names);
+  const findings = createFindingsRepo(deps.db);
+  const scans = createScansRepo(deps.db);
+  const nccl = createNcclRepo(deps.db);
+
+  app.get<{ Reply: FabricSummary }>(
+    '/api/summary',
+    { schema: { description: 'Fabric health at a glance: counts, degraded links, SM status, last scans, nccl trend, open findings.' } },
+    async () => {
+      const now = Date.now();
+      const counts = q.counts();
+      const overThreshold = findings
+        .active()
+        .filter((f) => f.subjectType === 'port' || f.subjectType === 'link')
+        .filter((f) => f.kind.startsWith('counter-') || f.kind.includes('error') || f.kind === 'symbol-ber').length;
+      return {
+        generatedAt: now,
+        expectedRate: deps.config.expectedRate,
+        ...counts,
+        portsOverThreshold: overThreshold,
+        findingsBySeverity: findings.countOpenBySeverity(),
+        sm: smSummary(deps, now),
+        lastScans: scans.latestPerKind(),
+        ncclTrend: nccl.trend(now - 30 * DAY, now),
+      };
+    },
+  );
+
+  app.get<{ Reply: TopologyReply }>(
+    '/api/topology',
+    { schema: { description: 'Every node with its tier, rail and rack, and every link with its health.' } },
+    async () => ({ generatedAt: Date.now(), nodes: q.nodes(), links: q.links() }),
+  );
+}

@@ -1,0 +1,103 @@
+import type { FastifyInstance } from 'fastify';
+import type { CounterHistoryReply, LinkSpeed, LinkWidth, PortDetailReply, PortsReply } from '@ibwatch/fabric';
+import type { AppDeps } from '../app.ts';
+import { createFabricQueries } from '../db/fabric-queries.ts';
+import { createCountersRepo } from '../db/counters-repo.ts';
+import { createFindingsRepo } from '../db/findings-repo.ts';
+import { rateThresholds } from '../analysis/thresholds.ts';
+import { createCablesRepo } from '../db/cables-repo.ts';
+
+const RANGES = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
+const portParams = {
+  type: 'object',
+  required: ['guid', 'port'],
+  properties: { guid: { type: 'string', pattern: '^0x[0-9a-fA-F]{1,16}$' }, port: { type: 'integer', minimum: 0, maximum: 255 } },
+} as const;
+
+const split = <T extends string>(v: string | null): T[] => (v ? (v.split(',') as T[]) : []);
+const notFound = (guid: string, port: number) => ({ statusCode: 404, error: 'Not Found', message: `no port ${guid} ${port}` });
+const canon = (g: string) => '0x' + g.slice(2).toLowerCase().padStart(16, '0');
+
+export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const q = createFabricQueries(deps.db, deps.names);
+  const counters = createCountersRepo(deps.db);
+  const findings = createFindingsRepo(deps.db);
+  const cables = createCablesRepo(deps.db);
+
+  app.get<{ Querystring: { q?: string; state?: string; sort: string; limit: number; offset: number }; Reply: PortsReply }>(
+    '/api/ports',
+    {
+      schema: {
+        description: 'Ports, filtered by name/GUID/LID and state, sorted and paginated.',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            q: { type: 'string', maxLength: 200 },
+            state: { type: 'string', enum: ['Down', 'Initialize', 'Armed', 'Active'] },
+            sort: { type: 'string', enum: ['name', 'lid', 'state', 'findings'], default: 'name' },
+            limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+            offset: { type: 'integer', minimum: 0, default: 0 },
+          },
+        },
+      },
+    },
+    async (req) => q.ports(req.query),
+  );
+
+  app.get<{ Params: { guid: string; port: number }; Reply: PortDetailReply }>(
+    '/api/ports/:guid/:port',
+    { schema: { description: 'One port: state, speed/width actual vs enabled vs supported vs expected, remote end, findings.', params: portParams } },
+    async (req, reply) => {
+      const guid = canon(req.params.guid);
+      const row = q.portRow(guid, req.params.port);
+      if (!row) return reply.code(404).send(notFound(guid, req.params.port) as never);
+      const { raw, ...port } = row;
+      const key = `${guid}/${req.params.port}`;
+      const related = findings.list({ subjectKeyPrefix: '', limit: 5000 }).filter((f) => f.subjectKey.includes(key));
+      return {
+        port: {
+          ...port,
+          openFindings: related.filter((f) => f.state !== 'resolved').length,
+          widthEnabled: split<LinkWidth>(raw.width_enabled),
+          widthSupported: split<LinkWidth>(raw.width_supported),
+          speedEnabled: split<LinkSpeed>(raw.speed_enabled),
+          speedSupported: split<LinkSpeed>(raw.speed_supported),
+          rack: deps.names.rack(guid),
+        },
+        expected: deps.config.expectedRate,
+        cable: cables.get(key) ?? null,
+        findings: related.slice(0, 200),
+      };
+    },
+  );
+
+  app.get<{ Params: { guid: string; port: number }; Querystring: { range: keyof typeof RANGES }; Reply: CounterHistoryReply }>(
+    '/api/ports/:guid/:port/counters',
+    {
+      schema: {
+        description: 'Error counter rates over time (per sweep up to 24 h, hourly beyond), thresholds, and state changes.',
+        params: portParams,
+        querystring: { type: 'object', additionalProperties: false, properties: { range: { type: 'string', enum: Object.keys(RANGES), default: '24h' } } },
+      },
+    },
+    async (req, reply) => {
+      const guid = canon(req.params.guid);
+      const portId = q.portId(guid, req.params.port);
+      if (portId === null) return reply.code(404).send(notFound(guid, req.params.port) as never);
+      const now = Date.now();
+      const from = now - RANGES[req.query.range];
+      const hourly = req.query.range === '7d' || req.query.range === '30d';
+      const points = hourly
+        ? counters.rollups(portId, from, now).map((p) => ({ at: p.at, counter: p.counter, delta: p.delta, rate: p.delta / 3600 }))
+        : counters.deltas(portId, from, now).map((p) => ({ at: p.at, counter: p.counter, delta: p.delta, rate: p.intervalS > 0 ? p.delta / p.intervalS : 0 }));
+      return {
+        range: req.query.range,
+        resolution: hourly ? 'hour' : 'sweep',
+        points,
+        thresholds: rateThresholds(deps.config),
+        stateChanges: q.stateHistory(portId, from) as CounterHistoryReply['stateChanges'],
+      };
+    },
+  );
+}

@@ -1,0 +1,39 @@
+import type { FabricSnapshot } from '@ibwatch/fabric';
+import type { Db } from '../db/open-db.ts';
+import type { Config } from '../config.ts';
+import type { NameBook } from '../names.ts';
+import { createCablesRepo } from '../db/cables-repo.ts';
+import { storeTopology } from './topology-store.ts';
+import { storePm, type CounterBaseline } from './pm-store.ts';
+import { storeSm } from './sm-store.ts';
+
+/**
+ * One ibdiagnet run (live or imported) is a topology, a PM sweep and an SM observation at
+ * once. Its counters are lifetime totals: they only become rates against an earlier sample
+ * of the same port, so an archived run older than the current baseline stores topology and
+ * SMs but not counters (its totals would read as a reset).
+ */
+export function storeIbdiagnet(
+  db: Db, config: Config, names: NameBook, baseline: CounterBaseline, scanId: number, at: number, snap: FabricSnapshot,
+): Record<string, number | string> {
+  const takenAt = snap.takenAt ? Date.parse(snap.takenAt) : NaN;
+  const runAt = Number.isFinite(takenAt) ? takenAt : at;
+  const topo = storeTopology(db, config, names, scanId, at, { nodes: snap.nodes, ports: snap.ports, links: snap.links });
+  const base = baseline.load();
+  let pm: Record<string, number> = {};
+  if (snap.counters.length && runAt > base.at) pm = storePm(db, config, names, baseline, scanId, runAt, snap.counters);
+  const sm = snap.sms.length ? storeSm(db, config, names, scanId, at, snap.sms) : {};
+  createCablesRepo(db).store(snap.cables, at);
+  return {
+    takenAt: snap.takenAt ?? '',
+    ...prefix('topology', topo),
+    ...prefix('pm', pm),
+    ...prefix('sm', sm),
+    cables: snap.cables.length,
+    toolFindings: snap.toolFindings.length,
+  };
+}
+
+function prefix(p: string, o: Record<string, number | string>): Record<string, number | string> {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [`${p}.${k}`, v]));
+}

@@ -1,0 +1,46 @@
+import type { Db } from '../db/open-db.ts';
+
+const RANK: Record<string, number> = { ok: 0, errors: 1, degraded: 2, down: 3 };
+
+/** Health of a link from the finding kinds open on it or on either end. */
+function healthOf(kind: string): 'down' | 'degraded' | 'errors' {
+  if (kind === 'link-down') return 'down';
+  if (kind.startsWith('link-degraded-')) return 'degraded';
+  return 'errors';
+}
+
+/**
+ * Colours every link from the findings that are open now (the findings table is the single
+ * truth): down > degraded > errors > ok, with the worst finding's short reason.
+ */
+export function refreshLinkHealth(db: Db): void {
+  const links = db
+    .prepare(
+      `SELECT l.id, pa.node_guid || '/' || pa.port_num AS a, pb.node_guid || '/' || pb.port_num AS b FROM links l
+       JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id`,
+    )
+    .all() as { id: number; a: string; b: string }[];
+  const open = db
+    .prepare(
+      `SELECT kind, subject_key AS key, COALESCE(short, title) AS reason FROM findings
+       WHERE state != 'resolved' AND subject_type IN ('port', 'link')`,
+    )
+    .all() as { kind: string; key: string; reason: string }[];
+  const byEnd = new Map<string, { health: string; reason: string }[]>();
+  for (const f of open) {
+    // Subject keys: `port:<guid>/<n>` and `link:<guid>/<n>|<guid>/<n>` (either order).
+    for (const end of f.key.replace(/^(port|link):/, '').split(/[|~,]/)) {
+      const list = byEnd.get(end) ?? [];
+      list.push({ health: healthOf(f.kind), reason: f.reason });
+      byEnd.set(end, list);
+    }
+  }
+  const update = db.prepare('UPDATE links SET health = ?, reason = ? WHERE id = ? AND (health != ? OR reason IS NOT ?)');
+  for (const l of links) {
+    let best = { health: 'ok', reason: null as string | null };
+    for (const f of [...(byEnd.get(l.a) ?? []), ...(byEnd.get(l.b) ?? [])]) {
+      if (RANK[f.health]! > RANK[best.health]!) best = { health: f.health, reason: f.reason };
+    }
+    update.run(best.health, best.reason, l.id, best.health, best.reason);
+  }
+}

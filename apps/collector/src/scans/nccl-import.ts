@@ -1,0 +1,82 @@
+import { evaluateNcclRun, type NcclRun as FabricNcclRun, type NcclVerdict, type ScanRow } from '@ibwatch/fabric';
+import { parseNcclTests, ParseError, type NcclRun } from '@ibwatch/parsers';
+import type { Db } from '../db/open-db.ts';
+import type { Config } from '../config.ts';
+import { createNcclRepo } from '../db/nccl-repo.ts';
+import { createFindingsRepo } from '../db/findings-repo.ts';
+import { runPipeline, ScanError, type Trigger } from './scan-service.ts';
+import { syncFindings } from './findings-sync.ts';
+
+export interface NcclLabels {
+  cluster?: string;
+  nodes?: number;
+  gpuModel?: string;
+  hcaCount?: number;
+  runBy?: string;
+}
+
+const best = (a: number | undefined, b: number | undefined) => Math.max(a ?? 0, b ?? 0);
+
+/**
+ * Imports one nccl-tests output: parse, judge against the target for its collective and
+ * scope, compare with the rolling baseline of runs with the same labels, and flag GPUDirect
+ * RDMA fallbacks. A cut-off output is stored as partial with the rows it has.
+ */
+export async function importNcclText(
+  db: Db, _config: Config, text: string, labels: NcclLabels, name: string, trigger: Trigger,
+): Promise<{ scan: ScanRow; runId: number | null }> {
+  let runId: number | null = null;
+  const scan = await runPipeline(
+    db, 'import-nccl', trigger,
+    async () => {
+      try {
+        const r = parseNcclTests(text, { file: name });
+        const warnings = r.warnings.map((w) => `${w.file ?? name}:${w.line ?? '?'}: ${w.message}`);
+        if (r.value.truncated) warnings.unshift(`${name}: output ends without "# Avg bus bandwidth" (cut short); stored the ${r.value.rows.length} complete rows`);
+        return { data: r.value, raw: [{ name, text: text.slice(0, 4 << 20) }], toolVersions: r.value.ncclVersion ? { nccl: r.value.ncclVersion } : ({} as Record<string, string>), warnings, partial: r.value.truncated };
+      } catch (err) {
+        if (err instanceof ParseError) throw new ScanError(err.message, [{ name, text: text.slice(0, 1 << 20) }]);
+        throw err;
+      }
+    },
+    (scanId, at, c) => {
+      const run: NcclRun = c.data;
+      const repo = createNcclRepo(db);
+      const collective = run.collective ?? 'unknown';
+      const nodes = labels.nodes ?? Math.max(run.hosts.length, 1);
+      const labelSet = Object.fromEntries(Object.entries({ ...labels, nodes }).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+      const labelsJson = JSON.stringify({ ...labels, nodes });
+      const history: FabricNcclRun[] = repo.baseline(collective, labelsJson, 10).map((peak, i) => ({
+        id: `h${i}`, collective, nodes, startedAt: new Date(at).toISOString(), finishedAt: new Date(at).toISOString(),
+        rows: [{ sizeBytes: 2 ** 33, busbwGBs: peak }], gdr: 'unknown', labels: labelSet,
+      }));
+      const input: FabricNcclRun = {
+        id: `pending-${scanId}`, collective, nodes, startedAt: new Date(at).toISOString(), finishedAt: new Date(at).toISOString(),
+        rows: run.rows.map((r) => ({ sizeBytes: r.sizeBytes, busbwGBs: best(r.outOfPlace?.busbwGBs, r.inPlace?.busbwGBs) })),
+        // Mixed: some inter-node channels run without GDRDMA, i.e. partly through host memory.
+        avgBusBwGBs: run.avgBusBwGBs, gdr: run.gdr.status === 'mixed' ? 'disabled' : run.gdr.status, labels: labelSet,
+      };
+      const { summary, verdicts } = evaluateNcclRun(input, { history });
+      const kinds = new Set(verdicts.map((v) => v.kind));
+      const verdict: NcclVerdict = kinds.has('nccl-host-memory') ? 'host-memory-fallback' : kinds.has('nccl-below-target') ? 'fail' : summary.target ? 'pass' : 'unknown';
+      runId = repo.insert({
+        createdAt: at, scanId, collective, labels: { ...labels, nodes }, hosts: run.hosts, ranks: run.nRanks ?? run.devices.length,
+        ncclVersion: run.ncclVersion ?? null, gdr: run.gdr.status, gdrEvidence: run.gdr.evidence.map((e) => `${e.line}: ${e.text}`),
+        avgBusbwGBs: run.avgBusBwGBs ?? null, peakBusbwGBs: summary.peakBusBwGBs || null, targetGBs: summary.target?.minBusBwGBs ?? null,
+        verdict, regression: kinds.has('nccl-regression'), truncated: run.truncated,
+        rows: run.rows.map((r) => ({
+          sizeBytes: r.sizeBytes, type: r.type, redop: r.redop ?? null,
+          outOfPlace: { timeUs: r.outOfPlace?.timeUs ?? null, algbwGBs: r.outOfPlace?.algbwGBs ?? null, busbwGBs: r.outOfPlace?.busbwGBs ?? null, wrong: r.outOfPlace?.wrong ?? null },
+          inPlace: { timeUs: r.inPlace?.timeUs ?? null, algbwGBs: r.inPlace?.algbwGBs ?? null, busbwGBs: r.inPlace?.busbwGBs ?? null, wrong: r.inPlace?.wrong ?? null },
+        })),
+      });
+      // Findings are about this run: re-key them to the stored run id. Runs are events, so
+      // nothing auto-resolves here (inScope matches no other run's findings).
+      const runKey = String(runId);
+      const own = verdicts.map((v) => ({ ...v, subject: { kind: 'run' as const, runId: runKey }, title: `Run #${runKey}: ${v.title}` }));
+      syncFindings(createFindingsRepo(db), own, () => false, at, 1);
+      return { runId: runId!, collective, verdict, gdr: run.gdr.status, peakBusbwGBs: Math.round(summary.peakBusBwGBs * 10) / 10, rows: run.rows.length };
+    },
+  );
+  return { scan, runId: scan.status === 'failed' ? null : runId };
+}

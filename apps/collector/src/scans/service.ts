@@ -1,0 +1,112 @@
+import type { ScanRow } from '@ibwatch/fabric';
+import type { Db } from '../db/open-db.ts';
+import type { Config } from '../config.ts';
+import type { NameBook } from '../names.ts';
+import type { ToolRunner } from '../sources/tool-runner.ts';
+import { createDiagsSource } from '../sources/diags.ts';
+import { toolEnvProvider } from '../sources/tool-env.ts';
+import { collectIbdiagnet, readIbdiagnet } from '../sources/ibdiagnet.ts';
+import { runPipeline, ScanError, type ScanService, type Trigger } from './scan-service.ts';
+import { storeTopology } from './topology-store.ts';
+import { CounterBaseline, storePm } from './pm-store.ts';
+import { storeSm } from './sm-store.ts';
+import { storeIbdiagnet } from './ibdiagnet-store.ts';
+import { importNcclText } from './nccl-import.ts';
+
+/** The scan service: every trigger (schedule, API, CLI) goes through these methods. */
+export function createScanService(db: Db, config: Config, runner: ToolRunner, names: NameBook): ScanService {
+  const diags = createDiagsSource(runner, toolEnvProvider(config));
+  const baseline = new CounterBaseline(db);
+  const running = new Set<string>();
+
+  async function guarded<T>(kind: string, fn: () => Promise<T>): Promise<T> {
+    running.add(kind);
+    try {
+      return await fn();
+    } finally {
+      running.delete(kind);
+    }
+  }
+
+  const portCount = () => db.prepare('SELECT COUNT(*) FROM ports').pluck().get() as number;
+
+  const service: ScanService = {
+    isRunning: (kind) => running.has(kind),
+
+    async run(kind, trigger) {
+      const usesDiags = config.source === 'lab' || config.source === 'diags';
+      if (kind !== 'ibdiagnet' && kind !== 'sm' && !usesDiags) {
+        return refuse(kind, trigger, `source "${config.source}" does not run ${kind} scans (IBWATCH_SOURCE=lab or diags does)`);
+      }
+      if (kind === 'ibdiagnet' && config.source === 'import-only') return refuse(kind, trigger, 'source "import-only" runs no tools');
+      // Counters and SMs are keyed to ports: a first PM sweep needs the topology first.
+      if (kind === 'pm' && portCount() === 0) await service.run('topology', trigger);
+      switch (kind) {
+        case 'topology':
+          return guarded(kind, () =>
+            runPipeline(db, 'topology', trigger, () => diags.collectTopology(), (id, at, c) => storeTopology(db, config, names, id, at, c.data)),
+          );
+        case 'pm':
+          return guarded(kind, async () => {
+            const row = await runPipeline(
+              db, 'pm', trigger,
+              () => diags.collectPm(portGuidToNode(db)),
+              (id, at, c) => {
+                const summary = storePm(db, config, names, baseline, id, at, c.data);
+                pending = { ports: c.data, at };
+                return summary;
+              },
+            );
+            if (row.status !== 'failed' && pending) baseline.commit(pending.ports, pending.at);
+            else baseline.invalidate();
+            pending = null;
+            return row;
+          });
+        case 'sm':
+          return guarded(kind, () =>
+            runPipeline(db, 'sm', trigger, () => diags.collectSm(knownSmLids(db)), (id, at, c) => storeSm(db, config, names, id, at, c.data)),
+          );
+        case 'ibdiagnet':
+          return guarded(kind, async () => {
+            const row = await runPipeline(db, 'ibdiagnet', trigger, () => collectIbdiagnet(runner, config), (id, at, c) =>
+              storeIbdiagnet(db, config, names, baseline, id, at, c.data),
+            );
+            baseline.invalidate();
+            return row;
+          });
+      }
+    },
+
+    importIbdiagnet(dir, trigger) {
+      return guarded('import-ibdiagnet', async () => {
+        const row = await runPipeline(db, 'import-ibdiagnet', trigger, () => readIbdiagnet(dir), (id, at, c) =>
+          storeIbdiagnet(db, config, names, baseline, id, at, c.data),
+        );
+        baseline.invalidate();
+        return row;
+      });
+    },
+
+    importNccl(text, labels, name, trigger) {
+      return guarded('import-nccl', () => importNcclText(db, config, text, labels, name, trigger));
+    },
+  };
+  let pending: { ports: import('@ibwatch/fabric').PortCounters[]; at: number } | null = null;
+
+  function refuse(kind: ScanRow['kind'], trigger: Trigger, why: string): Promise<ScanRow> {
+    return runPipeline(db, kind, trigger, async () => { throw new ScanError(why); }, () => ({}));
+  }
+  return service;
+}
+
+/** Port GUID -> node GUID: ibqueryerrors names CA ports by port GUID. */
+function portGuidToNode(db: Db): Map<string, string> {
+  const rows = db.prepare('SELECT port_guid AS p, node_guid AS n FROM ports WHERE port_guid IS NOT NULL').all() as { p: string; n: string }[];
+  return new Map(rows.map((r) => [r.p, r.n]));
+}
+
+/** LIDs of SMs seen before, to ask them directly when the SA does not answer. */
+function knownSmLids(db: Db): number[] {
+  return db.prepare('SELECT DISTINCT lid FROM sm_observations WHERE lid IS NOT NULL ORDER BY at DESC LIMIT 8').pluck().all() as number[];
+}
+

@@ -1,0 +1,73 @@
+import {
+  evaluateLinks, inferTopology, linkKey, topologyAnomalies, type FabricLink, type FabricNode, type FabricPort, type FabricSnapshot,
+} from '@ibwatch/fabric';
+import type { Db } from '../db/open-db.ts';
+import { createTopologyRepo } from '../db/topology-repo.ts';
+import { createFindingsRepo } from '../db/findings-repo.ts';
+import type { Config } from '../config.ts';
+import type { NameBook } from '../names.ts';
+import { syncFindings, TOPOLOGY_KINDS } from './findings-sync.ts';
+import { refreshLinkHealth } from './link-health-store.ts';
+
+export interface TopologyInput {
+  nodes: FabricNode[];
+  ports: FabricPort[];
+  links: FabricLink[];
+}
+
+/** The fabric as the database knows it before this scan: every link ever seen, ends as last seen Active. */
+function knownGraph(db: Db): FabricSnapshot {
+  const rows = db
+    .prepare(
+      `SELECT pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp FROM links l
+       JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id`,
+    )
+    .all() as { ag: string; ap: number; bg: string; bp: number }[];
+  const links = rows.map((r) => ({ a: { nodeGuid: r.ag, portNum: r.ap }, b: { nodeGuid: r.bg, portNum: r.bp } }));
+  // A link is only stored once both ends were up, so "previously Active" is true of every
+  // stored link: a link-down verdict then holds for as long as an end stays down, instead of
+  // firing once and auto-resolving while the cable is still dark.
+  const ports = links.flatMap((l) => [{ ...l.a, state: 'Active' as const }, { ...l.b, state: 'Active' as const }]);
+  const nodes = (db.prepare('SELECT guid, type, description, num_ports AS numPorts FROM nodes').all() as FabricNode[]);
+  return { source: 'diags', nodes, ports, links, counters: [], sms: [], cables: [], toolFindings: [], meta: {} };
+}
+
+/**
+ * Stores one topology observation and judges it: tiers and rails, degraded and down links,
+ * wrong-rail cabling and asymmetric switches. Runs inside the scan's transaction.
+ */
+export function storeTopology(db: Db, config: Config, names: NameBook, scanId: number, at: number, t: TopologyInput): Record<string, number> {
+  const repo = createTopologyRepo(db);
+  const before = knownGraph(db);
+  const changes = repo.ingest(scanId, at, t.nodes, t.ports, t.links, true);
+
+  const allNodes = db.prepare('SELECT guid, type, description, num_ports AS numPorts FROM nodes').all() as FabricNode[];
+  const model = inferTopology({ nodes: allNodes, links: t.links.length ? t.links : before.links });
+  repo.setTiers(allNodes.map((n) => ({ guid: n.guid, tier: model.tiers.get(n.guid) ?? null, rail: model.rails.get(n.guid) ?? model.leafRails.get(n.guid)?.rail ?? null })));
+  const linkTier = db.prepare('UPDATE links SET tier = ? WHERE id = ?');
+  const linkRows = db
+    .prepare('SELECT l.id, pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id')
+    .all() as { id: number; ag: string; ap: number; bg: string; bp: number }[];
+  for (const l of linkRows) {
+    const tier = model.linkTiers.get(linkKey({ nodeGuid: l.ag, portNum: l.ap }, { nodeGuid: l.bg, portNum: l.bp }));
+    if (tier) linkTier.run(tier, l.id);
+  }
+
+  const current: FabricSnapshot = { ...before, nodes: allNodes, ports: t.ports, links: t.links };
+  const descByGuid = new Map(allNodes.map((n) => [n.guid, n.description]));
+  const nameOf = (g: string) => names.name(g, descByGuid.get(g));
+  const verdicts = [
+    ...evaluateLinks(current, { previous: before, expected: config.expectedRate, nodeName: nameOf }),
+    // Missing links and nodes are reported as link-down above (with the end that went dark);
+    // the topology rules add what only the graph shows: wrong rail, moved cables, asymmetry.
+    ...topologyAnomalies(model, current, { baseline: before, nodeName: nameOf }).filter(
+      (v) => v.kind !== 'topology-link-missing' && v.kind !== 'topology-node-missing',
+    ),
+  ];
+  const findings = syncFindings(createFindingsRepo(db), verdicts, TOPOLOGY_KINDS, at, config.autoResolveSweeps);
+  refreshLinkHealth(db);
+  return {
+    nodes: t.nodes.length, ports: t.ports.length, links: t.links.length, newLinks: changes.newLinks, goneLinks: changes.goneLinks.length,
+    stateChanges: changes.stateChanges.length, findingsOpened: findings.opened, findingsResolved: findings.resolved,
+  };
+}

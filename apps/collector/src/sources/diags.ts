@@ -1,0 +1,177 @@
+import type { FabricLink, FabricNode, FabricPort, Guid, LinkSpeed, PortCounters, SmObservation } from '@ibwatch/fabric';
+import { LANE_GBPS } from '@ibwatch/fabric';
+import {
+  parseIbnetdiscover, parseIblinkinfo, parseIbqueryerrors, ibqePortCounters, parseSaquerySmir, parseSminfo, ParseError,
+} from '@ibwatch/parsers';
+import type { Collected } from '../scans/scan-service.ts';
+import { ScanError } from '../scans/scan-service.ts';
+import { describeFailure, type ToolRun, type ToolRunner } from './tool-runner.ts';
+import type { ToolEnv } from './tool-env.ts';
+
+export interface TopologyData {
+  nodes: FabricNode[];
+  ports: FabricPort[];
+  links: FabricLink[];
+}
+
+const SPEED_BY_LANE = new Map<string, LinkSpeed>(Object.entries(LANE_GBPS).map(([s, g]) => [String(g), s as LinkSpeed]));
+
+/** infiniband-diags as a fabric source: topology, all-port PM counters, every SM's state. */
+export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolEnv>) {
+  const versions: Record<string, string> = {};
+
+  async function run(tool: string, args: string[]): Promise<ToolRun> {
+    const te = await envOf();
+    const r = await runner.run(tool, args, { env: te.env, cwd: te.cwd });
+    if ((r.timedOut || r.signal) && te.afterKill) await te.afterKill();
+    if (!versions[tool] && r.exitCode !== null && !r.spawnError) {
+      const v = await runner.run(tool, ['-V'], { env: te.env, cwd: te.cwd, timeoutMs: 5000 });
+      // "ibqueryerrors BUILD VERSION: 44.0 Build date: ..." (printed on stderr by diags 44)
+      const m = /BUILD VERSION:\s*(\S+)/.exec(v.stdout + v.stderr);
+      versions[tool] = m ? m[1]! : 'unknown';
+    }
+    return r;
+  }
+
+  /** Fails the scan with the tool's own words unless it exited 0. */
+  function mustSucceed(r: ToolRun, raw: { name: string; text: string }[]): void {
+    const why = describeFailure(r);
+    if (why) throw new ScanError(why, raw);
+  }
+
+  /** Parse errors become scan errors that name the tool output (file) and line. */
+  function parse<T>(name: string, raw: { name: string; text: string }[], fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof ParseError) throw new ScanError(err.message, raw);
+      throw err;
+    }
+  }
+
+  return {
+    versions,
+
+    async collectTopology(): Promise<Collected<TopologyData>> {
+      const [disc, linkinfo] = await Promise.all([run('ibnetdiscover', []), run('iblinkinfo', [])]);
+      const raw = [
+        { name: 'ibnetdiscover.txt', text: disc.stdout },
+        { name: 'iblinkinfo.txt', text: linkinfo.stdout },
+      ];
+      mustSucceed(disc, raw);
+      const topo = parse('ibnetdiscover', raw, () => parseIbnetdiscover(disc.stdout, { file: 'ibnetdiscover' }));
+      const warnings = topo.warnings.map((w) => `ibnetdiscover:${w.line ?? '?'}: ${w.message}`);
+      let partial = false;
+      const ports = new Map<string, FabricPort>(topo.value.ports.map((p) => [`${p.nodeGuid}:${p.portNum}`, { ...p }]));
+      if (describeFailure(linkinfo)) {
+        partial = true;
+        warnings.push(`port states unknown: ${describeFailure(linkinfo)}`);
+      } else {
+        const li = parse('iblinkinfo', raw, () => parseIblinkinfo(linkinfo.stdout, { file: 'iblinkinfo' }));
+        warnings.push(...li.warnings.map((w) => `iblinkinfo:${w.line ?? '?'}: ${w.message}`));
+        const byLid = new Map<number, FabricPort>();
+        for (const p of ports.values()) if (p.lid !== undefined) byLid.set(p.lid, p);
+        for (const lp of li.value.ports) {
+          if (!lp.nodeGuid) continue;
+          const key = `${lp.nodeGuid}:${lp.portNum}`;
+          const speedHint = lp.couldBe.map((h) => SPEED_BY_LANE.get(h.replace(/\s*Gbps$/, ''))).find((s) => s !== undefined);
+          const known = ports.get(key);
+          const merged: FabricPort = {
+            ...(known ?? { nodeGuid: lp.nodeGuid, portNum: lp.portNum }),
+            state: lp.state,
+            physState: lp.physState,
+            widthActive: lp.widthActive ?? known?.widthActive,
+            speedActive: lp.speedActive ?? known?.speedActive,
+          };
+          // "(Could be 53.125 Gbps)": the port supports a faster speed than it trained to.
+          // "Could be 12X" is printed by ibsim on every link and is not used (see link health).
+          if (speedHint && merged.speedActive) merged.speedSupported = [merged.speedActive, speedHint];
+          ports.set(key, merged);
+          // The CA end of the link has the same state; iblinkinfo lists CAs only as peers.
+          if (lp.peer && lp.state !== 'Down') {
+            const peer = byLid.get(lp.peer.lid);
+            if (peer && peer.portNum === lp.peer.portNum) {
+              peer.state = lp.state;
+              peer.physState = lp.physState;
+              if (speedHint && peer.speedActive) peer.speedSupported = [peer.speedActive, speedHint];
+            }
+          }
+        }
+      }
+      for (const p of ports.values()) {
+        if (!p.state) {
+          p.state = 'Active';
+          p.physState = 'LinkUp';
+        }
+      }
+      return {
+        data: { nodes: topo.value.nodes, ports: [...ports.values()], links: topo.value.links },
+        raw,
+        toolVersions: { ...versions },
+        warnings,
+        partial,
+      };
+    },
+
+    /**
+     * All-port PM counters in two single-process sweeps (never one perfquery per port):
+     * `ibqueryerrors --data --threshold-file /dev/null` lists every port with any error counter
+     * above zero (thresholds all 0, nothing suppressed), `--counters` lists data/packet counters
+     * of every port. A port in the second list but not the first has all error counters at 0.
+     */
+    async collectPm(portToNode: ReadonlyMap<Guid, Guid>): Promise<Collected<PortCounters[]>> {
+      const [errs, data] = await Promise.all([
+        run('ibqueryerrors', ['--data', '--threshold-file', '/dev/null']),
+        run('ibqueryerrors', ['--counters']),
+      ]);
+      const raw = [
+        { name: 'ibqueryerrors-errors.txt', text: errs.stdout },
+        { name: 'ibqueryerrors-counters.txt', text: data.stdout },
+      ];
+      // ibqueryerrors exits non-zero when it found errors or PMA failures; the output is still whole.
+      for (const r of [errs, data]) if (r.spawnError || r.timedOut || r.truncated || (r.exitCode !== 0 && r.stdout.trim() === '')) mustSucceed(r, raw);
+      const e = parse('ibqueryerrors', raw, () => parseIbqueryerrors(errs.stdout, { file: 'ibqueryerrors-errors' }));
+      const d = parse('ibqueryerrors', raw, () => parseIbqueryerrors(data.stdout, { file: 'ibqueryerrors-counters' }));
+      const warnings = [...e.warnings, ...d.warnings].map((w) => `${w.file ?? 'ibqueryerrors'}:${w.line ?? '?'}: ${w.message}`);
+      const errCounters = ibqePortCounters(e.value.ports, portToNode);
+      const dataCounters = ibqePortCounters(d.value.ports, portToNode);
+      if (errCounters.unresolved.length) warnings.push(`${errCounters.unresolved.length} port GUIDs not in the topology yet (run a topology scan)`);
+      const byKey = new Map<string, PortCounters>();
+      for (const p of dataCounters.counters) byKey.set(`${p.nodeGuid}:${p.portNum}`, { ...p, counters: { ...p.counters } });
+      for (const p of errCounters.counters) {
+        const k = `${p.nodeGuid}:${p.portNum}`;
+        const have = byKey.get(k);
+        if (have) Object.assign(have.counters, p.counters);
+        else byKey.set(k, p);
+      }
+      const failures = (e.value.summary?.pmaQueryFailures ?? 0) + (d.value.summary?.pmaQueryFailures ?? 0);
+      if (failures > 0) warnings.push(`${failures} PMA query failures: those ports' counters were not read this sweep`);
+      return { data: [...byKey.values()], raw, toolVersions: { ...versions }, warnings };
+    },
+
+    /** Every SM: `saquery SMIR` lists master and standbys; without an SA, `sminfo` per known LID. */
+    async collectSm(knownLids: number[]): Promise<Collected<SmObservation[]>> {
+      const sa = await run('saquery', ['SMIR']);
+      const raw = [{ name: 'saquery-smir.txt', text: sa.stdout + (sa.stderr ? `\n# stderr:\n${sa.stderr}` : '') }];
+      if (!describeFailure(sa)) {
+        const r = parse('saquery', raw, () => parseSaquerySmir(sa.stdout, { file: 'saquery-smir' }));
+        return { data: r.value, raw, toolVersions: { ...versions }, warnings: r.warnings.map((w) => `saquery:${w.line ?? '?'}: ${w.message}`) };
+      }
+      // No SA answer: there may be no master at all. Ask each SM we have seen directly.
+      const warnings = [`saquery SMIR failed (${describeFailure(sa)}); asked each known SM with sminfo`];
+      const seen: SmObservation[] = [];
+      for (const lid of knownLids) {
+        const r = await run('sminfo', [String(lid)]);
+        raw.push({ name: `sminfo-${lid}.txt`, text: r.stdout + r.stderr });
+        if (describeFailure(r)) continue;
+        try {
+          seen.push(...parseSminfo(r.stdout, { file: `sminfo-${lid}` }).value);
+        } catch {
+          /* an SM that does not answer is simply not seen */
+        }
+      }
+      return { data: seen, raw, toolVersions: { ...versions }, warnings, partial: true };
+    },
+  };
+}
+export type DiagsSource = ReturnType<typeof createDiagsSource>;

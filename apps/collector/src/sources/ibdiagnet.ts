@@ -1,0 +1,59 @@
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FabricSnapshot } from '@ibwatch/fabric';
+import { ParseError, readIbdiagnetDir } from '@ibwatch/parsers';
+import type { Config } from '../config.ts';
+import { ScanError, type Collected } from '../scans/scan-service.ts';
+import { describeFailure, type ToolRunner } from './tool-runner.ts';
+
+/** Small files of a run kept as raw output (the big ones are re-readable from the directory). */
+const KEEP_RAW = ['ibdiagnet2.log', 'ibdiagnet2.sm', 'ibdiagnet2.debug'];
+
+/** Reads an existing ibdiagnet output directory (import, or after a live run). */
+export async function readIbdiagnet(dir: string): Promise<Collected<FabricSnapshot>> {
+  let st;
+  try {
+    st = statSync(dir);
+  } catch {
+    throw new ScanError(`${dir}: no such directory`);
+  }
+  if (!st.isDirectory()) throw new ScanError(`${dir}: not a directory`);
+  const raw = KEEP_RAW.flatMap((f) => {
+    try {
+      return [{ name: f, text: readFileSync(join(dir, f), 'utf8').slice(0, 1 << 20) }];
+    } catch {
+      return [];
+    }
+  });
+  try {
+    const r = await readIbdiagnetDir(dir);
+    const version = r.value.meta.ibdiagnetVersion ?? r.value.meta.version ?? 'unknown';
+    return {
+      data: r.value,
+      raw,
+      toolVersions: { ibdiagnet: version },
+      warnings: r.warnings.map((w) => `${w.file ?? 'ibdiagnet2'}:${w.line ?? '?'}: ${w.message}`),
+    };
+  } catch (err) {
+    if (err instanceof ParseError) throw new ScanError(err.message, raw);
+    throw err;
+  }
+}
+
+/**
+ * Runs `ibdiagnet -o DIR [extra args]` (argument array, timeout) into a fresh timestamped
+ * directory, then reads it. Extra arguments come validated from IBWATCH_IBDIAGNET_ARGS.
+ */
+export async function collectIbdiagnet(runner: ToolRunner, config: Config): Promise<Collected<FabricSnapshot>> {
+  const dir = join(config.ibdiagnetOutDir, new Date().toISOString().replace(/[:.]/g, '-'));
+  mkdirSync(dir, { recursive: true });
+  const r = await runner.run(config.ibdiagnetPath, ['-o', dir, ...config.ibdiagnetArgs], { timeoutMs: Math.max(config.toolTimeoutMs, 600_000) });
+  const why = describeFailure(r);
+  // ibdiagnet exits non-zero when it found errors in the fabric; its output is still complete.
+  if (why && (r.spawnError || r.timedOut || readdirSync(dir).length === 0)) {
+    throw new ScanError(why, [{ name: 'ibdiagnet.stderr.txt', text: r.stderr }]);
+  }
+  const c = await readIbdiagnet(dir);
+  if (why) c.warnings.unshift(why);
+  return c;
+}

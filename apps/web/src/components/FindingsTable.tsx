@@ -1,0 +1,90 @@
+import type { FindingRow } from '@ibwatch/fabric';
+import { api } from '../api/client.ts';
+import { getAckBy } from '../api/token.ts';
+import { findingStateLook, severityLook, sortBySeverity } from '../lib/status.ts';
+import { Badge } from './Badge.tsx';
+import { Empty } from './States.tsx';
+import { Time } from './Time.tsx';
+import { WriteButton } from './WriteButton.tsx';
+
+/** Findings with severity, state, times and (with `actions`) acknowledge / resolve buttons. */
+export function FindingsTable({ rows, actions = false, reload, empty = 'No findings.' }: {
+  rows: FindingRow[];
+  actions?: boolean;
+  reload?: () => void;
+  empty?: string;
+}) {
+  if (rows.length === 0) return <Empty>{empty}</Empty>;
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">Severity</th>
+            <th scope="col">Finding</th>
+            <th scope="col">Subject</th>
+            <th scope="col">State</th>
+            <th scope="col">First seen</th>
+            <th scope="col">Last seen</th>
+            {actions && <th scope="col">Actions</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {sortBySeverity(rows).map((f) => (
+            <tr key={f.id} data-testid="finding-row" data-finding-id={f.id} data-severity={f.severity} data-state={f.state}>
+              <td>
+                <Badge look={severityLook[f.severity]} />
+              </td>
+              <td>
+                {f.title}
+                <div className="small muted">{f.kind}</div>
+              </td>
+              <td className="mono small">
+                {f.subjectType} {f.subjectKey}
+              </td>
+              <td>
+                <Badge look={findingStateLook[f.state]} />
+                {f.acknowledgedBy && <div className="small muted">by {f.acknowledgedBy}</div>}
+                {f.resolvedAt !== null && (
+                  <div className="small muted">
+                    <Time at={f.resolvedAt} short />
+                  </div>
+                )}
+              </td>
+              <td>
+                <Time at={f.firstSeen} short />
+              </td>
+              <td>
+                <Time at={f.lastSeen} short />
+              </td>
+              {actions && (
+                <td>
+                  <div className="row wrap">
+                    {f.state === 'open' && (
+                      <WriteButton
+                        label="Acknowledge"
+                        testid="finding-ack"
+                        ariaLabel={`Acknowledge finding ${f.id}`}
+                        action={() => api.post(`/api/findings/${f.id}/ack`, { by: getAckBy() || 'web' })}
+                        onDone={reload}
+                      />
+                    )}
+                    {f.state !== 'resolved' && (
+                      <WriteButton
+                        label="Resolve"
+                        testid="finding-resolve"
+                        ariaLabel={`Resolve finding ${f.id}`}
+                        action={() => api.post(`/api/findings/${f.id}/resolve`)}
+                        onDone={reload}
+                      />
+                    )}
+                  </div>
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,197 @@
+/**
+ * Canvas 2D rendering of a layout. Edges are batched into one path per health style (four
+ * strokes for 30k links), nodes and labels are culled to the viewport, labels appear only
+ * when there is room. Health is told by colour AND by dash pattern / width (see LINK_STYLES,
+ * also used by the legend).
+ */
+import type { LinkHealth, TopoNode } from '@ibwatch/fabric';
+
+type Tier = TopoNode['tier'];
+import { healthLook } from '../../lib/status.ts';
+import type { TopoLayout } from './layout.ts';
+import { nodeRect, toScreen, type View } from './viewport.ts';
+
+export interface LinkStyle {
+  width: number;
+  dash: number[];
+  colourVar: string;
+}
+
+/** Screen-space stroke per health: wider and more broken as it gets worse. */
+export const LINK_STYLES: Record<LinkHealth, LinkStyle> = {
+  ok: { width: 1, dash: [], colourVar: '--topo-ok' },
+  degraded: { width: 2, dash: [8, 4], colourVar: '--warn' },
+  errors: { width: 2.5, dash: [2, 3], colourVar: '--bad' },
+  down: { width: 3, dash: [10, 3, 2, 3], colourVar: '--crit' },
+};
+
+export interface Palette {
+  bg: string;
+  fg: string;
+  muted: string;
+  accent: string;
+  border: string;
+  link: Record<LinkHealth, string>;
+  tier: Record<Tier | 'group', string>;
+}
+
+export function readPalette(el: Element): Palette {
+  const cs = getComputedStyle(el);
+  const v = (name: string, fallback: string) => cs.getPropertyValue(name).trim() || fallback;
+  return {
+    bg: v('--panel', '#fff'),
+    fg: v('--fg', '#111'),
+    muted: v('--muted', '#666'),
+    accent: v('--topo-highlight', '#7c3aed'),
+    border: v('--border', '#ccc'),
+    link: {
+      ok: v('--topo-ok', '#94a3b8'),
+      degraded: v('--warn', '#b45309'),
+      errors: v('--bad', '#c2410c'),
+      down: v('--crit', '#b91c1c'),
+    },
+    tier: {
+      core: v('--topo-core', '#1e3a8a'),
+      spine: v('--topo-spine', '#1d4ed8'),
+      leaf: v('--topo-leaf', '#0369a1'),
+      hca: v('--topo-hca', '#475569'),
+      group: v('--topo-group', '#64748b'),
+    },
+  };
+}
+
+export interface DrawState {
+  layout: TopoLayout;
+  view: View;
+  /** CSS pixels. */
+  width: number;
+  height: number;
+  dpr: number;
+  palette: Palette;
+  /** Layout indices to emphasise (host rails, selection); others are dimmed when set. */
+  hiNodes: Set<number> | null;
+  hiEdges: Set<number> | null;
+  selNode: number | null;
+  selEdge: number | null;
+}
+
+const HEALTHS: LinkHealth[] = ['ok', 'degraded', 'errors', 'down'];
+
+export function drawTopology(ctx: CanvasRenderingContext2D, s: DrawState): { nodes: number; edges: number } {
+  const { layout, view, width, height, palette } = s;
+  ctx.setTransform(s.dpr, 0, 0, s.dpr, 0, 0);
+  ctx.fillStyle = palette.bg;
+  ctx.fillRect(0, 0, width, height);
+  const dimmed = s.hiEdges !== null || s.hiNodes !== null;
+  let drawnEdges = 0;
+  let drawnNodes = 0;
+
+  // Edges, one path per health style.
+  const M = 4;
+  for (const h of HEALTHS) {
+    const st = LINK_STYLES[h];
+    ctx.beginPath();
+    let any = false;
+    for (let i = 0; i < layout.edges.length; i++) {
+      const e = layout.edges[i];
+      if (e.health !== h) continue;
+      const a = layout.nodes[e.a];
+      const b = layout.nodes[e.b];
+      const [ax, ay] = toScreen(view, a.x, a.y);
+      const [bx, by] = toScreen(view, b.x, b.y);
+      if ((ax < -M && bx < -M) || (ax > width + M && bx > width + M) || (ay < -M && by < -M) || (ay > height + M && by > height + M)) continue;
+      ctx.moveTo(ax, ay);
+      ctx.lineTo(bx, by);
+      any = true;
+      drawnEdges++;
+    }
+    if (!any) continue;
+    ctx.globalAlpha = dimmed ? 0.18 : h === 'ok' ? 0.55 : 1;
+    ctx.strokeStyle = palette.link[h];
+    ctx.lineWidth = st.width;
+    ctx.setLineDash(st.dash);
+    ctx.stroke();
+  }
+  ctx.globalAlpha = 1;
+
+  // Highlighted and selected edges on top.
+  const emph = new Set<number>(s.hiEdges ?? []);
+  if (s.selEdge !== null) emph.add(s.selEdge);
+  for (const i of emph) {
+    const e = layout.edges[i];
+    if (!e) continue;
+    const a = layout.nodes[e.a];
+    const b = layout.nodes[e.b];
+    const [ax, ay] = toScreen(view, a.x, a.y);
+    const [bx, by] = toScreen(view, b.x, b.y);
+    const st = LINK_STYLES[e.health];
+    ctx.beginPath();
+    ctx.moveTo(ax, ay);
+    ctx.lineTo(bx, by);
+    ctx.setLineDash([]);
+    ctx.strokeStyle = palette.accent;
+    ctx.lineWidth = st.width + (i === s.selEdge ? 5 : 3);
+    ctx.stroke();
+    ctx.setLineDash(st.dash);
+    ctx.strokeStyle = palette.link[e.health];
+    ctx.lineWidth = st.width;
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+
+  // Nodes.
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'center';
+  for (let i = 0; i < layout.nodes.length; i++) {
+    const n = layout.nodes[i];
+    const r = nodeRect(view, n);
+    if (r.x > width || r.x + r.w < 0 || r.y > height || r.y + r.h < 0) continue;
+    drawnNodes++;
+    const hi = s.hiNodes?.has(i) ?? false;
+    ctx.globalAlpha = dimmed && !hi && i !== s.selNode ? 0.35 : 1;
+    ctx.fillStyle = n.kind === 'group' ? palette.tier.group : palette.tier[n.tier];
+    ctx.fillRect(r.x, r.y, r.w, r.h);
+    if (n.health !== 'ok' && r.w >= 8) {
+      const st = LINK_STYLES[n.health];
+      ctx.strokeStyle = palette.link[n.health];
+      ctx.lineWidth = 2;
+      ctx.setLineDash(st.dash);
+      ctx.strokeRect(r.x - 1.5, r.y - 1.5, r.w + 3, r.h + 3);
+      ctx.setLineDash([]);
+    }
+    if (hi || i === s.selNode) {
+      ctx.strokeStyle = palette.accent;
+      ctx.lineWidth = i === s.selNode ? 4 : 3;
+      ctx.strokeRect(r.x - 4, r.y - 4, r.w + 8, r.h + 8);
+    }
+    if (r.w >= 40 && r.h >= 12) {
+      const icon = n.health === 'ok' ? '' : healthLook[n.health].icon + ' ';
+      const text = fit(icon + n.label, r.w - 4);
+      ctx.fillStyle = '#fff';
+      ctx.fillText(text, r.x + r.w / 2, r.y + r.h / 2);
+    }
+  }
+  ctx.globalAlpha = 1;
+
+  // Tier labels, fixed at the left edge.
+  ctx.textAlign = 'left';
+  ctx.font = '600 11px system-ui, sans-serif';
+  for (const t of layout.tiers) {
+    const [, y] = toScreen(view, 0, t.y);
+    if (y < -10 || y > height + 10) continue;
+    const text = `${t.tier === 'hca' ? 'HCAs' : t.tier.toUpperCase()} · ${t.count.toLocaleString()}`;
+    ctx.fillStyle = palette.bg;
+    ctx.fillRect(2, y - 8, ctx.measureText(text).width + 8, 16);
+    ctx.fillStyle = palette.muted;
+    ctx.fillText(text, 6, y);
+  }
+  return { nodes: drawnNodes, edges: drawnEdges };
+}
+
+/** Truncate text to about `px` wide (approximate glyph width: canvas measureText per node is slow). */
+function fit(text: string, px: number): string {
+  const max = Math.floor(px / 6.2);
+  if (text.length <= max) return text;
+  return max <= 1 ? '' : text.slice(0, max - 1) + '…';
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { tinyFabric } from './fixtures.ts';
+import { pickAt, segmentDistance } from './hit.ts';
+import { layoutTopology } from './layout.ts';
+import { centerOn, fitView, ky, toScreen, toWorld, zoomAt } from './viewport.ts';
+import { hostRails, indexTopology, searchTopology } from './model.ts';
+
+describe('viewport', () => {
+  it('fits the layout and round-trips world ↔ screen', () => {
+    const v = fitView({ width: 1000, height: 300 }, 800, 600);
+    expect(v.k).toBeCloseTo((800 - 94) / 1000);
+    expect(ky(v)).toBeGreaterThanOrEqual(v.k);
+    const [sx, sy] = toScreen(v, 123, 45);
+    const [wx, wy] = toWorld(v, sx, sy);
+    expect(wx).toBeCloseTo(123);
+    expect(wy).toBeCloseTo(45);
+  });
+  it('zooms about the cursor: the world point under it stays put', () => {
+    const v = fitView({ width: 1000, height: 300 }, 800, 600);
+    const before = toWorld(v, 400, 200);
+    const z = zoomAt(v, 2, 400, 200, 0.01);
+    expect(z.k).toBeCloseTo(v.k * 2);
+    const after = toWorld(z, 400, 200);
+    expect(after[0]).toBeCloseTo(before[0]);
+    expect(after[1]).toBeCloseTo(before[1]);
+  });
+  it('clamps zoom and centres on a point', () => {
+    const v = fitView({ width: 1000, height: 300 }, 800, 600);
+    expect(zoomAt(v, 1e-6, 0, 0, v.k / 2).k).toBeCloseTo(v.k / 2);
+    const c = centerOn(v, 500, 100, 800, 600, 2);
+    expect(toScreen(c, 500, 100)).toEqual([400, 300]);
+  });
+});
+
+describe('pickAt()', () => {
+  const reply = tinyFabric();
+  const l = layoutTopology(reply);
+  const v = fitView(l, 1200, 600);
+
+  it('finds a node under its centre', () => {
+    const i = l.nodes.findIndex((n) => n.tier === 'spine');
+    const [sx, sy] = toScreen(v, l.nodes[i].x, l.nodes[i].y);
+    expect(pickAt(l, v, sx, sy)).toEqual({ type: 'node', index: i });
+  });
+
+  it('finds an edge near its midpoint and nothing in empty space', () => {
+    const e = l.edges.findIndex((x) => x.link >= 0);
+    const a = l.nodes[l.edges[e].a];
+    const b = l.nodes[l.edges[e].b];
+    const [ax, ay] = toScreen(v, a.x, a.y);
+    const [bx, by] = toScreen(v, b.x, b.y);
+    const hit = pickAt(l, v, (ax + bx) / 2 + 2, (ay + by) / 2);
+    expect(hit?.type).toBe('edge');
+    expect(segmentDistance((ax + bx) / 2, (ay + by) / 2, ax, ay, bx, by)).toBeCloseTo(0);
+    expect(pickAt(l, v, 5, 595)).toBeNull();
+  });
+});
+
+describe('search and host rails', () => {
+  const idx = indexTopology(tinyFabric());
+  it('finds switches by name, HCAs by GUID and hosts by name', () => {
+    expect(searchTopology(idx, 'spine-001')[0]).toMatchObject({ name: 'spine-001', what: 'switch' });
+    const hca = idx.reply.nodes.find((n) => n.tier === 'hca')!;
+    expect(searchTopology(idx, hca.guid.toUpperCase().replace('0X', ''))[0].guid).toBe(hca.guid);
+    expect(searchTopology(idx, 'dgx-0001')[0]).toMatchObject({ what: 'host', host: 'dgx-0001' });
+    expect(searchTopology(idx, '  ')).toEqual([]);
+  });
+  it('highlights a host\'s HCAs, their leaves and the leaves\' uplinks', () => {
+    const h = hostRails(idx, 'dgx-0000');
+    const hcas = idx.hcasOfHost.get('dgx-0000')!;
+    expect(hcas).toHaveLength(2);
+    for (const g of hcas) expect(h.nodes.has(g)).toBe(true);
+    const tiers = new Set([...h.nodes].map((g) => idx.nodeByGuid.get(g)!.tier));
+    expect(tiers).toEqual(new Set(['hca', 'leaf', 'spine']));
+    const linkTiers = new Set([...h.links].map((id) => idx.reply.links[idx.linkIndexById.get(id)!].tier));
+    expect(linkTiers).toEqual(new Set(['hca-leaf', 'leaf-spine']));
+    expect(hostRails(idx, 'nope').nodes.size).toBe(0);
+  });
+});

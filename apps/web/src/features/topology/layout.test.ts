@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import type { TopologyReply } from '@ibwatch/fabric';
+import { syntheticFabric, TEN_K, tinyFabric } from './fixtures.ts';
+import { layoutTopology } from './layout.ts';
+
+function tierYs(l: ReturnType<typeof layoutTopology>) {
+  return l.tiers.map((t) => t.y);
+}
+
+describe('layoutTopology() on a synthetic 10k-GPU fabric', () => {
+  const reply = syntheticFabric(TEN_K);
+
+  it('has the expected shape (800 switches, 10k HCAs, 30k links)', () => {
+    expect(reply.nodes.filter((n) => n.type === 'switch')).toHaveLength(800);
+    expect(reply.nodes.filter((n) => n.tier === 'hca')).toHaveLength(10_000);
+    expect(reply.links).toHaveLength(30_000);
+  });
+
+  it('aggregates HCAs per leaf and positions every link endpoint', () => {
+    const t0 = performance.now();
+    const l = layoutTopology(reply);
+    const ms = performance.now() - t0;
+    expect(l.tiers.map((t) => t.tier)).toEqual(['core', 'spine', 'leaf', 'hca']);
+    const ys = tierYs(l);
+    expect([...ys].sort((a, b) => a - b)).toEqual(ys);
+    expect(new Set(ys).size).toBe(4);
+    expect(l.groups).toBe(320);
+    const groups = l.nodes.filter((n) => n.kind === 'group');
+    expect(groups.reduce((s, g) => s + (g.members?.length ?? 0), 0)).toBe(10_000);
+    expect(l.nodes).toHaveLength(800 + 320);
+    expect(l.unplaced).toBe(0);
+    // 60k endpoint checks: count misses in plain code, assert once.
+    const missing: string[] = [];
+    for (const link of reply.links) {
+      for (const end of [link.a, link.b]) {
+        const i = l.nodeOf.get(end.guid);
+        if (i === undefined || !Number.isFinite(l.nodes[i].x) || !Number.isFinite(l.nodes[i].y)) missing.push(end.guid);
+      }
+    }
+    expect(missing).toEqual([]);
+    // 10k HCA links collapse into one edge per group; switch links stay one edge each.
+    expect(l.edges).toHaveLength(20_000 + 320);
+    expect(l.edges.filter((e) => e.link === -1).reduce((s, e) => s + e.linkIds.length, 0)).toBe(10_000);
+    // Every node sits on its tier's row, inside the layout.
+    const yOfTier = new Map(l.tiers.map((t) => [t.tier, t.y]));
+    const off = l.nodes.filter((n) => n.y !== yOfTier.get(n.tier) || n.x < 0 || n.x > l.width);
+    expect(off).toEqual([]);
+    // Generous bound (slow CI); the browser measures the real number in __ibwatchTopoStats.
+    expect(ms).toBeLessThan(3000);
+  });
+
+  it('expands to one box per HCA without overlaps between leaves', () => {
+    const l = layoutTopology(reply, { expandHcas: true });
+    expect(l.nodes).toHaveLength(10_800);
+    expect(l.edges).toHaveLength(30_000);
+    expect(l.groups).toBe(0);
+    const hcaY = l.tiers.find((t) => t.tier === 'hca')!.y;
+    const leafY = l.tiers.find((t) => t.tier === 'leaf')!.y;
+    const seen = new Set<string>();
+    for (const n of l.nodes) {
+      if (n.kind !== 'hca') continue;
+      expect(n.y).toBeGreaterThanOrEqual(hcaY);
+      expect(n.y).toBeGreaterThan(leafY);
+      const key = `${Math.round(n.x)}:${Math.round(n.y)}`;
+      expect(seen.has(key)).toBe(false);
+      seen.add(key);
+    }
+    expect(l.height).toBeGreaterThan(hcaY);
+  });
+
+  it('propagates the worst link health to group boxes and edges', () => {
+    const l = layoutTopology(reply);
+    const bad = reply.links.find((x) => x.tier === 'hca-leaf' && x.health === 'down')!;
+    const g = l.nodes[l.nodeOf.get(bad.a.guid)!];
+    expect(g.kind).toBe('group');
+    expect(g.health).toBe('down');
+    const e = l.edges.find((x) => x.linkIds.includes(bad.id))!;
+    expect(e.health).toBe('down');
+  });
+});
+
+describe('layoutTopology() on small fabrics', () => {
+  it('lays out a 2-tier fabric without a core tier', () => {
+    const l = layoutTopology(tinyFabric());
+    expect(l.tiers.map((t) => t.tier)).toEqual(['spine', 'leaf', 'hca']);
+    expect(l.groups).toBe(2);
+    expect(l.nodes.filter((n) => n.kind === 'group').map((n) => n.label)).toEqual(['2 HCAs', '2 HCAs']);
+  });
+
+  it('orders leaves by rail, then by name', () => {
+    const reply = tinyFabric();
+    // Swap names so name order and rail order disagree.
+    const leaves = reply.nodes.filter((n) => n.tier === 'leaf');
+    leaves[0].name = 'leaf-z';
+    leaves[1].name = 'leaf-a';
+    const byRail = layoutTopology(reply).nodes.filter((n) => n.tier === 'leaf').map((n) => n.label);
+    const byName = layoutTopology(reply, { groupBy: 'name' }).nodes.filter((n) => n.tier === 'leaf').map((n) => n.label);
+    expect(byRail).toEqual(['leaf-z', 'leaf-a']);
+    expect(byName).toEqual(['leaf-a', 'leaf-z']);
+  });
+
+  it('puts HCAs without a leaf into one orphan box and counts links to unknown nodes', () => {
+    const reply: TopologyReply = tinyFabric();
+    reply.nodes.push({ guid: '0x00ff000000000001', name: 'lonely mlx5_0', type: 'ca', tier: 'hca', rail: 0, rack: null, lid: null, host: 'lonely' });
+    const first = reply.links[0];
+    reply.links.push({ ...first, id: 999, b: { ...first.b, guid: '0xdead000000000000' } });
+    const l = layoutTopology(reply);
+    const orphan = l.nodes.find((n) => n.kind === 'group' && n.leaf === undefined);
+    expect(orphan?.members).toEqual(['0x00ff000000000001']);
+    expect(l.unplaced).toBe(1);
+  });
+
+  it('places spines over the leaves they connect (barycentre order)', () => {
+    const l = layoutTopology(syntheticFabric({ hosts: 4, rails: 2, leavesPerRail: 2, spines: 4, cores: 0, uplinks: 4 }));
+    // uplink k joins leaf k to spine (7k mod 4): spine-000←leaf0, spine-003←leaf1, spine-002←leaf2, spine-001←leaf3.
+    expect(l.nodes.filter((n) => n.tier === 'spine').map((n) => n.label)).toEqual(['spine-000', 'spine-003', 'spine-002', 'spine-001']);
+  });
+
+  it('handles an empty reply', () => {
+    const l = layoutTopology({ generatedAt: 0, nodes: [], links: [] });
+    expect(l.nodes).toEqual([]);
+    expect(l.tiers).toEqual([]);
+    expect(l.width).toBeGreaterThan(0);
+  });
+});

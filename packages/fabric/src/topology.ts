@@ -1,0 +1,234 @@
+import { linkKey, portKey, type Severity, type Verdict } from './findings.ts';
+import type { FabricLink, FabricNode, FabricSnapshot, Guid, PortRef } from './types.ts';
+
+/**
+ * Fat-tree model inferred from the graph alone (no naming convention needed): HCAs are the
+ * CAs, leaves are switches one hop from an HCA, spines two hops, cores three or more. SHARP
+ * Aggregation Nodes are CAs living inside a switch (`Mellanox Technologies Aggregation Node`,
+ * SystemImageGUID = the switch's; on Quantum-2 they hang off port 65 of the *spine*), so they
+ * must not seed the search or every spine would look like a leaf.
+ */
+export type FabricTier = 'hca' | 'leaf' | 'spine' | 'core' | 'aggregation' | 'unknown';
+export type LinkTier = 'hca-leaf' | 'leaf-spine' | 'spine-core' | 'other';
+
+export interface TopologyModel {
+  tiers: Map<Guid, FabricTier>;
+  /** Keyed by {@link linkKey}. */
+  linkTiers: Map<string, LinkTier>;
+  /** Rail of each HCA whose description ends in `mlx5_N`. */
+  rails: Map<Guid, number>;
+  /** Majority rail of each leaf's HCAs and the share of HCAs on it (1 = pure rail leaf). */
+  leafRails: Map<Guid, { rail: number; share: number; hcas: number }>;
+  counts: Record<FabricTier, number>;
+}
+
+type Graph = Pick<FabricSnapshot, 'nodes' | 'links'>;
+
+const TIER_RANK: Record<FabricTier, number> = { hca: 0, leaf: 1, spine: 2, core: 3, aggregation: -1, unknown: -2 };
+const RAIL_RE = /\bmlx5_(\d+)\b/;
+
+function isAggregationNode(n: FabricNode, nodes: Map<Guid, FabricNode>, peers: Guid[] | undefined): boolean {
+  if (n.type !== 'ca') return false;
+  if (/aggregation node/i.test(n.description)) return true;
+  if (!n.systemImageGuid) return false;
+  return (peers ?? []).some((p) => {
+    const s = nodes.get(p);
+    return s?.type === 'switch' && (s.guid === n.systemImageGuid || s.systemImageGuid === n.systemImageGuid);
+  });
+}
+
+/** Infer tiers, link tiers and rails. Linear in nodes + links (multi-source BFS from the HCAs). */
+export function inferTopology(g: Graph): TopologyModel {
+  const nodes = new Map<Guid, FabricNode>();
+  for (const n of g.nodes) nodes.set(n.guid, n);
+  const adj = new Map<Guid, Guid[]>();
+  const push = (x: Guid, y: Guid) => {
+    const l = adj.get(x);
+    if (l) l.push(y);
+    else adj.set(x, [y]);
+  };
+  for (const l of g.links) {
+    push(l.a.nodeGuid, l.b.nodeGuid);
+    push(l.b.nodeGuid, l.a.nodeGuid);
+  }
+  const tiers = new Map<Guid, FabricTier>();
+  const dist = new Map<Guid, number>();
+  const queue: Guid[] = [];
+  for (const n of g.nodes) {
+    if (n.type !== 'ca') continue;
+    if (isAggregationNode(n, nodes, adj.get(n.guid))) {
+      tiers.set(n.guid, 'aggregation');
+      continue;
+    }
+    tiers.set(n.guid, 'hca');
+    dist.set(n.guid, 0);
+    queue.push(n.guid);
+  }
+  for (let i = 0; i < queue.length; i++) {
+    const u = queue[i]!;
+    const d = dist.get(u)! + 1;
+    for (const v of adj.get(u) ?? []) {
+      if (dist.has(v) || nodes.get(v)?.type !== 'switch') continue;
+      dist.set(v, d);
+      queue.push(v);
+    }
+  }
+  for (const n of g.nodes) {
+    if (tiers.has(n.guid)) continue;
+    const d = dist.get(n.guid);
+    tiers.set(n.guid, d === undefined ? 'unknown' : d === 1 ? 'leaf' : d === 2 ? 'spine' : 'core');
+  }
+  const linkTiers = new Map<string, LinkTier>();
+  for (const l of g.links) linkTiers.set(linkKey(l.a, l.b), linkTierOf(tiers.get(l.a.nodeGuid), tiers.get(l.b.nodeGuid)));
+
+  const rails = new Map<Guid, number>();
+  for (const n of g.nodes) {
+    const m = tiers.get(n.guid) === 'hca' ? RAIL_RE.exec(n.description) : null;
+    if (m) rails.set(n.guid, Number(m[1]));
+  }
+  const leafRails = new Map<Guid, { rail: number; share: number; hcas: number }>();
+  for (const [guid, t] of tiers) {
+    if (t !== 'leaf') continue;
+    const count = new Map<number, number>();
+    let total = 0;
+    for (const p of adj.get(guid) ?? []) {
+      const r = rails.get(p);
+      if (r === undefined) continue;
+      count.set(r, (count.get(r) ?? 0) + 1);
+      total++;
+    }
+    let best: [number, number] | undefined;
+    for (const e of count) if (!best || e[1] > best[1] || (e[1] === best[1] && e[0] < best[0])) best = e;
+    if (best) leafRails.set(guid, { rail: best[0], share: best[1] / total, hcas: total });
+  }
+  const counts: Record<FabricTier, number> = { hca: 0, leaf: 0, spine: 0, core: 0, aggregation: 0, unknown: 0 };
+  for (const t of tiers.values()) counts[t]++;
+  return { tiers, linkTiers, rails, leafRails, counts };
+}
+
+function linkTierOf(x: FabricTier | undefined, y: FabricTier | undefined): LinkTier {
+  if (!x || !y) return 'other';
+  const [lo, hi] = TIER_RANK[x] <= TIER_RANK[y] ? [x, y] : [y, x];
+  if (lo === 'hca' && hi === 'leaf') return 'hca-leaf';
+  if (lo === 'leaf' && hi === 'spine') return 'leaf-spine';
+  if (lo === 'spine' && hi === 'core') return 'spine-core';
+  return 'other';
+}
+
+export interface TopologyCheckOptions {
+  /** Previous scan or a saved baseline topology: links missing from `current` are reported. */
+  baseline?: Graph;
+  /** A leaf is a rail leaf when at least this share of its HCAs is on one rail. Default 0.75. */
+  railMajority?: number;
+  nodeName?: (guid: Guid) => string | undefined;
+}
+
+/**
+ * Topology anomalies:
+ * - `topology-wrong-rail` (major): HCA `... mlx5_N` on a rail leaf whose majority rail is M≠N
+ *   (only for leaves with ≥ `railMajority` of ≥ 3 HCAs on one rail, so fabrics that are not
+ *   rail-optimised raise nothing).
+ * - `topology-node-missing` (major): a node of the baseline is gone (its links are not listed).
+ * - `topology-link-missing` (major): a baseline link is gone while both nodes are present.
+ * - `topology-link-moved` (major): a baseline port is now cabled to another peer or port
+ *   (wrong port after maintenance).
+ * - `topology-asymmetric` (minor; major below half): a switch has fewer (or more) up links
+ *   (leaf, spine) or down links (spine, core) than most switches of its tier.
+ */
+export function topologyAnomalies(model: TopologyModel, current: Graph, opts: TopologyCheckOptions = {}): Verdict[] {
+  const desc = new Map<Guid, string>();
+  for (const n of current.nodes) desc.set(n.guid, n.description);
+  for (const n of opts.baseline?.nodes ?? []) if (!desc.has(n.guid)) desc.set(n.guid, n.description);
+  const name = (g: Guid) => opts.nodeName?.(g) ?? desc.get(g) ?? g;
+  const pl = (p: PortRef) => `${name(p.nodeGuid)} port ${p.portNum}`;
+  const out: Verdict[] = [];
+  const majority = opts.railMajority ?? 0.75;
+
+  for (const l of current.links) {
+    for (const [h, s] of [[l.a, l.b], [l.b, l.a]] as const) {
+      const rail = model.rails.get(h.nodeGuid);
+      const lr = model.leafRails.get(s.nodeGuid);
+      if (rail === undefined || !lr || lr.hcas < 3 || lr.share < majority || lr.rail === rail) continue;
+      out.push({
+        kind: 'topology-wrong-rail', severity: 'major', subject: { kind: 'link', a: l.a, b: l.b },
+        title: `${pl(h)} (rail ${rail}) is cabled to ${pl(s)}, a rail-${lr.rail} leaf`,
+        short: `wrong rail: mlx5_${rail} on rail-${lr.rail} leaf`,
+        evidence: { hcaRail: rail, leafRail: lr.rail, leafRailShare: lr.share, leafHcas: lr.hcas },
+      });
+    }
+  }
+
+  if (opts.baseline) out.push(...missingVsBaseline(opts.baseline, current, pl, name));
+  out.push(...asymmetry(model, current, name));
+  return out;
+}
+
+function missingVsBaseline(base: Graph, cur: Graph, pl: (p: PortRef) => string, name: (g: Guid) => string): Verdict[] {
+  const out: Verdict[] = [];
+  const curNodes = new Set(cur.nodes.map((n) => n.guid));
+  const peerNow = new Map<string, PortRef>();
+  const curLinks = new Set<string>();
+  for (const l of cur.links) {
+    curLinks.add(linkKey(l.a, l.b));
+    peerNow.set(portKey(l.a), l.b);
+    peerNow.set(portKey(l.b), l.a);
+  }
+  for (const n of base.nodes) {
+    if (curNodes.has(n.guid)) continue;
+    out.push({ kind: 'topology-node-missing', severity: 'major', subject: { kind: 'node', guid: n.guid },
+      title: `${n.type === 'switch' ? 'Switch' : 'Node'} ${name(n.guid)} is missing from the fabric`, short: 'node missing',
+      evidence: { guid: n.guid, type: n.type } });
+  }
+  for (const l of base.links) {
+    if (curLinks.has(linkKey(l.a, l.b))) continue;
+    if (!curNodes.has(l.a.nodeGuid) || !curNodes.has(l.b.nodeGuid)) continue; // reported as node-missing
+    const moved = ([[l.a, l.b], [l.b, l.a]] as const).find(([x]) => peerNow.has(portKey(x)));
+    if (moved) {
+      const [x, was] = moved;
+      const now = peerNow.get(portKey(x))!;
+      out.push({ kind: 'topology-link-moved', severity: 'major', subject: { kind: 'link', a: l.a, b: l.b },
+        title: `${pl(x)} is cabled to ${pl(now)}; the baseline had ${pl(was)}`, short: `wrong port: ${pl(now)} instead of ${pl(was)}`,
+        evidence: { port: portKey(x), expectedPeer: portKey(was), actualPeer: portKey(now) } });
+      continue;
+    }
+    out.push({ kind: 'topology-link-missing', severity: 'major', subject: { kind: 'link', a: l.a, b: l.b },
+      title: `Link ${pl(l.a)} <-> ${pl(l.b)} is missing`, short: 'link missing', evidence: { a: portKey(l.a), b: portKey(l.b) } });
+  }
+  return out;
+}
+
+function asymmetry(model: TopologyModel, g: Graph, name: (x: Guid) => string): Verdict[] {
+  const up = new Map<Guid, number>();
+  const down = new Map<Guid, number>();
+  const inc = (m: Map<Guid, number>, k: Guid) => m.set(k, (m.get(k) ?? 0) + 1);
+  for (const l of g.links) {
+    const ta = model.tiers.get(l.a.nodeGuid);
+    const tb = model.tiers.get(l.b.nodeGuid);
+    if (!ta || !tb || TIER_RANK[ta] < 0 || TIER_RANK[tb] < 0 || ta === tb) continue;
+    const [lo, hi] = TIER_RANK[ta] < TIER_RANK[tb] ? [l.a, l.b] : [l.b, l.a];
+    inc(up, lo.nodeGuid);
+    inc(down, hi.nodeGuid);
+  }
+  const checks: [FabricTier, 'up' | 'down'][] = [['leaf', 'up'], ['spine', 'up'], ['spine', 'down'], ['core', 'down']];
+  const out: Verdict[] = [];
+  for (const [tier, dir] of checks) {
+    const m = dir === 'up' ? up : down;
+    const members = [...model.tiers].filter(([, t]) => t === tier).map(([guid]) => guid);
+    if (members.length < 3) continue;
+    const hist = new Map<number, number>();
+    for (const s of members) hist.set(m.get(s) ?? 0, (hist.get(m.get(s) ?? 0) ?? 0) + 1);
+    let mode = 0;
+    let modeCount = -1;
+    for (const [v, c] of hist) if (c > modeCount || (c === modeCount && v > mode)) [mode, modeCount] = [v, c];
+    if (mode === 0) continue; // e.g. a 2-tier fabric has no spine uplinks
+    for (const s of members) {
+      const n = m.get(s) ?? 0;
+      if (n === mode) continue;
+      const sev: Severity = n * 2 <= mode ? 'major' : 'minor';
+      out.push({ kind: `topology-asymmetric-${dir}`, severity: sev, subject: { kind: 'node', guid: s },
+        title: `${tier} ${name(s)} has ${n} ${dir} links; most ${tier}s have ${mode}`, short: `${n}/${mode} ${dir}links`,
+        evidence: { tier, direction: dir, links: n, typical: mode } });
+    }
+  }
+  return out;
+}

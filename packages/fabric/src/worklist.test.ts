@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { Finding } from './findings.ts';
+import { actionLadder, buildWorklist } from './worklist.ts';
+import type { FabricLink, FabricNode } from './types.ts';
+
+const SW = '0x0000000000000001';
+const H1 = '0x0000000000000002';
+const H2 = '0x0000000000000003';
+const nodes: FabricNode[] = [
+  { guid: SW, type: 'switch', description: 'leaf-01', numPorts: 40, lid: 1 },
+  { guid: H1, type: 'ca', description: 'dgx-001 mlx5_0', numPorts: 1 },
+  { guid: H2, type: 'ca', description: 'dgx-002 mlx5_0', numPorts: 1 },
+];
+const links: FabricLink[] = [
+  { a: { nodeGuid: SW, portNum: 1 }, b: { nodeGuid: H1, portNum: 1 } },
+  { a: { nodeGuid: SW, portNum: 2 }, b: { nodeGuid: H2, portNum: 1 } },
+];
+type F = WorklistFinding;
+type WorklistFinding = Pick<Finding, 'kind' | 'severity' | 'subject' | 'title' | 'short' | 'state'>;
+const onPort = (g: string, n: number, kind: string, severity: F['severity'], short: string, state: F['state'] = 'open'): F =>
+  ({ kind, severity, subject: { kind: 'port', port: { nodeGuid: g, portNum: n } }, title: short, short, state });
+
+describe('buildWorklist()', () => {
+  it('merges findings of both ends into one entry per physical link', () => {
+    const w = buildWorklist({ links, nodes, findings: [
+      onPort(SW, 1, 'symbol-errors', 'major', 'symbol errors 1.2e-11 BER (340/h)'),
+      onPort(H1, 1, 'link-downed', 'major', 'link went down 1x'),
+    ], ports: [{ nodeGuid: H1, portNum: 1, lid: 9 }],
+    cables: [{ nodeGuid: SW, portNum: 1, vendor: 'Mellanox', serialNumber: 'MT123', lengthM: 3 }],
+    lookup: (g) => (g === H1 ? { name: 'dgx-001', rack: 'R12' } : undefined) });
+    expect(w).toHaveLength(1);
+    const e = w[0]!;
+    expect(e.reasons).toEqual(['symbol errors 1.2e-11 BER (340/h)', 'link went down 1x']);
+    expect(e.ends).toEqual([
+      { nodeGuid: SW, portNum: 1, name: 'leaf-01', nodeType: 'switch', lid: 1, cable: { vendor: 'Mellanox', serialNumber: 'MT123', lengthM: 3 } },
+      { nodeGuid: H1, portNum: 1, name: 'dgx-001', nodeType: 'ca', lid: 9, rack: 'R12' },
+    ]);
+    expect(e.actions[0]).toBe('clean and reseat both ends');
+    expect(e.state).toBe('open');
+  });
+
+  it('ranks critical links first', () => {
+    const w = buildWorklist({ links, nodes, findings: [
+      onPort(SW, 1, 'link-error-recovery', 'minor', 'recoveries'),
+      { kind: 'link-degraded-width', severity: 'critical', subject: { kind: 'link', a: links[1]!.b, b: links[1]!.a }, title: 'w', short: 'width 4X->2X', state: 'open' },
+    ] });
+    expect(w.map((e) => e.severity)).toEqual(['critical', 'minor']);
+    expect(w[0]!.ends.map((e) => e.nodeGuid)).toEqual([SW, H2]);
+  });
+
+  it('leaves non-physical findings (congestion) off the list', () => {
+    expect(buildWorklist({ links, findings: [onPort(SW, 1, 'congestion', 'major', 'wait')] })).toEqual([]);
+  });
+
+  it('escalates repeat offenders up the action ladder', () => {
+    const w = buildWorklist({ links, findings: [onPort(SW, 2, 'symbol-errors', 'major', 's')], priorFixes: new Map([[`${SW}/2~${H2}/1`, 2]]) });
+    expect(w[0]!.repeatOffender).toBe(true);
+    expect(w[0]!.actions[0]).toBe('replace the cable');
+    expect(w[0]!.actions.at(-1)).toMatch(/^escalate/);
+    expect(actionLadder(0)).toEqual(['clean and reseat both ends', 'swap the transceiver', 'replace the cable']);
+  });
+
+  it('marks an entry fixed when all its findings are resolved and acknowledged when none is open', () => {
+    const w = buildWorklist({ links, findings: [onPort(SW, 1, 'symbol-errors', 'major', 's', 'resolved'), onPort(SW, 2, 'symbol-errors', 'minor', 's', 'acknowledged')] });
+    expect(w.map((e) => e.state)).toEqual(['acknowledged', 'fixed']);
+  });
+});

@@ -1,0 +1,163 @@
+import { findingKey, linkKey, portKey, SEVERITY_RANK, type Finding, type FindingState, type Severity } from './findings.ts';
+import type { CableInfo, FabricLink, FabricNode, FabricPort, Guid, NodeType, PortRef } from './types.ts';
+
+/** Where a node is, from the operator's inventory (passed in: this package does no I/O). */
+export interface NodeLocation {
+  name?: string;
+  rack?: string;
+  /** Free text: row/U position, data hall... */
+  location?: string;
+}
+
+/** One end of a link on the worklist. */
+export interface WorklistEnd extends PortRef {
+  /** Host or switch name (inventory name, else NodeDescription, else GUID). */
+  name: string;
+  nodeType?: NodeType;
+  lid?: number;
+  rack?: string;
+  location?: string;
+  cable?: Omit<CableInfo, 'nodeGuid' | 'portNum'>;
+}
+
+export type WorklistState = 'open' | 'acknowledged' | 'fixed';
+
+/** One physical link to reseat, with everything a technician needs at the rack. */
+export interface ReseatEntry {
+  /** {@link linkKey} of the link, or the port key when the peer is unknown. */
+  key: string;
+  /** Both ends (one when the peer is unknown), lower GUID first. */
+  ends: WorklistEnd[];
+  severity: Severity;
+  /** Plain-words reasons, e.g. `speed 400G->200G`, `symbol errors 1.2e-11 BER (340/h)`. */
+  reasons: string[];
+  findingKeys: string[];
+  /** Action ladder, first step first. */
+  actions: string[];
+  /** Prior fix attempts on this link (from `priorFixes`). */
+  priorFixes: number;
+  repeatOffender: boolean;
+  state: WorklistState;
+  /** Ranking score within a severity (more and worse evidence first). */
+  score: number;
+}
+
+/** Finding kinds that point at the physical link (cable, transceiver, port cage). */
+export const PHYSICAL_KINDS: readonly string[] = [
+  'symbol-errors', 'link-error-recovery', 'link-downed', 'link-flapping', 'link-down',
+  'link-degraded-width', 'link-degraded-speed', 'counter-rate:PortRcvErrors',
+  'counter-rate:LocalLinkIntegrityErrors', 'counter-rate:ExcessiveBufferOverrunErrors',
+];
+
+export interface WorklistInput {
+  /** Findings (open, acknowledged, and optionally recently resolved → shown as fixed). */
+  findings: readonly Pick<Finding, 'kind' | 'severity' | 'subject' | 'title' | 'short' | 'state'>[];
+  links: readonly FabricLink[];
+  nodes?: readonly FabricNode[];
+  ports?: readonly FabricPort[];
+  cables?: readonly CableInfo[];
+  /** Inventory lookup by node GUID. */
+  lookup?: (guid: Guid) => NodeLocation | undefined;
+  /** Fix attempts already made per link key (repeat offenders escalate). */
+  priorFixes?: ReadonlyMap<string, number>;
+  /** Kinds to include; default {@link PHYSICAL_KINDS}. */
+  kinds?: readonly string[];
+}
+
+const LADDER = ['clean and reseat both ends', 'swap the transceiver', 'replace the cable'];
+
+/** The action ladder, starting further up for links already worked on. */
+export function actionLadder(priorFixes: number): string[] {
+  const steps = LADDER.slice(Math.min(priorFixes, LADDER.length - 1));
+  if (priorFixes >= 2) steps.push('escalate: repeat offender, move to another switch port / open a vendor case for the port or HCA');
+  return steps;
+}
+
+/**
+ * Build the reseat worklist: one entry per physical link, merging the findings of both port
+ * ends and of the link itself, ranked worst severity first, then by score (sum of severity
+ * ranks over findings, plus one per affected end), then key. Linear in findings + links.
+ */
+export function buildWorklist(input: WorklistInput): ReseatEntry[] {
+  const kinds = new Set(input.kinds ?? PHYSICAL_KINDS);
+  const linkByPort = new Map<string, FabricLink>();
+  for (const l of input.links) {
+    linkByPort.set(portKey(l.a), l);
+    linkByPort.set(portKey(l.b), l);
+  }
+  const nodes = new Map<string, FabricNode>();
+  for (const n of input.nodes ?? []) nodes.set(n.guid, n);
+  const ports = new Map<string, FabricPort>();
+  for (const p of input.ports ?? []) ports.set(portKey(p), p);
+  const cables = new Map<string, CableInfo>();
+  for (const c of input.cables ?? []) cables.set(portKey(c), c);
+
+  interface Acc { key: string; refs: PortRef[]; findings: WorklistInput['findings'][number][]; endsHit: Set<string> }
+  const groups = new Map<string, Acc>();
+  for (const f of input.findings) {
+    if (!kinds.has(f.kind)) continue;
+    let refs: PortRef[];
+    let hit: string[];
+    if (f.subject.kind === 'link') {
+      refs = [f.subject.a, f.subject.b];
+      hit = [portKey(f.subject.a), portKey(f.subject.b)];
+    } else if (f.subject.kind === 'port') {
+      const l = linkByPort.get(portKey(f.subject.port));
+      refs = l ? [l.a, l.b] : [f.subject.port];
+      hit = [portKey(f.subject.port)];
+    } else continue;
+    const key = refs.length === 2 ? linkKey(refs[0]!, refs[1]!) : portKey(refs[0]!);
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { key, refs, findings: [], endsHit: new Set() }));
+    g.findings.push(f);
+    for (const h of hit) g.endsHit.add(h);
+  }
+
+  const entries: ReseatEntry[] = [];
+  for (const g of groups.values()) {
+    const live = g.findings.filter((f) => f.state !== 'resolved');
+    const counted = live.length ? live : g.findings;
+    let severity: Severity = 'info';
+    let score = g.endsHit.size;
+    const reasons: string[] = [];
+    for (const f of [...counted].sort((x, y) => SEVERITY_RANK[y.severity] - SEVERITY_RANK[x.severity])) {
+      if (SEVERITY_RANK[f.severity] > SEVERITY_RANK[severity]) severity = f.severity;
+      score += SEVERITY_RANK[f.severity];
+      const r = f.short ?? f.title;
+      if (!reasons.includes(r)) reasons.push(r);
+    }
+    const state: WorklistState = live.some((f) => f.state === 'open') ? 'open' : live.length ? 'acknowledged' : 'fixed';
+    const prior = input.priorFixes?.get(g.key) ?? 0;
+    const refs = [...g.refs].sort((x, y) => (portKey(x) < portKey(y) ? -1 : 1));
+    entries.push({
+      key: g.key,
+      ends: refs.map((r) => endOf(r, nodes, ports, cables, input.lookup)),
+      severity, reasons,
+      findingKeys: [...new Set(g.findings.map((f) => findingKey(f)))],
+      actions: actionLadder(prior), priorFixes: prior, repeatOffender: prior > 0, state, score,
+    });
+  }
+  const stateRank: Record<FindingState | WorklistState, number> = { open: 2, acknowledged: 1, fixed: 0, resolved: 0 };
+  return entries.sort((a, b) => stateRank[b.state] - stateRank[a.state] || SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
+    b.score - a.score || (a.key < b.key ? -1 : 1));
+}
+
+function endOf(r: PortRef, nodes: Map<string, FabricNode>, ports: Map<string, FabricPort>, cables: Map<string, CableInfo>,
+  lookup?: (g: Guid) => NodeLocation | undefined): WorklistEnd {
+  const n = nodes.get(r.nodeGuid);
+  const loc = lookup?.(r.nodeGuid);
+  const p = ports.get(portKey(r));
+  const end: WorklistEnd = { nodeGuid: r.nodeGuid, portNum: r.portNum, name: loc?.name ?? n?.description ?? r.nodeGuid };
+  if (n) end.nodeType = n.type;
+  // Switch LIDs live on port 0 (the node), CA LIDs on each port.
+  const lid = p?.lid ?? (n?.type === 'switch' ? n.lid : undefined);
+  if (lid !== undefined) end.lid = lid;
+  if (loc?.rack) end.rack = loc.rack;
+  if (loc?.location) end.location = loc.location;
+  const c = cables.get(portKey(r));
+  if (c) {
+    const { nodeGuid: _g, portNum: _p, ...cable } = c;
+    end.cable = cable;
+  }
+  return end;
+}

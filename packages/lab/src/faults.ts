@@ -1,0 +1,189 @@
+/**
+ * Fault injection into a running lab through ibsim's console and the diags tools. Ports are
+ * addressed by node name (`{ node: 'leaf-r0-01', port: 33 }`); LIDs are resolved by name at
+ * run time because they depend on where the SM is attached.
+ */
+import type { LinkSpeed, LinkWidth } from '@ibwatch/fabric';
+import { consolePort, type PortAddr } from './console.ts';
+import type { Lab } from './lab.ts';
+import { portTable } from './topology.ts';
+
+/** PortCounters fields PerformanceSet and perfquery both know, with their saturation value. */
+export const PORT_COUNTER_MAX: Record<string, number> = {
+  SymbolErrorCounter: 0xffff,
+  LinkErrorRecoveryCounter: 0xff,
+  LinkDownedCounter: 0xff,
+  PortRcvErrors: 0xffff,
+  PortRcvRemotePhysicalErrors: 0xffff,
+  PortRcvSwitchRelayErrors: 0xffff,
+  PortXmitDiscards: 0xffff,
+  PortXmitConstraintErrors: 0xff,
+  PortRcvConstraintErrors: 0xff,
+  LocalLinkIntegrityErrors: 0xf,
+  ExcessiveBufferOverrunErrors: 0xf,
+  VL15Dropped: 0xffff,
+  PortXmitWait: 0xffffffff,
+  PortXmitData: 0xffffffff,
+  PortRcvData: 0xffffffff,
+  PortXmitPkts: 0xffffffff,
+  PortRcvPkts: 0xffffffff,
+};
+
+/** The error counters injected by the "all kinds" tests and listed by the CLI. */
+export const ERROR_COUNTERS = Object.keys(PORT_COUNTER_MAX).filter((c) => !/Data|Pkts/.test(c));
+
+function qualified(counter: string): string {
+  // "PortCounters.SymbolErrorCounter" or "PortCountersExtended.PortXmitDataExt" pass through.
+  return counter.includes('.') ? counter : `PortCounters.${counter}`;
+}
+
+/**
+ * ibsim reports console errors as comment lines, e.g. `# nodeid "nope" (nope) not found` or
+ * `# field Bogus cannot be found in attribute PortCounters`; success is silent for Unlink,
+ * ReLink and Error.
+ */
+export function checkReply(cmd: string, reply: string): void {
+  const err = reply.split('\n').find((l) => /^#\s.*(not found|cannot|bad|invalid|error)/i.test(l));
+  if (err) throw new Error(`ibsim: "${cmd}": ${err.slice(2)}`);
+}
+
+async function endLid(lab: Lab, p: PortAddr): Promise<number> {
+  return lab.lidOf(p.node);
+}
+
+/**
+ * Sets a PM counter of a port (`PerformanceSet "n"[p] PortCounters.X=v`). ibsim confirms with
+ * `leaf-01[21] PortCounters.SymbolErrorCounter has been set to 120`; anything else throws.
+ */
+export async function setCounter(lab: Lab, p: PortAddr, counter: string, value: number | bigint): Promise<void> {
+  const cmd = `PerformanceSet ${consolePort(p)} ${qualified(counter)}=${value}`;
+  const reply = await lab.console.send(cmd);
+  checkReply(cmd, reply);
+  if (!/has been set to/.test(reply)) throw new Error(`ibsim rejected "${cmd}": ${reply.trim() || '(no reply)'}`);
+}
+
+/** Reads a port's PortCounters with `perfquery <lid> <port>` (add `-x` for the extended set). */
+export async function readCounters(lab: Lab, p: PortAddr, extended = false): Promise<Record<string, bigint>> {
+  const lid = await endLid(lab, p);
+  const out = await lab.runToolOk('perfquery', [...(extended ? ['-x'] : []), String(lid), String(p.port)], { timeoutMs: 15_000 });
+  return parsePerfquery(out);
+}
+
+/** `SymbolErrorCounter:..............120` lines -> record (hex values like `0x0000` included). */
+export function parsePerfquery(text: string): Record<string, bigint> {
+  const r: Record<string, bigint> = {};
+  for (const line of text.split('\n')) {
+    const m = /^(\w+):\.*\s*(0x[0-9a-fA-F]+|\d+)\s*$/.exec(line.trim());
+    if (m) r[m[1]] = BigInt(m[2]);
+  }
+  return r;
+}
+
+/**
+ * Adds `n` to a counter: reads the current value with perfquery first, then sets the sum
+ * (saturating at the counter's width, as real ports do). Returns the new value.
+ */
+export async function addCounter(lab: Lab, p: PortAddr, counter: string, n: number): Promise<number> {
+  const name = counter.split('.').pop() as string;
+  const cur = (await readCounters(lab, p, /Ext$/.test(name)))[name];
+  if (cur === undefined) throw new Error(`perfquery did not report ${name} for "${p.node}"[${p.port}]`);
+  const max = PORT_COUNTER_MAX[name] ?? Number.MAX_SAFE_INTEGER;
+  const next = Math.min(max, Number(cur) + n);
+  await setCounter(lab, p, counter, next);
+  return next;
+}
+
+/**
+ * Resets a port's counters (`perfquery -R <lid> <port>`), or every port of the fabric when no
+ * port is given (`ibqueryerrors -k -K`: one process instead of one per port).
+ */
+export async function resetCounters(lab: Lab, p?: PortAddr): Promise<void> {
+  if (p) await lab.runToolOk('perfquery', ['-R', String(await endLid(lab, p)), String(p.port)], { timeoutMs: 15_000 });
+  else {
+    // ibqueryerrors exits 1 when it found (and here cleared) errors.
+    const r = await lab.runTool('ibqueryerrors', ['-k', '-K'], { timeoutMs: 300_000 });
+    if (r.exitCode !== 0 && r.exitCode !== 1) throw new Error(`ibqueryerrors -k -K failed: ${r.stderr.trim()}`);
+  }
+}
+
+/** The far end of a cabled port, from the generated topology. */
+export function peerOf(lab: Lab, p: PortAddr): PortAddr {
+  const row = portTable(lab.topology()).get(p.node);
+  if (!row) throw new Error(`unknown node "${p.node}"`);
+  const peer = row[p.port];
+  if (!peer) throw new Error(`"${p.node}"[${p.port}] is not cabled`);
+  return peer;
+}
+
+/** PortInfo LinkWidthEnabled bits (IBTA): 1X=1, 4X=2, 8X=4, 12X=8, 2X=16. */
+const WIDTH_BIT: Record<LinkWidth, number> = { '1X': 1, '4X': 2, '8X': 4, '12X': 8, '2X': 16 };
+/** LinkSpeedExtEnabled bits: FDR=1, EDR=2, HDR=4 (ibsim 0.10 knows nothing faster). */
+const EXT_SPEED_BIT: Partial<Record<LinkSpeed, number>> = { FDR: 1, EDR: 2, HDR: 4 };
+
+export interface LinkRate {
+  width?: LinkWidth;
+  speed?: LinkSpeed;
+}
+
+/**
+ * Degrades (or restores) a link's width and/or speed with `ibportstate <lid> <port> width|espeed
+ * <mask>` on BOTH ends, each addressed by its own LID and port: the tool's peer half times out
+ * under ibsim (`DR path slid 1; dlid 65535; 0,22`), and changing only one end is undone by
+ * OpenSM's next PortInfo Set to the peer. The enabled mask keeps 1X (as OpenSM does) plus every
+ * speed up to the target, so the active rate is the target.
+ */
+export async function setLinkRate(lab: Lab, p: PortAddr, rate: LinkRate): Promise<void> {
+  const ends = [p, peerOf(lab, p)];
+  const ops: string[][] = [];
+  if (rate.width) ops.push(['width', String(WIDTH_BIT[rate.width] | 1)]);
+  if (rate.speed) {
+    const bit = EXT_SPEED_BIT[rate.speed];
+    if (!bit) throw new Error(`the lab can set FDR, EDR or HDR, not ${rate.speed} (ibsim 0.10 has no NDR)`);
+    ops.push(['espeed', String(bit * 2 - 1)]);
+  }
+  for (const end of ends) {
+    const lid = await endLid(lab, end);
+    for (const op of ops) await lab.runToolOk('ibportstate', [String(lid), String(end.port), ...op], { timeoutMs: 15_000 });
+  }
+}
+
+/** Degrades a link (see {@link setLinkRate}). */
+export function degradeLink(lab: Lab, p: PortAddr, rate: LinkRate): Promise<void> {
+  return setLinkRate(lab, p, rate);
+}
+
+/** Restores a link to the topology's expected width and speed. */
+export function restoreLink(lab: Lab, p: PortAddr): Promise<void> {
+  const t = lab.topology();
+  return setLinkRate(lab, p, { width: t.width, speed: t.speed });
+}
+
+/**
+ * Takes a link down (`Unlink`: both ends go Down/Polling, trap 128, OpenSM re-routes). Unlink
+ * does not count a flap, so with `countFlap` LinkDownedCounter is raised by 1 on both ends first
+ * (while the far end is still reachable for the read-before-write).
+ */
+export async function linkDown(lab: Lab, p: PortAddr, o: { countFlap?: boolean } = {}): Promise<void> {
+  if (o.countFlap) {
+    for (const end of [p, peerOf(lab, p)]) await addCounter(lab, end, 'LinkDownedCounter', 1);
+  }
+  const reply = await lab.console.send(`Unlink ${consolePort(p)}`);
+  checkReply(`Unlink ${consolePort(p)}`, reply);
+}
+
+/** Brings a link taken down by {@link linkDown} back (`ReLink`). */
+export async function linkUp(lab: Lab, p: PortAddr): Promise<void> {
+  const reply = await lab.console.send(`ReLink ${consolePort(p)}`);
+  checkReply(`ReLink ${consolePort(p)}`, reply);
+}
+
+/**
+ * Drops `ratePct`% of MADs entering a port (`Error "n"[p] <rate> [attrID]`); ibsim counts the
+ * drops in PortRcvErrors. 0 clears it.
+ */
+export async function setDropRate(lab: Lab, p: PortAddr, ratePct: number, attrId?: number): Promise<void> {
+  if (!(ratePct >= 0 && ratePct <= 100)) throw new Error(`drop rate must be 0-100, got ${ratePct}`);
+  const cmd = `Error ${consolePort(p)} ${Math.round(ratePct)}${attrId === undefined ? '' : ` ${attrId}`}`;
+  const reply = await lab.console.send(cmd);
+  checkReply(cmd, reply);
+}

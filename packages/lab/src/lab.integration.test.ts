@@ -1,0 +1,163 @@
+/**
+ * Integration: one real lab (ibsim + 2 OpenSM) at 256 GPUs, shared by the whole file, driven and
+ * observed with the real infiniband-diags tools. Needs ibsim-utils, libumad2sim0, opensm and
+ * infiniband-diags (installed in CI).
+ */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  addCounter, degradeLink, ERROR_COUNTERS, linkDown, linkUp, readCounters, resetCounters, restoreLink, setCounter, setDropRate,
+} from './faults.ts';
+import type { Lab } from './lab.ts';
+import { isAlive, sleep } from './proc.ts';
+import { attachLab, LabAlreadyRunningError, startLab } from './runner.ts';
+import { killMasterSm, restartSm } from './sm-control.ts';
+import { labStatus, parseSminfo } from './status.ts';
+
+let lab: Lab;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ibwatch-lab-it-'));
+  lab = await startLab({ dir, gpus: 256 });
+}, 60_000);
+
+afterAll(async () => {
+  await lab?.stop();
+  rmSync(dir, { recursive: true, force: true });
+}, 30_000);
+
+/** The `iblinkinfo -l` line of one switch port. */
+async function linkLine(node: string, port: number): Promise<string> {
+  const out = await lab.runToolOk('iblinkinfo', ['-l'], { timeoutMs: 20_000 });
+  const re = new RegExp(`^0x[0-9a-f]+\\s+"\\s*${node}"\\s+\\d+\\s+${port}\\[`);
+  const line = out.split('\n').find((l) => re.test(l));
+  if (!line) throw new Error(`no iblinkinfo line for "${node}"[${port}]`);
+  return line;
+}
+
+async function until<T>(what: string, f: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await f().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+describe('lab at 256 GPUs', () => {
+  it('comes up with ftree, a master at priority 15 and a standby', async () => {
+    expect(lab.state.routing).toBe('ftree');
+    const info = parseSminfo(await lab.runToolOk('sminfo', []));
+    expect(info).toMatchObject({ priority: 15, state: 'MASTER', guid: lab.state.sms[0].portGuid });
+    const st = await labStatus(lab);
+    expect(st.sms.map((s) => [s.priority, s.state])).toEqual([[15, 'MASTER'], [1, 'STANDBY']]);
+    expect(st.fabric).toMatchObject({ switches: 17, cas: 258 });
+    const switches = (await lab.runToolOk('ibswitches', [])).trim().split('\n');
+    expect(switches).toHaveLength(17);
+  });
+
+  it('refuses a second start in the same dir and can be attached from the state file', async () => {
+    await expect(startLab({ dir, gpus: 256 })).rejects.toBeInstanceOf(LabAlreadyRunningError);
+    const other = await attachLab(dir);
+    expect(other.state.sockName).toBe(lab.state.sockName);
+    expect(other.toolEnv().env.LD_PRELOAD).toMatch(/libumad2sim\.so$/);
+  });
+
+  it('sets every error counter kind, seen by perfquery and ibqueryerrors', async () => {
+    const port = { node: 'leaf-r1-01', port: 35 };
+    for (const [i, c] of ERROR_COUNTERS.entries()) await setCounter(lab, port, c, (i % 7) + 3);
+    const read = await readCounters(lab, port);
+    for (const [i, c] of ERROR_COUNTERS.entries()) expect(read[c], c).toBe(BigInt((i % 7) + 3));
+    // ibqueryerrors exits 1 when it found errors: data, not a failure.
+    const q = await lab.runTool('ibqueryerrors', [], { timeoutMs: 30_000 });
+    expect(q.exitCode).toBe(1);
+    const errs = q.stdout;
+    expect(errs).toMatch(/"leaf-r1-01"[^]*port 35: .*\[SymbolErrorCounter == 3\]/);
+    await resetCounters(lab, port);
+    expect((await readCounters(lab, port)).SymbolErrorCounter).toBe(0n);
+  });
+
+  it('adds to a counter after reading it', async () => {
+    const port = { node: 'dgx-0003 mlx5_2', port: 1 };
+    expect(await addCounter(lab, port, 'PortRcvErrors', 5)).toBe(5);
+    expect(await addCounter(lab, port, 'PortRcvErrors', 4)).toBe(9);
+    expect(await addCounter(lab, port, 'LocalLinkIntegrityErrors', 40)).toBe(15); // 4-bit counter saturates
+    expect((await readCounters(lab, port)).PortRcvErrors).toBe(9n);
+  });
+
+  it('degrades width and speed on both ends, survives a sweep, and restores', async () => {
+    // A switch-switch link: on an HCA link the width came back to 4X after the next sweep (README).
+    await degradeLink(lab, { node: 'leaf-r2-01', port: 33 }, { width: '2X' });
+    await degradeLink(lab, { node: 'leaf-r0-01', port: 34 }, { speed: 'EDR' });
+    await sleep(2500); // > sweep_interval: a one-sided change would be undone by now
+    expect(await linkLine('leaf-r2-01', 33)).toMatch(/\( 2X\s+53\.125 Gbps Active/);
+    expect(await linkLine('leaf-r0-01', 34)).toMatch(/\( 4X\s+25\.78125 Gbps Active.*Could be 53\.125 Gbps/);
+    await restoreLink(lab, { node: 'leaf-r2-01', port: 33 });
+    await restoreLink(lab, { node: 'leaf-r0-01', port: 34 });
+    expect(await linkLine('leaf-r2-01', 33)).toMatch(/\( 4X\s+53\.125 Gbps Active/);
+    expect(await linkLine('leaf-r0-01', 34)).toMatch(/\( 4X\s+53\.125 Gbps Active/);
+  });
+
+  it('fails over to the standby when the master dies, and back on restart', async () => {
+    const t0 = Date.now();
+    const { killed, master } = await killMasterSm(lab, { timeoutMs: 20_000 });
+    expect(killed.priority).toBe(15);
+    const after = parseSminfo(await lab.runToolOk('sminfo', []));
+    expect(after).toMatchObject({ guid: master.portGuid, priority: 1, state: 'MASTER' });
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    await restartSm(lab, 'a');
+    const back = await until('priority 15 master', async () => {
+      const i = parseSminfo(await lab.runToolOk('sminfo', []));
+      return i?.priority === 15 && i.state === 'MASTER' ? i : undefined;
+    });
+    expect(back.guid).toBe(lab.state.sms[0].portGuid);
+  }, 40_000);
+  it('drops MADs at a port and stops when cleared', async () => {
+    const p = { node: 'dgx-0010 mlx5_0', port: 1 };
+    const lid = await lab.lidOf(p.node);
+    await setDropRate(lab, p, 100);
+    const r = await lab.runTool('perfquery', ['-t', '200', String(lid), '1'], { timeoutMs: 10_000 });
+    expect(r.exitCode).not.toBe(0);
+    await setDropRate(lab, p, 0);
+    const ok = await lab.runTool('perfquery', ['-t', '500', String(lid), '1'], { timeoutMs: 10_000 });
+    expect(ok.exitCode).toBe(0);
+    expect(parseInt(/PortRcvErrors:\.*(\d+)/.exec(ok.stdout)?.[1] ?? '0', 10)).toBeGreaterThan(0);
+  });
+
+  it('frees the ibsim slot of a tool killed by its timeout', async () => {
+    // `iblinkinfo -S <guid>` waits forever on a MAD ibsim never answers (LAB.md).
+    const r = await lab.runTool('iblinkinfo', ['-S', lab.topology().nodes[0].guid], { timeoutMs: 1500 });
+    expect(r.timedOut).toBe(true);
+    const clients = await lab.attachedClients();
+    expect(clients.every((c) => isAlive(c.pid))).toBe(true);
+    expect(clients.filter((c) => c.sm)).toHaveLength(2);
+  });
+
+  it('takes a link down with a counted flap and brings it back', async () => {
+    const p = { node: 'spine-02', port: 5 }; // leaf-r1-01 uplink
+    const before = (await readCounters(lab, p)).LinkDownedCounter ?? 0n;
+    await linkDown(lab, p, { countFlap: true });
+    expect(await linkLine('spine-02', 5)).toMatch(/Down\/\s*Polling/);
+    expect((await readCounters(lab, p)).LinkDownedCounter).toBe(before + 1n);
+    await linkUp(lab, p);
+    await until('link active', async () => ((await linkLine('spine-02', 5)).includes('Active/  LinkUp') ? true : undefined));
+  });
+
+});
+
+describe('teardown', () => {
+  it('kills exactly the recorded processes and leaves no files', async () => {
+    const s = lab.state;
+    const pids = [s.ibsim.pid, ...s.sms.map((x) => x.pid)].filter((p): p is number => p !== null);
+    expect(pids.every(isAlive)).toBe(true);
+    await lab.stop();
+    expect(pids.some(isAlive)).toBe(false);
+    expect(existsSync(s.runDir)).toBe(false);
+    expect(existsSync(join(dir, 'state.json'))).toBe(false);
+    await expect(attachLab(dir)).rejects.toThrow(/no lab state/);
+  }, 30_000);
+});

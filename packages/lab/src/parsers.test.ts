@@ -1,0 +1,53 @@
+import { describe, it, expect } from 'vitest';
+import { parseAttached, parsePortAddr } from './console.ts';
+import { checkReply, parsePerfquery } from './faults.ts';
+import { parsePortsListLids } from './lids.ts';
+import { parseSmir, parseSminfo } from './status.ts';
+
+describe('tool output parsers', () => {
+  it('parsePortAddr() accepts quoted and bare names', () => {
+    expect(parsePortAddr('"leaf-r0-01"[21]')).toEqual({ node: 'leaf-r0-01', port: 21 });
+    expect(parsePortAddr('dgx-0003 mlx5_2[1]')).toEqual({ node: 'dgx-0003 mlx5_2', port: 1 });
+    expect(() => parsePortAddr('leaf-r0-01')).toThrow(/not a port address/);
+  });
+
+  it('parseAttached() reads SM and tool clients', () => {
+    const text = [
+      'Client 0: pid 13399 connected at "head-01 mlx5_0" port 0xb83fd203ff000101, lid 1, qp 0 SM',
+      'ibwarn: [13398] process_packet: lid 6 got trap repress - dropping',
+      'Client 2: pid 13650 connected at "leaf-r0-01" port 0xfc6a1c0301000001, lid 2, qp 0 ',
+    ].join('\n');
+    expect(parseAttached(text)).toEqual([
+      { client: 0, pid: 13399, node: 'head-01 mlx5_0', sm: true },
+      { client: 2, pid: 13650, node: 'leaf-r0-01', sm: false },
+    ]);
+  });
+
+  it('checkReply() turns ibsim comment errors into exceptions', () => {
+    expect(() => checkReply('Unlink "nope"[1]', '# nodeid "nope" (nope) not found\n')).toThrow(/not found/);
+    expect(() => checkReply('x', '# field Bogus cannot be found in attribute PortCounters')).toThrow(/cannot be found/);
+    expect(() => checkReply('x', 'leaf-r0-01[1] PortCounters.SymbolErrorCounter has been set to 5\n')).not.toThrow();
+  });
+
+  it('parsePortsListLids() maps both ends of ibnetdiscover -p lines', () => {
+    const m = parsePortsListLids([
+      "SW     2 36 0xfc6a1c0301000001 4x HDR - SW     3  4 0xfc6a1c0302000001 ( 'leaf-r0-01' - 'spine-01' )",
+      "CA     6  1 0xb83fd203ff000201 4x HDR - SW   147  2 0xfc6a1c0301000009 ( 'head-02 mlx5_0' - 'leaf-mgmt-01' )",
+      'garbage',
+    ].join('\n'));
+    expect(Object.fromEntries(m)).toEqual({ 'leaf-r0-01': 2, 'spine-01': 3, 'head-02 mlx5_0': 6, 'leaf-mgmt-01': 147 });
+  });
+
+  it('parseSmir() / parseSminfo() read SM records', () => {
+    const smir = 'SMInfoRecord dump:\n\t\tRID\n\t\tLID...................1\n\t\tSMInfo dump:\n\t\tGUID..................0xb83fd203ff000101\n\t\tSM_Key................0x0000000000000000\n\t\tActCount..............12503\n\t\tPriority..............15\n\t\tSMState...............3\n';
+    expect(parseSmir(smir)).toEqual([{ lid: 1, guid: '0xb83fd203ff000101', priority: 15, state: 'MASTER', activityCount: 12503n }]);
+    expect(parseSminfo('sminfo: sm lid 6 sm guid 0xb83fd203ff000201, activity count 3 priority 1 state 2 SMINFO_STANDBY')).toMatchObject({ lid: 6, priority: 1, state: 'STANDBY' });
+    expect(parseSminfo('garbage')).toBeUndefined();
+  });
+
+  it('parsePerfquery() reads dotted counter lines', () => {
+    const r = parsePerfquery('# Port counters: Lid 2 port 33 (CapMask: 0x1300)\nPortSelect:......................33\nCounterSelect:...................0x0000\nSymbolErrorCounter:..............12\n');
+    expect(r.SymbolErrorCounter).toBe(12n);
+    expect(r.CounterSelect).toBe(0n);
+  });
+});

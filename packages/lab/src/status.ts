@@ -1,0 +1,124 @@
+/**
+ * Lab status: every SM as the fabric reports it (`saquery SMIR`, plus `sminfo` for the master),
+ * joined with the lab's own records (PID, host), and the fabric size.
+ */
+import type { SmState as SmRoleState } from '@ibwatch/fabric';
+import type { Lab } from './lab.ts';
+import { isAlive } from './proc.ts';
+
+/** SMInfo SMState values (IBTA). */
+const SM_STATES: Record<number, SmRoleState> = { 0: 'NOTACTIVE', 1: 'DISCOVERING', 2: 'STANDBY', 3: 'MASTER' };
+
+export interface SmirRecord {
+  lid: number;
+  guid: string;
+  priority: number;
+  state: SmRoleState;
+  activityCount: bigint;
+}
+
+/**
+ * Parses `saquery SMIR`:
+ * `SMInfoRecord dump:` / `LID...................1` / `GUID..................0xb83fd203ff000101` /
+ * `ActCount..............12503` / `Priority..............15` / `SMState...............3`.
+ */
+export function parseSmir(text: string): SmirRecord[] {
+  const out: SmirRecord[] = [];
+  let cur: Partial<SmirRecord> | undefined;
+  for (const line of text.split('\n')) {
+    if (/SMInfoRecord dump/.test(line)) {
+      cur = {};
+      continue;
+    }
+    const m = /^\s*(LID|GUID|ActCount|Priority|SMState)\.+\s*(\S+)\s*$/.exec(line);
+    if (!m || !cur) continue;
+    if (m[1] === 'LID') cur.lid = Number(m[2]);
+    else if (m[1] === 'GUID') cur.guid = '0x' + m[2].replace(/^0x/i, '').toLowerCase().padStart(16, '0');
+    else if (m[1] === 'ActCount') cur.activityCount = BigInt(m[2]);
+    else if (m[1] === 'Priority') cur.priority = Number(m[2]);
+    else {
+      cur.state = SM_STATES[Number(m[2])] ?? 'UNKNOWN';
+      if (cur.lid !== undefined && cur.guid && cur.priority !== undefined) {
+        out.push({ lid: cur.lid, guid: cur.guid, priority: cur.priority, state: cur.state, activityCount: cur.activityCount ?? 0n });
+      }
+      cur = undefined;
+    }
+  }
+  return out;
+}
+
+/** Parses `sminfo: sm lid 1 sm guid 0xb83fd203ff000101, activity count 12502 priority 15 state 3 SMINFO_MASTER`. */
+export function parseSminfo(text: string): SmirRecord | undefined {
+  const m = /sm lid (\d+) sm guid (0x[0-9a-f]+), activity count (\d+) priority (\d+) state (\d+)/i.exec(text);
+  if (!m) return undefined;
+  return {
+    lid: Number(m[1]), guid: '0x' + m[2].slice(2).toLowerCase().padStart(16, '0'), activityCount: BigInt(m[3]),
+    priority: Number(m[4]), state: SM_STATES[Number(m[5])] ?? 'UNKNOWN',
+  };
+}
+
+export interface LabSmStatus {
+  id: 'a' | 'b';
+  host: string;
+  guid: string;
+  pid: number | null;
+  running: boolean;
+  /** Configured priority; the fabric-reported one is in `lid`/`state` when reachable. */
+  priority: number;
+  lid?: number;
+  state: SmRoleState | 'DOWN';
+}
+
+export interface LabStatus {
+  dir: string;
+  sockName: string;
+  ibsim: { pid: number; running: boolean };
+  sms: LabSmStatus[];
+  /** The master as `sminfo` reports it. */
+  master?: { lid: number; guid: string; priority: number; host?: string };
+  fabric: { gpus: number; tiers: number; radix: number; switches: number; cas: number; links: number; speed: string; width: string };
+  routing: string;
+  /** Problems met while querying (e.g. SA unreachable during a failover). */
+  errors: string[];
+}
+
+/** Queries the lab's SMs (`saquery SMIR` and `sminfo`) and assembles the status. */
+export async function labStatus(lab: Lab): Promise<LabStatus> {
+  const s = lab.state;
+  const errors: string[] = [];
+  const [smir, sminfo] = await Promise.all([
+    lab.runTool('saquery', ['SMIR'], { timeoutMs: 10_000 }),
+    lab.runTool('sminfo', [], { timeoutMs: 10_000 }),
+  ]);
+  const records = smir.exitCode === 0 ? parseSmir(smir.stdout) : [];
+  if (smir.exitCode !== 0) errors.push(`saquery SMIR: ${smir.timedOut ? 'timed out' : smir.stderr.trim().split('\n').pop()}`);
+  const m = sminfo.exitCode === 0 ? parseSminfo(sminfo.stdout) : undefined;
+  if (!m) errors.push(`sminfo: ${sminfo.timedOut ? 'timed out' : sminfo.stderr.trim().split('\n').pop()}`);
+  // The SA's SMInfoRecords can be stale (right after bring-up the standby is still listed as
+  // DISCOVERING), so each SM found there is asked directly with `sminfo <lid>`.
+  const direct = await Promise.all(
+    records.map(async (r) => {
+      const d = await lab.runTool('sminfo', [String(r.lid)], { timeoutMs: 10_000 });
+      return d.exitCode === 0 ? parseSminfo(d.stdout) : undefined;
+    }),
+  );
+  const sms: LabSmStatus[] = s.sms.map((sm) => {
+    const running = sm.pid !== null && isAlive(sm.pid);
+    const rec = direct.find((r) => r?.guid === sm.portGuid) ?? records.find((r) => r.guid === sm.portGuid) ??
+      (m?.guid === sm.portGuid ? m : undefined);
+    return {
+      id: sm.id, host: sm.host, guid: sm.portGuid, pid: sm.pid, running, priority: rec?.priority ?? sm.priority,
+      lid: rec?.lid, state: !running ? 'DOWN' : (rec?.state ?? 'UNKNOWN'),
+    };
+  });
+  const topo = s.options;
+  return {
+    dir: s.dir, sockName: s.sockName, ibsim: { pid: s.ibsim.pid, running: isAlive(s.ibsim.pid) }, sms,
+    master: m ? { lid: m.lid, guid: m.guid, priority: m.priority, host: s.sms.find((x) => x.portGuid === m.guid)?.host } : undefined,
+    fabric: {
+      gpus: s.shape.gpus, tiers: s.shape.tiers, radix: s.shape.radix, switches: s.counts.switches, cas: s.counts.cas,
+      links: s.counts.links, speed: topo.speed ?? 'HDR', width: topo.width ?? '4X',
+    },
+    routing: s.routing, errors,
+  };
+}

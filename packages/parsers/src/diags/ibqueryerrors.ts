@@ -1,0 +1,248 @@
+/**
+ * `ibqueryerrors` -> per-port PM counters + the `## Summary` footer. Handles plain output,
+ * `--data`, `--details`, `-r/--report-port` (`Link info:` lines), `--counters`, thresholds,
+ * `-s` suppression and `-k/-K` (same output; counters are cleared *after* being read).
+ *
+ * ```
+ * Errors for "dgx-0009 mlx5_0"
+ *    GUID 0xb83fd20300002091 port 1: [PortRcvErrors == 7]
+ * Errors for 0xfc6a1c0300001120 "leaf-r0-02"
+ *    GUID 0xfc6a1c0300001120 port ALL: [SymbolErrorCounter == 120] [LinkErrorRecoveryCounter == 3] [LinkDownedCounter == 2]
+ *    GUID 0xfc6a1c0300001120 port 17: [SymbolErrorCounter == 120] [PortXmitData == 123552 (482.625KB)]
+ *        Link info:      8  17[  ] ==( 4X        53.125 Gbps Active/  LinkUp)==>  0xfc6a1c0300001010      4    3[  ] "spine-01" (Could be 12X )
+ * Data Counters for 0xb83fd20300002200 "dgx-0032 mlx5_0"                               (--counters)
+ *    GUID 0xb83fd20300002200 port 1: [PortXmitData == 47520 (185.625KB)] [PortRcvData == 47520 (185.625KB)] ...
+ * ## Summary: 38 nodes checked, 5 bad nodes found
+ * ##          248 ports checked, 5 ports have errors beyond threshold
+ * ## Thresholds: [SymbolErrorCounter = 200][PortXmitWait = 1000000]
+ * ## Suppressed: PortXmitWait VL15Dropped
+ * ```
+ *
+ * What the GUID on a `GUID ... port N:` line is (rdma-core `ibqueryerrors.c`): in error mode
+ * `node->ports[N]->guid`, the **port** GUID (for a switch the same as its node GUID); in
+ * `--counters` mode `node->guid`, the **node** GUID. {@link IbqePort.guidKind} records which.
+ * Data counters (`PortXmitData`/`PortRcvData`) are in **4-byte words**; the `(185.625KB)` human
+ * suffix is ignored. When the PMA supports PortCountersExtended the printed data counters are
+ * the 64-bit ones (same names).
+ *
+ * ## Collector: PM counters of all ports in one process
+ * Measured on the lab (infiniband-diags 44, 38 nodes / 248 ports): no single invocation prints
+ * error *and* data counters for *every* port:
+ * - `ibqueryerrors --data --threshold-file /dev/null` (0.10 s) prints every port whose error
+ *   counters or PortXmitWait exceed 0, with its non-zero data counters appended. `/dev/null`
+ *   forces all thresholds to 0 (a site `/etc/infiniband-diags/error_thresholds` would hide
+ *   counters); never pass `-s`/`-c`.
+ * - `ibqueryerrors --counters` (0.10 s) prints the data/packet counters of **every** port
+ *   (zeros included, down ports included), but no error counters; `--data` is ignored with it.
+ * A collector therefore runs both (two processes, each one sweep) instead of one `perfquery`
+ * per port (248 ports x ~27 ms = ~6.7 s). With `-k -K` the counters are reset after reading,
+ * so the collector must then accumulate values itself.
+ *
+ * **Absence means zero**: with thresholds 0 and nothing suppressed, a port missing from the
+ * error-mode output had all error counters and PortXmitWait equal to 0 — unless its PMA query
+ * failed, which is reported as `##          N PMA query failures` here and `ibwarn: ... query
+ * failed on ...` on stderr (see {@link IbqeSummary.pmaQueryFailures}). For switches that
+ * support AllPortSelect the tool first reads the `port ALL` aggregate and skips the per-port
+ * reads when it is clean, so ports of a clean switch never appear individually.
+ *
+ * Unusable: empty output, binary data. Missing `## Summary` (cut output) is a warning; so is a
+ * `[...]` item that does not parse (e.g. a line cut mid-item), and the port keeps what parsed.
+ */
+import type { Guid, NodeType, PortCounters } from '@ibwatch/fabric';
+import { LineContext, type LineInput, type LineParser, type ParseOptions, runLines } from './common.ts';
+import { type LinkLine, parseLinkLine } from './link-line.ts';
+
+/** One `GUID ... port N:` line with what follows it. */
+export interface IbqePort {
+  /** Node description from the `Errors for` / `Data Counters for` header. */
+  nodeDescription: string;
+  /** Switches in error mode, every node in `--counters` mode (from the header). */
+  nodeGuid?: Guid;
+  /** `switch` when the header carries a GUID in error mode, `ca` when not; undefined in `--counters` mode. */
+  nodeType?: NodeType;
+  /** GUID from the line; see {@link guidKind}. */
+  guid: Guid;
+  guidKind: 'port' | 'node';
+  /** Port number, or `ALL` for the switch aggregate (AllPortSelect, PortSelect 255). */
+  port: number | 'ALL';
+  /** Counter name as printed -> value. Error counters, XmitWait, data/packet counters, details. */
+  counters: Record<string, bigint>;
+  /** `-r`: the link of this port. */
+  linkInfo?: LinkLine;
+}
+
+export interface IbqeSummary {
+  nodesChecked: number;
+  badNodes: number;
+  portsChecked?: number;
+  badPorts?: number;
+  /** From `##          N PMA query failures`; 0 when the line is absent. */
+  pmaQueryFailures: number;
+  /** `## Thresholds:` entries; empty = all thresholds 0. */
+  thresholds: Record<string, bigint>;
+  /** `## Suppressed:` counter names. */
+  suppressed: string[];
+}
+
+export interface IbqueryerrorsResult {
+  /** `errors` (default, `--data`, `-r`, ...) or `counters` (`--counters`); `unknown` if no port line. */
+  mode: 'errors' | 'counters' | 'unknown';
+  ports: IbqePort[];
+  summary?: IbqeSummary;
+}
+
+export interface IbqueryerrorsOptions extends ParseOptions {
+  /**
+   * Called for every port as soon as its lines are complete. With `keepPorts: false` the result's
+   * `ports` stays empty, so a 60k-port output is parsed in constant memory.
+   */
+  onPort?: (port: IbqePort) => void;
+  keepPorts?: boolean;
+}
+
+const ERR_HDR = /^Errors for (?:(0x[0-9a-fA-F]+) )?"(.*)"\s*$/;
+const DATA_HDR = /^Data Counters for (0x[0-9a-fA-F]+) "(.*)"\s*$/;
+const PORT_RE = /^\s+GUID (\S+) port (\d+|ALL):(.*)$/;
+const ITEM_RE = /\[(\w+) == (\d+)(?: \([^)]*\))?\]/g;
+const SUMMARY1 = /^## Summary: (\d+) nodes checked, (\d+) bad nodes found\s*$/;
+const SUMMARY2 = /^##\s+(\d+) ports checked, (\d+) ports have errors beyond threshold\s*$/;
+const PMA_FAIL = /^##\s+(\d+) PMA query failures\s*$/;
+
+/** Line-at-a-time ibqueryerrors parser. */
+export function createIbqueryerrorsParser(opts: IbqueryerrorsOptions = {}): LineParser<IbqueryerrorsResult> {
+  const ctx = new LineContext('ibqueryerrors', opts.file);
+  const keep = opts.keepPorts ?? true;
+  const ports: IbqePort[] = [];
+  let mode: IbqueryerrorsResult['mode'] = 'unknown';
+  let node: { description: string; guid?: Guid; type?: NodeType; dataMode: boolean } | undefined;
+  let pending: IbqePort | undefined;
+  let summary: IbqeSummary | undefined;
+
+  function flush(): void {
+    if (!pending) return;
+    opts.onPort?.(pending);
+    if (keep) ports.push(pending);
+    pending = undefined;
+  }
+
+  function portLine(line: string, m: RegExpExecArray): void {
+    if (!node) {
+      ctx.unknown(line, 'port line before any "Errors for" header; skipped');
+      return;
+    }
+    const counters: Record<string, bigint> = {};
+    let consumed = 0;
+    for (const it of m[3].matchAll(ITEM_RE)) {
+      counters[it[1]] = BigInt(it[2]);
+      consumed++;
+    }
+    const opened = (m[3].match(/\[/g) ?? []).length;
+    if (opened !== consumed) ctx.unknown(line, `${opened - consumed} counter item(s) not understood (output cut?)`);
+    const p: IbqePort = {
+      nodeDescription: node.description,
+      guid: ctx.guid(m[1], line),
+      guidKind: node.dataMode ? 'node' : 'port',
+      port: m[2] === 'ALL' ? 'ALL' : Number(m[2]),
+      counters,
+    };
+    if (node.guid !== undefined) p.nodeGuid = node.guid;
+    if (node.type !== undefined) p.nodeType = node.type;
+    pending = p;
+  }
+
+  function summaryLine(line: string): void {
+    let m: RegExpExecArray | null;
+    if ((m = SUMMARY1.exec(line))) {
+      summary = {
+        nodesChecked: Number(m[1]),
+        badNodes: Number(m[2]),
+        pmaQueryFailures: 0,
+        thresholds: {},
+        suppressed: [],
+      };
+      return;
+    }
+    if (!summary) {
+      ctx.unknown(line, 'footer line before "## Summary"');
+      return;
+    }
+    if ((m = SUMMARY2.exec(line))) {
+      summary.portsChecked = Number(m[1]);
+      summary.badPorts = Number(m[2]);
+    } else if ((m = PMA_FAIL.exec(line))) {
+      summary.pmaQueryFailures = Number(m[1]);
+    } else if (line.startsWith('## Thresholds:')) {
+      // "## Thresholds: [SymbolErrorCounter = 200][PortXmitWait = 1000000]" (no separator)
+      for (const t of line.matchAll(/\[(\w+) = (\d+)\]/g)) summary.thresholds[t[1]] = BigInt(t[2]);
+    } else if (line.startsWith('## Suppressed:')) {
+      summary.suppressed = line.slice('## Suppressed:'.length).trim().split(/\s+/).filter(Boolean);
+    } else ctx.unknown(line);
+  }
+
+  return {
+    feed(raw) {
+      const line = ctx.next(raw);
+      if (line.trim() === '') return;
+      let m: RegExpExecArray | null;
+      if ((m = PORT_RE.exec(line))) {
+        flush();
+        portLine(line, m);
+      } else if (/^\s+Link info:/.test(line)) {
+        const l = parseLinkLine(line.replace(/^\s+Link info:/, ''));
+        if (!pending || !l) ctx.unknown(line, 'Link info line not understood');
+        else pending.linkInfo = l;
+      } else if ((m = ERR_HDR.exec(line))) {
+        flush();
+        if (mode === 'unknown') mode = 'errors';
+        node = { description: m[2], dataMode: false, type: m[1] ? 'switch' : 'ca' };
+        if (m[1]) node.guid = ctx.guid(m[1], line);
+      } else if ((m = DATA_HDR.exec(line))) {
+        flush();
+        if (mode === 'unknown') mode = 'counters';
+        node = { description: m[2], dataMode: true, guid: ctx.guid(m[1], line) };
+      } else if (line.startsWith('##')) {
+        flush();
+        summaryLine(line);
+      } else {
+        ctx.unknown(line);
+      }
+    },
+    finish() {
+      flush();
+      ctx.requireContent();
+      if (!summary && ports.length === 0 && !opts.onPort) {
+        ctx.fail('neither port lines nor a "## Summary" footer', undefined, null);
+      }
+      if (!summary) ctx.warn('no "## Summary" footer: output may be truncated', null);
+      const value: IbqueryerrorsResult = { mode, ports };
+      if (summary) value.summary = summary;
+      return ctx.result(value);
+    },
+  };
+}
+
+/** Parse ibqueryerrors output (text or lines). */
+export function parseIbqueryerrors(input: LineInput, opts: IbqueryerrorsOptions = {}) {
+  return runLines(createIbqueryerrorsParser(opts), input);
+}
+
+/**
+ * Per-port records -> shared {@link PortCounters}. `port ALL` aggregates are dropped. The node
+ * GUID comes from the header (switches; every node in `--counters` mode) or, for CA port GUIDs
+ * in error mode, from `portToNode` (e.g. built from ibnetdiscover); ports it cannot place are
+ * returned in `unresolved`.
+ */
+export function ibqePortCounters(
+  ports: Iterable<IbqePort>,
+  portToNode: ReadonlyMap<Guid, Guid> = new Map(),
+): { counters: PortCounters[]; unresolved: IbqePort[] } {
+  const counters: PortCounters[] = [];
+  const unresolved: IbqePort[] = [];
+  for (const p of ports) {
+    if (p.port === 'ALL') continue;
+    const nodeGuid = p.nodeGuid ?? portToNode.get(p.guid);
+    if (nodeGuid === undefined) unresolved.push(p);
+    else counters.push({ nodeGuid, portNum: p.port, counters: { ...p.counters } });
+  }
+  return { counters, unresolved };
+}

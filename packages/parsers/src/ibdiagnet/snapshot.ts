@@ -1,0 +1,298 @@
+/**
+ * Join the parsed files of one ibdiagnet run into a `FabricSnapshot`. Pure: takes parse
+ * results, returns `{ value, warnings }`.
+ *
+ * Sources, best first: db_csv for nodes/ports/links/counters/SMs/findings; .net_dump adds the
+ * DOWN ports db_csv omits and front-panel labels; .lst and .net_dump stand in for a missing
+ * LINKS section; .pm for a missing PM_INFO; .sm adds the SM's LID; .cables adds cable data;
+ * the .log adds the PM interval, findings db_csv does not carry, and stage results (meta).
+ */
+import type {
+  CableInfo, FabricLink, FabricNode, FabricPort, FabricSnapshot, Guid, ParseResult, ParseWarning, PortCounters,
+  SmObservation,
+} from '@ibwatch/fabric';
+import type { CablesData } from './cables.ts';
+import { toCableInfo } from './cables.ts';
+import type { DbCsvData } from './db-csv-types.ts';
+import type { IbdiagnetLog } from './log.ts';
+import type { LstData } from './lst.ts';
+import type { NetDumpData } from './net-dump.ts';
+import type { PmData } from './pm.ts';
+import { selectRun } from './runs.ts';
+import type { FileStamp } from './runs.ts';
+import type { SmReport } from './sm.ts';
+import { ibdiagTimestampToIso } from './values.ts';
+
+/** Parse results of the files of one directory; each is optional. */
+export interface IbdiagnetParsed {
+  dbCsv?: ParseResult<DbCsvData>;
+  log?: ParseResult<IbdiagnetLog>;
+  netDump?: ParseResult<NetDumpData>;
+  pm?: ParseResult<PmData>;
+  sm?: ParseResult<SmReport>;
+  lst?: ParseResult<LstData>;
+  cables?: ParseResult<CablesData>;
+}
+
+/** File name of each input, for messages (defaults `ibdiagnet2.<ext>`). */
+export const IBDIAGNET_FILES: Record<keyof IbdiagnetParsed, string> = {
+  dbCsv: 'ibdiagnet2.db_csv', log: 'ibdiagnet2.log', netDump: 'ibdiagnet2.net_dump', pm: 'ibdiagnet2.pm',
+  sm: 'ibdiagnet2.sm', lst: 'ibdiagnet2.lst', cables: 'ibdiagnet2.cables',
+};
+
+/** Order in which files define the run (see runs.ts). */
+export const RUN_PRIORITY: (keyof IbdiagnetParsed)[] = ['dbCsv', 'log', 'netDump', 'lst', 'pm', 'sm', 'cables'];
+
+export interface SnapshotOptions {
+  /** Throw `ParseError` for files of another run instead of skipping them. */
+  strict?: boolean;
+  /**
+   * Set by a caller that already chose the run (the directory reader does, to avoid parsing
+   * files of another run): `parsed` then holds only files of that run.
+   */
+  preselected?: { run?: string; skipped: string[] };
+}
+
+const key = (g: Guid, p: number): string => `${g}:${p}`;
+
+function timestampOf(k: keyof IbdiagnetParsed, p: IbdiagnetParsed): string | undefined {
+  if (k === 'dbCsv') return p.dbCsv?.value.runTimestamp;
+  return (p[k]?.value as { header?: { runningTimestamp?: string } } | undefined)?.header?.runningTimestamp;
+}
+
+/** Build one snapshot from parsed files; files of another run are dropped first. */
+export function buildIbdiagnetSnapshot(parsed: IbdiagnetParsed, options: SnapshotOptions = {}): ParseResult<FabricSnapshot> {
+  const warnings: ParseWarning[] = [];
+  const present = RUN_PRIORITY.filter((k) => parsed[k] !== undefined);
+  const stamps: FileStamp[] = present.map((k) => ({ file: IBDIAGNET_FILES[k], timestamp: timestampOf(k, parsed) }));
+  const sel = options.preselected
+    ? { run: options.preselected.run, accepted: new Set(stamps.map((s) => s.file)), rejected: options.preselected.skipped.map((file) => ({ file })) }
+    : selectRun(stamps, options.strict ?? false, warnings);
+  const p: IbdiagnetParsed = {};
+  for (const k of present) {
+    if (!sel.accepted.has(IBDIAGNET_FILES[k])) continue;
+    (p as Record<string, unknown>)[k] = parsed[k];
+    warnings.push(...parsed[k]!.warnings);
+  }
+  const db = p.dbCsv?.value;
+  const log = p.log?.value;
+
+  const nodes = buildNodes(p);
+  const nodeByGuid = new Map(nodes.map((n) => [n.guid, n]));
+  const ports = buildPorts(p);
+  const portGuidToNode = new Map<Guid, Guid>();
+  for (const port of ports) if (port.portGuid) portGuidToNode.set(port.portGuid, port.nodeGuid);
+  const resolve = (g: Guid): Guid => (nodeByGuid.has(g) ? g : portGuidToNode.get(g) ?? g);
+
+  let counters: PortCounters[] = db?.pmInfo ?? [];
+  if (counters.length === 0 && p.pm) {
+    counters = p.pm.value.ports.map((b) => ({ nodeGuid: resolve(b.guid), portNum: b.portNum, counters: b.counters }));
+  }
+  const snapshot: FabricSnapshot = {
+    source: 'ibdiagnet',
+    nodes,
+    ports,
+    links: buildLinks(p),
+    counters,
+    sms: buildSms(p, nodeByGuid),
+    cables: buildCables(p, resolve),
+    toolFindings: buildFindings(p),
+    meta: buildMeta(p, sel.run, sel.rejected.map((r) => r.file)),
+  };
+  const takenAt = sel.run ? ibdiagTimestampToIso(sel.run) : undefined;
+  if (takenAt) snapshot.takenAt = takenAt;
+  if (db && db.pmDelta.length > 0) {
+    snapshot.counterDeltas = { ports: db.pmDelta };
+    if (log?.pmIntervalSeconds !== undefined) snapshot.counterDeltas.intervalSeconds = log.pmIntervalSeconds;
+  }
+  return { value: snapshot, warnings };
+}
+
+function buildNodes(p: IbdiagnetParsed): FabricNode[] {
+  const db = p.dbCsv?.value;
+  const byGuid = new Map<Guid, FabricNode>();
+  for (const n of db?.nodes ?? []) if (!byGuid.has(n.guid)) byGuid.set(n.guid, { ...n });
+  if (byGuid.size === 0) {
+    // No NODES section: fall back on the link list's node records and the net_dump switches.
+    for (const l of p.lst?.value.links ?? []) {
+      for (const e of [l.a, l.b]) {
+        if (byGuid.has(e.nodeGuid)) continue;
+        byGuid.set(e.nodeGuid, {
+          guid: e.nodeGuid, type: e.type, description: e.description ?? '', numPorts: e.numPorts,
+          vendorId: e.vendorId, deviceId: e.deviceId, ...(e.systemImageGuid ? { systemImageGuid: e.systemImageGuid } : {}),
+        });
+      }
+    }
+    for (const s of p.netDump?.value.switches ?? []) {
+      if (!byGuid.has(s.guid)) byGuid.set(s.guid, { guid: s.guid, type: 'switch', description: s.description, numPorts: s.ports.length });
+    }
+  }
+  for (const port of db?.ports ?? []) {
+    const n = byGuid.get(port.nodeGuid);
+    if (n && n.type === 'switch' && port.portNum === 0 && port.lid !== undefined) n.lid = port.lid;
+  }
+  for (const s of p.netDump?.value.switches ?? []) {
+    const n = byGuid.get(s.guid);
+    if (n && n.lid === undefined && s.lid !== undefined) n.lid = s.lid;
+  }
+  for (const t of db?.temperatures ?? []) {
+    const n = byGuid.get(t.nodeGuid);
+    if (n) n.temperatureC = t.temperatureC;
+  }
+  return [...byGuid.values()];
+}
+
+function buildPorts(p: IbdiagnetParsed): FabricPort[] {
+  const ports = new Map<string, FabricPort>();
+  for (const port of p.dbCsv?.value.ports ?? []) {
+    const k = key(port.nodeGuid, port.portNum);
+    if (!ports.has(k)) ports.set(k, port);
+  }
+  // ibdiagnet 2.10 leaves DOWN ports out of PORTS; .net_dump lists every switch port:
+  //   `1/17/1     : 33  : DOWN : POLL       : N/A : N/A ...`
+  for (const sw of p.netDump?.value.switches ?? []) {
+    for (const np of sw.ports) {
+      const k = key(sw.guid, np.portNum);
+      const existing = ports.get(k);
+      if (existing) {
+        if (np.label && existing.label === undefined) existing.label = np.label;
+        continue;
+      }
+      const port: FabricPort = { nodeGuid: sw.guid, portNum: np.portNum, state: np.state, physState: np.physState };
+      if (np.label) port.label = np.label;
+      if (np.width) port.widthActive = np.width;
+      if (np.speed) port.speedActive = np.speed;
+      ports.set(k, port);
+    }
+  }
+  if (!p.dbCsv?.value.ports.length) {
+    // CA ports are known only from the link list then.
+    for (const l of p.lst?.value.links ?? []) {
+      for (const e of [l.a, l.b]) {
+        const k = key(e.nodeGuid, e.portNum);
+        if (ports.has(k)) continue;
+        const port: FabricPort = { nodeGuid: e.nodeGuid, portNum: e.portNum, lid: e.lid };
+        if (e.portGuid) port.portGuid = e.portGuid;
+        if (l.state === 'ACT') port.state = 'Active';
+        if (l.width) port.widthActive = l.width;
+        if (l.speed) port.speedActive = l.speed;
+        ports.set(k, port);
+      }
+    }
+  }
+  return [...ports.values()];
+}
+
+function ordered(a: { nodeGuid: Guid; portNum: number }, b: { nodeGuid: Guid; portNum: number }): FabricLink {
+  const x = { nodeGuid: a.nodeGuid, portNum: a.portNum };
+  const y = { nodeGuid: b.nodeGuid, portNum: b.portNum };
+  return a.nodeGuid < b.nodeGuid || (a.nodeGuid === b.nodeGuid && a.portNum <= b.portNum) ? { a: x, b: y } : { a: y, b: x };
+}
+
+function buildLinks(p: IbdiagnetParsed): FabricLink[] {
+  const links = new Map<string, FabricLink>();
+  const add = (l: FabricLink): void => {
+    const k = `${key(l.a.nodeGuid, l.a.portNum)}-${key(l.b.nodeGuid, l.b.portNum)}`;
+    if (!links.has(k)) links.set(k, l);
+  };
+  for (const l of p.dbCsv?.value.links ?? []) add(l);
+  if (links.size === 0) for (const l of p.lst?.value.links ?? []) add(ordered(l.a, l.b));
+  if (links.size === 0) {
+    // Only switch-side port numbers are known for CA neighbours (`N#` is a PCI label) — but a
+    // CA port label ends with its port number: `B184D0F0/0/0/1`.
+    for (const sw of p.netDump?.value.switches ?? []) {
+      for (const np of sw.ports) {
+        const peerPort = np.neighborLabel ? Number(np.neighborLabel.split('/').pop()) : NaN;
+        if (np.neighborGuid && Number.isInteger(peerPort)) add(ordered({ nodeGuid: sw.guid, portNum: np.portNum }, { nodeGuid: np.neighborGuid, portNum: peerPort }));
+      }
+    }
+  }
+  return [...links.values()];
+}
+
+function buildSms(p: IbdiagnetParsed, nodes: Map<Guid, FabricNode>): SmObservation[] {
+  const report = p.sm?.value.sms ?? [];
+  const lidOf = (g: Guid): number | undefined =>
+    report.find((r) => r.guid === g)?.lid ?? (p.log?.value.masterSm?.guid === g ? p.log.value.masterSm.lid : undefined);
+  const sms: SmObservation[] = (p.dbCsv?.value.sms ?? []).map((s) => {
+    const o: SmObservation = { guid: s.guid, priority: s.priority, state: s.state };
+    const lid = lidOf(s.guid);
+    if (lid !== undefined) o.lid = lid;
+    if (s.activityCount !== undefined) o.activityCount = s.activityCount;
+    const desc = nodes.get(s.nodeGuid ?? s.guid)?.description;
+    if (desc !== undefined) o.nodeDescription = desc;
+    return o;
+  });
+  for (const r of report) {
+    if (sms.some((s) => s.guid === r.guid)) continue;
+    const o: SmObservation = { guid: r.guid, priority: r.priority ?? 0, state: r.state };
+    if (r.lid !== undefined) o.lid = r.lid;
+    const desc = nodes.get(r.guid)?.description;
+    if (desc !== undefined) o.nodeDescription = desc;
+    sms.push(o);
+  }
+  return sms;
+}
+
+function buildCables(p: IbdiagnetParsed, resolve: (g: Guid) => Guid): CableInfo[] {
+  const out = new Map<string, CableInfo>();
+  for (const c of p.dbCsv?.value.cables ?? []) out.set(key(c.nodeGuid, c.portNum), c);
+  for (const b of p.cables?.value.cables ?? []) {
+    const nodeGuid = resolve(b.guid);
+    const k = key(nodeGuid, b.portNum);
+    if (!out.has(k)) out.set(k, toCableInfo(b, nodeGuid));
+  }
+  return [...out.values()];
+}
+
+/**
+ * db_csv WARNINGS_/ERRORS_ rows are the complete list; the .log repeats up to 5 of them per
+ * check, with commas where db_csv has `-` (log: `Node with Devid:54002(0xd2f2),PSID:...`, db_csv:
+ * `Node with Devid:54002(0xd2f2)-PSID:...`). Log lines whose message matches a db_csv Summary
+ * that way are dropped as duplicates; the rest (speed/width mismatches, counter increases...) are
+ * added. `-W- Note: ...` lines are advice, not findings.
+ */
+function buildFindings(p: IbdiagnetParsed): FabricSnapshot['toolFindings'] {
+  const out: FabricSnapshot['toolFindings'] = [];
+  const seen = new Set<string>();
+  for (const f of p.dbCsv?.value.findings ?? []) {
+    const item: FabricSnapshot['toolFindings'][number] = { severity: f.severity, text: f.text, check: f.check };
+    if (f.scope) item.scope = f.scope;
+    if (f.port) item.port = f.port;
+    if (f.nodeGuid) item.nodeGuid = f.nodeGuid;
+    if (f.code) item.code = f.code;
+    out.push(item);
+    seen.add(f.text.replace(/,/g, '-'));
+  }
+  for (const m of p.log?.value.messages ?? []) {
+    if (m.code === 'NOTE') continue;
+    if (seen.has((m.message ?? m.text).replace(/,/g, '-'))) continue;
+    const item: FabricSnapshot['toolFindings'][number] = { severity: m.severity, text: m.text, scope: 'log' };
+    if (m.stage) item.check = m.stage;
+    if (m.code) item.code = m.code;
+    if (m.nodeGuid) item.nodeGuid = m.nodeGuid;
+    out.push(item);
+  }
+  return out;
+}
+
+function buildMeta(p: IbdiagnetParsed, run: string | undefined, skipped: string[]): Record<string, string> {
+  const meta: Record<string, string> = {};
+  const db = p.dbCsv?.value;
+  const log = p.log?.value;
+  if (run) meta.runTimestamp = run;
+  const version = db?.runInfo['IBDIAGNET_Version'] ?? log?.header.runningVersion;
+  if (version) meta.ibdiagnetVersion = version.replace(/^"|"$/g, '').split('","')[0];
+  const command = log?.header.runningCommand ?? p.netDump?.value.header.runningCommand;
+  if (command) meta.command = command.trim();
+  meta.filesUsed = RUN_PRIORITY.filter((k) => p[k]).map((k) => IBDIAGNET_FILES[k]).join(',');
+  if (skipped.length) meta.filesSkipped = skipped.join(',');
+  if (db) meta.dbCsvSections = db.sections.map((s) => s.name).join(',');
+  for (const [k, v] of Object.entries(log?.fabricSummary ?? {})) if (v) meta[`summary.${k}`] = v;
+  for (const s of log?.summary ?? []) {
+    meta[`stage.${s.stage}.warnings`] = String(s.warnings);
+    meta[`stage.${s.stage}.errors`] = String(s.errors);
+  }
+  for (const c of log?.checks ?? []) if (c.result !== 'ok') meta[`check.${c.name}`] = c.result;
+  return meta;
+}
