@@ -8,7 +8,7 @@ GPUS=${IBWATCH_DEMO_GPUS:-256}
 
 bash scripts/setup.sh
 pnpm build >/dev/null
-pnpm -s lab up --gpus "$GPUS" --tiers 3
+pnpm lab up --gpus "$GPUS" --tiers 3
 
 # A demo token so the "scan now" and acknowledge buttons work; set your own in production.
 export IBWATCH_TOKEN=${IBWATCH_TOKEN:-demo-token-change-me-0123456789}
@@ -18,7 +18,7 @@ export IBWATCH_CRON_SM=${IBWATCH_CRON_SM:-*/10 * * * * *}
 export IBWATCH_CRON_TOPOLOGY=${IBWATCH_CRON_TOPOLOGY:-5 * * * * *}
 export IBWATCH_NODE_NAME_MAP=${IBWATCH_NODE_NAME_MAP:-$PWD/.lab/node-name-map}
 
-cleanup() { pnpm -s lab down || true; }
+cleanup() { pnpm lab down || true; }
 [ -n "${IBWATCH_DEMO_KEEP_LAB:-}" ] || trap cleanup EXIT
 echo "ibwatch demo: dashboard at http://localhost:${IBWATCH_PORT:-8080}  (write token: $IBWATCH_TOKEN)"
-pnpm -s ibwatch serve
+pnpm ibwatch serve

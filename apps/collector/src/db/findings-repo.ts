@@ -33,6 +33,11 @@ function toRow(r: FindingDbRow): StoredFinding {
   };
 }
 
+/** The API shape of a stored finding (internal fields dropped). */
+export function toFindingRow({ subject: _s, short: _sh, cleanSweeps: _c, ...row }: StoredFinding): FindingRow {
+  return row;
+}
+
 export interface NewFinding {
   kind: string;
   severity: Severity;

@@ -3,6 +3,8 @@ import type { Db } from './open-db.ts';
 
 export interface NewNcclRun {
   createdAt: number;
+  startedAt: number;
+  finishedAt: number;
   scanId: number | null;
   collective: string;
   labels: NcclRunRow['labels'];
@@ -23,7 +25,7 @@ export interface NewNcclRun {
 interface RunDbRow {
   id: number; created_at: number; collective: string; labels: string; hosts: string; ranks: number; nccl_version: string | null;
   gdr: string; gdr_evidence: string; avg_busbw: number | null; peak_busbw: number | null; target: number | null; verdict: string;
-  regression: number; truncated: number;
+  regression: number; truncated: number; started_at: number; finished_at: number;
 }
 
 function toRow(r: RunDbRow): NcclRunRow {
@@ -48,9 +50,9 @@ function toRow(r: RunDbRow): NcclRunRow {
 /** nccl-tests runs and their per-size result rows. */
 export function createNcclRepo(db: Db) {
   const insertRun = db.prepare(
-    `INSERT INTO nccl_runs (created_at, scan_id, collective, labels, hosts, ranks, nccl_version, gdr, gdr_evidence, avg_busbw,
+    `INSERT INTO nccl_runs (created_at, started_at, finished_at, scan_id, collective, labels, hosts, ranks, nccl_version, gdr, gdr_evidence, avg_busbw,
        peak_busbw, target, verdict, regression, truncated)
-     VALUES (@createdAt, @scanId, @collective, @labels, @hosts, @ranks, @ncclVersion, @gdr, @gdrEvidence, @avgBusbwGBs,
+     VALUES (@createdAt, @startedAt, @finishedAt, @scanId, @collective, @labels, @hosts, @ranks, @ncclVersion, @gdr, @gdrEvidence, @avgBusbwGBs,
        @peakBusbwGBs, @targetGBs, @verdict, @regression, @truncated)`,
   );
   const insertResult = db.prepare(
@@ -86,7 +88,7 @@ export function createNcclRepo(db: Db) {
           .all({ collective: q.collective ?? null, from: q.from ?? null, to: q.to ?? null, limit: q.limit }) as RunDbRow[]
       ).map(toRow);
     },
-    get(id: number): { run: NcclRunRow; rows: NcclRunDetailReply['rows']; gdrEvidence: string[] } | null {
+    get(id: number): { run: NcclRunRow; rows: NcclRunDetailReply['rows']; gdrEvidence: string[]; window: [number, number] } | null {
       const r = db.prepare('SELECT * FROM nccl_runs WHERE id = ?').get(id) as RunDbRow | undefined;
       if (!r) return null;
       const rows = (
@@ -101,7 +103,7 @@ export function createNcclRepo(db: Db) {
         outOfPlace: { timeUs: x.oop_time, algbwGBs: x.oop_algbw, busbwGBs: x.oop_busbw, wrong: x.oop_wrong },
         inPlace: { timeUs: x.ip_time, algbwGBs: x.ip_algbw, busbwGBs: x.ip_busbw, wrong: x.ip_wrong },
       }));
-      return { run: toRow(r), rows, gdrEvidence: JSON.parse(r.gdr_evidence) as string[] };
+      return { run: toRow(r), rows, gdrEvidence: JSON.parse(r.gdr_evidence) as string[], window: [r.started_at, r.finished_at] };
     },
     /** Peak busbw of earlier runs with the same collective and labels (newest first), for the regression baseline. */
     baseline(collective: string, labelsJson: string, limit: number): number[] {

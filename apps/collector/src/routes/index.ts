@@ -2,9 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';
 import { healthRoutes } from './health.ts';
 import { scanRoutes } from './scans.ts';
+import { fabricRoutes } from './fabric.ts';
+import { portRoutes } from './ports.ts';
+import { findingRoutes } from './findings.ts';
+import { smRoutes } from './sm.ts';
+import { ncclRoutes } from './nccl.ts';
+import { reportRoutes } from './reports.ts';
+import { metricsRoutes } from './metrics.ts';
+import { peerRoutes } from './peers.ts';
 
 /** Every resource is one plugin; they share the deps the app was built with. */
 export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  await app.register(healthRoutes, deps);
-  await app.register(scanRoutes, deps);
+  for (const plugin of [healthRoutes, scanRoutes, fabricRoutes, portRoutes, findingRoutes, smRoutes, ncclRoutes, reportRoutes, metricsRoutes, peerRoutes]) {
+    await app.register(plugin, deps);
+  }
 }

@@ -3,7 +3,7 @@ import type { CounterHistoryReply, LinkSpeed, LinkWidth, PortDetailReply, PortsR
 import type { AppDeps } from '../app.ts';
 import { createFabricQueries } from '../db/fabric-queries.ts';
 import { createCountersRepo } from '../db/counters-repo.ts';
-import { createFindingsRepo } from '../db/findings-repo.ts';
+import { createFindingsRepo, toFindingRow } from '../db/findings-repo.ts';
 import { rateThresholds } from '../analysis/thresholds.ts';
 import { createCablesRepo } from '../db/cables-repo.ts';
 
@@ -67,7 +67,7 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         },
         expected: deps.config.expectedRate,
         cable: cables.get(key) ?? null,
-        findings: related.slice(0, 200),
+        findings: related.slice(0, 200).map(toFindingRow),
       };
     },
   );

@@ -15,6 +15,12 @@ export interface NcclLabels {
   runBy?: string;
 }
 
+/** When the run happened, if the uploader knows (epoch ms); default: the hour before import. */
+export interface NcclWindow {
+  startedAt?: number;
+  finishedAt?: number;
+}
+
 const best = (a: number | undefined, b: number | undefined) => Math.max(a ?? 0, b ?? 0);
 
 /**
@@ -23,7 +29,7 @@ const best = (a: number | undefined, b: number | undefined) => Math.max(a ?? 0, 
  * RDMA fallbacks. A cut-off output is stored as partial with the rows it has.
  */
 export async function importNcclText(
-  db: Db, _config: Config, text: string, labels: NcclLabels, name: string, trigger: Trigger,
+  db: Db, _config: Config, text: string, labels: NcclLabels, name: string, trigger: Trigger, window: NcclWindow = {},
 ): Promise<{ scan: ScanRow; runId: number | null }> {
   let runId: number | null = null;
   const scan = await runPipeline(
@@ -59,8 +65,9 @@ export async function importNcclText(
       const { summary, verdicts } = evaluateNcclRun(input, { history });
       const kinds = new Set(verdicts.map((v) => v.kind));
       const verdict: NcclVerdict = kinds.has('nccl-host-memory') ? 'host-memory-fallback' : kinds.has('nccl-below-target') ? 'fail' : summary.target ? 'pass' : 'unknown';
+      const finishedAt = window.finishedAt ?? at;
       runId = repo.insert({
-        createdAt: at, scanId, collective, labels: { ...labels, nodes }, hosts: run.hosts, ranks: run.nRanks ?? run.devices.length,
+        createdAt: at, startedAt: window.startedAt ?? finishedAt - 3_600_000, finishedAt, scanId, collective, labels: { ...labels, nodes }, hosts: run.hosts, ranks: run.nRanks ?? run.devices.length,
         ncclVersion: run.ncclVersion ?? null, gdr: run.gdr.status, gdrEvidence: run.gdr.evidence.map((e) => `${e.line}: ${e.text}`),
         avgBusbwGBs: run.avgBusBwGBs ?? null, peakBusbwGBs: summary.peakBusBwGBs || null, targetGBs: summary.target?.minBusBwGBs ?? null,
         verdict, regression: kinds.has('nccl-regression'), truncated: run.truncated,

@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import type { ScanKind, ScanRow } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import { createScansRepo, type ScanOutcome } from '../db/scans-repo.ts';
+import type { NcclLabels, NcclWindow } from './nccl-import.ts';
 
 /** What a source hands back: parsed data plus the raw outputs and tool versions behind it. */
 export interface Collected<T> {
@@ -90,6 +91,8 @@ export function messageOf(err: unknown): string {
 export interface ScanService {
   run(kind: 'pm' | 'sm' | 'topology' | 'ibdiagnet', trigger: Trigger): Promise<ScanRow>;
   importIbdiagnet(dir: string, trigger: Trigger): Promise<ScanRow>;
-  importNccl(text: string, labels: Record<string, unknown>, name: string, trigger: Trigger): Promise<{ scan: ScanRow; runId: number | null }>;
+  importNccl(
+    text: string, labels: NcclLabels, name: string, trigger: Trigger, window?: NcclWindow,
+  ): Promise<{ scan: ScanRow; runId: number | null }>;
   isRunning(kind: string): boolean;
 }

@@ -87,8 +87,8 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
       });
     },
 
-    importNccl(text, labels, name, trigger) {
-      return guarded('import-nccl', () => importNcclText(db, config, text, labels, name, trigger));
+    importNccl(text, labels, name, trigger, window) {
+      return guarded('import-nccl', () => importNcclText(db, config, text, labels, name, trigger, window));
     },
   };
   let pending: { ports: import('@ibwatch/fabric').PortCounters[]; at: number } | null = null;

@@ -14,6 +14,17 @@ export interface TopologyData {
   links: FabricLink[];
 }
 
+/**
+ * The counters ibqueryerrors checks in error mode (infiniband-diags 44). With all thresholds
+ * at 0 a port it does not list had every one of them at 0: they are filled in as explicit
+ * zeros, so that the next sweep's increase is a delta against 0 rather than a new baseline.
+ */
+const ERROR_MODE_COUNTERS = [
+  'SymbolErrorCounter', 'LinkErrorRecoveryCounter', 'LinkDownedCounter', 'PortRcvErrors', 'PortRcvRemotePhysicalErrors',
+  'PortRcvSwitchRelayErrors', 'PortXmitDiscards', 'PortXmitConstraintErrors', 'PortRcvConstraintErrors',
+  'LocalLinkIntegrityErrors', 'ExcessiveBufferOverrunErrors', 'VL15Dropped', 'PortXmitWait',
+];
+
 const SPEED_BY_LANE = new Map<string, LinkSpeed>(Object.entries(LANE_GBPS).map(([s, g]) => [String(g), s as LinkSpeed]));
 
 /** infiniband-diags as a fabric source: topology, all-port PM counters, every SM's state. */
@@ -137,12 +148,18 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
       const dataCounters = ibqePortCounters(d.value.ports, portToNode);
       if (errCounters.unresolved.length) warnings.push(`${errCounters.unresolved.length} port GUIDs not in the topology yet (run a topology scan)`);
       const byKey = new Map<string, PortCounters>();
-      for (const p of dataCounters.counters) byKey.set(`${p.nodeGuid}:${p.portNum}`, { ...p, counters: { ...p.counters } });
+      for (const p of dataCounters.counters) {
+        // Port 0 is a switch's management port: no cable, no link errors.
+        if (p.portNum === 0) continue;
+        const counters: Record<string, bigint> = { ...p.counters };
+        for (const c of ERROR_MODE_COUNTERS) counters[c] ??= 0n;
+        byKey.set(`${p.nodeGuid}:${p.portNum}`, { ...p, counters });
+      }
       for (const p of errCounters.counters) {
         const k = `${p.nodeGuid}:${p.portNum}`;
         const have = byKey.get(k);
         if (have) Object.assign(have.counters, p.counters);
-        else byKey.set(k, p);
+        else if (p.portNum !== 0) byKey.set(k, p);
       }
       const failures = (e.value.summary?.pmaQueryFailures ?? 0) + (d.value.summary?.pmaQueryFailures ?? 0);
       if (failures > 0) warnings.push(`${failures} PMA query failures: those ports' counters were not read this sweep`);

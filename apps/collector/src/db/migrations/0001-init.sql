@@ -149,6 +149,10 @@ CREATE TABLE sm_events (
 CREATE TABLE nccl_runs (
   id            INTEGER PRIMARY KEY,
   created_at    INTEGER NOT NULL,
+  -- The run's time window (given with the upload, else the hour before the import): fabric
+  -- findings open during it are linked to the run.
+  started_at    INTEGER NOT NULL,
+  finished_at   INTEGER NOT NULL,
   scan_id       INTEGER,
   collective    TEXT NOT NULL,
   labels        TEXT NOT NULL DEFAULT '{}',

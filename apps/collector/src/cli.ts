@@ -1,0 +1,144 @@
+// `ibwatch` CLI: `pnpm ibwatch <command> [--db FILE] [--json]`. Machine-readable output on
+// stdout (with --json, nothing else), logs and errors on stderr, non-zero exit on failure.
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig, ConfigError } from './config.ts';
+import { createContext, type Context } from './context.ts';
+import { createFindingsRepo, toFindingRow } from './db/findings-repo.ts';
+import { worklist } from './analysis/worklist.ts';
+import { worklistCsv } from './routes/findings.ts';
+import { smSummary } from './routes/sm.ts';
+import { createSmRepo } from './db/sm-repo.ts';
+import { createNcclRepo } from './db/nccl-repo.ts';
+import type { ScanRow } from '@ibwatch/fabric';
+
+const USAGE = `usage: ibwatch <command> [options]
+  serve                         run the collector: API, dashboard, scheduled scans
+  scan [--kind pm|sm|topology|ibdiagnet]   run one scan now (default: topology, sm, pm)
+  import ibdiagnet DIR          import an ibdiagnet2 output directory
+  import nccl FILE [--label k=v ...]  import one nccl-tests output (labels: cluster, nodes, gpuModel, hcaCount, runBy)
+  findings [--state open|acknowledged|resolved|active]
+  worklist [--csv]              the reseat worklist
+  sm                            subnet managers and recent SM events
+  nccl                          nccl-tests runs
+options: --db FILE (default IBWATCH_DB), --json (machine-readable stdout), --help`;
+
+const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
+const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : s + '\n');
+const fmtTime = (ms: number | null) => (ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + 'Z' : '-');
+
+function printScan(s: ScanRow, json: boolean): void {
+  if (!json) err(`scan #${s.id} ${s.kind}: ${s.status} in ${s.durationMs ?? '?'} ms${s.error ? ` — ${s.error}` : ''}`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      db: { type: 'string' }, json: { type: 'boolean', default: false }, csv: { type: 'boolean', default: false },
+      kind: { type: 'string', multiple: true }, state: { type: 'string' }, label: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [cmd, ...rest] = positionals;
+  if (values.help || !cmd) {
+    (cmd ? out : err)(USAGE);
+    return values.help ? 0 : 2;
+  }
+  if (cmd === 'serve') {
+    const { serve } = await import('./server.ts');
+    if (values.db) process.env.IBWATCH_DB = values.db;
+    await serve();
+    return -1;
+  }
+  const config = loadConfig({ ...process.env, ...(values.db ? { IBWATCH_DB: values.db } : {}) });
+  const ctx: Context = createContext(config);
+  const json = values.json ?? false;
+  try {
+    switch (cmd) {
+      case 'scan': {
+        const kinds = (values.kind?.length ? values.kind : ['topology', 'sm', 'pm']) as ('pm' | 'sm' | 'topology' | 'ibdiagnet')[];
+        const rows: ScanRow[] = [];
+        for (const k of kinds) {
+          if (!['pm', 'sm', 'topology', 'ibdiagnet'].includes(k)) throw new UsageError(`unknown scan kind ${k}`);
+          const r = await ctx.scans.run(k, 'cli');
+          rows.push(r);
+          printScan(r, json);
+        }
+        if (json) out(JSON.stringify(rows));
+        return rows.some((r) => r.status === 'failed') ? 1 : 0;
+      }
+      case 'import': {
+        const [what, path] = rest;
+        if (!path || (what !== 'ibdiagnet' && what !== 'nccl')) throw new UsageError('import ibdiagnet DIR | import nccl FILE');
+        if (what === 'ibdiagnet') {
+          const r = await ctx.scans.importIbdiagnet(path, 'cli');
+          printScan(r, json);
+          if (json) out(JSON.stringify(r));
+          return r.status === 'failed' ? 1 : 0;
+        }
+        const labels: Record<string, string | number> = {};
+        for (const l of values.label ?? []) {
+          const [k, v] = l.split('=');
+          if (!k || v === undefined || !['cluster', 'nodes', 'gpuModel', 'hcaCount', 'runBy'].includes(k)) throw new UsageError(`bad label ${l}`);
+          labels[k] = k === 'nodes' || k === 'hcaCount' ? Number(v) : v;
+        }
+        const { scan, runId } = await ctx.scans.importNccl(readFileSync(path, 'utf8'), labels, basename(path), 'cli');
+        printScan(scan, json);
+        if (json) out(JSON.stringify({ scan, runId, run: runId ? createNcclRepo(ctx.db).get(runId)?.run : null }));
+        else if (runId) err(`nccl run #${runId} stored`);
+        return runId === null ? 1 : 0;
+      }
+      case 'findings': {
+        const rows = createFindingsRepo(ctx.db).list({ state: values.state ?? 'active', limit: 10_000 }).map(toFindingRow);
+        if (json) out(JSON.stringify(rows));
+        else for (const f of rows) out(`${f.severity.padEnd(8)} ${f.state.padEnd(12)} ${fmtTime(f.lastSeen)}  ${f.title}`);
+        return 0;
+      }
+      case 'worklist': {
+        const entries = worklist(ctx.db, ctx.names, values.state ? { state: values.state } : {});
+        if (json) out(JSON.stringify(entries));
+        else if (values.csv) process.stdout.write(worklistCsv(entries));
+        else for (const e of entries) out(`${String(e.rank).padStart(3)}. [${e.severity}] ${e.a.name} port ${e.a.port} <-> ${e.b ? `${e.b.name} port ${e.b.port}` : '?'}: ${e.reasons.join('; ')} => ${e.action}`);
+        return 0;
+      }
+      case 'sm': {
+        const repo = createSmRepo(ctx.db);
+        const data = { summary: smSummary(ctx, Date.now()), sms: repo.latest()?.sms ?? [], events: repo.events(50) };
+        if (json) out(JSON.stringify(data));
+        else {
+          out(`status: ${data.summary.status}`);
+          for (const s of data.sms) out(`${s.state.padEnd(11)} ${s.guid} lid ${s.lid ?? '?'} priority ${s.priority} ${s.name ?? ''}`);
+          for (const e of data.events) out(`${fmtTime(e.at)} ${e.kind}: ${e.detail}`);
+        }
+        return 0;
+      }
+      case 'nccl': {
+        const runs = createNcclRepo(ctx.db).list({ limit: 200 });
+        if (json) out(JSON.stringify(runs));
+        else for (const r of runs) out(`#${r.id} ${fmtTime(r.createdAt)} ${r.collective} peak ${r.peakBusbwGBs ?? '?'} GB/s GDR ${r.gdr} ${r.verdict}`);
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown command ${cmd}`);
+    }
+  } finally {
+    ctx.db.close();
+  }
+}
+
+class UsageError extends Error {}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (e: unknown) => {
+    if (e instanceof ConfigError) err(`ibwatch: ${e.message}`);
+    else if (e instanceof UsageError) err(`ibwatch: ${e.message}\n${USAGE}`);
+    else err(`ibwatch: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(e instanceof UsageError ? 2 : 1);
+  },
+);

@@ -1,0 +1,45 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parseNodeNameMap } from '@ibwatch/parsers';
+import { readState } from '@ibwatch/lab';
+import type { Config } from './config.ts';
+import { openDb, type Db } from './db/open-db.ts';
+import { createScansRepo } from './db/scans-repo.ts';
+import { NameBook } from './names.ts';
+import { createToolRunner, type ToolRunner } from './sources/tool-runner.ts';
+import { createScanService } from './scans/service.ts';
+import type { ScanService } from './scans/scan-service.ts';
+
+export interface Context {
+  config: Config;
+  db: Db;
+  runner: ToolRunner;
+  names: NameBook;
+  scans: ScanService;
+  nameWarnings: string[];
+}
+
+/**
+ * The node-name map: the configured file, else (lab source) the map the lab generated.
+ * A bad line is a warning, never fatal: names are a convenience, GUIDs stay the truth.
+ */
+export function loadNames(config: Config): { names: NameBook; warnings: string[] } {
+  let file = config.nodeNameMap;
+  if (!file && config.source === 'lab') file = readState(config.labDir)?.paths.nodeNameMap ?? null;
+  if (!file || !existsSync(file)) return { names: new NameBook(), warnings: file ? [`node-name map ${file} not found`] : [] };
+  const r = parseNodeNameMap(readFileSync(file, 'utf8'), { file });
+  const rackOf = (e: (typeof r.value)[number]) => e.rack ?? e.location ?? null;
+  return {
+    names: NameBook.fromMap(r.value.map((e) => [e.guid, { name: e.name, rack: rackOf(e) }])),
+    warnings: r.warnings.map((w) => `${file}:${w.line ?? '?'}: ${w.message}`),
+  };
+}
+
+/** Everything the server and the CLI share: database, names, tool runner, scan service. */
+export function createContext(config: Config, opts: { runner?: ToolRunner; db?: Db } = {}): Context {
+  const db = opts.db ?? openDb(config.dbFile);
+  // Scans left 'running' by a crash or kill: their transaction never committed.
+  createScansRepo(db).failInterrupted(Date.now());
+  const runner = opts.runner ?? createToolRunner({ timeoutMs: config.toolTimeoutMs, maxOutputBytes: config.toolMaxOutputBytes });
+  const { names, warnings } = loadNames(config);
+  return { config, db, runner, names, nameWarnings: warnings, scans: createScanService(db, config, runner, names) };
+}

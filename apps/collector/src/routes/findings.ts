@@ -1,0 +1,104 @@
+import type { FastifyInstance } from 'fastify';
+import type { FindingRow, WorklistEntry } from '@ibwatch/fabric';
+import type { AppDeps } from '../app.ts';
+import { createFindingsRepo, toFindingRow } from '../db/findings-repo.ts';
+import { worklist, type WorklistFilter } from '../analysis/worklist.ts';
+import { toCsv } from '../csv.ts';
+
+const WRITE_LIMIT = { rateLimit: { max: 120, timeWindow: '1 minute' } };
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
+const SEVERITIES = ['critical', 'major', 'minor', 'info'];
+const worklistQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    switch: { type: 'string', maxLength: 200 },
+    rack: { type: 'string', maxLength: 100 },
+    severity: { type: 'string', enum: SEVERITIES },
+    state: { type: 'string', enum: ['open', 'acknowledged', 'resolved'] },
+  },
+} as const;
+
+export function worklistCsv(entries: WorklistEntry[]): string {
+  return toCsv(
+    ['rank', 'severity', 'state', 'end_a', 'guid_a', 'port_a', 'lid_a', 'rack_a', 'end_b', 'guid_b', 'port_b', 'lid_b', 'rack_b', 'reasons', 'action', 'cable', 'first_seen_utc', 'last_seen_utc'],
+    entries.map((e) => [
+      e.rank, e.severity, e.state, e.a.name, e.a.guid, e.a.port, e.a.lid, e.a.rack, e.b?.name, e.b?.guid, e.b?.port, e.b?.lid, e.b?.rack,
+      e.reasons.join('; '), e.action, e.cable, new Date(e.firstSeen).toISOString(), new Date(e.lastSeen).toISOString(),
+    ]),
+  );
+}
+
+export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const repo = createFindingsRepo(deps.db);
+  const strip = toFindingRow;
+
+  app.get<{ Querystring: { state?: string; severity?: string; kind?: string; limit: number }; Reply: FindingRow[] }>(
+    '/api/findings',
+    {
+      schema: {
+        description: 'Findings, worst first. state=active means open or acknowledged.',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            state: { type: 'string', enum: ['open', 'acknowledged', 'resolved', 'active'] },
+            severity: { type: 'string', enum: SEVERITIES },
+            kind: { type: 'string', maxLength: 100 },
+            limit: { type: 'integer', minimum: 1, maximum: 10000, default: 500 },
+          },
+        },
+      },
+    },
+    async (req) => repo.list(req.query).map(strip),
+  );
+
+  app.post<{ Params: { id: number }; Body: { by: string } }>(
+    '/api/findings/:id/ack',
+    {
+      config: WRITE_LIMIT,
+      schema: {
+        description: 'Acknowledge an open finding (someone is on it). Needs the bearer token.',
+        security: [{ bearer: [] }],
+        params: idParams,
+        body: { type: 'object', additionalProperties: false, required: ['by'], properties: { by: { type: 'string', minLength: 1, maxLength: 100 } } },
+      },
+    },
+    async (req, reply) => {
+      const f = repo.get(req.params.id);
+      if (!f) return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no finding ${req.params.id}` });
+      repo.acknowledge(f.id, req.body.by, Date.now());
+      return strip(repo.get(f.id)!);
+    },
+  );
+
+  app.post<{ Params: { id: number } }>(
+    '/api/findings/:id/resolve',
+    {
+      config: WRITE_LIMIT,
+      schema: { description: 'Mark a finding fixed. If the problem persists, the next sweep opens it again.', security: [{ bearer: [] }], params: idParams },
+    },
+    async (req, reply) => {
+      const f = repo.get(req.params.id);
+      if (!f) return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no finding ${req.params.id}` });
+      repo.resolve(f.id, Date.now());
+      return strip(repo.get(f.id)!);
+    },
+  );
+
+  app.get<{ Querystring: WorklistFilter; Reply: WorklistEntry[] }>(
+    '/api/worklist',
+    { schema: { description: 'Ranked physical links to act on (one entry per cable, both ends).', querystring: worklistQuery } },
+    async (req) => worklist(deps.db, deps.names, req.query),
+  );
+
+  app.get<{ Querystring: WorklistFilter }>(
+    '/api/worklist.csv',
+    { schema: { description: 'The worklist as CSV (formula-safe).', querystring: worklistQuery } },
+    async (req, reply) =>
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="ibwatch-worklist-${new Date().toISOString().slice(0, 10)}.csv"`)
+        .send(worklistCsv(worklist(deps.db, deps.names, req.query))),
+  );
+}

@@ -1,0 +1,85 @@
+import type { FastifyInstance } from 'fastify';
+import type { NcclRunDetailReply, NcclRunRow } from '@ibwatch/fabric';
+import type { AppDeps } from '../app.ts';
+import { createNcclRepo } from '../db/nccl-repo.ts';
+import { createFindingsRepo, toFindingRow } from '../db/findings-repo.ts';
+
+const labelsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    cluster: { type: 'string', maxLength: 100 },
+    nodes: { type: 'integer', minimum: 1, maximum: 100000 },
+    gpuModel: { type: 'string', maxLength: 100 },
+    hcaCount: { type: 'integer', minimum: 0, maximum: 1000 },
+    runBy: { type: 'string', maxLength: 100 },
+  },
+} as const;
+
+export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const repo = createNcclRepo(deps.db);
+  const findings = createFindingsRepo(deps.db);
+
+  app.get<{ Querystring: { collective?: string; from?: number; to?: number; limit: number }; Reply: NcclRunRow[] }>(
+    '/api/nccl/runs',
+    {
+      schema: {
+        description: 'nccl-tests runs, newest first; from/to are epoch milliseconds.',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            collective: { type: 'string', maxLength: 50 },
+            from: { type: 'integer', minimum: 0 },
+            to: { type: 'integer', minimum: 0 },
+            limit: { type: 'integer', minimum: 1, maximum: 10000, default: 500 },
+          },
+        },
+      },
+    },
+    async (req) => repo.list(req.query),
+  );
+
+  app.get<{ Params: { id: number }; Reply: NcclRunDetailReply }>(
+    '/api/nccl/runs/:id',
+    { schema: { description: 'One run: per-size rows, GDR evidence, fabric findings open during its window.', params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } } },
+    async (req, reply) => {
+      const r = repo.get(req.params.id);
+      if (!r) return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no nccl run ${req.params.id}` } as never);
+      const correlated = findings.openDuring(r.window[0], r.window[1], ['port', 'link', 'sm', 'fabric']);
+      const own = findings.list({ subjectKeyPrefix: `run:${r.run.id}`, limit: 50 }).filter((f) => f.subjectKey === `run:${r.run.id}`);
+      return { run: r.run, rows: r.rows, gdrEvidence: r.gdrEvidence, correlatedFindings: [...own, ...correlated].map(toFindingRow) };
+    },
+  );
+
+  app.post<{ Body: { text: string; name?: string; labels?: Record<string, string | number>; startedAt?: number; finishedAt?: number } }>(
+    '/api/nccl-runs',
+    {
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      schema: {
+        description: 'Import one nccl-tests stdout (with NCCL_DEBUG=INFO lines if available). Needs the bearer token.',
+        security: [{ bearer: [] }],
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['text'],
+          properties: {
+            text: { type: 'string', minLength: 1 },
+            name: { type: 'string', maxLength: 200, pattern: '^[^/\\\\\\u0000]*$' },
+            labels: labelsSchema,
+            startedAt: { type: 'integer', minimum: 0 },
+            finishedAt: { type: 'integer', minimum: 0 },
+          },
+        },
+      },
+    },
+    async (req, reply) => {
+      const { scan, runId } = await deps.scans.importNccl(req.body.text, req.body.labels ?? {}, req.body.name ?? 'upload.txt', 'api', {
+        startedAt: req.body.startedAt,
+        finishedAt: req.body.finishedAt,
+      });
+      if (runId === null) return reply.code(422).send({ statusCode: 422, error: 'Unprocessable Entity', message: scan.error ?? 'import failed', scan });
+      return reply.code(201).send({ id: runId, scan, run: repo.get(runId)!.run });
+    },
+  );
+}

@@ -1,0 +1,34 @@
+import cron from 'node-cron';
+import type { Db } from '../db/open-db.ts';
+import type { Config } from '../config.ts';
+import { createCountersRepo } from '../db/counters-repo.ts';
+
+/**
+ * Retention: raw per-sweep deltas for days, hourly rollups for a year, raw tool output and
+ * old scan rows for their own windows (all configurable). Deleting in one transaction keeps
+ * the database consistent if the process dies mid-way.
+ */
+export function pruneOnce(db: Db, config: Config, now = Date.now()): Record<string, number> {
+  const r = config.retention;
+  return db.transaction(() => {
+    const counters = createCountersRepo(db).prune(now, r.rawDeltaDays, r.rollupDays);
+    const raw = db.prepare('DELETE FROM raw_outputs WHERE created_at < ?').run(now - r.rawOutputDays * 86_400_000).changes;
+    const history = db.prepare('DELETE FROM port_state_history WHERE at < ?').run(now - r.rollupDays * 86_400_000).changes;
+    const sms = db.prepare('DELETE FROM sm_observations WHERE at < ?').run(now - r.rawDeltaDays * 86_400_000).changes;
+    const scans = db
+      .prepare("DELETE FROM scans WHERE started_at < ? AND status != 'running' AND id NOT IN (SELECT scan_id FROM nccl_runs WHERE scan_id IS NOT NULL)")
+      .run(now - r.scanDays * 86_400_000).changes;
+    return { deltas: counters.deltas, rollups: counters.rollups, rawOutputs: raw, stateHistory: history, smObservations: sms, scans };
+  })();
+}
+
+export function startMaintenance(db: Db, config: Config, log: { info(o: unknown, m?: string): void; warn(o: unknown, m?: string): void }) {
+  const task = cron.schedule('17 3 * * * *', () => {
+    try {
+      log.info({ pruned: pruneOnce(db, config) }, 'retention');
+    } catch (err) {
+      log.warn({ err }, 'retention failed');
+    }
+  }, { name: 'ibwatch-retention', noOverlap: true });
+  return { stop: () => task.destroy() };
+}

@@ -1,0 +1,52 @@
+// Entry point: loadConfig -> open database -> buildApp -> scheduler -> listen.
+import { loadConfig, ConfigError } from './config.ts';
+import { createContext } from './context.ts';
+import { buildApp } from './app.ts';
+import { startScheduler } from './scans/scheduler.ts';
+import { startMaintenance } from './scans/maintenance.ts';
+import { startDropDirWatcher } from './sources/drop-dir.ts';
+
+export async function serve(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`ibwatch: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const ctx = createContext(config);
+  const app = await buildApp({ ...ctx, logger: { level: config.logLevel } });
+  for (const w of ctx.nameWarnings) app.log.warn(w);
+  const scheduler = startScheduler(config, ctx.scans, app.log);
+  const maintenance = startMaintenance(ctx.db, config, app.log);
+  const dropDir = config.ncclDropDir ? startDropDirWatcher(config.ncclDropDir, ctx.scans, app.log) : null;
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping');
+    scheduler.stop();
+    maintenance.stop();
+    dropDir?.stop();
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  await app.listen({ host: config.host, port: config.port });
+  if (!config.token) app.log.warn('IBWATCH_TOKEN is not set: write endpoints (scan now, imports, acknowledge) answer 401');
+  // A first look at the fabric right away instead of waiting for the first cron tick.
+  if (config.source === 'lab' || config.source === 'diags') {
+    void (async () => {
+      for (const kind of ['topology', 'sm', 'pm'] as const) {
+        const row = await ctx.scans.run(kind, 'startup');
+        if (row.status === 'failed') app.log.warn({ kind, error: row.error }, 'start-up scan failed');
+      }
+    })();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await serve();
