@@ -17,6 +17,9 @@ export IBWATCH_CRON_PM=${IBWATCH_CRON_PM:-*/15 * * * * *}
 export IBWATCH_CRON_SM=${IBWATCH_CRON_SM:-*/10 * * * * *}
 export IBWATCH_CRON_TOPOLOGY=${IBWATCH_CRON_TOPOLOGY:-5 * * * * *}
 export IBWATCH_NODE_NAME_MAP=${IBWATCH_NODE_NAME_MAP:-$PWD/.lab/node-name-map}
+# Every lab link is brand new, and freshly cabled links get a grace period (info-only findings):
+# the demo turns it off so an injected fault shows at once.
+export IBWATCH_GRACE_PERIOD_MIN=${IBWATCH_GRACE_PERIOD_MIN:-0}
 
 cleanup() { pnpm lab down || true; }
 [ -n "${IBWATCH_DEMO_KEEP_LAB:-}" ] || trap cleanup EXIT

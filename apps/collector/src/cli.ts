@@ -24,12 +24,14 @@ const USAGE = `usage: ibwatch <command> [options]
   nccl                          nccl-tests runs
 options: --db FILE (default IBWATCH_DB), --json (machine-readable stdout), --help`;
 
+const COMMANDS = ['scan', 'import', 'findings', 'worklist', 'sm', 'nccl'];
 const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
 const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : s + '\n');
 const fmtTime = (ms: number | null) => (ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + 'Z' : '-');
 
+/** The scan line goes to stderr; with --json only failures, so a script still sees why it failed. */
 function printScan(s: ScanRow, json: boolean): void {
-  if (!json) err(`scan #${s.id} ${s.kind}: ${s.status} in ${s.durationMs ?? '?'} ms${s.error ? ` — ${s.error}` : ''}`);
+  if (!json || s.status === 'failed') err(`scan #${s.id} ${s.kind}: ${s.status} in ${s.durationMs ?? '?'} ms${s.error ? ` — ${s.error}` : ''}`);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -53,6 +55,8 @@ async function main(argv: string[]): Promise<number> {
     await serve();
     return -1;
   }
+  // Before opening (and creating) the database a typo would otherwise leave behind.
+  if (!COMMANDS.includes(cmd)) throw new UsageError(`unknown command ${cmd}`);
   const config = loadConfig({ ...process.env, ...(values.db ? { IBWATCH_DB: values.db } : {}) });
   const ctx: Context = createContext(config);
   const json = values.json ?? false;

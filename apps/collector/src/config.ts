@@ -49,6 +49,7 @@ export class ConfigError extends Error {
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 const WIDTHS = Object.keys(WIDTH_LANES) as LinkWidth[];
 const SPEEDS = Object.keys(LANE_GBPS) as LinkSpeed[];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 // Extra ibdiagnet arguments are passed as an argv array, never through a shell; still, only
 // flag-like tokens and plain values are accepted so a config typo cannot smuggle in a path.
 const SAFE_ARG = /^[A-Za-z0-9_.,:=/+-]+$/;
@@ -64,7 +65,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const int = (k: string, d: number, min: number, max: number) => {
     const raw = env[k];
     if (raw === undefined || raw.trim() === '') return d;
-    const n = Number(raw);
+    // Decimal digits only: Number() would also take "0x1F90" or "8e3" as a port number.
+    const n = /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isInteger(n) || n < min || n > max) {
       problems.push(`${k}=${JSON.stringify(raw)}: expected an integer from ${min} to ${max}`);
       return d;
@@ -91,10 +93,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const token = (env.IBWATCH_TOKEN ?? '').trim() || null;
   if (token !== null && token.length < 16) problems.push('IBWATCH_TOKEN: use at least 16 characters');
+  // `Authorization: Bearer <token>` carries one word: a token with blanks could never match.
+  else if (token !== null && /\s/.test(token)) problems.push('IBWATCH_TOKEN: must not contain whitespace');
 
   const rateRaw = str('IBWATCH_EXPECTED_RATE', source === 'lab' ? '4X HDR' : '4X NDR').toUpperCase();
-  const [w, s] = rateRaw.split(/\s+/) as [LinkWidth, LinkSpeed];
-  if (!WIDTHS.includes(w) || !SPEEDS.includes(s)) {
+  const rateParts = rateRaw.split(/\s+/);
+  const [w, s] = rateParts as [LinkWidth, LinkSpeed];
+  if (rateParts.length !== 2 || !WIDTHS.includes(w) || !SPEEDS.includes(s)) {
     problems.push(`IBWATCH_EXPECTED_RATE=${JSON.stringify(rateRaw)}: expected "<width> <speed>", e.g. "4X NDR"`);
   }
 
@@ -111,8 +116,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     else peers.push({ name, url: url.replace(/\/$/, '') });
   }
 
+  const host = str('IBWATCH_HOST', '127.0.0.1');
+  if (/\s/.test(host)) problems.push(`IBWATCH_HOST=${JSON.stringify(host)}: expected one address or host name`);
+  // Fastify's logger (pino) throws on an unknown level at start-up, after the config was accepted.
+  const logLevel = str('IBWATCH_LOG_LEVEL', 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`IBWATCH_LOG_LEVEL=${JSON.stringify(logLevel)}: expected one of ${LOG_LEVELS.join(', ')}`);
+
   const config: Config = {
-    host: str('IBWATCH_HOST', '127.0.0.1'),
+    host,
     port: int('IBWATCH_PORT', 8080, 0, 65535),
     dbFile: resolve(str('IBWATCH_DB', resolve(REPO_ROOT, '.ibwatch/ibwatch.db'))),
     token,
@@ -144,7 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     autoResolveSweeps: int('IBWATCH_AUTO_RESOLVE_SWEEPS', 10, 1, 100_000),
     gracePeriodMin: int('IBWATCH_GRACE_PERIOD_MIN', 30, 0, 100_000),
     bodyLimitBytes: int('IBWATCH_BODY_LIMIT_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-    logLevel: str('IBWATCH_LOG_LEVEL', 'info'),
+    logLevel,
     peers,
   };
   if (problems.length > 0) throw new ConfigError(problems);

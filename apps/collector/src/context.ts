@@ -37,9 +37,15 @@ export function loadNames(config: Config): { names: NameBook; warnings: string[]
 /** Everything the server and the CLI share: database, names, tool runner, scan service. */
 export function createContext(config: Config, opts: { runner?: ToolRunner; db?: Db } = {}): Context {
   const db = opts.db ?? openDb(config.dbFile);
-  // Scans left 'running' by a crash or kill: their transaction never committed.
-  createScansRepo(db).failInterrupted(Date.now());
-  const runner = opts.runner ?? createToolRunner({ timeoutMs: config.toolTimeoutMs, maxOutputBytes: config.toolMaxOutputBytes });
   const { names, warnings } = loadNames(config);
+  // Scans left 'running' by a crash or kill: their transaction never committed. A database that
+  // refuses writes (read-only file, disk full) must not stop the start-up: a supervisor would
+  // restart the process in a loop. It serves reads, and each scan then fails saying why.
+  try {
+    createScansRepo(db).failInterrupted(Date.now());
+  } catch (err) {
+    warnings.push(`database ${config.dbFile} refuses writes (${err instanceof Error ? err.message : String(err)}): serving stored data only`);
+  }
+  const runner = opts.runner ?? createToolRunner({ timeoutMs: config.toolTimeoutMs, maxOutputBytes: config.toolMaxOutputBytes });
   return { config, db, runner, names, nameWarnings: warnings, scans: createScanService(db, config, runner, names) };
 }

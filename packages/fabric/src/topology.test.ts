@@ -88,4 +88,50 @@ describe('topologyAnomalies()', () => {
     expect(v.find((f) => f.kind === 'topology-asymmetric-up')).toMatchObject({ severity: 'minor', subject: { kind: 'node', guid: leaf }, evidence: { links: 2, typical: 3 } });
     expect(inferTopology(s).linkTiers.has(linkKey(gone.a, gone.b))).toBe(false);
   });
+
+  it('says nothing about a healthy tree whose last pod is only partly populated', () => {
+    // 1100 hosts: 35 leaf groups -> 280 leaves -> 8 full pods of 32 leaves and one of 24, so the
+    // 16 spines of the last pod have 24 down links where the others have 32 (by design).
+    const s = syntheticFatTree({ ...TEN_K_GPUS, hosts: 1100 });
+    const m = inferTopology(s);
+    expect(m.counts).toMatchObject({ leaf: 280, spine: 144, core: 64 });
+    expect(topologyAnomalies(m, s)).toEqual([]);
+  });
+
+  it('reports one missing leaf-spine cable in a full pod once, on the leaf, naming the spine', () => {
+    const s = syntheticFatTree({ ...TEN_K_GPUS, hosts: 1100 });
+    const leaf = s.nodes.find((n) => n.description === 'leaf-37')!.guid; // pod 2
+    const spine = s.nodes.find((n) => n.description === 'spine-1-5')!.guid;
+    const i = s.links.findIndex((l) => (l.a.nodeGuid === leaf && l.b.nodeGuid === spine) || (l.a.nodeGuid === spine && l.b.nodeGuid === leaf));
+    s.links.splice(i, 1);
+    const v = topologyAnomalies(inferTopology(s), s);
+    expect(v).toHaveLength(1);
+    expect(v[0]).toMatchObject({ kind: 'topology-asymmetric-up', severity: 'minor', subject: { kind: 'node', guid: leaf },
+      evidence: { links: 15, typical: 16, peers: ['spine-1-5'] } });
+    expect(v[0]!.title).toBe('leaf leaf-37 has 15 up links; the 31 other leaves of its pod (pod of spine-1-0) mostly have 16, short of cables to spine-1-5');
+  });
+
+  it('reports one missing spine-core cable once, on the spine', () => {
+    const s = syntheticFatTree({ ...TEN_K_GPUS, hosts: 1100 });
+    const spine = s.nodes.find((n) => n.description === 'spine-8-3')!.guid; // the partial pod
+    const i = s.links.findIndex((l) => l.a.nodeGuid === spine && l.b.nodeGuid.startsWith('0x00000000040'));
+    s.links.splice(i, 1);
+    const v = topologyAnomalies(inferTopology(s), s);
+    expect(v.map((f) => [f.kind, f.subject, f.evidence['links'], f.evidence['typical']])).toEqual([
+      ['topology-asymmetric-up', { kind: 'node', guid: spine }, 3, 4],
+    ]);
+  });
+
+  it('flags a core with an extra cable into one pod, compared only with cores reaching that pod', () => {
+    const s = syntheticFatTree({ ...TEN_K_GPUS, hosts: 1100 });
+    const spine = s.nodes.find((n) => n.description === 'spine-8-0')!.guid;
+    const core = s.nodes.find((n) => n.description === 'core-1')!.guid;
+    s.links.push({ a: { nodeGuid: spine, portNum: 60 }, b: { nodeGuid: core, portNum: 60 } });
+    const v = topologyAnomalies(inferTopology(s), s);
+    expect(v.map((f) => [f.kind, f.subject, f.evidence['links'], f.evidence['typical']])).toEqual([
+      ['topology-asymmetric-up', { kind: 'node', guid: spine }, 5, 4],
+      ['topology-asymmetric-down', { kind: 'node', guid: core }, 2, 1],
+    ]);
+  });
 });
+

@@ -1,4 +1,5 @@
-import { linkKey, portKey, type Severity, type Verdict } from './findings.ts';
+import { linkKey, portKey, type Verdict } from './findings.ts';
+import { asymmetry } from './topology-asymmetry.ts';
 import type { FabricLink, FabricNode, FabricSnapshot, Guid, PortRef } from './types.ts';
 
 /**
@@ -132,8 +133,9 @@ export interface TopologyCheckOptions {
  * - `topology-link-missing` (major): a baseline link is gone while both nodes are present.
  * - `topology-link-moved` (major): a baseline port is now cabled to another peer or port
  *   (wrong port after maintenance).
- * - `topology-asymmetric` (minor; major below half): a switch has fewer (or more) up links
- *   (leaf, spine) or down links (spine, core) than most switches of its tier.
+ * - `topology-asymmetric-up|down` (minor; major below half): a switch has fewer (or more) up
+ *   links (leaf, spine) or down links (spine, core) than most of its pod siblings (cores: links
+ *   into one pod versus the other cores reaching it); see {@link asymmetry}.
  */
 export function topologyAnomalies(model: TopologyModel, current: Graph, opts: TopologyCheckOptions = {}): Verdict[] {
   const desc = new Map<Guid, string>();
@@ -193,42 +195,6 @@ function missingVsBaseline(base: Graph, cur: Graph, pl: (p: PortRef) => string, 
     }
     out.push({ kind: 'topology-link-missing', severity: 'major', subject: { kind: 'link', a: l.a, b: l.b },
       title: `Link ${pl(l.a)} <-> ${pl(l.b)} is missing`, short: 'link missing', evidence: { a: portKey(l.a), b: portKey(l.b) } });
-  }
-  return out;
-}
-
-function asymmetry(model: TopologyModel, g: Graph, name: (x: Guid) => string): Verdict[] {
-  const up = new Map<Guid, number>();
-  const down = new Map<Guid, number>();
-  const inc = (m: Map<Guid, number>, k: Guid) => m.set(k, (m.get(k) ?? 0) + 1);
-  for (const l of g.links) {
-    const ta = model.tiers.get(l.a.nodeGuid);
-    const tb = model.tiers.get(l.b.nodeGuid);
-    if (!ta || !tb || TIER_RANK[ta] < 0 || TIER_RANK[tb] < 0 || ta === tb) continue;
-    const [lo, hi] = TIER_RANK[ta] < TIER_RANK[tb] ? [l.a, l.b] : [l.b, l.a];
-    inc(up, lo.nodeGuid);
-    inc(down, hi.nodeGuid);
-  }
-  const checks: [FabricTier, 'up' | 'down'][] = [['leaf', 'up'], ['spine', 'up'], ['spine', 'down'], ['core', 'down']];
-  const out: Verdict[] = [];
-  for (const [tier, dir] of checks) {
-    const m = dir === 'up' ? up : down;
-    const members = [...model.tiers].filter(([, t]) => t === tier).map(([guid]) => guid);
-    if (members.length < 3) continue;
-    const hist = new Map<number, number>();
-    for (const s of members) hist.set(m.get(s) ?? 0, (hist.get(m.get(s) ?? 0) ?? 0) + 1);
-    let mode = 0;
-    let modeCount = -1;
-    for (const [v, c] of hist) if (c > modeCount || (c === modeCount && v > mode)) [mode, modeCount] = [v, c];
-    if (mode === 0) continue; // e.g. a 2-tier fabric has no spine uplinks
-    for (const s of members) {
-      const n = m.get(s) ?? 0;
-      if (n === mode) continue;
-      const sev: Severity = n * 2 <= mode ? 'major' : 'minor';
-      out.push({ kind: `topology-asymmetric-${dir}`, severity: sev, subject: { kind: 'node', guid: s },
-        title: `${tier} ${name(s)} has ${n} ${dir} links; most ${tier}s have ${mode}`, short: `${n}/${mode} ${dir}links`,
-        evidence: { tier, direction: dir, links: n, typical: mode } });
-    }
   }
   return out;
 }

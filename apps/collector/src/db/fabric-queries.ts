@@ -3,6 +3,14 @@ import type { Db } from './open-db.ts';
 import type { NameBook } from '../names.ts';
 import { hostOf } from '../names.ts';
 
+/**
+ * SQL condition: finding `f` is about the port whose `guid/num` key is `key` (an SQL expression).
+ * Subject keys are `port:<guid>/<n>` and `link:<guid>/<n>~<guid>/<n>`; matching whole keys keeps
+ * port 3 from picking up the findings of ports 30-39.
+ */
+export const SUBJECT_IS_PORT = (key: string) =>
+  `(f.subject_key = 'port:' || ${key} OR f.subject_key LIKE 'link:' || ${key} || '~%' OR f.subject_key LIKE 'link:%~' || ${key})`;
+
 /** Read-side queries behind the topology, ports and summary routes. */
 export function createFabricQueries(db: Db, names: NameBook) {
   const end = (guid: string, desc: string | null, port: number, lid: number | null): LinkEnd => ({
@@ -68,14 +76,24 @@ export function createFabricQueries(db: Db, names: NameBook) {
       const where: string[] = ['p.port_num > 0'];
       const args: Record<string, unknown> = { limit: q.limit, offset: q.offset };
       if (q.state) { where.push('p.state = @state'); args.state = q.state; }
-      if (q.q) { where.push("(n.description LIKE @like OR p.node_guid LIKE @like OR CAST(p.lid AS TEXT) = @q)"); args.like = `%${q.q}%`; args.q = q.q; }
-      const order = ({ name: 'n.description, p.port_num', lid: 'p.lid', state: 'p.state, n.description', findings: 'open_findings DESC, n.description' } as Record<string, string>)[q.sort] ?? 'n.description, p.port_num';
+      // A switch's LID lives on its port 0; ibdiagnet reports its external ports with LID 0.
+      if (q.q) {
+        where.push("(n.description LIKE @like OR p.node_guid LIKE @like OR CAST(p.lid AS TEXT) = @q OR (n.type = 'switch' AND CAST(n.lid AS TEXT) = @q))");
+        args.like = `%${q.q}%`;
+        args.q = q.q;
+      }
+      // `-name` sorts descending; the column list is fixed here, never taken from the request.
+      const desc = q.sort.startsWith('-');
+      const key = desc ? q.sort.slice(1) : q.sort;
+      const cols = ({ name: ['n.description', 'p.port_num'], lid: ['p.lid'], state: ['p.state', 'n.description'], findings: ['open_findings', 'n.description'], lastSeen: ['p.last_seen'] } as Record<string, string[]>)[key] ?? ['n.description', 'p.port_num'];
+      const dir = (key === 'findings') !== desc ? 'DESC' : 'ASC';
+      const order = cols.map((c) => `${c} ${dir}`).join(', ');
       const sqlWhere = where.join(' AND ');
       const total = db.prepare(`SELECT COUNT(*) FROM ports p JOIN nodes n ON n.guid = p.node_guid WHERE ${sqlWhere}`).pluck().get(args) as number;
       const rows = db
         .prepare(
           `SELECT p.*, n.description, rn.description AS remote_desc, rp.lid AS remote_lid,
-             (SELECT COUNT(*) FROM findings f WHERE f.state != 'resolved' AND f.subject_key LIKE p.node_guid || '/' || p.port_num || '%') AS open_findings
+             (SELECT COUNT(*) FROM findings f WHERE f.state != 'resolved' AND ${SUBJECT_IS_PORT('p.node_guid || \'/\' || p.port_num')}) AS open_findings
            FROM ports p JOIN nodes n ON n.guid = p.node_guid
            LEFT JOIN nodes rn ON rn.guid = p.remote_guid LEFT JOIN ports rp ON rp.node_guid = p.remote_guid AND rp.port_num = p.remote_port
            WHERE ${sqlWhere} ORDER BY ${order} LIMIT @limit OFFSET @offset`,

@@ -1,5 +1,6 @@
 import type { FindingRow, FindingState, Severity } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
+import { SUBJECT_IS_PORT } from './fabric-queries.ts';
 
 interface FindingDbRow {
   id: number; kind: string; severity: string; state: string; subject_type: string; subject_key: string; subject: string;
@@ -98,6 +99,16 @@ export function createFindingsRepo(db: Db) {
            ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'major' THEN 1 WHEN 'minor' THEN 2 ELSE 3 END, last_seen DESC LIMIT @limit`,
         )
         .all({ state: q.state ?? null, severity: q.severity ?? null, kind: q.kind ?? null, prefix: q.subjectKeyPrefix ?? null, limit: q.limit, since: q.since ?? null }) as FindingDbRow[];
+      return rows.map(toRow);
+    },
+    /** Findings about one port, or a link it is an end of, worst and newest first. */
+    forPort(guid: string, port: number, limit: number): StoredFinding[] {
+      const rows = db
+        .prepare(
+          `SELECT * FROM findings f WHERE ${SUBJECT_IS_PORT('@key')}
+           ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'major' THEN 1 WHEN 'minor' THEN 2 ELSE 3 END, last_seen DESC LIMIT @limit`,
+        )
+        .all({ key: `${guid}/${port}`, limit }) as FindingDbRow[];
       return rows.map(toRow);
     },
     /** Findings that were open at any time in [from, to] (for nccl run correlation). */

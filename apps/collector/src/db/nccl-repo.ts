@@ -105,12 +105,13 @@ export function createNcclRepo(db: Db) {
       }));
       return { run: toRow(r), rows, gdrEvidence: JSON.parse(r.gdr_evidence) as string[], window: [r.started_at, r.finished_at] };
     },
-    /** Peak busbw of earlier runs with the same collective and labels (newest first), for the regression baseline. */
-    baseline(collective: string, labelsJson: string, limit: number): number[] {
+    /** Peak busbw and import time of earlier runs with the same collective and labels (newest first), for the regression baseline. */
+    baseline(collective: string, labelsJson: string, limit: number): { peak: number; createdAt: number }[] {
       return db
-        .prepare('SELECT peak_busbw FROM nccl_runs WHERE collective = ? AND labels = ? AND peak_busbw IS NOT NULL ORDER BY created_at DESC LIMIT ?')
-        .pluck()
-        .all(collective, labelsJson, limit) as number[];
+        .prepare(
+          'SELECT peak_busbw AS peak, created_at AS createdAt FROM nccl_runs WHERE collective = ? AND labels = ? AND peak_busbw IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT ?',
+        )
+        .all(collective, labelsJson, limit) as { peak: number; createdAt: number }[];
     },
     trend(from: number, to: number): { at: number; busbwGBs: number; collective: string; verdict: NcclVerdict }[] {
       return (

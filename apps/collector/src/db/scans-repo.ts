@@ -82,11 +82,20 @@ export function createScansRepo(db: Db) {
     /** Scans left 'running' by a crash: their writes never committed, so they are marked failed. */
     failInterrupted(at: number): number {
       return db
-        .prepare("UPDATE scans SET status = 'failed', finished_at = ?, error = 'interrupted: the collector stopped during this scan; nothing it read was stored' WHERE status = 'running'")
-        .run(at).changes;
+        .prepare(
+          `UPDATE scans SET status = 'failed', finished_at = @at, duration_ms = @at - started_at,
+             error = 'interrupted: the collector stopped during this scan; nothing it read was stored' WHERE status = 'running'`,
+        )
+        .run({ at }).changes;
     },
     addRawOutput(scanId: number, name: string, at: number, bytes: number, gz: Buffer): void {
       db.prepare('INSERT INTO raw_outputs (scan_id, name, created_at, bytes, gz) VALUES (?, ?, ?, ?, ?)').run(scanId, name, at, bytes, gz);
+    },
+    /** Whether a scan of `kind` kept raw output at or after `since`. */
+    hasRawOutputSince(kind: string, since: number): boolean {
+      return db
+        .prepare('SELECT 1 FROM raw_outputs r JOIN scans s ON s.id = r.scan_id WHERE r.created_at >= ? AND s.kind = ? LIMIT 1')
+        .get(since, kind) !== undefined;
     },
     rawOutputs(scanId: number): { name: string; bytes: number; gz: Buffer }[] {
       return db.prepare('SELECT name, bytes, gz FROM raw_outputs WHERE scan_id = ? ORDER BY id').all(scanId) as {

@@ -30,6 +30,17 @@ export function createSmRepo(db: Db) {
         guid: string; lid: number | null; priority: number; state: string; name: string | null;
       }[]).map((r) => ({ guid: r.guid, lid: r.lid ?? undefined, priority: r.priority, state: r.state as SmState, nodeDescription: r.name ?? undefined }));
     },
+    /** The latest SM scan before `beforeScanId` that saw exactly one MASTER, with its observations. */
+    lastWithOneMaster(beforeScanId: number): { at: number; sms: SmObservation[] } | null {
+      const row = db
+        .prepare(
+          `SELECT scan_id AS id, MAX(at) AS at FROM sm_observations WHERE scan_id < ?
+           GROUP BY scan_id HAVING SUM(state = 'MASTER') = 1 ORDER BY scan_id DESC LIMIT 1`,
+        )
+        .get(beforeScanId) as { id: number; at: number } | undefined;
+      if (!row) return null;
+      return { at: row.at, sms: this.previous(row.id + 1) };
+    },
     addEvent(e: Omit<SmEventRow, 'id'>, scanId: number | null): void {
       insertEvent.run(e.at, e.kind, e.fromGuid, e.toGuid, e.detail, scanId);
     },
@@ -37,6 +48,17 @@ export function createSmRepo(db: Db) {
       return db
         .prepare('SELECT id, at, kind, from_guid AS fromGuid, to_guid AS toGuid, detail FROM sm_events WHERE at >= ? ORDER BY at DESC, id DESC LIMIT ?')
         .all(since, limit) as SmEventRow[];
+    },
+    /**
+     * The node behind an SM GUID. sminfo and the SA name SMs by PORT GUID, which on an HCA
+     * differs from the node GUID the name map is keyed by ("smsm_port_guid 0x...a1" vs node ...a0).
+     */
+    nodeOf(guid: string): { guid: string; description: string } | null {
+      return (
+        (db
+          .prepare('SELECT n.guid, n.description FROM ports p JOIN nodes n ON n.guid = p.node_guid WHERE p.port_guid = ? OR p.node_guid = ? LIMIT 1')
+          .get(guid, guid) as { guid: string; description: string } | undefined) ?? null
+      );
     },
     failoversSince(since: number): number {
       return db.prepare("SELECT COUNT(*) FROM sm_events WHERE kind = 'failover' AND at >= ?").pluck().get(since) as number;

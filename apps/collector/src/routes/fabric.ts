@@ -6,6 +6,7 @@ import { createFindingsRepo } from '../db/findings-repo.ts';
 import { createScansRepo } from '../db/scans-repo.ts';
 import { smSummary } from './sm.ts';
 import { createNcclRepo } from '../db/nccl-repo.ts';
+import { PM_KINDS } from '../scans/findings-sync.ts';
 
 const DAY = 86_400_000;
 
@@ -21,10 +22,14 @@ export async function fabricRoutes(app: FastifyInstance, deps: AppDeps): Promise
     async () => {
       const now = Date.now();
       const counts = q.counts();
-      const overThreshold = findings
-        .active()
-        .filter((f) => f.subjectType === 'port' || f.subjectType === 'link')
-        .filter((f) => f.kind.startsWith('counter-') || f.kind.includes('error') || f.kind === 'symbol-ber').length;
+      // Ports and links over a counter threshold: one per subject however many counters are
+      // high on it, and only PM kinds (flaps and congestion included; topology kinds are not).
+      const overThreshold = new Set(
+        findings
+          .active()
+          .filter((f) => (f.subjectType === 'port' || f.subjectType === 'link') && PM_KINDS(f.kind))
+          .map((f) => f.subjectKey),
+      ).size;
       return {
         generatedAt: now,
         expectedRate: deps.config.expectedRate,

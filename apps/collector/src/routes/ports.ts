@@ -35,7 +35,7 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
           properties: {
             q: { type: 'string', maxLength: 200 },
             state: { type: 'string', enum: ['Down', 'Initialize', 'Armed', 'Active'] },
-            sort: { type: 'string', enum: ['name', 'lid', 'state', 'findings'], default: 'name' },
+            sort: { type: 'string', pattern: '^-?(name|lid|state|findings|lastSeen)$', default: 'name' },
             limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
             offset: { type: 'integer', minimum: 0, default: 0 },
           },
@@ -54,7 +54,7 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       if (!row) return reply.code(404).send(notFound(guid, req.params.port) as never);
       const { raw, ...port } = row;
       const key = `${guid}/${req.params.port}`;
-      const related = findings.list({ subjectKeyPrefix: '', limit: 5000 }).filter((f) => f.subjectKey.includes(key));
+      const related = findings.forPort(guid, req.params.port, 5000);
       return {
         port: {
           ...port,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SmReply, SmSummary } from '@ibwatch/fabric';
 import type { AppDeps } from '../app.ts';
 import { createSmRepo } from '../db/sm-repo.ts';
+import { smNamer } from '../scans/sm-store.ts';
 
 export function smSummary(deps: AppDeps, now: number): SmSummary {
   const repo = createSmRepo(deps.db);
@@ -14,7 +15,8 @@ export function smSummary(deps: AppDeps, now: number): SmSummary {
   return {
     status: masters.length === 1 ? 'ok' : masters.length === 0 ? 'no-master' : 'split-brain',
     masterGuid: masters.length === 1 ? masters[0]!.guid : null,
-    masterName: masters.length === 1 ? masters[0]!.name : null,
+    // Observations stored before their ports were known carry no name: resolve it now.
+    masterName: masters.length === 1 ? masters[0]!.name ?? smNamer(repo, deps.names)(masters[0]!.guid) : null,
     masterCount: masters.length,
     standbyCount: latest.sms.filter((s) => s.state === 'STANDBY').length,
     failoversLast24h: repo.failoversSince(now - 86_400_000),

@@ -16,10 +16,10 @@ function healthOf(kind: string): 'down' | 'degraded' | 'errors' {
 export function refreshLinkHealth(db: Db): void {
   const links = db
     .prepare(
-      `SELECT l.id, pa.node_guid || '/' || pa.port_num AS a, pb.node_guid || '/' || pb.port_num AS b FROM links l
+      `SELECT l.id, l.health, l.reason, pa.node_guid || '/' || pa.port_num AS a, pb.node_guid || '/' || pb.port_num AS b FROM links l
        JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id`,
     )
-    .all() as { id: number; a: string; b: string }[];
+    .all() as { id: number; health: string; reason: string | null; a: string; b: string }[];
   const open = db
     .prepare(
       `SELECT kind, subject_key AS key, COALESCE(short, title) AS reason FROM findings
@@ -35,12 +35,14 @@ export function refreshLinkHealth(db: Db): void {
       byEnd.set(end, list);
     }
   }
-  const update = db.prepare('UPDATE links SET health = ?, reason = ? WHERE id = ? AND (health != ? OR reason IS NOT ?)');
+  const update = db.prepare('UPDATE links SET health = ?, reason = ? WHERE id = ?');
+  const none: { health: string; reason: string }[] = [];
   for (const l of links) {
     let best = { health: 'ok', reason: null as string | null };
-    for (const f of [...(byEnd.get(l.a) ?? []), ...(byEnd.get(l.b) ?? [])]) {
+    for (const f of [...(byEnd.get(l.a) ?? none), ...(byEnd.get(l.b) ?? none)]) {
       if (RANK[f.health]! > RANK[best.health]!) best = { health: f.health, reason: f.reason };
     }
-    update.run(best.health, best.reason, l.id, best.health, best.reason);
+    // Runs after every sweep: at 30k links, only the few that changed are written.
+    if (l.health !== best.health || l.reason !== best.reason) update.run(best.health, best.reason, l.id);
   }
 }

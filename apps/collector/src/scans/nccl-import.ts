@@ -38,8 +38,15 @@ export async function importNcclText(
       try {
         const r = parseNcclTests(text, { file: name });
         const warnings = r.warnings.map((w) => `${w.file ?? name}:${w.line ?? '?'}: ${w.message}`);
-        if (r.value.truncated) warnings.unshift(`${name}: output ends without "# Avg bus bandwidth" (cut short); stored the ${r.value.rows.length} complete rows`);
-        return { data: r.value, raw: [{ name, text: text.slice(0, 4 << 20) }], toolVersions: r.value.ncclVersion ? { nccl: r.value.ncclVersion } : ({} as Record<string, string>), warnings, partial: r.value.truncated };
+        // A negative time or bandwidth is a corrupted row, not a measurement: it would drag the
+        // run's verdict and the rolling baseline down. The row is dropped with its line number.
+        const rows = r.value.rows.filter((row) => {
+          const bad = [row.outOfPlace, row.inPlace].some((p) => p !== null && (p.timeUs < 0 || p.algbwGBs < 0 || p.busbwGBs < 0));
+          if (bad) warnings.push(`${name}:${row.line}: negative time or bandwidth; row skipped`);
+          return !bad;
+        });
+        if (r.value.truncated) warnings.unshift(`${name}: output ends without "# Avg bus bandwidth" (cut short); stored the ${rows.length} complete rows`);
+        return { data: { ...r.value, rows }, raw: [{ name, text: text.slice(0, 4 << 20) }], toolVersions: r.value.ncclVersion ? { nccl: r.value.ncclVersion } : ({} as Record<string, string>), warnings, partial: r.value.truncated };
       } catch (err) {
         if (err instanceof ParseError) throw new ScanError(err.message, [{ name, text: text.slice(0, 1 << 20) }]);
         throw err;
@@ -50,12 +57,15 @@ export async function importNcclText(
       const repo = createNcclRepo(db);
       const collective = run.collective ?? 'unknown';
       const nodes = labels.nodes ?? Math.max(run.hosts.length, 1);
-      const labelSet = Object.fromEntries(Object.entries({ ...labels, nodes }).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
-      const labelsJson = JSON.stringify({ ...labels, nodes });
-      const history: FabricNcclRun[] = repo.baseline(collective, labelsJson, 10).map((peak, i) => ({
-        id: `h${i}`, collective, nodes, startedAt: new Date(at).toISOString(), finishedAt: new Date(at).toISOString(),
-        rows: [{ sizeBytes: 2 ** 33, busbwGBs: peak }], gdr: 'unknown', labels: labelSet,
-      }));
+      // Keys sorted: the baseline matches stored labels as JSON text, whatever order a client sent.
+      const storedLabels = Object.fromEntries(Object.entries({ ...labels, nodes }).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1)));
+      const labelSet = Object.fromEntries(Object.entries(storedLabels).map(([k, v]) => [k, String(v)]));
+      // The baseline is the earlier imports; evaluateNcclRun keeps only history that finished
+      // before this run started, so each gets its import time, strictly before this one's.
+      const history: FabricNcclRun[] = repo.baseline(collective, JSON.stringify(storedLabels), 10).map((h, i) => {
+        const t = new Date(Math.min(h.createdAt, at - 1)).toISOString();
+        return { id: `h${i}`, collective, nodes, startedAt: t, finishedAt: t, rows: [{ sizeBytes: 2 ** 33, busbwGBs: h.peak }], gdr: 'unknown', labels: labelSet };
+      });
       const input: FabricNcclRun = {
         id: `pending-${scanId}`, collective, nodes, startedAt: new Date(at).toISOString(), finishedAt: new Date(at).toISOString(),
         rows: run.rows.map((r) => ({ sizeBytes: r.sizeBytes, busbwGBs: best(r.outOfPlace?.busbwGBs, r.inPlace?.busbwGBs) })),
@@ -67,7 +77,7 @@ export async function importNcclText(
       const verdict: NcclVerdict = kinds.has('nccl-host-memory') ? 'host-memory-fallback' : kinds.has('nccl-below-target') ? 'fail' : summary.target ? 'pass' : 'unknown';
       const finishedAt = window.finishedAt ?? at;
       runId = repo.insert({
-        createdAt: at, startedAt: window.startedAt ?? finishedAt - 3_600_000, finishedAt, scanId, collective, labels: { ...labels, nodes }, hosts: run.hosts, ranks: run.nRanks ?? run.devices.length,
+        createdAt: at, startedAt: window.startedAt ?? finishedAt - 3_600_000, finishedAt, scanId, collective, labels: storedLabels, hosts: run.hosts, ranks: run.nRanks ?? run.devices.length,
         ncclVersion: run.ncclVersion ?? null, gdr: run.gdr.status, gdrEvidence: run.gdr.evidence.map((e) => `${e.line}: ${e.text}`),
         avgBusbwGBs: run.avgBusBwGBs ?? null, peakBusbwGBs: summary.peakBusBwGBs || null, targetGBs: summary.target?.minBusBwGBs ?? null,
         verdict, regression: kinds.has('nccl-regression'), truncated: run.truncated,

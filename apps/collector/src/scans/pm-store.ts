@@ -4,7 +4,7 @@ import {
 import type { Db } from '../db/open-db.ts';
 import { createCountersRepo } from '../db/counters-repo.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
-import { createTopologyRepo } from '../db/topology-repo.ts';
+import { createTopologyRepo, type StoredPort } from '../db/topology-repo.ts';
 import type { Config } from '../config.ts';
 import type { NameBook } from '../names.ts';
 import { healthThresholds } from '../analysis/thresholds.ts';
@@ -57,7 +57,41 @@ export class CounterBaseline {
   invalidate(): void {
     this.byKey = null;
     this.at = 0;
+    this.view = null;
   }
+
+  private view: { stamp: string; value: TopologyView } | null = null;
+
+  /**
+   * The stored ports and node descriptions a sweep needs, reloaded only when a topology scan or
+   * import changed them (row counts, highest id, last-seen time): at 60k ports, reloading and
+   * re-deriving them cost more per sweep than storing the sweep itself.
+   */
+  topology(): TopologyView {
+    const stamp = JSON.stringify(this.db.prepare(
+      `SELECT (SELECT COUNT(*) FROM ports) AS p, (SELECT MAX(id) FROM ports) AS i, (SELECT MAX(last_seen) FROM ports) AS ps,
+              (SELECT COUNT(*) FROM nodes) AS n, (SELECT MAX(last_seen) FROM nodes) AS ns`,
+    ).get());
+    if (this.view?.stamp !== stamp) {
+      const ports = createTopologyRepo(this.db).loadPorts();
+      const descs = new Map((this.db.prepare('SELECT guid, description FROM nodes').all() as { guid: string; description: string }[]).map((n) => [n.guid, n.description]));
+      const linkFirstSeen = new Map<string, string>();
+      for (const p of ports.values()) linkFirstSeen.set(`${p.nodeGuid}/${p.portNum}`, iso(p.firstSeen));
+      const fabricPorts = [...ports.values()].map((p) => ({
+        nodeGuid: p.nodeGuid, portNum: p.portNum,
+        widthActive: (p.widthActive ?? undefined) as never, speedActive: (p.speedActive ?? undefined) as never,
+      }));
+      this.view = { stamp, value: { ports, descs, linkFirstSeen, fabricPorts } };
+    }
+    return this.view.value;
+  }
+}
+
+interface TopologyView {
+  ports: Map<string, StoredPort>;
+  descs: Map<string, string>;
+  linkFirstSeen: Map<string, string>;
+  fabricPorts: { nodeGuid: string; portNum: number; widthActive: never; speedActive: never }[];
 }
 
 /**
@@ -69,7 +103,7 @@ export function storePm(
   db: Db, config: Config, names: NameBook, baseline: CounterBaseline, scanId: number, at: number, current: PortCounters[],
 ): Record<string, number> {
   const counters = createCountersRepo(db);
-  const ports = createTopologyRepo(db).loadPorts();
+  const { ports, descs, linkFirstSeen, fabricPorts } = baseline.topology();
   const prev = baseline.load();
   const intervalS = prev.at > 0 ? (at - prev.at) / 1000 : 0;
   const result = computeDeltas(prev.at > 0 ? prev.ports : undefined, current, intervalS);
@@ -92,20 +126,15 @@ export function storePm(
     else counters.storeLast(portId, at, scanId, p.counters);
   }
 
-  const descs = new Map((db.prepare('SELECT guid, description FROM nodes').all() as { guid: string; description: string }[]).map((n) => [n.guid, n.description]));
   const portName = (g: string, n: number) => `${names.name(g, descs.get(g))} port ${n}`;
   const thresholds = healthThresholds(config);
-  const linkFirstSeen = new Map<string, string>();
-  for (const p of ports.values()) linkFirstSeen.set(`${p.nodeGuid}/${p.portNum}`, iso(p.firstSeen));
-  const fabricPorts = [...ports.values()].map((p) => ({
-    nodeGuid: p.nodeGuid, portNum: p.portNum,
-    widthActive: (p.widthActive ?? undefined) as never, speedActive: (p.speedActive ?? undefined) as never,
-  }));
+  const flaps = flapEvents(db, at, thresholds.flaps.windowHours);
   const verdicts = [
     ...evaluatePortHealth(result.ports, { now: iso(at), ports: fabricPorts, linkFirstSeen, portName, thresholds }),
-    ...evaluateFlaps(flapEvents(db, at, thresholds.flaps.windowHours), {
+    // The 30k-row links join only when there is a flap to place on a link.
+    ...(flaps.length === 0 ? [] : evaluateFlaps(flaps, {
       now: iso(at), links: linksOf(db), thresholds, nodeName: (g) => names.name(g, descs.get(g)),
-    }),
+    })),
   ];
   const findings = syncFindings(createFindingsRepo(db), verdicts, PM_KINDS, at, config.autoResolveSweeps);
   refreshLinkHealth(db);

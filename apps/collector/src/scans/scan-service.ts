@@ -24,6 +24,8 @@ export class ScanError extends Error {
 
 export type Trigger = ScanRow['trigger'];
 
+const RAW_PM_EVERY_MS = 3_600_000;
+
 /**
  * The one scan pipeline behind the scheduler, the API's "scan now" and the CLI:
  * record a running scan -> collect (run tools, parse) -> store and analyse in ONE transaction
@@ -40,23 +42,25 @@ export async function runPipeline<T>(
 ): Promise<ScanRow> {
   const scans = createScansRepo(db);
   const startedAt = now();
-  const scanId = scans.start(kind, trigger, startedAt);
+  let scanId: number;
+  try {
+    scanId = scans.start(kind, trigger, startedAt);
+  } catch (err) {
+    // The database refuses writes (read-only file, disk full): nothing can be recorded, so the
+    // caller gets an unsaved failed row (id 0) with the reason instead of an exception.
+    return unsaved(kind, trigger, startedAt, now(), `could not record the scan: ${messageOf(err)}`);
+  }
   let collected: Collected<T>;
   try {
     collected = await collect();
   } catch (err) {
     const raw = err instanceof ScanError ? err.raw : [];
-    db.transaction(() => {
-      keepRaw(scans, scanId, now(), raw);
-      scans.finish(scanId, now(), { status: 'failed', error: messageOf(err) });
-    })();
-    return scans.get(scanId)!;
+    return finishFailed(db, scans, scanId, { kind, trigger, startedAt }, now, raw, { status: 'failed', error: messageOf(err) });
   }
   try {
     db.transaction(() => {
       const at = now();
       const summary = store(scanId, at, collected);
-      keepRaw(scans, scanId, at, collected.raw);
       const outcome: ScanOutcome = {
         status: collected.partial || collected.warnings.length > 0 ? 'partial' : 'ok',
         warnings: collected.warnings,
@@ -64,16 +68,49 @@ export async function runPipeline<T>(
         summary,
         error: collected.partial ? collected.warnings[0] ?? null : null,
       };
+      // A clean PM sweep of 60k ports is ~24 MB of text (~2.8 MB gzipped): keeping every one
+      // for days would dominate the database (pnpm bench). Keep one clean sweep an hour, and
+      // every sweep that was partial; other kinds run rarely and always keep theirs.
+      if (kind !== 'pm' || outcome.status !== 'ok' || !scans.hasRawOutputSince(kind, at - RAW_PM_EVERY_MS)) {
+        keepRaw(scans, scanId, at, collected.raw);
+      }
       scans.finish(scanId, at, outcome);
     })();
   } catch (err) {
     // The transaction rolled back: nothing of this scan is stored, earlier data is intact.
-    db.transaction(() => {
-      keepRaw(scans, scanId, now(), collected.raw);
-      scans.finish(scanId, now(), { status: 'failed', error: `storing failed: ${messageOf(err)}`, warnings: collected.warnings });
-    })();
+    return finishFailed(db, scans, scanId, { kind, trigger, startedAt }, now, collected.raw, {
+      status: 'failed', error: `storing failed: ${messageOf(err)}`, warnings: collected.warnings,
+    });
   }
   return scans.get(scanId)!;
+}
+
+/**
+ * Marks a scan failed, keeping its raw output when there is room. When even that write fails
+ * (disk full, database turned read-only) it retries without the raw output, and failing that
+ * leaves the row 'running' for the next start to mark interrupted: the caller always gets a
+ * row with the reason, never an exception, so a scheduler tick or an API call cannot crash.
+ */
+function finishFailed(
+  db: Db, scans: ReturnType<typeof createScansRepo>, scanId: number, what: { kind: ScanKind; trigger: Trigger; startedAt: number },
+  now: () => number, raw: { name: string; text: string }[], outcome: ScanOutcome,
+): ScanRow {
+  for (const withRaw of raw.length ? [true, false] : [false]) {
+    try {
+      db.transaction(() => {
+        if (withRaw) keepRaw(scans, scanId, now(), raw);
+        scans.finish(scanId, now(), outcome);
+      })();
+      return scans.get(scanId)!;
+    } catch (err) {
+      outcome = { ...outcome, error: `${outcome.error ?? 'failed'} (and recording the failure failed: ${messageOf(err)})` };
+    }
+  }
+  return { ...unsaved(what.kind, what.trigger, what.startedAt, now(), outcome.error ?? 'failed'), id: scanId, warnings: outcome.warnings ?? [] };
+}
+
+function unsaved(kind: ScanKind, trigger: Trigger, startedAt: number, at: number, error: string): ScanRow {
+  return { id: 0, kind, trigger, status: 'failed', startedAt, finishedAt: at, durationMs: at - startedAt, error, warnings: [], toolVersions: {}, summary: {} };
 }
 
 function keepRaw(scans: ReturnType<typeof createScansRepo>, scanId: number, at: number, raw: { name: string; text: string }[]): void {

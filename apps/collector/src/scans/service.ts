@@ -18,13 +18,26 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
   const diags = createDiagsSource(runner, toolEnvProvider(config));
   const baseline = new CounterBaseline(db);
   const running = new Set<string>();
+  const queues = new Map<string, Promise<unknown>>();
 
+  // Scans of one kind run one after the other: a cron SM scan and an API "scan now" that
+  // overlapped both compared with the same previous observation and stored the failover twice.
   async function guarded<T>(kind: string, fn: () => Promise<T>): Promise<T> {
-    running.add(kind);
+    const mine = (queues.get(kind) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(async () => {
+        running.add(kind);
+        try {
+          return await fn();
+        } finally {
+          running.delete(kind);
+        }
+      });
+    queues.set(kind, mine);
     try {
-      return await fn();
+      return await mine;
     } finally {
-      running.delete(kind);
+      if (queues.get(kind) === mine) queues.delete(kind);
     }
   }
 

@@ -94,13 +94,15 @@ export function createToolRunner(defaults: RunOptions, maxConcurrent = 6): ToolR
 
 /** One-line description of why a run failed, or null when it exited 0. */
 export function describeFailure(r: ToolRun): string | null {
+  // Without arguments `${tool} ${args}` would read "false : exit 1".
+  const cmd = [r.tool, ...r.args].join(' ');
   if (r.spawnError === 'ENOENT') return `${r.tool}: not found on PATH`;
   if (r.spawnError) return `${r.tool}: could not start (${r.spawnError})`;
-  if (r.timedOut) return `${r.tool} ${r.args.join(' ')}: killed after timeout (${r.durationMs} ms)`;
+  if (r.timedOut) return `${cmd}: killed after timeout (${r.durationMs} ms)`;
   if (r.truncated) return `${r.tool}: output exceeded the cap and the process was killed`;
   if (r.exitCode !== 0) {
     const err = r.stderr.trim().split('\n').slice(-2).join(' | ').slice(0, 300);
-    return `${r.tool} ${r.args.join(' ')}: exit ${r.exitCode ?? r.signal}${err ? `: ${err}` : ''}`;
+    return `${cmd}: exit ${r.exitCode ?? r.signal}${err ? `: ${err}` : ''}`;
   }
   return null;
 }

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { createToolRunner, describeFailure, type ToolRun } from './tool-runner.ts';
+
+const runner = createToolRunner({ timeoutMs: 5000, maxOutputBytes: 1 << 20 });
+
+describe('createToolRunner() with real processes', () => {
+  it('returns stdout and exit code 0 of a tool that succeeds', async () => {
+    const r = await runner.run('echo', ['hello', 'fabric']);
+    expect(r).toMatchObject({ tool: 'echo', args: ['hello', 'fabric'], stdout: 'hello fabric\n', stderr: '', exitCode: 0, signal: null,
+      timedOut: false, truncated: false, spawnError: null });
+    expect(describeFailure(r)).toBeNull();
+  });
+
+  it('passes arguments without a shell: metacharacters arrive verbatim', async () => {
+    const r = await runner.run('echo', ['$(id)', ';', '`true`', '*']);
+    expect(r.stdout).toBe('$(id) ; `true` *\n');
+  });
+
+  it('reports a non-zero exit as data, not an exception', async () => {
+    const r = await runner.run('false', []);
+    expect(r).toMatchObject({ exitCode: 1, timedOut: false, truncated: false, spawnError: null });
+    expect(describeFailure(r)).toBe('false: exit 1');
+  });
+
+  it('keeps stderr of a tool that writes only to stderr and names it in the failure', async () => {
+    const r = await runner.run('ls', ['/nonexistent-ibwatch-path']);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('/nonexistent-ibwatch-path');
+    expect(r.exitCode).not.toBe(0);
+    expect(describeFailure(r)).toMatch(/^ls \/nonexistent-ibwatch-path: exit 2: .*nonexistent-ibwatch-path/);
+  });
+
+  it('reports a missing binary as ENOENT', async () => {
+    const r = await runner.run('ibwatch-no-such-tool', ['-x']);
+    expect(r).toMatchObject({ spawnError: 'ENOENT', exitCode: null, timedOut: false });
+    expect(describeFailure(r)).toBe('ibwatch-no-such-tool: not found on PATH');
+  });
+
+  it('kills a hanging tool at its timeout', async () => {
+    const r = await runner.run('sleep', ['30'], { timeoutMs: 200 });
+    expect(r).toMatchObject({ timedOut: true, signal: 'SIGKILL', exitCode: null, truncated: false });
+    expect(r.durationMs).toBeGreaterThanOrEqual(190);
+    expect(r.durationMs).toBeLessThan(5000);
+    expect(describeFailure(r)).toMatch(/^sleep 30: killed after timeout \(\d+ ms\)$/);
+  });
+
+  it('kills a tool whose stdout floods past maxOutputBytes', async () => {
+    const r = await runner.run('yes', ['port'], { maxOutputBytes: 64 * 1024 });
+    expect(r).toMatchObject({ truncated: true, timedOut: false, spawnError: null, exitCode: null });
+    expect(r.stdout.length).toBeLessThanOrEqual(64 * 1024);
+    expect(describeFailure(r)).toBe('yes: output exceeded the cap and the process was killed');
+  });
+
+  it('does not count output of exactly the cap as a flood', async () => {
+    const r = await runner.run('head', ['-c', '4096', '/dev/zero'], { maxOutputBytes: 8192 });
+    expect(r).toMatchObject({ truncated: false, exitCode: 0 });
+    expect(r.stdout.length).toBe(4096);
+  });
+
+  it('runs at most maxConcurrent tools at once and queues the rest', async () => {
+    const bounded = createToolRunner({ timeoutMs: 5000, maxOutputBytes: 1024 }, 2);
+    const spans: { start: number; end: number }[] = [];
+    await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        const r = await bounded.run('sleep', ['0.3']);
+        const end = performance.now();
+        spans.push({ start: end - r.durationMs, end });
+        expect(r.exitCode).toBe(0);
+      }),
+    );
+    // With two slots, the third run starts only when the first has ended, and so on. Spans are
+    // measured after each await, so allow half a run of scheduling lag on a busy machine;
+    // without the bound all five would start together, a whole run (300 ms) too early.
+    spans.sort((a, b) => a.start - b.start);
+    for (let i = 0; i + 2 < spans.length; i++) expect(spans[i + 2]!.start).toBeGreaterThanOrEqual(spans[i]!.end - 150);
+    // 5 runs two at a time need three waves.
+    const total = Math.max(...spans.map((s) => s.end)) - Math.min(...spans.map((s) => s.start));
+    expect(total).toBeGreaterThanOrEqual(3 * 300 - 30);
+  });
+});
+
+describe('describeFailure()', () => {
+  const base: ToolRun = { tool: 'perfquery', args: ['-x'], stdout: '', stderr: '', exitCode: 0, signal: null, durationMs: 5, timedOut: false, truncated: false, spawnError: null };
+
+  it.each<[Partial<ToolRun>, string | null]>([
+    [{}, null],
+    [{ spawnError: 'EACCES' }, 'perfquery: could not start (EACCES)'],
+    [{ exitCode: null, signal: 'SIGSEGV' }, 'perfquery -x: exit SIGSEGV'],
+    [{ exitCode: 3, stderr: 'ibwarn: one\nibwarn: two\nibpanic: three\n' }, 'perfquery -x: exit 3: ibwarn: two | ibpanic: three'],
+  ])('describes %j as %j', (patch, text) => {
+    expect(describeFailure({ ...base, ...patch })).toBe(text);
+  });
+
+  it('cuts a long stderr to 300 characters', () => {
+    const d = describeFailure({ ...base, exitCode: 1, stderr: 'x'.repeat(1000) })!;
+    expect(d.length).toBeLessThan(330);
+  });
+});

@@ -1,0 +1,118 @@
+// Shared set-up of the collector's tests: a real SQLite file in a temp dir, a config that runs no
+// tools, and the paths of the real samples and fixtures. Imported only by *.test.ts files.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { PortCounters, ScanRow } from '@ibwatch/fabric';
+import { loadConfig, type Config } from './config.ts';
+import { createContext, type Context } from './context.ts';
+import { openDb } from './db/open-db.ts';
+import { buildApp } from './app.ts';
+import { NameBook } from './names.ts';
+import { runPipeline } from './scans/scan-service.ts';
+import { CounterBaseline, storePm } from './scans/pm-store.ts';
+
+/** The repository root; in CI it is cloned elsewhere with `shared/` beside it. */
+export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+export const IBDIAGNET_RUNS = resolve(REPO_ROOT, '../shared/samples/ibdiagnet2-runs');
+export const SAMPLE_A = join(IBDIAGNET_RUNS, 'ndr-fat-tree-a');
+export const SAMPLE_B = join(IBDIAGNET_RUNS, 'ndr-fat-tree-b');
+export const NCCL_FIXTURES = resolve(REPO_ROOT, 'packages/parsers/fixtures/nccl');
+export const TOKEN = 'test-token-0123456789abcdef';
+
+export const ncclFixture = (name: string): string => readFileSync(join(NCCL_FIXTURES, name), 'utf8');
+
+/** A fresh temp dir; `cleanup()` removes it. */
+export function tempDir(prefix = 'ibwatch-test-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A config for tests: import-only source (no tools), a DB file in `dir`, no web UI, a token. */
+export function testConfig(dir: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    IBWATCH_SOURCE: 'import-only',
+    IBWATCH_DB: join(dir, 'ibwatch.db'),
+    IBWATCH_WEB_DIST: join(dir, 'no-web-dist'),
+    IBWATCH_IBDIAGNET_OUT: join(dir, 'ibdiagnet'),
+    IBWATCH_TOKEN: TOKEN,
+    IBWATCH_GRACE_PERIOD_MIN: '0',
+    ...env,
+  });
+}
+
+/** A context on a fresh database file in a fresh temp dir; `cleanup()` closes it and removes the dir. */
+export function testContext(env: Record<string, string> = {}): Context & { dir: string; cleanup: () => void } {
+  const t = tempDir();
+  const config = testConfig(t.dir, env);
+  const ctx = createContext(config, { db: openDb(config.dbFile) });
+  return {
+    ...ctx,
+    dir: t.dir,
+    cleanup: () => {
+      if (ctx.db.open) ctx.db.close();
+      t.cleanup();
+    },
+  };
+}
+
+/** The app over a context, as server.ts builds it (no listening socket); `names` overrides the name map. */
+export function appOf(ctx: Context, names: NameBook = ctx.names): Promise<FastifyInstance> {
+  return buildApp({ config: ctx.config, db: ctx.db, runner: ctx.runner, scans: ctx.scans, names });
+}
+
+export const auth = { authorization: `Bearer ${TOKEN}` };
+
+/**
+ * One PM sweep through the real pipeline and store, at a chosen time, with the counters given
+ * (e.g. the sample's counters with errors added): what a perfquery sweep would hand over.
+ */
+export function pmSweep(ctx: Context, at: number, counters: PortCounters[]): Promise<ScanRow> {
+  const baseline = new CounterBaseline(ctx.db);
+  return runPipeline(
+    ctx.db, 'pm', 'cli',
+    async () => ({ data: counters, raw: [], toolVersions: {}, warnings: [] }),
+    (id, t, c) => storePm(ctx.db, ctx.config, ctx.names, baseline, id, t, c.data),
+    () => at,
+  );
+}
+
+/**
+ * Counters with `add` added to one counter of one port, and to its 64-bit `...Ext` twin when the
+ * port has one (ibdiagnet's PM_INFO carries both; the twin is what is read). A copy.
+ */
+export function withErrors(counters: PortCounters[], port: { nodeGuid: string; portNum: number }, name: string, add: bigint): PortCounters[] {
+  return counters.map((p) => {
+    if (p.nodeGuid !== port.nodeGuid || p.portNum !== port.portNum) return p;
+    const c = { ...p.counters, [name]: (p.counters[name] ?? 0n) + add };
+    if (c[`${name}Ext`] !== undefined) c[`${name}Ext`] = c[`${name}Ext`]! + add;
+    return { ...p, counters: c };
+  });
+}
+
+/** The leaf-spine link port the seeded PM sweep puts symbol errors on (spine switch, port 3). */
+export const ERROR_PORT = { nodeGuid: '0xb0cf0e0300d33fc0', portNum: 3 };
+/** A port whose link the seeded sweep sees going down three times (a flapping link). */
+export const FLAP_PORT = { nodeGuid: '0xb0cf0e0300d33fc0', portNum: 5 };
+
+/**
+ * A realistic database for route tests: the real ndr-fat-tree-a import, two PM sweeps a minute
+ * apart (the second with symbol errors and link error recoveries on ERROR_PORT, and a flapping
+ * FLAP_PORT), and two nccl runs (GDR on, GDR off).
+ */
+export async function seedFabric(ctx: Context): Promise<{ goodRun: number; badRun: number }> {
+  const a = await ctx.scans.importIbdiagnet(SAMPLE_A, 'cli');
+  if (a.status === 'failed') throw new Error(`seed import failed: ${a.error}`);
+  const { readIbdiagnetDir } = await import('@ibwatch/parsers');
+  const counters = (await readIbdiagnetDir(SAMPLE_A)).value.counters;
+  const now = Date.now();
+  await pmSweep(ctx, now - 60_000, counters);
+  let errored = withErrors(counters, ERROR_PORT, 'SymbolErrorCounter', 500n);
+  errored = withErrors(errored, ERROR_PORT, 'LinkErrorRecoveryCounter', 50n);
+  errored = withErrors(errored, FLAP_PORT, 'LinkDownedCounter', 3n);
+  await pmSweep(ctx, now, errored);
+  const good = await ctx.scans.importNccl(ncclFixture('all_reduce_perf.gdr-enabled.multinode.good.txt'), { cluster: 'a' }, 'good.txt', 'api');
+  const bad = await ctx.scans.importNccl(ncclFixture('all_reduce_perf.gdr-disabled.multinode.good.txt'), { cluster: 'a' }, 'bad.txt', 'api');
+  return { goodRun: good.runId!, badRun: bad.runId! };
+}

@@ -1,0 +1,155 @@
+// The soak: a live lab (ibsim + OpenSM + infiniband-diags), the real scan service, PM sweeps
+// back to back (no waiting for cron), a random fault every few sweeps, retention on an
+// accelerated clock. Reports memory, database and sweep-time figures; used by scripts/soak.ts
+// (the long run) and soak.test.ts (the short CI variant).
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  addCounter, degradeLink, linkDown, linkUp, resetCounters, restoreLink, startLab, stopLab, type Lab, type PortAddr,
+} from '@ibwatch/lab';
+import { loadConfig } from '../../src/config.ts';
+import { createContext } from '../../src/context.ts';
+import { pruneOnce } from '../../src/scans/maintenance.ts';
+import { rng } from './support.ts';
+
+export interface SoakOptions {
+  sweeps: number;
+  gpus: number;
+  /** A random fault every this many sweeps. */
+  faultEvery: number;
+  reportEvery: number;
+  /** Work dir (lab + database); must exist. */
+  dir: string;
+  seed?: number;
+  log?: (line: string) => void;
+}
+
+export interface SoakSample {
+  sweep: number;
+  rssMb: number;
+  heapMb: number;
+  dbMb: number;
+  walMb: number;
+  p50Ms: number;
+  p95Ms: number;
+  findingsOpen: number;
+  failed: number;
+}
+
+export interface SoakResult {
+  samples: SoakSample[];
+  faults: Record<string, number>;
+  failedScans: number;
+  pruned: Record<string, number>;
+  seconds: number;
+}
+
+const DAY = 86_400_000;
+const mb = (b: number) => Math.round((b / 1048576) * 10) / 10;
+const size = (f: string) => {
+  try {
+    return statSync(f).size;
+  } catch {
+    return 0;
+  }
+};
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : 0;
+};
+
+export async function runSoak(o: SoakOptions): Promise<SoakResult> {
+  const log = o.log ?? ((l: string) => process.stdout.write(`${l}\n`));
+  const random = rng(o.seed ?? 42);
+  const labDir = join(o.dir, 'lab');
+  const started = Date.now();
+  const lab: Lab = await startLab({ gpus: o.gpus, tiers: 2, dir: labDir });
+  try {
+    const config = loadConfig({
+      IBWATCH_SOURCE: 'lab', IBWATCH_LAB_DIR: labDir, IBWATCH_DB: join(o.dir, 'soak.db'), IBWATCH_GRACE_PERIOD_MIN: '0',
+      IBWATCH_AUTO_RESOLVE_SWEEPS: '3', IBWATCH_TOOL_TIMEOUT_MS: '20000', IBWATCH_LOG_LEVEL: 'warn',
+    });
+    // Retention on an accelerated clock: the last `windowMs` of wall time stand for the
+    // retention days, so pruning really deletes during a run of minutes.
+    const retention = { ...config, retention: { rawDeltaDays: 1, rollupDays: 1, rawOutputDays: 1, scanDays: 1 } };
+    const ctx = createContext(config);
+    const { db } = ctx;
+    for (const k of ['topology', 'sm', 'pm'] as const) {
+      const r = await ctx.scans.run(k, 'cli');
+      if (r.status === 'failed') throw new Error(`initial ${k} scan failed: ${r.error}`);
+    }
+    const topo = lab.topology();
+    const hcaLinks = topo.links.filter((l) => /^dgx-/.test(l.b.node) || /^dgx-/.test(l.a.node));
+    const fabricLinks = topo.links.filter((l) => /^(leaf|spine)/.test(l.a.node) && /^(leaf|spine)/.test(l.b.node));
+    const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
+    const end = (l: (typeof topo.links)[number]): PortAddr => ({ node: l.a.node, port: l.a.port });
+    const down: PortAddr[] = [];
+    const degraded: PortAddr[] = [];
+    const faults: Record<string, number> = {};
+    const pruned: Record<string, number> = {};
+    const samples: SoakSample[] = [];
+    let times: number[] = [];
+    let failed = 0;
+    const windowMs = 60_000;
+
+    const fault = async () => {
+      const r = random();
+      let kind: string;
+      if (down.length && r < 0.15) (kind = 'link-up', await linkUp(lab, down.shift()!));
+      else if (degraded.length && r < 0.3) (kind = 'restore', await restoreLink(lab, degraded.shift()!));
+      else if (r < 0.6) (kind = 'counter-bump', await addCounter(lab, end(pick(hcaLinks)), pick(['SymbolErrorCounter', 'PortRcvErrors', 'LinkErrorRecoveryCounter', 'PortXmitDiscards']), 1 + Math.floor(random() * 50)));
+      else if (r < 0.72) {
+        kind = 'link-down';
+        const p = end(pick(hcaLinks));
+        await linkDown(lab, p, { countFlap: true });
+        down.push(p);
+      } else if (r < 0.84) {
+        kind = 'degrade';
+        const p = end(pick(fabricLinks));
+        await degradeLink(lab, p, { width: '2X' });
+        degraded.push(p);
+      } else (kind = 'counter-reset', await resetCounters(lab, end(pick(hcaLinks))));
+      faults[kind] = (faults[kind] ?? 0) + 1;
+    };
+
+    for (let i = 1; i <= o.sweeps; i++) {
+      if (i % o.faultEvery === 0) {
+        try {
+          await fault();
+        } catch (err) {
+          faults['fault-error'] = (faults['fault-error'] ?? 0) + 1;
+          log(`fault failed at sweep ${i}: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+      const t = performance.now();
+      const row = await ctx.scans.run('pm', 'schedule');
+      times.push(performance.now() - t);
+      if (row.status === 'failed') failed++;
+      if (i % 20 === 0 && (await ctx.scans.run('topology', 'schedule')).status === 'failed') failed++;
+      if (i % 50 === 0 && (await ctx.scans.run('sm', 'schedule')).status === 'failed') failed++;
+      if (i % 100 === 0) for (const [k, v] of Object.entries(pruneOnce(db, retention, Date.now() + DAY - windowMs))) pruned[k] = (pruned[k] ?? 0) + v;
+      if (i % o.reportEvery === 0 || i === o.sweeps) {
+        const m = process.memoryUsage();
+        const s: SoakSample = {
+          sweep: i, rssMb: mb(m.rss), heapMb: mb(m.heapUsed), dbMb: mb(size(config.dbFile)), walMb: mb(size(`${config.dbFile}-wal`)),
+          p50Ms: Math.round(pct(times, 50)), p95Ms: Math.round(pct(times, 95)),
+          findingsOpen: db.prepare("SELECT COUNT(*) FROM findings WHERE state != 'resolved'").pluck().get() as number, failed,
+        };
+        samples.push(s);
+        times = [];
+        log(`sweep ${String(i).padStart(5)}  rss ${s.rssMb} MB  heap ${s.heapMb} MB  db ${s.dbMb} MB  wal ${s.walMb} MB  pm p50 ${s.p50Ms} ms p95 ${s.p95Ms} ms  findings open ${s.findingsOpen}  failed scans ${failed}`);
+      }
+    }
+    db.close();
+    return { samples, faults, failedScans: failed, pruned, seconds: Math.round((Date.now() - started) / 1000) };
+  } finally {
+    await stopLab(labDir);
+  }
+}
+
+/** Growth of a figure over the second half of the run, as a fraction of its mid-run value. */
+export function secondHalfGrowth(samples: SoakSample[], key: 'rssMb' | 'dbMb' | 'heapMb'): number {
+  const mid = samples[Math.floor((samples.length - 1) / 2)]!;
+  const last = samples[samples.length - 1]!;
+  return (last[key] - mid[key]) / mid[key];
+}

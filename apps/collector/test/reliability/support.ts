@@ -1,0 +1,128 @@
+// Shared helpers of the reliability suite: temp dirs, configs, a database fingerprint, and a
+// ToolRunner that plays back canned tool outputs (the runner's documented test seam).
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { Db } from '../../src/db/open-db.ts';
+import type { RunOptions, ToolRun, ToolRunner } from '../../src/sources/tool-runner.ts';
+
+export const REPO = resolve(import.meta.dirname, '../../../..');
+export const SAMPLES = '/work/shared/samples';
+export const RUN_A = join(SAMPLES, 'ibdiagnet2-runs/ndr-fat-tree-a');
+export const RUN_B = join(SAMPLES, 'ibdiagnet2-runs/ndr-fat-tree-b');
+export const PARSER_FIXTURES = join(REPO, 'packages/parsers/fixtures');
+export const BAD_FIXTURES = resolve(import.meta.dirname, '../fixtures/bad');
+export const TOKEN = 'reliability-token-0123456789';
+
+const made: string[] = [];
+
+/** A fresh temp dir, removed by {@link cleanupTemp}. */
+export function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), `ibw-rel-${prefix}-`));
+  made.push(d);
+  return d;
+}
+
+export function cleanupTemp(): void {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+/** A config for tests: everything under `dir`, no web UI, no jitter. */
+export function testConfig(dir: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    IBWATCH_SOURCE: 'import-only',
+    IBWATCH_DB: join(dir, 'ibwatch.db'),
+    IBWATCH_TOKEN: TOKEN,
+    IBWATCH_WEB_DIST: join(dir, 'no-web'),
+    IBWATCH_IBDIAGNET_OUT: join(dir, 'ibdiagnet-out'),
+    IBWATCH_LAB_DIR: join(dir, 'no-lab'),
+    IBWATCH_GRACE_PERIOD_MIN: '0',
+    IBWATCH_JITTER_MS: '0',
+    ...env,
+  });
+}
+
+/** Tables whose content is "the fabric as ibwatch knows it"; scans and raw_outputs are the audit trail. */
+const DATA_TABLES = [
+  'nodes', 'ports', 'links', 'port_state_history', 'counter_last', 'counter_deltas', 'counter_rollups',
+  'sm_observations', 'sm_events', 'nccl_runs', 'nccl_results', 'findings', 'cables',
+];
+
+/**
+ * Row counts plus a hash of every row of the data tables, in a stable order: equal
+ * fingerprints mean nothing earlier in the database changed.
+ */
+export function fingerprint(db: Db): string {
+  const h = createHash('sha256');
+  const counts: string[] = [];
+  for (const t of DATA_TABLES) {
+    const rows = db.prepare(`SELECT * FROM ${t}`).raw().all() as unknown[][];
+    const lines = rows.map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : Buffer.isBuffer(v) ? v.toString('hex') : v)));
+    lines.sort();
+    for (const l of lines) h.update(l).update('\n');
+    counts.push(`${t}=${rows.length}`);
+  }
+  return `${counts.join(' ')} ${h.digest('hex').slice(0, 16)}`;
+}
+
+export interface CannedOutput {
+  stdout?: string;
+  stderr?: string;
+  exitCode?: number;
+}
+
+/**
+ * A ToolRunner that answers from a table keyed `tool args...` (falling back to `tool`), so the
+ * collector's diags source parses exactly the text a test hands it. `-V` answers a version.
+ */
+export class CannedRunner implements ToolRunner {
+  outputs = new Map<string, CannedOutput>();
+  calls: string[] = [];
+
+  set(key: string, out: CannedOutput): this {
+    this.outputs.set(key, out);
+    return this;
+  }
+
+  async run(tool: string, args: string[], _opts?: Partial<RunOptions>): Promise<ToolRun> {
+    const key = [tool, ...args].join(' ');
+    this.calls.push(key);
+    const base = { tool, args, signal: null, durationMs: 1, timedOut: false, truncated: false, spawnError: null };
+    if (args[0] === '-V') return { ...base, stdout: '', stderr: `${tool} BUILD VERSION: 44.0 Build date: test`, exitCode: 0 };
+    const o = this.outputs.get(key) ?? this.outputs.get(tool);
+    if (!o) return { ...base, stdout: '', stderr: '', exitCode: null, spawnError: 'ENOENT' };
+    return { ...base, stdout: o.stdout ?? '', stderr: o.stderr ?? '', exitCode: o.exitCode ?? 0 };
+  }
+}
+
+/** The lab captures (real infiniband-diags 44 output against ibsim) as a healthy fabric. */
+export function labOutputs(): Record<string, CannedOutput> {
+  const f = (n: string) => readFileSync(join(PARSER_FIXTURES, 'diags', n), 'utf8');
+  return {
+    ibnetdiscover: { stdout: f('lab-ibnetdiscover.txt') },
+    iblinkinfo: { stdout: f('lab-iblinkinfo.txt') },
+    'ibqueryerrors --data --threshold-file /dev/null': { stdout: f('lab-ibqueryerrors-nothr.txt'), exitCode: 1 },
+    'ibqueryerrors --counters': { stdout: f('lab-ibqueryerrors-counters.txt') },
+    'saquery SMIR': { stdout: f('lab-saquery-smir.txt') },
+  };
+}
+
+export function cannedLab(): CannedRunner {
+  const r = new CannedRunner();
+  for (const [k, v] of Object.entries(labOutputs())) r.set(k, v);
+  return r;
+}
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failing run can be replayed. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,158 @@
+// Tool faults through the REAL tool runner: PATH points at a temp dir of deliberately broken
+// executables named like the diags tools (hang, exit 3, stderr only, flood, missing). The
+// healthy ones `cat` the real lab captures. What is under test is our runner and scan pipeline.
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { createContext, type Context } from '../../src/context.ts';
+import { buildApp } from '../../src/app.ts';
+import { cleanupTemp, PARSER_FIXTURES, tempDir, testConfig, TOKEN } from './support.ts';
+
+const TIMEOUT_MS = 600;
+const CAP_BYTES = 1 << 20;
+const lab = (n: string) => join(PARSER_FIXTURES, 'diags', n);
+
+let bin: string;
+let ctx: Context;
+let app: FastifyInstance;
+const savedPath = process.env.PATH;
+
+/** Healthy tools: the real captures of infiniband-diags 44 against the lab. */
+const HEALTHY: Record<string, string> = {
+  ibnetdiscover: `cat '${lab('lab-ibnetdiscover.txt')}'`,
+  iblinkinfo: `cat '${lab('lab-iblinkinfo.txt')}'`,
+  ibqueryerrors: `case "$*" in *--counters*) cat '${lab('lab-ibqueryerrors-counters.txt')}';; *) cat '${lab('lab-ibqueryerrors-nothr.txt')}'; exit 1;; esac`,
+  saquery: `cat '${lab('lab-saquery-smir.txt')}'`,
+  sminfo: `cat '${lab('lab-sminfo.txt')}'`,
+};
+
+function tool(name: string, body: string | null): void {
+  const path = join(bin, name);
+  rmSync(path, { force: true });
+  if (body === null) return;
+  // `-V` answers like diags 44 (on stderr), whatever the fault.
+  writeFileSync(path, `#!/bin/sh\ncase "$1" in -V) echo "${name} BUILD VERSION: 44.0" >&2; exit 0;; esac\n${body}\n`);
+  chmodSync(path, 0o755);
+}
+
+function healthy(): void {
+  for (const [name, body] of Object.entries(HEALTHY)) tool(name, body);
+}
+
+beforeAll(async () => {
+  const dir = tempDir('tools');
+  bin = join(dir, 'bin');
+  mkdirSync(bin);
+  // Only the fake tools and the basic shell utilities they use are reachable.
+  process.env.PATH = `${bin}:/usr/bin:/bin`;
+  ctx = createContext(testConfig(dir, { IBWATCH_SOURCE: 'diags', IBWATCH_TOOL_TIMEOUT_MS: String(TIMEOUT_MS), IBWATCH_TOOL_MAX_OUTPUT_BYTES: String(CAP_BYTES) }));
+  app = await buildApp(ctx);
+  healthy();
+  for (const k of ['topology', 'sm', 'pm'] as const) expect((await ctx.scans.run(k, 'cli')).status).not.toBe('failed');
+});
+
+afterAll(async () => {
+  process.env.PATH = savedPath;
+  await app.close();
+  cleanupTemp();
+});
+
+describe('tool faults', () => {
+  it('a tool that hangs is killed at its timeout and the scan fails saying so', async () => {
+    const pidFile = join(bin, 'hang.pid');
+    tool('ibnetdiscover', `echo $$ > '${pidFile}'; exec sleep 100`);
+    const t0 = Date.now();
+    const row = await ctx.scans.run('topology', 'api');
+    expect(row.status).toBe('failed');
+    expect(row.error).toMatch(/^ibnetdiscover ?: killed after timeout \(\d+ ms\)$/);
+    expect(Date.now() - t0).toBeLessThan(TIMEOUT_MS + 5000);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ')).toBe(false);
+  });
+
+  it('a tool that exits non-zero fails the scan with its exit code and stderr', async () => {
+    healthy();
+    tool('ibnetdiscover', 'echo "ibwarn: [4242] mad_rpc_open_port: can\'t open UMAD port ((null):0)" >&2; exit 3');
+    const row = await ctx.scans.run('topology', 'api');
+    expect(row.status).toBe('failed');
+    expect(row.error).toMatch(/^ibnetdiscover ?: exit 3: ibwarn: \[4242\] mad_rpc_open_port: can't open UMAD port/);
+  });
+
+  it('a tool that prints only to stderr (exit 0) fails the scan as empty output', async () => {
+    healthy();
+    tool('ibnetdiscover', 'echo "ibwarn: something odd" >&2; exit 0');
+    const row = await ctx.scans.run('topology', 'api');
+    expect(row.status).toBe('failed');
+    expect(row.error).toMatch(/ibnetdiscover.*empty output/);
+  });
+
+  it('a tool that floods stdout is killed at the output cap', async () => {
+    healthy();
+    tool('ibnetdiscover', 'exec yes "Switch 36 \"S-fc6a1c0300001010\" # flood"');
+    const before = process.memoryUsage().rss;
+    const row = await ctx.scans.run('topology', 'api');
+    expect(row.status).toBe('failed');
+    expect(row.error).toBe('ibnetdiscover: output exceeded the cap and the process was killed');
+    // The cap bounds what is buffered: nowhere near unbounded growth.
+    expect(process.memoryUsage().rss - before).toBeLessThan(64 * CAP_BYTES);
+  });
+
+  it('a tool missing from PATH fails the scan with "not found on PATH"', async () => {
+    healthy();
+    tool('ibnetdiscover', null);
+    const row = await ctx.scans.run('topology', 'api');
+    expect(row.status).toBe('failed');
+    expect(row.error).toBe('ibnetdiscover: not found on PATH');
+  });
+
+  it('a hanging iblinkinfo leaves the topology scan partial (ports from ibnetdiscover)', async () => {
+    healthy();
+    tool('iblinkinfo', 'exec sleep 100');
+    const row = await ctx.scans.run('topology', 'api');
+    expect(row.status).toBe('partial');
+    expect(row.error).toMatch(/port states unknown: iblinkinfo ?: killed after timeout/);
+  });
+
+  it('ibqueryerrors failing (exit 3, stderr only) or flooding fails the PM sweep; the next one works', async () => {
+    healthy();
+    tool('ibqueryerrors', 'echo "ibwarn: [1] query failed: SA query failed" >&2; exit 3');
+    const a = await ctx.scans.run('pm', 'api');
+    expect(a.status).toBe('failed');
+    expect(a.error).toMatch(/^ibqueryerrors --data --threshold-file \/dev\/null: exit 3: ibwarn: \[1\] query failed|^ibqueryerrors --counters: exit 3/);
+    tool('ibqueryerrors', 'exec yes "   GUID 0xfc6a1c0300001010 port 3: [PortXmitDiscards == 55]"');
+    const b = await ctx.scans.run('pm', 'api');
+    expect(b.status).toBe('failed');
+    expect(b.error).toBe('ibqueryerrors: output exceeded the cap and the process was killed');
+    healthy();
+    expect((await ctx.scans.run('pm', 'api')).status).not.toBe('failed');
+  });
+
+  it('SM tools missing: the SM scan fails and raises no false "no master" finding', async () => {
+    healthy();
+    tool('saquery', null);
+    tool('sminfo', null);
+    const before = ctx.db.prepare("SELECT COUNT(*) FROM findings WHERE kind LIKE 'sm-%' AND state != 'resolved'").pluck().get();
+    const row = await ctx.scans.run('sm', 'api');
+    expect(row.status).toBe('failed');
+    expect(row.error).toBe('saquery: not found on PATH');
+    expect(ctx.db.prepare("SELECT COUNT(*) FROM findings WHERE kind LIKE 'sm-%' AND state != 'resolved'").pluck().get()).toBe(before);
+  });
+
+  it('the collector keeps serving through all of it: health, scan list, and scan now over HTTP', async () => {
+    healthy();
+    tool('ibnetdiscover', 'exit 7');
+    expect((await app.inject('/api/health')).statusCode).toBe(200);
+    const now = await app.inject({ method: 'POST', url: '/api/scans', headers: { authorization: `Bearer ${TOKEN}` }, payload: { kind: 'topology' } });
+    expect(now.statusCode).toBe(200);
+    expect(now.json()).toMatchObject({ status: 'failed' });
+    expect((now.json() as { error: string }).error).toMatch(/^ibnetdiscover ?: exit 7$/);
+    const failed = (await app.inject({ url: '/api/scans?status=failed' })).json() as { error: string }[];
+    for (const m of ['killed after timeout', 'exit 3', 'empty output', 'output exceeded the cap', 'not found on PATH']) {
+      expect(failed.some((f) => f.error.includes(m)), m).toBe(true);
+    }
+    healthy();
+    expect((await ctx.scans.run('topology', 'api')).status).toBe('ok');
+    expect(ctx.db.prepare("SELECT COUNT(*) FROM scans WHERE status = 'running'").pluck().get()).toBe(0);
+  });
+});

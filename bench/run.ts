@@ -1,0 +1,67 @@
+/**
+ * `pnpm bench [--quick] [--only stage[,stage]]`: generates 1k/4k/10k-GPU fabrics with the lab's
+ * generator, the inputs ibwatch reads at that scale, and measures every stage. Prints one table
+ * (stage, size, median, floor and ratio where one is named, target, verdict) and writes
+ * bench/out/results.json. --quick: the 4k fabric as the large one, fewer runs, 3 days of history.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { tempDirs, type Stage, type StageCtx } from './lib/stage.ts';
+import { table, verdict, type Row } from './lib/stats.ts';
+import { parseStage } from './stages/parse.ts';
+import { ibdiagnetStage } from './stages/ibdiagnet.ts';
+import { pmStage } from './stages/pm.ts';
+import { dbSizeStage } from './stages/db-size.ts';
+import { ncclStage } from './stages/nccl.ts';
+import { serveStage } from './stages/serve.ts';
+import { liveLabStage } from './stages/live-lab.ts';
+
+const STAGES: Record<string, Stage> = {
+  parse: parseStage, ibdiagnet: ibdiagnetStage, pm: pmStage, 'db-size': dbSizeStage, nccl: ncclStage, serve: serveStage, 'live-lab': liveLabStage,
+};
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, markdown: { type: 'boolean', default: false } } });
+  const only = values.only ? values.only.split(',') : Object.keys(STAGES);
+  for (const s of only) if (!STAGES[s]) throw new Error(`unknown stage "${s}" (stages: ${Object.keys(STAGES).join(', ')})`);
+  const dirs = tempDirs();
+  const quick = values.quick ?? false;
+  const ctx: StageCtx = {
+    quick, big: quick ? 4000 : 10000, sizes: quick ? [1000, 4000] : [1000, 4000, 10000], runs: quick ? 3 : 5,
+    log: (m) => process.stderr.write(`[bench] ${m}\n`), tmp: dirs.make,
+  };
+  const rows: Row[] = [];
+  const started = Date.now();
+  let failed = 0;
+  const onSignal = () => { dirs.cleanup(); process.exit(130); };
+  process.once('SIGINT', onSignal);
+  try {
+    for (const name of only) {
+      const t = Date.now();
+      ctx.log(`stage ${name}`);
+      try {
+        rows.push(...(await STAGES[name]!(ctx)));
+      } catch (err) {
+        failed++;
+        ctx.log(`stage ${name} FAILED: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+        rows.push({ stage: name, what: `FAILED: ${err instanceof Error ? err.message.slice(0, 120) : String(err)}`, size: '', value: NaN, unit: 'ms', runs: 0 });
+      }
+      ctx.log(`stage ${name} done in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+    }
+  } finally {
+    dirs.cleanup();
+  }
+  const out = resolve(import.meta.dirname, 'out');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(resolve(out, 'results.json'), JSON.stringify({
+    at: new Date().toISOString(), quick, node: process.version, totalS: (Date.now() - started) / 1000,
+    rows: rows.map((r) => ({ ...r, verdict: verdict(r) })),
+  }, null, 2));
+  console.log(table(rows, values.markdown));
+  for (const r of rows) if (r.note) console.log(`  ${r.stage}: ${r.what}: ${r.note}`);
+  console.log(`\n${rows.length} figures in ${((Date.now() - started) / 1000).toFixed(0)} s; results in bench/out/results.json`);
+  return failed ? 1 : 0;
+}
+
+main().then((code) => { process.exitCode = code; }, (err: unknown) => { console.error(err); process.exitCode = 1; });

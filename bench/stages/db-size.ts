@@ -1,0 +1,102 @@
+/**
+ * Database size after 30 days of 60-s sweeps (43,200 sweeps) at the default retention
+ * (per-sweep deltas 7 days, hourly rollups 365 days, raw output 3 days: one PM sweep an hour).
+ * Not 43k full ingests: the sparse model's delta rows and hourly rollups are written directly
+ * through the counters repo, on top of a real topology + counter_last from one scan.
+ */
+import { statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { benchFabric, sizeLabel } from '../lib/fabric.ts';
+import { FakeFabricTools } from '../lib/fake-tools.ts';
+import { benchConfig, type Stage, type StageCtx } from '../lib/stage.ts';
+import { sweepIncrements } from '../gen/sweeps.ts';
+import { createContext } from '../../apps/collector/src/context.ts';
+import { createCountersRepo } from '../../apps/collector/src/db/counters-repo.ts';
+import { createScansRepo } from '../../apps/collector/src/db/scans-repo.ts';
+
+const MIN = 60_000;
+const DAY = 86_400_000;
+
+export interface HistoryDb {
+  file: string;
+  bytes: number;
+  days: number;
+  note: string;
+  /** A port with errors on most days: the worst case for the history endpoint. */
+  port: { guid: string; port: number; points: string };
+}
+
+let built: Promise<HistoryDb> | null = null;
+
+/** The 30-day database (3 days with --quick), built once per run. */
+export function historyDb(ctx: StageCtx): Promise<HistoryDb> {
+  built ??= build(ctx);
+  return built;
+}
+
+export const dbSizeStage: Stage = async (ctx) => {
+  const h = await historyDb(ctx);
+  const f = benchFabric(ctx.big);
+  return [{
+    stage: 'db-size', what: `database after ${h.days} d of 60-s sweeps (VACUUMed)`, size: sizeLabel(f), value: h.bytes / 1e9, unit: 'GB', runs: 1,
+    ...(h.days === 30 ? { target: { op: '<' as const, value: 5 } } : {}), note: h.note,
+  }];
+};
+
+async function build(ctx: StageCtx): Promise<HistoryDb> {
+  const f = benchFabric(ctx.big);
+  const tools = new FakeFabricTools(f);
+  const dir = ctx.tmp('dbsize');
+  const c = createContext(benchConfig(dir), { runner: tools.runner() });
+  for (const k of ['topology', 'sm', 'pm', 'pm'] as const) await c.scans.run(k, 'cli');
+  const days = ctx.quick ? 3 : 30;
+  const rawDays = Math.min(days, c.config.retention.rawDeltaDays);
+  // Older sweeps' deltas are pruned by maintenance; only their hourly rollups remain.
+  const rollup = c.db.prepare('INSERT INTO counter_rollups (port_id, counter_id, hour, delta) VALUES (?, ?, ?, ?) ON CONFLICT (port_id, counter_id, hour) DO UPDATE SET delta = delta + excluded.delta');
+  const portIds = c.db.prepare('SELECT p.id FROM ports p ORDER BY p.id').pluck().all() as number[];
+  const idOf = new Map<string, number>();
+  for (const r of c.db.prepare('SELECT id, node_guid AS g, port_num AS n FROM ports').all() as { id: number; g: string; n: number }[]) idOf.set(`${r.g}:${r.n}`, r.id);
+  const ids = f.connected.map((p) => idOf.get(`${p.node.guid}:${p.port}`) ?? portIds[0]!);
+  const repo = createCountersRepo(c.db);
+  const scans = createScansRepo(c.db);
+  const end = Date.now();
+  const start = end - days * DAY;
+  const rawText = tools.nextSweep();
+  const gz = [gzipSync(rawText.errors), gzipSync(rawText.counters)];
+  let rows = 0;
+  const t0 = performance.now();
+  const sweeps = days * 1440;
+  ctx.log(`db-size: writing ${sweeps} sweeps of sparse deltas (${days} d)`);
+  for (let s0 = 0; s0 < sweeps; s0 += 1440) {
+    c.db.transaction(() => {
+      for (let s = s0; s < Math.min(sweeps, s0 + 1440); s++) {
+        const at = start + s * MIN;
+        const scanId = scans.start('pm', 'schedule', at);
+        scans.finish(scanId, at + 900, { status: 'ok', warnings: [], toolVersions: { ibqueryerrors: '44.0' }, summary: { ports: f.connected.length }, error: null });
+        if (s % 60 === 0 && at > end - 3 * DAY) {
+          scans.addRawOutput(scanId, 'ibqueryerrors-errors.txt', at, rawText.errors.length, gz[0]!);
+          scans.addRawOutput(scanId, 'ibqueryerrors-counters.txt', at, rawText.counters.length, gz[1]!);
+        }
+        for (const [i, inc] of sweepIncrements(f, s)) {
+          for (const k in inc) {
+            if (at > end - rawDays * DAY) repo.addDelta(ids[i]!, k, at, 60, BigInt(inc[k]!), scanId);
+            else rollup.run(ids[i]!, repo.counterId(k), Math.floor(at / 3_600_000) * 3_600_000, inc[k]!);
+            rows++;
+          }
+        }
+      }
+    })();
+  }
+  const writeS = (performance.now() - t0) / 1000;
+  c.db.pragma('wal_checkpoint(TRUNCATE)');
+  c.db.exec('VACUUM');
+  const bytes = statSync(c.config.dbFile).size;
+  const count = (t: string) => c.db.prepare(`SELECT COUNT(*) FROM ${t}`).pluck().get() as number;
+  const note = `${count('counter_deltas')} delta rows (${rawDays} d), ${count('counter_rollups')} rollups, ${count('scans')} scans, ${count('raw_outputs')} raw outputs; ${rows} deltas modelled, written in ${writeS.toFixed(0)} s`;
+  const top = c.db.prepare('SELECT port_id AS id, COUNT(*) AS n FROM counter_rollups GROUP BY port_id ORDER BY n DESC LIMIT 1').get() as { id: number; n: number };
+  const p = c.db.prepare('SELECT node_guid AS guid, port_num AS port FROM ports WHERE id = ?').get(top.id) as { guid: string; port: number };
+  const deltas = c.db.prepare('SELECT COUNT(*) FROM counter_deltas WHERE port_id = ?').pluck().get(top.id) as number;
+  c.db.close();
+  ctx.log(`db-size: ${(bytes / 1e9).toFixed(2)} GB; ${note}`);
+  return { file: c.config.dbFile, bytes, days, note, port: { ...p, points: `${top.n} hourly rollups, ${deltas} sweep deltas` } };
+}

@@ -1,0 +1,38 @@
+/** A year of nccl-tests runs (4 a day; 60 with --quick) through the real import path. */
+import { ncclRunText } from '../gen/nccl.ts';
+import { benchConfig, type Stage } from '../lib/stage.ts';
+import { median, type Row } from '../lib/stats.ts';
+import { createContext } from '../../apps/collector/src/context.ts';
+import { buildApp } from '../../apps/collector/src/app.ts';
+
+const DAY = 86_400_000;
+
+export const ncclStage: Stage = async (ctx) => {
+  const runs = ctx.quick ? 60 : 365 * 4;
+  const c = createContext(benchConfig(ctx.tmp('nccl'), { IBWATCH_SOURCE: 'import-only' }));
+  const texts = Array.from({ length: runs }, (_, i) => ncclRunText(i));
+  const end = Date.now();
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const startedAt = end - 365 * DAY + i * (365 * DAY / runs);
+    const t = performance.now();
+    const r = await c.scans.importNccl(texts[i]!, { cluster: 'bench', nodes: 2, gpuModel: 'H100' } as never, `run-${i}.txt`, 'cli', { startedAt, finishedAt: startedAt + 600_000 } as never);
+    ms.push(performance.now() - t);
+    if (r.runId === null) throw new Error(`nccl import ${i} failed: ${r.scan.error}`);
+  }
+  const app = await buildApp({ config: c.config, db: c.db, runner: c.runner, scans: c.scans, names: c.names });
+  const q: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    const r = await app.inject(`/api/reports/bandwidth?from=${new Date(end - 365 * DAY).toISOString()}&to=${new Date(end).toISOString()}`);
+    q.push(performance.now() - t);
+    if (r.statusCode !== 200) throw new Error(`bandwidth report: ${r.statusCode} ${r.body.slice(0, 200)}`);
+  }
+  await app.close();
+  const size = `${runs} runs over a year`;
+  const rows: Row[] = [
+    { stage: 'nccl', what: 'import one nccl-tests output (parse, verdict, store)', size, value: median(ms), unit: 'ms', runs },
+    { stage: 'nccl', what: 'bandwidth report over the year', size, value: median(q), unit: 'ms', runs: q.length },
+  ];
+  return rows;
+};

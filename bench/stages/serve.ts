@@ -1,0 +1,104 @@
+/**
+ * The real server (`apps/collector/src/server.ts`) on the 30-day database of the db-size stage
+ * (or a 3-day one), with generated diags tools on PATH so it sweeps on its own schedule:
+ * API latency under 20 concurrent clients, one port's 30-day history, RSS while serving and
+ * sweeping, and the topology page in headless Chromium.
+ */
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { benchFabric, sizeLabel } from '../lib/fabric.ts';
+import { FakeFabricTools } from '../lib/fake-tools.ts';
+import type { Stage, StageCtx } from '../lib/stage.ts';
+import { median, percentile, type Row } from '../lib/stats.ts';
+import { load, sampleRss, startServer, type Server } from '../lib/server.ts';
+import { historyDb } from './db-size.ts';
+
+const CLIENTS = 20;
+
+export const serveStage: Stage = async (ctx) => {
+  const f = benchFabric(ctx.big);
+  const db = await historyDb(ctx);
+  const tools = new FakeFabricTools(f);
+  const bin = tools.writeScripts(ctx.tmp('tools'), 4, 20);
+  const port = 18000 + Math.floor(Math.random() * 2000);
+  ctx.log(`serve: starting the collector on :${port} (sweeps every 20 s)`);
+  const server = await startServer({
+    IBWATCH_SOURCE: 'diags', IBWATCH_DB: db.file, PATH: `${bin}:${process.env.PATH}`, IBWATCH_EXPECTED_RATE: '4X HDR',
+    IBWATCH_CRON_PM: '*/20 * * * * *', IBWATCH_CRON_SM: '10 * * * * *', IBWATCH_CRON_TOPOLOGY: '0 0 */6 * * *', IBWATCH_JITTER_MS: '0',
+    IBWATCH_TOKEN: 'bench-token-0123456789abcdef',
+  }, port);
+  const rss = sampleRss(server.pid);
+  const rows: Row[] = [];
+  try {
+    const size = sizeLabel(f);
+    const n = ctx.quick ? 100 : 400;
+    const endpoints: [string, string, number][] = [
+      ['overview', '/api/summary', n], ['worklist', '/api/worklist', n], ['findings', '/api/findings', n],
+      ['topology', '/api/topology', ctx.quick ? 40 : 100],
+    ];
+    for (const [name, path, total] of endpoints) {
+      await load(server.url, path, 2, 4); // warm-up
+      const lat = await load(server.url, path, CLIENTS, total);
+      rows.push({ stage: 'api', what: `${name} (${path}) p95, ${CLIENTS} clients`, size, value: percentile(lat, 95), unit: 'ms', runs: lat.length,
+        target: { op: '<', value: 100 }, note: `p50 ${median(lat).toFixed(0)} ms` });
+    }
+    const hist = `/api/ports/${db.port.guid}/${db.port.port}/counters?range=30d`;
+    const lat = await load(server.url, hist, CLIENTS, n);
+    rows.push({ stage: 'api', what: `one port's 30-day counter history p95, ${CLIENTS} clients`, size: db.port.points, value: percentile(lat, 95), unit: 'ms',
+      runs: lat.length, target: { op: '<', value: 30 }, note: `p50 ${median(lat).toFixed(0)} ms` });
+    rows.push(...(await render(ctx, server, size)));
+    const xs = rss.stop();
+    rows.push({ stage: 'rss', what: 'collector RSS while serving + sweeping (max)', size, value: Math.max(...xs), unit: 'MB', runs: xs.length,
+      target: { op: '<', value: 500 }, note: `median ${median(xs).toFixed(0)} MB` });
+  } finally {
+    rss.stop();
+    await server.stop();
+  }
+  return rows;
+};
+
+async function render(ctx: StageCtx, server: Server, size: string): Promise<Row[]> {
+  // playwright-core is the e2e package's dependency; resolved from there (no new dependency).
+  const req = createRequire(resolve(import.meta.dirname, '../../e2e/package.json'));
+  let pw: typeof import('playwright-core');
+  try {
+    pw = req('@playwright/test') as typeof import('playwright-core');
+  } catch {
+    ctx.log('render: @playwright/test not installed in e2e/, skipped');
+    return [];
+  }
+  const browser = await pw.chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--disable-gpu', '--disable-quic'] });
+  const first: number[] = [];
+  const nav: number[] = [];
+  const frames: number[] = [];
+  try {
+    for (let i = 0; i < (ctx.quick ? 2 : 3); i++) {
+      const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+      const t = Date.now();
+      await page.goto(`${server.url}/topology`);
+      await page.waitForFunction(() => (window as { __ibwatchTopoStats?: unknown }).__ibwatchTopoStats !== undefined, undefined, { timeout: 60_000 });
+      nav.push(Date.now() - t);
+      const stats = await page.evaluate(() => (window as unknown as { __ibwatchTopoStats: { firstRenderMs: number } }).__ibwatchTopoStats);
+      first.push(stats.firstRenderMs);
+      const canvas = page.locator('canvas').first();
+      const box = (await canvas.boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      for (let k = 0; k < 10; k++) {
+        await page.mouse.wheel(0, k % 2 ? 300 : -300);
+        await page.mouse.down();
+        await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 20, { steps: 4 });
+        await page.mouse.up();
+        await page.waitForTimeout(50);
+        frames.push(await page.evaluate(() => (window as unknown as { __ibwatchTopoStats: { lastFrameMs: number } }).__ibwatchTopoStats.lastFrameMs));
+      }
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return [
+    { stage: 'render', what: 'topology view: first render (canvas)', size, value: median(first), unit: 'ms', runs: first.length, target: { op: '<', value: 3000 } },
+    { stage: 'render', what: 'topology view: navigation to first render', size, value: median(nav), unit: 'ms', runs: nav.length, target: { op: '<', value: 3000 } },
+    { stage: 'render', what: 'topology view: pan/zoom frame time', size, value: median(frames), unit: 'ms', runs: frames.length, note: `p95 ${percentile(frames, 95).toFixed(1)} ms` },
+  ];
+}

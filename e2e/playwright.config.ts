@@ -1,0 +1,41 @@
+import { defineConfig } from '@playwright/test';
+
+// The real baseURL comes from the port global-setup picked (tests/fixtures.ts reads it from
+// .state.json); this default only matters for a spec that does not use those fixtures.
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+
+/**
+ * One worker and files in name order: the specs share one lab and one collector, and each
+ * fault spec builds on the fabric state the earlier ones left (the SM failover runs last
+ * because the lab cannot bring the priority-15 SM back cleanly).
+ */
+export default defineConfig({
+  testDir: './tests',
+  outputDir: './test-results',
+  globalSetup: './global-setup.ts',
+  globalTeardown: './global-teardown.ts',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: true,
+  retries: 0,
+  reporter: [['list']],
+  // 2 shared cores: a scan takes ~1 s, SM failover ~4 s, and Chromium competes with ibsim.
+  timeout: 60_000,
+  globalTimeout: 6 * 60_000,
+  expect: { timeout: 15_000 },
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    browserName: 'chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    actionTimeout: 15_000,
+    navigationTimeout: 20_000,
+    // Tracing every test costs ~30% of the run on 2 cores; E2E_TRACE=1 turns it on to debug.
+    trace: process.env.E2E_TRACE ? 'retain-on-failure' : 'off',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--disable-gpu', '--disable-quic'],
+    },
+  },
+});
