@@ -36,6 +36,7 @@ async function main(): Promise<number> {
   let failed = 0;
   const onSignal = () => { dirs.cleanup(); process.exit(130); };
   process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     for (const name of only) {
       const t = Date.now();

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, closeSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -118,6 +118,9 @@ export default async function globalSetup(): Promise<void> {
   } catch (err) {
     if (state.collectorPid !== null && collectorAlive(state.collectorPid)) process.kill(state.collectorPid, 'SIGKILL');
     await stopLab(state.labDir).catch(() => false);
+    // Playwright skips global-teardown when setup throws; the log tail is in the error already.
+    if (!process.env.E2E_KEEP_TMP) rmSync(tmpDir, { recursive: true, force: true });
+    rmSync(STATE_FILE, { force: true });
     throw err;
   }
 }

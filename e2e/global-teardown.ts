@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { stopLab } from '@ibwatch/lab';
 import { collectorAlive, readState, STATE_FILE } from './state.ts';
 
@@ -6,6 +6,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Ends only what global-setup started: the collector by its PID, then the lab by its dir. */
 export default async function globalTeardown(): Promise<void> {
+  if (!existsSync(STATE_FILE)) return; // setup failed and already cleaned up after itself
   const state = readState();
   const pid = state.collectorPid;
   if (pid !== null && collectorAlive(pid)) {

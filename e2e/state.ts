@@ -17,7 +17,8 @@ export interface E2eState {
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = resolve(HERE, '..');
-export const STATE_FILE = resolve(HERE, '.state.json');
+// E2E_STATE_FILE lets two checkouts' runs (or two engineers in one tree) keep apart.
+export const STATE_FILE = resolve(process.env.E2E_STATE_FILE ?? resolve(HERE, '.state.json'));
 export const OUTPUT_DIR = resolve(HERE, 'output');
 
 export function readState(): E2eState {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runSoak, secondHalfGrowth } from '../apps/collector/test/reliability/soak-run.ts';
+import { runSoak, secondHalfGrowth, stopLab } from '../apps/collector/test/reliability/soak-run.ts';
 
 const { values } = parseArgs({
   options: {
@@ -18,6 +18,15 @@ const { values } = parseArgs({
 const dir = mkdtempSync(join(tmpdir(), 'ibwatch-soak-'));
 const o = { sweeps: Number(values.sweeps), gpus: Number(values.gpus), faultEvery: Number(values['fault-every']), reportEvery: Number(values['report-every']), seed: Number(values.seed), dir };
 console.log(`soak: ${o.sweeps} PM sweeps on a ${o.gpus}-GPU lab, a fault every ${o.faultEvery} sweeps (dir ${dir})`);
+// Ctrl-C / TERM: stop the lab this run started (ibsim, both OpenSMs) before leaving.
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => {
+    void stopLab(join(dir, 'lab')).finally(() => {
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(130);
+    });
+  });
+}
 try {
   const r = await runSoak(o);
   const rss = secondHalfGrowth(r.samples, 'rssMb');

@@ -64,6 +64,7 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
   const rawText = tools.nextSweep();
   const gz = [gzipSync(rawText.errors), gzipSync(rawText.counters)];
   let rows = 0;
+  const hour = new Map<string, number>();
   const t0 = performance.now();
   const sweeps = days * 1440;
   ctx.log(`db-size: writing ${sweeps} sweeps of sparse deltas (${days} d)`);
@@ -77,12 +78,22 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
           scans.addRawOutput(scanId, 'ibqueryerrors-errors.txt', at, rawText.errors.length, gz[0]!);
           scans.addRawOutput(scanId, 'ibqueryerrors-counters.txt', at, rawText.counters.length, gz[1]!);
         }
+        const raw = at > end - rawDays * DAY;
         for (const [i, inc] of sweepIncrements(f, s)) {
           for (const k in inc) {
-            if (at > end - rawDays * DAY) repo.addDelta(ids[i]!, k, at, 60, BigInt(inc[k]!), scanId);
-            else rollup.run(ids[i]!, repo.counterId(k), Math.floor(at / 3_600_000) * 3_600_000, inc[k]!);
+            if (raw) repo.addDelta(ids[i]!, k, at, 60, BigInt(inc[k]!), scanId);
+            else hour.set(`${ids[i]}|${k}`, (hour.get(`${ids[i]}|${k}`) ?? 0) + inc[k]!);
             rows++;
           }
+        }
+        // Sweeps older than the raw retention: only their hourly sums are left after pruning.
+        if (!raw && (s + 1) % 60 === 0) {
+          const h = Math.floor(at / 3_600_000) * 3_600_000;
+          for (const [key, v] of hour) {
+            const [id, k] = key.split('|');
+            rollup.run(Number(id), repo.counterId(k!), h, v);
+          }
+          hour.clear();
         }
       }
     })();

@@ -12,7 +12,7 @@ export const ibdiagnetStage: Stage = async (ctx) => {
     const dir = ctx.tmp(`ibd-${gpus}`);
     await writeIbdiagnetDir(`${dir}/run`, f);
     const ms: number[] = [];
-    const runs = gpus === ctx.big ? ctx.runs : 1;
+    const runs = gpus === ctx.big ? 3 : 1;
     for (let i = 0; i < runs; i++) {
       // A fresh database each time: the first import of a fabric is the expensive one (every row new).
       const c = createContext(benchConfig(`${dir}`, { IBWATCH_SOURCE: 'import-only', IBWATCH_DB: `${dir}/db-${i}.sqlite` }));

@@ -24,7 +24,7 @@ export const ncclStage: Stage = async (ctx) => {
   const q: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
-    const r = await app.inject(`/api/reports/bandwidth?from=${new Date(end - 365 * DAY).toISOString()}&to=${new Date(end).toISOString()}`);
+    const r = await app.inject(`/api/reports/bandwidth?from=${end - 365 * DAY}&to=${end}`);
     q.push(performance.now() - t);
     if (r.statusCode !== 200) throw new Error(`bandwidth report: ${r.statusCode} ${r.body.slice(0, 200)}`);
   }

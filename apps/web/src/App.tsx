@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link } from './components/Link.tsx';
 import { Loading } from './components/States.tsx';
 import { TokenControl } from './components/TokenControl.tsx';
+import { FabricsMenu } from './components/FabricsMenu.tsx';
 import { OverviewPage } from './features/overview/OverviewPage.tsx';
 import { href, useLocation, type Route } from './router.ts';
 
@@ -118,6 +119,7 @@ export function App() {
           </nav>
         )}
         <div className="header-tools">
+          {!kiosk && <FabricsMenu />}
           {loc.route.name === 'overview' && (
             <Link
               href={href('/', { kiosk: !kiosk })}

@@ -264,3 +264,9 @@ export interface BandwidthReport {
   }[];
   topFabricIssues: { kind: string; title: string; count: number; severity: Severity }[];
 }
+
+/** `GET /api/peers`: the collectors of other fabrics (IBWATCH_PEERS), one per fabric. */
+export interface PeersReply {
+  self: { source: string };
+  peers: { name: string; url: string }[];
+}

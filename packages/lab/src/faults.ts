@@ -3,10 +3,12 @@
  * addressed by node name (`{ node: 'leaf-r0-01', port: 33 }`); LIDs are resolved by name at
  * run time because they depend on where the SM is attached.
  */
-import type { LinkSpeed, LinkWidth } from '@ibwatch/fabric';
 import { consolePort, type PortAddr } from './console.ts';
 import type { Lab } from './lab.ts';
-import { portTable } from './topology.ts';
+import { peerOf } from './link-rate.ts';
+
+export { degradeLink, parsePortRate, peerOf, rateMismatch, restoreLink, setLinkRate } from './link-rate.ts';
+export type { LinkRate, PortRate } from './link-rate.ts';
 
 /** PortCounters fields PerformanceSet and perfquery both know, with their saturation value. */
 export const PORT_COUNTER_MAX: Record<string, number> = {
@@ -104,58 +106,6 @@ export async function resetCounters(lab: Lab, p?: PortAddr): Promise<void> {
     const r = await lab.runTool('ibqueryerrors', ['-k', '-K'], { timeoutMs: 300_000 });
     if (r.exitCode !== 0 && r.exitCode !== 1) throw new Error(`ibqueryerrors -k -K failed: ${r.stderr.trim()}`);
   }
-}
-
-/** The far end of a cabled port, from the generated topology. */
-export function peerOf(lab: Lab, p: PortAddr): PortAddr {
-  const row = portTable(lab.topology()).get(p.node);
-  if (!row) throw new Error(`unknown node "${p.node}"`);
-  const peer = row[p.port];
-  if (!peer) throw new Error(`"${p.node}"[${p.port}] is not cabled`);
-  return peer;
-}
-
-/** PortInfo LinkWidthEnabled bits (IBTA): 1X=1, 4X=2, 8X=4, 12X=8, 2X=16. */
-const WIDTH_BIT: Record<LinkWidth, number> = { '1X': 1, '4X': 2, '8X': 4, '12X': 8, '2X': 16 };
-/** LinkSpeedExtEnabled bits: FDR=1, EDR=2, HDR=4 (ibsim 0.10 knows nothing faster). */
-const EXT_SPEED_BIT: Partial<Record<LinkSpeed, number>> = { FDR: 1, EDR: 2, HDR: 4 };
-
-export interface LinkRate {
-  width?: LinkWidth;
-  speed?: LinkSpeed;
-}
-
-/**
- * Degrades (or restores) a link's width and/or speed with `ibportstate <lid> <port> width|espeed
- * <mask>` on BOTH ends, each addressed by its own LID and port: the tool's peer half times out
- * under ibsim (`DR path slid 1; dlid 65535; 0,22`), and changing only one end is undone by
- * OpenSM's next PortInfo Set to the peer. The enabled mask keeps 1X (as OpenSM does) plus every
- * speed up to the target, so the active rate is the target.
- */
-export async function setLinkRate(lab: Lab, p: PortAddr, rate: LinkRate): Promise<void> {
-  const ends = [p, peerOf(lab, p)];
-  const ops: string[][] = [];
-  if (rate.width) ops.push(['width', String(WIDTH_BIT[rate.width] | 1)]);
-  if (rate.speed) {
-    const bit = EXT_SPEED_BIT[rate.speed];
-    if (!bit) throw new Error(`the lab can set FDR, EDR or HDR, not ${rate.speed} (ibsim 0.10 has no NDR)`);
-    ops.push(['espeed', String(bit * 2 - 1)]);
-  }
-  for (const end of ends) {
-    const lid = await endLid(lab, end);
-    for (const op of ops) await lab.runToolOk('ibportstate', [String(lid), String(end.port), ...op], { timeoutMs: 15_000 });
-  }
-}
-
-/** Degrades a link (see {@link setLinkRate}). */
-export function degradeLink(lab: Lab, p: PortAddr, rate: LinkRate): Promise<void> {
-  return setLinkRate(lab, p, rate);
-}
-
-/** Restores a link to the topology's expected width and speed. */
-export function restoreLink(lab: Lab, p: PortAddr): Promise<void> {
-  const t = lab.topology();
-  return setLinkRate(lab, p, { width: t.width, speed: t.speed });
 }
 
 /**

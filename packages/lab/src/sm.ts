@@ -24,6 +24,8 @@ export function smConfig(o: { priority: number; dir: string; roots: string; swee
     'sminfo_polling_timeout 1000',
     'polling_retry_number 2',
     'force_log_flush TRUE',
+    // For post-mortems: e.g. 0x0f adds VERBOSE|DEBUG (state machine, SMInfo handover) to the log.
+    ...(process.env.IBWATCH_LAB_OSM_LOG_FLAGS ? [`log_flags ${process.env.IBWATCH_LAB_OSM_LOG_FLAGS}`] : []),
     'routing_engine ftree',
     `root_guid_file ${o.roots}`,
     // PerfMgr with the default 500 outstanding queries deadlocks ibsim (LAB.md); keep it off.

@@ -58,6 +58,14 @@ export function createFabricQueries(db: Db, names: NameBook) {
         reason: r.reason,
       }));
     },
+    /** Changes whenever nodes, links or any link's health/reason change (cache key of /api/topology). */
+    topologyStamp(): string {
+      return JSON.stringify(db.prepare(
+        `SELECT (SELECT COUNT(*) FROM nodes) AS n, (SELECT MAX(last_seen) FROM nodes) AS ns, (SELECT COUNT(*) FROM nodes WHERE tier IS NOT NULL) AS nt,
+                l.c, l.ls, l.h, l.r FROM (SELECT COUNT(*) AS c, MAX(last_seen) AS ls, SUM(present + 2 * (health = 'errors') + 64 * (health = 'degraded')
+                + 4096 * (health = 'down')) AS h, SUM(LENGTH(reason)) AS r FROM links) l`,
+      ).get());
+    },
     counts(): { switches: number; hcas: number; ports: number; activePorts: number; links: number; degradedLinks: number; downLinks: number } {
       const n = db.prepare("SELECT SUM(type = 'switch') AS switches, SUM(type = 'ca') AS hcas FROM nodes").get() as { switches: number | null; hcas: number | null };
       const p = db.prepare("SELECT COUNT(*) AS ports, SUM(state = 'Active') AS active FROM ports WHERE port_num > 0").get() as { ports: number; active: number | null };

@@ -9,12 +9,14 @@ import { createNcclRepo } from '../db/nccl-repo.ts';
 import { PM_KINDS } from '../scans/findings-sync.ts';
 
 const DAY = 86_400_000;
+const TOPOLOGY_TTL_MS = 5_000;
 
 export async function fabricRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const q = createFabricQueries(deps.db, deps.names);
   const findings = createFindingsRepo(deps.db);
   const scans = createScansRepo(deps.db);
   const nccl = createNcclRepo(deps.db);
+  let topoCache: { stamp: string; at: number; body: string } | null = null;
 
   app.get<{ Reply: FabricSummary }>(
     '/api/summary',
@@ -46,6 +48,16 @@ export async function fabricRoutes(app: FastifyInstance, deps: AppDeps): Promise
   app.get<{ Reply: TopologyReply }>(
     '/api/topology',
     { schema: { description: 'Every node with its tier, rail and rack, and every link with its health.' } },
-    async () => ({ generatedAt: Date.now(), nodes: q.nodes(), links: q.links() }),
+    async (_req, reply) => {
+      // At 10k GPUs this is ~11k nodes, ~30k links, ~5 MB of JSON: built once and served to every
+      // client until the topology or any link's health changes (or TOPOLOGY_TTL_MS passes).
+      const now = Date.now();
+      const stamp = q.topologyStamp();
+      if (!topoCache || topoCache.stamp !== stamp || now - topoCache.at > TOPOLOGY_TTL_MS) {
+        topoCache = { stamp, at: now, body: JSON.stringify({ generatedAt: now, nodes: q.nodes(), links: q.links() } satisfies TopologyReply) };
+      }
+      // The body is a TopologyReply, already serialised (Fastify sends strings as they are).
+      return reply.type('application/json; charset=utf-8').send(topoCache.body as unknown as TopologyReply);
+    },
   );
 }

@@ -120,6 +120,10 @@ function portGuidToNode(db: Db): Map<string, string> {
 
 /** LIDs of SMs seen before, to ask them directly when the SA does not answer. */
 function knownSmLids(db: Db): number[] {
-  return db.prepare('SELECT DISTINCT lid FROM sm_observations WHERE lid IS NOT NULL ORDER BY at DESC LIMIT 8').pluck().all() as number[];
+  // Only SMs seen in the last day: a decommissioned SM host is not asked forever.
+  return db
+    .prepare('SELECT lid FROM sm_observations WHERE lid IS NOT NULL AND at > ? GROUP BY lid ORDER BY MAX(at) DESC LIMIT 8')
+    .pluck()
+    .all(Date.now() - 86_400_000) as number[];
 }
 

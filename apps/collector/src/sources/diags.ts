@@ -174,7 +174,24 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
       const raw = [{ name: 'saquery-smir.txt', text: sa.stdout + (sa.stderr ? `\n# stderr:\n${sa.stderr}` : '') }];
       if (!describeFailure(sa)) {
         const r = parse('saquery', raw, () => parseSaquerySmir(sa.stdout, { file: 'saquery-smir' }));
-        return { data: r.value, raw, toolVersions: { ...versions }, warnings: r.warnings.map((w) => `saquery:${w.line ?? '?'}: ${w.message}`) };
+        const warnings = r.warnings.map((w) => `saquery:${w.line ?? '?'}: ${w.message}`);
+        // The SA's SMInfo records lag behind the SMs themselves: right after a (re)start the
+        // standby is missing or still "SMState 1" (DISCOVERING) in `saquery SMIR`, while
+        // `sminfo <lid>` asked of that SM answers "state 2 SMINFO_STANDBY". Every SM the SA
+        // lists or that was seen before is asked directly; its own answer wins.
+        const byGuid = new Map(r.value.map((s) => [s.guid, s]));
+        const lids = new Set([...r.value.map((s) => s.lid).filter((l): l is number => l !== undefined), ...knownLids]);
+        for (const lid of lids) {
+          const q = await run('sminfo', [String(lid)]);
+          raw.push({ name: `sminfo-${lid}.txt`, text: q.stdout + q.stderr });
+          if (describeFailure(q)) continue;
+          try {
+            for (const s of parseSminfo(q.stdout, { file: `sminfo-${lid}` }).value) byGuid.set(s.guid, { ...byGuid.get(s.guid), ...s });
+          } catch {
+            /* no answer from that LID: the SA's record (if any) stands */
+          }
+        }
+        return { data: [...byGuid.values()], raw, toolVersions: { ...versions }, warnings };
       }
       // A tool that cannot start says nothing about the SMs: recording "none answered" would
       // raise a false no-master alarm, so the scan fails with the tool's problem instead.

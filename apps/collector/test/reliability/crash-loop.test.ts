@@ -11,7 +11,7 @@ import { cleanupTemp, rng, tempDir } from './support.ts';
 
 const COLLECTOR = resolve(import.meta.dirname, '../..');
 const DRIVER = join(import.meta.dirname, 'ingest-driver.ts');
-const KILLS = Number(process.env.KILLS ?? 20);
+const KILLS = 20;
 const HOSTS = '64';
 const live = new Set<ChildProcess>();
 
@@ -89,7 +89,6 @@ describe('kill -9 during ingest', () => {
       await kill9(p);
       sweepsSeen += p.lines.filter((l) => l.startsWith('sweep ')).length;
       for (const id of runningIds(file)) interruptedIds.add(id);
-      console.log('DEBUG', i, runningIds(file), p.lines.slice(-3));
       p = start(DRIVER, [file, HOSTS]);
     }
     // The restarted ingest resumes the series: three more sweeps commit after the last kill.

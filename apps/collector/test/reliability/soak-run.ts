@@ -12,6 +12,8 @@ import { createContext } from '../../src/context.ts';
 import { pruneOnce } from '../../src/scans/maintenance.ts';
 import { rng } from './support.ts';
 
+export { stopLab };
+
 export interface SoakOptions {
   sweeps: number;
   gpus: number;
@@ -124,9 +126,13 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       const t = performance.now();
       const row = await ctx.scans.run('pm', 'schedule');
       times.push(performance.now() - t);
-      if (row.status === 'failed') failed++;
-      if (i % 20 === 0 && (await ctx.scans.run('topology', 'schedule')).status === 'failed') failed++;
-      if (i % 50 === 0 && (await ctx.scans.run('sm', 'schedule')).status === 'failed') failed++;
+      const note = (r: { status: string; kind: string; error: string | null }) => {
+        if (r.status !== 'failed') return;
+        if (++failed <= 20) log(`sweep ${i}: ${r.kind} scan failed: ${r.error}`);
+      };
+      note(row);
+      if (i % 20 === 0) note(await ctx.scans.run('topology', 'schedule'));
+      if (i % 50 === 0) note(await ctx.scans.run('sm', 'schedule'));
       if (i % 100 === 0) for (const [k, v] of Object.entries(pruneOnce(db, retention, Date.now() + DAY - windowMs))) pruned[k] = (pruned[k] ?? 0) + v;
       if (i % o.reportEvery === 0 || i === o.sweeps) {
         const m = process.memoryUsage();

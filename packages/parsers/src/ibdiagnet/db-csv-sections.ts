@@ -1,21 +1,25 @@
 /**
  * Readers for the db_csv sections the dashboard uses. Each reader gets the header row once and
- * then every data row already split; it looks columns up by NAME (ibdiagnet adds columns between
- * versions: PM_INFO grew `*Ext`, `retransmission_*`, `PortLocalPhysicalErrors`...) and copies
- * only the cells it needs.
+ * then every data row as field offsets (`CsvRow`); it looks columns up by NAME (ibdiagnet adds
+ * columns between versions: PM_INFO grew `*Ext`, `retransmission_*`, `PortLocalPhysicalErrors`...)
+ * and parses only the cells it needs, in place.
  */
 import type { FabricNode, FabricPort } from '@ibwatch/fabric';
 import type { DbCsvData } from './db-csv-types.ts';
 import { pmReader } from './db-csv-pm.ts';
 import { decodeSpeedActive, decodeSpeedSet, decodeWidthActive, decodeWidthSet } from './speed-bits.ts';
+import type { CsvRow } from './csv.ts';
 import {
-  nodeTypeFromCode, parseCounter, parseGuidField, parseIntField, physStateFromCode, portStateFromCode,
+  nodeTypeFromCode, ownString, parseCounter, parseIntAt, parseIntField, physStateFromCode, portStateFromCode,
   smStateFromCode,
 } from './values.ts';
+import type { GuidTable } from './guid-table.ts';
 
-/** What a reader reports back to the db_csv state machine. */
+/** What a reader reports back to the db_csv state machine, and what it shares across sections. */
 export interface SectionContext {
   warn(line: number, message: string): void;
+  /** One table per file: NODES, PORTS, LINKS and PM rows repeat the same GUIDs. */
+  guids: GuidTable;
 }
 
 /** Interprets one section. */
@@ -23,12 +27,13 @@ export interface SectionReader {
   /** Returns the reason the section cannot be used (a key column is missing), or undefined. */
   header(names: string[]): string | undefined;
   /** Returns a warning message when the row is rejected, undefined when taken. */
-  row(f: string[], line: number): string | undefined;
+  row(r: CsvRow, line: number): string | undefined;
   /**
-   * Optional fast path for a row without any `"`: the reader walks the commas itself and must
-   * reject a row whose field count differs from `expected`, as the split path does.
+   * Optional fast path: the reader walks the commas itself and must reject a row whose field
+   * count differs from `expected`, as the `row` path does. Returns `false` when it meets a `"`
+   * and leaves the row to `row`.
    */
-  rawRow?(line: string, lineNo: number, expected: number): string | undefined;
+  rawRow?(line: string, lineNo: number, expected: number): string | undefined | false;
   /** Called at END_<NAME>. */
   end?(): void;
 }
@@ -51,13 +56,24 @@ export function missing(cols: Record<string, number>): string | undefined {
   return absent.length ? `missing column ${absent.join(', ')}` : undefined;
 }
 
-const cell = (f: string[], i: number): string | undefined => (i >= 0 ? f[i] : undefined);
+/** Integer cell `i`, parsed in place when it needs no unquoting; undefined when absent/bad. */
+export function intCell(r: CsvRow, i: number): number | undefined {
+  if (i < 0 || i >= r.count) return undefined;
+  return r.plain(i) ? parseIntAt(r.line, r.starts[i], r.ends[i]) : parseIntField(r.text(i));
+}
+
+const guidCell = (r: CsvRow, i: number, guids: GuidTable): string | undefined => {
+  if (i < 0 || i >= r.count) return undefined;
+  return r.plain(i) ? guids.getAt(r.line, r.starts[i], r.ends[i]) : guids.get(r.text(i)!);
+};
+const show = (r: CsvRow, i: number): string => JSON.stringify(r.text(i));
 
 function runInfoReader(data: DbCsvData): SectionReader {
   let names: string[] = [];
   return {
     header(n) { names = n; return undefined; },
-    row(f) {
+    row(r) {
+      const f = r.fields();
       names.forEach((n, i) => { data.runInfo[n] = f[i]; });
       const date = data.runInfo['Date'];
       if (date) data.runTimestamp = date.trim();
@@ -66,7 +82,7 @@ function runInfoReader(data: DbCsvData): SectionReader {
   };
 }
 
-function nodesReader(data: DbCsvData): SectionReader {
+function nodesReader(data: DbCsvData, guids: GuidTable): SectionReader {
   let c = { guid: -1, type: -1, desc: -1, ports: -1, sys: -1, vendor: -1, device: -1 };
   return {
     header(names) {
@@ -75,17 +91,18 @@ function nodesReader(data: DbCsvData): SectionReader {
         sys: ix('SystemImageGUID'), vendor: ix('VendorID'), device: ix('DeviceID') };
       return missing({ NodeGUID: c.guid, NodeType: c.type });
     },
-    row(f) {
-      const guid = parseGuidField(f[c.guid]);
-      if (!guid) return `bad NodeGUID ${JSON.stringify(f[c.guid])}`;
-      const type = nodeTypeFromCode(Number(f[c.type]));
-      if (!type) return `unknown NodeType ${JSON.stringify(f[c.type])}`;
-      const node: FabricNode = { guid, type, description: cell(f, c.desc) ?? '', numPorts: parseIntField(cell(f, c.ports)) ?? 0 };
-      const sys = parseGuidField(cell(f, c.sys));
+    row(r) {
+      const guid = guidCell(r, c.guid, guids);
+      if (!guid) return `bad NodeGUID ${show(r, c.guid)}`;
+      const type = nodeTypeFromCode(Number(r.text(c.type)));
+      if (!type) return `unknown NodeType ${show(r, c.type)}`;
+      const desc = r.text(c.desc);
+      const node: FabricNode = { guid, type, description: desc === undefined ? '' : ownString(desc), numPorts: intCell(r, c.ports) ?? 0 };
+      const sys = guidCell(r, c.sys, guids);
       if (sys) node.systemImageGuid = sys;
-      const vendor = parseIntField(cell(f, c.vendor));
+      const vendor = intCell(r, c.vendor);
       if (vendor !== undefined) node.vendorId = vendor;
-      const device = parseIntField(cell(f, c.device));
+      const device = intCell(r, c.device);
       if (device !== undefined) node.deviceId = device;
       data.nodes.push(node);
       return undefined;
@@ -93,8 +110,8 @@ function nodesReader(data: DbCsvData): SectionReader {
   };
 }
 
-function portsReader(data: DbCsvData): SectionReader {
-  let c: Record<string, number> = {};
+function portsReader(data: DbCsvData, guids: GuidTable): SectionReader {
+  let c = { node: -1, port: -1, pguid: -1, lid: -1, state: -1, phys: -1, wa: -1, we: -1, ws: -1, sa: -1, se: -1, ss: -1 };
   return {
     header(names) {
       const ix = indexer(names);
@@ -103,36 +120,35 @@ function portsReader(data: DbCsvData): SectionReader {
         ws: ix('LinkWidthSup'), sa: ix('LinkSpeedActv'), se: ix('LinkSpeedEn'), ss: ix('LinkSpeedSup') };
       return missing({ NodeGuid: c.node, PortNum: c.port });
     },
-    row(f) {
-      const nodeGuid = parseGuidField(f[c.node]);
-      if (!nodeGuid) return `bad NodeGuid ${JSON.stringify(f[c.node])}`;
-      const portNum = parseIntField(f[c.port]);
-      if (portNum === undefined) return `bad PortNum ${JSON.stringify(f[c.port])}`;
+    row(r) {
+      const nodeGuid = guidCell(r, c.node, guids);
+      if (!nodeGuid) return `bad NodeGuid ${show(r, c.node)}`;
+      const portNum = intCell(r, c.port);
+      if (portNum === undefined) return `bad PortNum ${show(r, c.port)}`;
       const p: FabricPort = { nodeGuid, portNum };
-      const pguid = parseGuidField(cell(f, c.pguid));
+      const pguid = guidCell(r, c.pguid, guids);
       if (pguid) p.portGuid = pguid;
-      const lid = parseIntField(cell(f, c.lid));
+      const lid = intCell(r, c.lid);
       if (lid !== undefined) p.lid = lid;
-      const st = parseIntField(cell(f, c.state));
+      const st = intCell(r, c.state);
       if (st !== undefined) p.state = portStateFromCode(st);
-      const ph = parseIntField(cell(f, c.phys));
+      const ph = intCell(r, c.phys);
       if (ph !== undefined) p.physState = physStateFromCode(ph);
-      const num = (k: string): number => parseIntField(cell(f, c[k])) ?? 0;
-      const wa = decodeWidthActive(num('wa'));
+      const wa = decodeWidthActive(intCell(r, c.wa) ?? 0);
       if (wa) p.widthActive = wa;
-      const sa = decodeSpeedActive(num('sa'));
+      const sa = decodeSpeedActive(intCell(r, c.sa) ?? 0);
       if (sa) p.speedActive = sa;
-      if (c.we >= 0) p.widthEnabled = decodeWidthSet(num('we'));
-      if (c.ws >= 0) p.widthSupported = decodeWidthSet(num('ws'));
-      if (c.se >= 0) p.speedEnabled = decodeSpeedSet(num('se'));
-      if (c.ss >= 0) p.speedSupported = decodeSpeedSet(num('ss'));
+      if (c.we >= 0) p.widthEnabled = decodeWidthSet(intCell(r, c.we) ?? 0);
+      if (c.ws >= 0) p.widthSupported = decodeWidthSet(intCell(r, c.ws) ?? 0);
+      if (c.se >= 0) p.speedEnabled = decodeSpeedSet(intCell(r, c.se) ?? 0);
+      if (c.ss >= 0) p.speedSupported = decodeSpeedSet(intCell(r, c.ss) ?? 0);
       data.ports.push(p);
       return undefined;
     },
   };
 }
 
-function linksReader(data: DbCsvData): SectionReader {
+function linksReader(data: DbCsvData, guids: GuidTable): SectionReader {
   let c = { g1: -1, p1: -1, g2: -1, p2: -1 };
   return {
     header(names) {
@@ -140,11 +156,11 @@ function linksReader(data: DbCsvData): SectionReader {
       c = { g1: ix('NodeGuid1'), p1: ix('PortNum1'), g2: ix('NodeGuid2'), p2: ix('PortNum2') };
       return missing({ NodeGuid1: c.g1, PortNum1: c.p1, NodeGuid2: c.g2, PortNum2: c.p2 });
     },
-    row(f) {
-      const g1 = parseGuidField(f[c.g1]);
-      const g2 = parseGuidField(f[c.g2]);
-      const p1 = parseIntField(f[c.p1]);
-      const p2 = parseIntField(f[c.p2]);
+    row(r) {
+      const g1 = guidCell(r, c.g1, guids);
+      const g2 = guidCell(r, c.g2, guids);
+      const p1 = intCell(r, c.p1);
+      const p2 = intCell(r, c.p2);
       if (!g1 || !g2 || p1 === undefined || p2 === undefined) return 'bad GUID or port number';
       const first = g1 < g2 || (g1 === g2 && p1 <= p2);
       const a = { nodeGuid: g1, portNum: p1 };
@@ -155,8 +171,8 @@ function linksReader(data: DbCsvData): SectionReader {
   };
 }
 
-function smInfoReader(data: DbCsvData): SectionReader {
-  let c: Record<string, number> = {};
+function smInfoReader(data: DbCsvData, guids: GuidTable): SectionReader {
+  let c = { node: -1, pguid: -1, port: -1, guid: -1, act: -1, state: -1, prio: -1 };
   return {
     header(names) {
       const ix = indexer(names);
@@ -164,18 +180,18 @@ function smInfoReader(data: DbCsvData): SectionReader {
         act: ix('ActCount'), state: ix('SmState'), prio: ix('Priority') };
       return missing({ GUID: c.guid, SmState: c.state, Priority: c.prio });
     },
-    row(f) {
-      const guid = parseGuidField(f[c.guid]);
-      if (!guid) return `bad GUID ${JSON.stringify(f[c.guid])}`;
-      const state = parseIntField(f[c.state]);
-      const priority = parseIntField(f[c.prio]);
+    row(r) {
+      const guid = guidCell(r, c.guid, guids);
+      if (!guid) return `bad GUID ${show(r, c.guid)}`;
+      const state = intCell(r, c.state);
+      const priority = intCell(r, c.prio);
       if (state === undefined || priority === undefined) return 'bad SmState or Priority';
-      const act = cell(f, c.act);
+      const act = r.text(c.act);
       const activity = act === undefined ? null : parseCounter(act);
       data.sms.push({
         guid, priority, state: smStateFromCode(state),
-        nodeGuid: parseGuidField(cell(f, c.node)), portGuid: parseGuidField(cell(f, c.pguid)),
-        portNum: parseIntField(cell(f, c.port)),
+        nodeGuid: guidCell(r, c.node, guids), portGuid: guidCell(r, c.pguid, guids),
+        portNum: intCell(r, c.port),
         activityCount: typeof activity === 'bigint' ? activity : undefined,
       });
       return undefined;
@@ -184,32 +200,33 @@ function smInfoReader(data: DbCsvData): SectionReader {
 }
 
 /** WARNINGS_<CHECK> / ERRORS_<CHECK>: `Scope,NodeGUID,PortGUID,PortNumber,EventName,Summary`. */
-function findingsReader(data: DbCsvData, severity: 'warning' | 'error', check: string): SectionReader {
-  let c: Record<string, number> = {};
+function findingsReader(data: DbCsvData, guids: GuidTable, severity: 'warning' | 'error', check: string): SectionReader {
+  let c = { scope: -1, node: -1, port: -1, code: -1, text: -1 };
   return {
     header(names) {
       const ix = indexer(names);
       c = { scope: ix('Scope'), node: ix('NodeGUID'), port: ix('PortNumber'), code: ix('EventName'), text: ix('Summary') };
       return missing({ Summary: c.text });
     },
-    row(f, line) {
-      const nodeGuid = parseGuidField(cell(f, c.node));
-      const scope = cell(f, c.scope);
-      const portNum = parseIntField(cell(f, c.port));
+    row(r, line) {
+      const nodeGuid = guidCell(r, c.node, guids);
+      const scope = r.text(c.scope);
+      const portNum = intCell(r, c.port);
+      const code = r.text(c.code);
       data.findings.push({
-        severity, check, text: f[c.text], line,
-        ...(scope ? { scope } : {}),
+        severity, check, text: ownString(r.text(c.text)!), line,
+        ...(scope ? { scope: ownString(scope) } : {}),
         ...(nodeGuid ? { nodeGuid } : {}),
         // `PORT,0xfc6a...,0xfc6a...,65,PORT_HIERARCHY_MISSING,...`; NODE rows carry `0x00`.
         ...(nodeGuid && scope === 'PORT' && portNum !== undefined ? { port: { nodeGuid, portNum } } : {}),
-        ...(cell(f, c.code) ? { code: cell(f, c.code) } : {}),
+        ...(code ? { code: ownString(code) } : {}),
       });
       return undefined;
     },
   };
 }
 
-function tempReader(data: DbCsvData): SectionReader {
+function tempReader(data: DbCsvData, guids: GuidTable): SectionReader {
   let node = -1;
   let temp = -1;
   return {
@@ -219,10 +236,10 @@ function tempReader(data: DbCsvData): SectionReader {
       temp = ix('CurrentTemperature');
       return missing({ NodeGUID: node, CurrentTemperature: temp });
     },
-    row(f) {
-      const nodeGuid = parseGuidField(f[node]);
-      const t = parseIntField(f[temp]);
-      if (!nodeGuid) return `bad NodeGUID ${JSON.stringify(f[node])}`;
+    row(r) {
+      const nodeGuid = guidCell(r, node, guids);
+      const t = intCell(r, temp);
+      if (!nodeGuid) return `bad NodeGUID ${show(r, node)}`;
       if (t !== undefined) data.temperatures.push({ nodeGuid, temperatureC: t });
       return undefined;
     },
@@ -234,7 +251,7 @@ function tempReader(data: DbCsvData): SectionReader {
  * names are those other db_csv readers select (NodeGuid, PortNum, Vendor, PN, SN, Length*,
  * Temperature) **(inferred)**, looked up leniently so a renamed column only loses that field.
  */
-function cableReader(data: DbCsvData): SectionReader {
+function cableReader(data: DbCsvData, guids: GuidTable): SectionReader {
   let c: Record<string, number> = {};
   let lengthCols: number[] = [];
   return {
@@ -245,15 +262,15 @@ function cableReader(data: DbCsvData): SectionReader {
       lengthCols = names.map((n, i) => (/^length/i.test(n) ? i : -1)).filter((i) => i >= 0);
       return missing({ NodeGuid: c.node, PortNum: c.port });
     },
-    row(f) {
-      const nodeGuid = parseGuidField(f[c.node]);
-      const portNum = parseIntField(f[c.port]);
+    row(r) {
+      const nodeGuid = guidCell(r, c.node, guids);
+      const portNum = intCell(r, c.port);
       if (!nodeGuid || portNum === undefined) return 'bad NodeGuid or PortNum';
       const text = (k: string): string | undefined => {
-        const v = cell(f, c[k])?.trim();
-        return v && v !== 'N/A' && v !== 'NA' ? v : undefined;
+        const v = r.text(c[k])?.trim();
+        return v && v !== 'N/A' && v !== 'NA' ? ownString(v) : undefined;
       };
-      const lengths = lengthCols.map((i) => parseFloat(f[i])).filter((n) => Number.isFinite(n) && n > 0);
+      const lengths = lengthCols.map((i) => parseFloat(r.text(i)!)).filter((n) => Number.isFinite(n) && n > 0);
       const temp = parseFloat(text('temp') ?? '');
       data.cables.push({
         nodeGuid, portNum,
@@ -273,16 +290,16 @@ function cableReader(data: DbCsvData): SectionReader {
 export function sectionReader(name: string, data: DbCsvData, ctx: SectionContext): SectionReader | undefined {
   switch (name) {
     case 'RUN_INFO': return runInfoReader(data);
-    case 'NODES': return nodesReader(data);
-    case 'PORTS': return portsReader(data);
-    case 'LINKS': return linksReader(data);
+    case 'NODES': return nodesReader(data, ctx.guids);
+    case 'PORTS': return portsReader(data, ctx.guids);
+    case 'LINKS': return linksReader(data, ctx.guids);
     case 'PM_INFO': return pmReader(data.pmInfo, ctx, name);
     case 'PM_DELTA': return pmReader(data.pmDelta, ctx, name);
-    case 'SM_INFO': return smInfoReader(data);
-    case 'TEMP_SENSING': return tempReader(data);
-    case 'CABLE_INFO': return cableReader(data);
+    case 'SM_INFO': return smInfoReader(data, ctx.guids);
+    case 'TEMP_SENSING': return tempReader(data, ctx.guids);
+    case 'CABLE_INFO': return cableReader(data, ctx.guids);
   }
-  if (name.startsWith('WARNINGS_')) return findingsReader(data, 'warning', name.slice(9));
-  if (name.startsWith('ERRORS_')) return findingsReader(data, 'error', name.slice(7));
+  if (name.startsWith('WARNINGS_')) return findingsReader(data, ctx.guids, 'warning', name.slice(9));
+  if (name.startsWith('ERRORS_')) return findingsReader(data, ctx.guids, 'error', name.slice(7));
   return undefined;
 }

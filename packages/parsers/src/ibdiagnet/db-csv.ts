@@ -26,12 +26,13 @@
 import type { ParseResult, ParseWarning } from '@ibwatch/fabric';
 import { ParseError } from '../parse-error.ts';
 import { looksBinary } from '../lines.ts';
-import { splitCsvRow } from './csv.ts';
+import { CsvRow, splitCsvRow } from './csv.ts';
 import type { DbCsvData } from './db-csv-types.ts';
 import { sectionReader } from './db-csv-sections.ts';
 import type { SectionReader } from './db-csv-sections.ts';
 import { runLineParser, runLineParserAsync } from './line-source.ts';
 import type { LineParser, LineSource } from './line-source.ts';
+import { GuidTable } from './guid-table.ts';
 
 export const DB_CSV_FORMAT = 'ibdiagnet2.db_csv';
 
@@ -63,6 +64,9 @@ export class DbCsvParser implements LineParser<DbCsvData> {
     findings: [], temperatures: [], sections: [],
   };
   private readonly file: string | undefined;
+  private readonly guids = new GuidTable();
+  /** Re-used for every row (one object per file, not one array of cells per row). */
+  private readonly row = new CsvRow();
 
   constructor(options: DbCsvOptions = {}) {
     this.file = options.file;
@@ -110,7 +114,7 @@ export class DbCsvParser implements LineParser<DbCsvData> {
       this.warn(no, `section ${name} repeated (first at line ${earlier}); the repeat is ignored`);
     } else {
       this.seen.set(name, no);
-      s.reader = sectionReader(name, this.data, { warn: (l, m) => this.warn(l, m) });
+      s.reader = sectionReader(name, this.data, { warn: (l, m) => this.warn(l, m), guids: this.guids });
     }
     this.open = s;
   }
@@ -130,14 +134,12 @@ export class DbCsvParser implements LineParser<DbCsvData> {
 
   private takeRow(s: OpenSection, reader: SectionReader, line: string, no: number): void {
     const expected = s.header!.length;
-    let problem: string | undefined;
-    if (reader.rawRow !== undefined && line.indexOf('"') === -1) {
-      problem = reader.rawRow(line, no, expected);
-    } else {
-      const f = splitCsvRow(line);
-      if (f === undefined) problem = 'unterminated quoted field (truncated line?)';
-      else if (f.length !== expected) problem = `row has ${f.length} fields, header has ${expected}`;
-      else problem = reader.row(f, no);
+    let problem = reader.rawRow === undefined ? false : reader.rawRow(line, no, expected);
+    if (problem === false) {
+      const r = this.row;
+      if (!r.scan(line)) problem = 'unterminated quoted field (truncated line?)';
+      else if (r.count !== expected) problem = `row has ${r.count} fields, header has ${expected}`;
+      else problem = reader.row(r, no);
     }
     if (problem === undefined) {
       s.accepted++;

@@ -51,7 +51,7 @@ export function parseIntField(text: string | undefined): number | undefined {
 const MAX_U64 = (1n << 64n) - 1n;
 const DIGITS = /^[0-9]+$/;
 /** Shared bigints for small values: most error counters are 0..a few hundred. */
-const SMALL: bigint[] = Array.from({ length: 1024 }, (_, i) => BigInt(i));
+export const SMALL_BIGINTS: bigint[] = Array.from({ length: 1024 }, (_, i) => BigInt(i));
 const HEX = /^0[xX][0-9a-fA-F]{1,16}$/;
 
 /**
@@ -83,7 +83,7 @@ export function parseCounter(text: string): bigint | null | string {
     // Up to 15 digits is exact in a double, and BigInt(number) is cheaper than BigInt(string).
     if (t.length <= 15) {
       const n = Number(t);
-      value = n < 1024 ? SMALL[n] : BigInt(n);
+      value = n < 1024 ? SMALL_BIGINTS[n] : BigInt(n);
     } else value = BigInt(t);
   }
   return value > MAX_U64 ? 'exceeds 64 bits' : value;
@@ -104,7 +104,7 @@ export function parseCounterAt(line: string, start: number, end: number): bigint
       if (d < 0 || d > 9) break;
       v = v * 10 + d;
     }
-    if (i === end) return v < 1024 ? SMALL[v] : BigInt(v);
+    if (i === end) return v < 1024 ? SMALL_BIGINTS[v] : BigInt(v);
   }
   return parseCounter(line.slice(start, end));
 }
@@ -123,6 +123,33 @@ export function parseGuidField(text: string | undefined): Guid | undefined {
   }
   const g = normalizeGuid(text);
   return g === undefined || g === '0x0000000000000000' ? undefined : g;
+}
+
+/**
+ * A fresh flat copy of `text`. A cell cut from a line is a V8 "sliced string" that keeps the
+ * whole 1 MB read chunk alive; a value stored in the result must not, or a parsed 60 MB db_csv
+ * holds every chunk it was read from.
+ */
+export function ownString(text: string): string {
+  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
+}
+
+/**
+ * `parseIntField(line.slice(start, end))` without the slice for a plain decimal of up to 15
+ * digits, which is nearly every LID, port number and enum cell.
+ */
+export function parseIntAt(line: string, start: number, end: number): number | undefined {
+  if (end > start && end - start <= 15) {
+    let v = 0;
+    let i = start;
+    for (; i < end; i++) {
+      const d = line.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) break;
+      v = v * 10 + d;
+    }
+    if (i === end) return v;
+  }
+  return parseIntField(line.slice(start, end));
 }
 
 /**

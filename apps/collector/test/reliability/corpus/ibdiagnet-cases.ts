@@ -64,7 +64,7 @@ const garbage = (n: number, seed: number) => {
 
 export function ibdiagnetCases(): CorpusCase[] {
   const cases: CorpusCase[] = [];
-  const add = (c: Omit<CorpusCase, 'format'>) => cases.push({ format: 'ibdiagnet2', ...c });
+  const add = (c: Omit<Extract<CorpusCase, { format: 'ibdiagnet2' }>, 'format'>) => cases.push({ format: 'ibdiagnet2', ...c });
   const L = dbLines();
   const [pmStart, pmEnd] = section(L, 'PM_INFO');
   const [nodesStart] = section(L, 'NODES');

@@ -1,0 +1,25 @@
+import type { PeersReply } from '@ibwatch/fabric';
+import { useApi } from '../api/useApi.ts';
+
+/**
+ * "Fabrics": links to the collectors of the other fabrics (one collector per fabric,
+ * IBWATCH_PEERS). Nothing is shown when this collector has no peers.
+ */
+export function FabricsMenu() {
+  const { data } = useApi<PeersReply>('/api/peers');
+  if (!data || data.peers.length === 0) return null;
+  return (
+    <details className="fabrics-menu" data-testid="fabrics-menu">
+      <summary>Fabrics</summary>
+      <ul>
+        {data.peers.map((p) => (
+          <li key={p.url}>
+            <a href={p.url} rel="noopener noreferrer" data-testid="fabric-peer">
+              {p.name}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

@@ -1,0 +1,85 @@
+/**
+ * GUID interning for one file. A 10k-GPU db_csv names each GUID in NODES, PORTS, LINKS,
+ * PM_INFO and PM_DELTA (~200k cells for ~10k distinct GUIDs). Each distinct GUID is validated
+ * and normalised once; every later occurrence returns the same canonical string, found by the
+ * GUID's 64-bit value read straight from the line (no substring, no string hashing). The result
+ * then holds one string per GUID and none of them keeps a read chunk alive (see `ownString`).
+ */
+import type { Guid } from '@ibwatch/fabric';
+import { parseGuidField } from './values.ts';
+
+/** Value of one hex digit char code, -1 when it is not one. */
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  const l = c | 32;
+  return l >= 97 && l <= 102 ? l - 87 : -1;
+}
+
+export class GuidTable {
+  /** Open addressing: slot i holds GUID `hi:lo` → `names[i]`; empty slots have no name. */
+  private hi = new Int32Array(1 << 12);
+  private lo = new Int32Array(1 << 12);
+  private names: (Guid | undefined)[] = new Array<Guid | undefined>(1 << 12);
+  private size = 0;
+
+  /** Canonical GUID of a cell, undefined for `0x00`-style placeholders or garbage. */
+  get(text: string): Guid | undefined {
+    return this.getAt(text, 0, text.length);
+  }
+
+  /** {@link get} for `line.slice(start, end)`, without the slice in the common `0x%016x` case. */
+  getAt(line: string, start: number, end: number): Guid | undefined {
+    if (end - start !== 18 || line.charCodeAt(start) !== 48 || (line.charCodeAt(start + 1) | 32) !== 120) {
+      return parseGuidField(line.slice(start, end));
+    }
+    let hi = 0;
+    let lo = 0;
+    for (let i = start + 2; i < start + 10; i++) {
+      const d = hexValue(line.charCodeAt(i));
+      if (d < 0) return parseGuidField(line.slice(start, end));
+      hi = (hi << 4) | d;
+    }
+    for (let i = start + 10; i < end; i++) {
+      const d = hexValue(line.charCodeAt(i));
+      if (d < 0) return parseGuidField(line.slice(start, end));
+      lo = (lo << 4) | d;
+    }
+    if (hi === 0 && lo === 0) return undefined;
+    const mask = this.hi.length - 1;
+    let i = Math.imul(hi ^ Math.imul(lo, 0x9e3779b1), 0x85ebca6b) & mask;
+    for (;;) {
+      const name = this.names[i];
+      if (name === undefined) break;
+      if (this.hi[i] === hi && this.lo[i] === lo) return name;
+      i = (i + 1) & mask;
+    }
+    // Built from two short pieces: V8 copies substrings under 13 chars, so the canonical
+    // string shares nothing with the line (a slice of it would keep its whole chunk alive).
+    const canonical = '0x' + hex8(hi) + hex8(lo);
+    this.hi[i] = hi;
+    this.lo[i] = lo;
+    this.names[i] = canonical;
+    if (++this.size * 2 > this.hi.length) this.grow();
+    return canonical;
+  }
+
+  private grow(): void {
+    const { hi, lo, names } = this;
+    const n = hi.length * 2;
+    this.hi = new Int32Array(n);
+    this.lo = new Int32Array(n);
+    this.names = new Array<Guid | undefined>(n);
+    const mask = n - 1;
+    for (let j = 0; j < hi.length; j++) {
+      const name = names[j];
+      if (name === undefined) continue;
+      let i = Math.imul(hi[j] ^ Math.imul(lo[j], 0x9e3779b1), 0x85ebca6b) & mask;
+      while (this.names[i] !== undefined) i = (i + 1) & mask;
+      this.hi[i] = hi[j];
+      this.lo[i] = lo[j];
+      this.names[i] = name;
+    }
+  }
+}
+
+const hex8 = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
