@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { parseAttached, parsePortAddr } from './console.ts';
-import { checkReply, parsePerfquery } from './faults.ts';
+import { checkReply, parsePerfquery, parsePortRate, rateMismatch } from './faults.ts';
 import { parsePortsListLids } from './lids.ts';
 import { parseSmir, parseSminfo } from './status.ts';
 
@@ -49,5 +49,23 @@ describe('tool output parsers', () => {
     const r = parsePerfquery('# Port counters: Lid 2 port 33 (CapMask: 0x1300)\nPortSelect:......................33\nCounterSelect:...................0x0000\nSymbolErrorCounter:..............12\n');
     expect(r.SymbolErrorCounter).toBe(12n);
     expect(r.CounterSelect).toBe(0n);
+  });
+
+  it('parsePortRate() / rateMismatch() judge both width and ext speed from smpquery portinfo', () => {
+    const pi = (we: string, wa: string, se: string, sa: string): string =>
+      `# Port info: Lid 79 port 1\nLinkWidthEnabled:................${we}\nLinkWidthSupported:..............1X or 4X or 8X or 12X or 2X\n` +
+      `LinkWidthActive:.................${wa}\nLinkSpeedExtActive:..............${sa}\nLinkSpeedExtEnabled:.............${se}\n`;
+    const hdr = '14.0625 Gbps or 25.78125 Gbps or 53.125 Gbps';
+    const r = parsePortRate(pi('1X or 2X', '2X', hdr, '53.125 Gbps'));
+    expect(r).toEqual({ widthEnabled: '1X or 2X', widthActive: '2X', speedExtEnabled: hdr, speedExtActive: '53.125 Gbps' });
+    expect(rateMismatch(r, { width: '2X' })).toBeUndefined();
+    expect(rateMismatch(r, { width: '2X', speed: 'HDR' })).toBeUndefined();
+    // The observed write-back: mask restored on this end, active re-derived to 4X.
+    expect(rateMismatch(parsePortRate(pi('1X or 4X', '4X', hdr, '53.125 Gbps')), { width: '2X' })).toMatch(/width active 4X/);
+    // Enabled changed but active not (yet): not held.
+    expect(rateMismatch(parsePortRate(pi('1X or 2X', '4X', hdr, '53.125 Gbps')), { width: '2X' })).toMatch(/want 2X/);
+    const edr = parsePortRate(pi('1X or 4X', '4X', '14.0625 Gbps or 25.78125 Gbps', '25.78125 Gbps'));
+    expect(rateMismatch(edr, { speed: 'EDR', width: '4X' })).toBeUndefined();
+    expect(rateMismatch(edr, { speed: 'HDR' })).toMatch(/want 53\.125 Gbps/);
   });
 });

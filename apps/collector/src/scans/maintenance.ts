@@ -18,7 +18,10 @@ export function pruneOnce(db: Db, config: Config, now = Date.now()): Record<stri
     const scans = db
       .prepare("DELETE FROM scans WHERE started_at < ? AND status != 'running' AND id NOT IN (SELECT scan_id FROM nccl_runs WHERE scan_id IS NOT NULL)")
       .run(now - r.scanDays * 86_400_000).changes;
-    return { deltas: counters.deltas, rollups: counters.rollups, rawOutputs: raw, stateHistory: history, smObservations: sms, scans };
+    // Resolved findings and SM events are history: kept as long as the hourly rollups.
+    const findings = db.prepare("DELETE FROM findings WHERE state = 'resolved' AND resolved_at < ?").run(now - r.rollupDays * 86_400_000).changes;
+    const smEvents = db.prepare('DELETE FROM sm_events WHERE at < ?').run(now - r.rollupDays * 86_400_000).changes;
+    return { deltas: counters.deltas, rollups: counters.rollups, rawOutputs: raw, stateHistory: history, smObservations: sms, scans, findings, smEvents };
   })();
 }
 

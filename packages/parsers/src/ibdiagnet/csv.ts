@@ -61,22 +61,25 @@ export class CsvRow {
   private decoded: (string | undefined)[] = [];
   private hasDecoded = false;
 
-  /** Find the fields of `line`; false when a quoted field is not closed (a truncated line). */
-  scan(line: string): boolean {
+  /**
+   * Find the fields of `line.slice(from, to)` (offsets stay relative to `line`, so a row can be
+   * read straight out of a read chunk); false when a quoted field is not closed (a truncated line).
+   */
+  scan(line: string, from = 0, to = line.length): boolean {
     this.line = line;
     this.count = 0;
     if (this.hasDecoded) {
       this.decoded = [];
       this.hasDecoded = false;
     }
-    const n = line.length;
-    let i = 0;
+    const n = to;
+    let i = from;
     for (;;) {
       if (this.count === this.starts.length) this.grow();
       const k = this.count++;
       if (i < n && line.charCodeAt(i) === 34) {
         const q = line.indexOf('"', i + 1);
-        if (q === -1) return false;
+        if (q === -1 || q >= n) return false;
         if (q + 1 === n || line.charCodeAt(q + 1) === 44) {
           this.starts[k] = i + 1;
           this.ends[k] = q;
@@ -84,13 +87,14 @@ export class CsvRow {
           i = q + 2;
           continue;
         }
-        const next = this.decodeQuoted(line, i, k);
+        const next = this.decodeQuoted(line, i, n, k);
         if (next === -2) return false;
         if (next === -1) return true;
         i = next;
         continue;
       }
-      const comma = line.indexOf(',', i);
+      let comma = line.indexOf(',', i);
+      if (comma >= n) comma = -1;
       this.starts[k] = i;
       this.ends[k] = comma === -1 ? n : comma;
       if (comma === -1) return true;
@@ -121,12 +125,12 @@ export class CsvRow {
   }
 
   /** `"a""b"x` style field at `i`: returns where the next field starts, -1 at the end, -2 when unclosed. */
-  private decodeQuoted(line: string, i: number, k: number): number {
+  private decodeQuoted(line: string, i: number, n: number, k: number): number {
     let value = '';
     let j = i + 1;
     for (;;) {
       const q = line.indexOf('"', j);
-      if (q === -1) return -2;
+      if (q === -1 || q >= n) return -2;
       value += line.slice(j, q);
       if (line.charCodeAt(q + 1) === 34) {
         value += '"';
@@ -136,8 +140,9 @@ export class CsvRow {
       i = q + 1;
       break;
     }
-    const comma = line.indexOf(',', i);
-    const end = comma === -1 ? line.length : comma;
+    let comma = line.indexOf(',', i);
+    if (comma >= n) comma = -1;
+    const end = comma === -1 ? n : comma;
     this.decoded[k] = value + line.slice(i, end);
     this.hasDecoded = true;
     this.starts[k] = i;

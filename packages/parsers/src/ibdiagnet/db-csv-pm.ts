@@ -8,6 +8,8 @@ import type { SectionContext, SectionReader } from './db-csv-sections.ts';
 import { indexer, intCell, missing } from './db-csv-sections.ts';
 import { parseCounter, parseIntField, SMALL_BIGINTS } from './values.ts';
 
+const RECENT = 16;
+
 type RecordBuilder = (values: (bigint | null)[]) => Record<string, bigint>;
 
 /**
@@ -44,6 +46,10 @@ export function pmReader(target: PortCounters[], ctx: SectionContext, section: s
   let lastAbsent = new Int32Array(0);
   let nLastAbsent = -1;
   let lastBuild: RecordBuilder | undefined;
+  /** Large values already made into bigints in the current row (see `rawRow`). */
+  const recentNum = new Float64Array(RECENT);
+  const recentBig: bigint[] = [];
+  let nRecent = 0;
   // Invalid cells are summarised per column: one warning, not one per port.
   const invalid = new Map<string, { count: number; line: number; text: string; reason: string }>();
   let bad: [string, string, string][] = [];
@@ -108,22 +114,23 @@ export function pmReader(target: PortCounters[], ctx: SectionContext, section: s
       lastAbsent = new Int32Array(counterIdx.length);
       return missing({ NodeGUID: node, PortNumber: port });
     },
-    rawRow(line, lineNo, expected) {
+    rawRow(line, from, to, lineNo, expected) {
       // One pass over the characters finds the commas and accumulates each cell's decimal
       // value, so a plain counter (nearly all of them) is never sliced, matched or re-read.
       nAbsent = 0;
+      nRecent = 0;
       let nodeStart = -1;
       let nodeEnd = -1;
       let portNum: number | undefined;
       let portStart = -1;
       let portEnd = -1;
       let col = 0;
-      let start = 0;
+      let start = from;
       let v = 0;
       let plain = true;
-      const n = line.length;
+      const n = to;
       const cols = slotOf.length;
-      for (let i = 0; i <= n; i++) {
+      for (let i = from; i <= n; i++) {
         const c = i < n ? line.charCodeAt(i) : 44;
         if (c !== 44) {
           const d = c - 48;
@@ -136,7 +143,23 @@ export function pmReader(target: PortCounters[], ctx: SectionContext, section: s
         if (k >= 0) {
           // 16 digits stay exact in a double up to 2^53 (PortXmitDataExtended gets there).
           if (plain && i > start && i - start <= 16 && v <= Number.MAX_SAFE_INTEGER) {
-            values[k] = v < 1024 ? SMALL_BIGINTS[v] : BigInt(v);
+            if (v < 1024) values[k] = SMALL_BIGINTS[v];
+            else {
+              // A row repeats values: PortXmitDataExtended = PortXmitData until the 32-bit
+              // one saturates, PortUniCastXmitPkts = PortXmitPkts... Re-using the row's earlier
+              // bigint saves an allocation that would survive into the result.
+              let r = 0;
+              while (r < nRecent && recentNum[r] !== v) r++;
+              if (r < nRecent) values[k] = recentBig[r];
+              else {
+                const b = BigInt(v);
+                values[k] = b;
+                if (nRecent < RECENT) {
+                  recentNum[nRecent] = v;
+                  recentBig[nRecent++] = b;
+                }
+              }
+            }
           } else setSlow(line.slice(start, i), k);
         } else if (col === node) {
           nodeStart = start;

@@ -29,11 +29,11 @@ export interface SectionReader {
   /** Returns a warning message when the row is rejected, undefined when taken. */
   row(r: CsvRow, line: number): string | undefined;
   /**
-   * Optional fast path: the reader walks the commas itself and must reject a row whose field
+   * Optional fast path for row `text.slice(start, end)`: the reader walks the commas itself and must reject a row whose field
    * count differs from `expected`, as the `row` path does. Returns `false` when it meets a `"`
    * and leaves the row to `row`.
    */
-  rawRow?(line: string, lineNo: number, expected: number): string | undefined | false;
+  rawRow?(text: string, start: number, end: number, lineNo: number, expected: number): string | undefined | false;
   /** Called at END_<NAME>. */
   end?(): void;
 }
@@ -74,7 +74,7 @@ function runInfoReader(data: DbCsvData): SectionReader {
     header(n) { names = n; return undefined; },
     row(r) {
       const f = r.fields();
-      names.forEach((n, i) => { data.runInfo[n] = f[i]; });
+      names.forEach((n, i) => { data.runInfo[n] = ownString(f[i]); });
       const date = data.runInfo['Date'];
       if (date) data.runTimestamp = date.trim();
       return undefined;
@@ -110,7 +110,23 @@ function nodesReader(data: DbCsvData, guids: GuidTable): SectionReader {
   };
 }
 
+/**
+ * Enabled/supported lists decoded once per distinct mask and shared by every port with that
+ * mask (40k ports hold only a handful of masks; 4 arrays per port were 11 MB at 10k GPUs).
+ * Frozen, so a caller that tried to edit one port's list would fail loudly instead of editing all.
+ */
+function sharedDecoder<T>(decode: (mask: number) => T[]): (mask: number) => T[] {
+  const cache = new Map<number, T[]>();
+  return (mask) => {
+    let list = cache.get(mask);
+    if (list === undefined) cache.set(mask, (list = Object.freeze(decode(mask)) as T[]));
+    return list;
+  };
+}
+
 function portsReader(data: DbCsvData, guids: GuidTable): SectionReader {
+  const widthSet = sharedDecoder(decodeWidthSet);
+  const speedSet = sharedDecoder(decodeSpeedSet);
   let c = { node: -1, port: -1, pguid: -1, lid: -1, state: -1, phys: -1, wa: -1, we: -1, ws: -1, sa: -1, se: -1, ss: -1 };
   return {
     header(names) {
@@ -138,10 +154,10 @@ function portsReader(data: DbCsvData, guids: GuidTable): SectionReader {
       if (wa) p.widthActive = wa;
       const sa = decodeSpeedActive(intCell(r, c.sa) ?? 0);
       if (sa) p.speedActive = sa;
-      if (c.we >= 0) p.widthEnabled = decodeWidthSet(intCell(r, c.we) ?? 0);
-      if (c.ws >= 0) p.widthSupported = decodeWidthSet(intCell(r, c.ws) ?? 0);
-      if (c.se >= 0) p.speedEnabled = decodeSpeedSet(intCell(r, c.se) ?? 0);
-      if (c.ss >= 0) p.speedSupported = decodeSpeedSet(intCell(r, c.ss) ?? 0);
+      if (c.we >= 0) p.widthEnabled = widthSet(intCell(r, c.we) ?? 0);
+      if (c.ws >= 0) p.widthSupported = widthSet(intCell(r, c.ws) ?? 0);
+      if (c.se >= 0) p.speedEnabled = speedSet(intCell(r, c.se) ?? 0);
+      if (c.ss >= 0) p.speedSupported = speedSet(intCell(r, c.ss) ?? 0);
       data.ports.push(p);
       return undefined;
     },

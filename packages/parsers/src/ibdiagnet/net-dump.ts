@@ -15,7 +15,8 @@ import { runLineParser } from './line-source.ts';
 import type { LineParser, LineSource } from './line-source.ts';
 import { laneSpeedFromGbps, widthFromText } from './speed-bits.ts';
 import { TextDump } from './text-dump.ts';
-import { parseGuidField, parseIntField } from './values.ts';
+import { GuidTable } from './guid-table.ts';
+import { parseIntField } from './values.ts';
 import type { DumpHeader } from './values.ts';
 
 export const NET_DUMP_FORMAT = 'ibdiagnet2.net_dump';
@@ -58,12 +59,21 @@ const PHYS: Record<string, PhysState> = {
 const BLOCK = /^"(.*)",\s*([^,]*),\s*(0x[0-9a-fA-F]+),\s*LID\s+(\d+)\s*$/;
 const na = (s: string | undefined): string | undefined => (s === undefined || s === '' || s === 'N/A' ? undefined : s);
 
+/** Column positions of a switch block's `#  : IB# : Sta ...` header, -1 when absent. */
+interface Cols {
+  label: number; port: number; state: number; phys: number; mtu: number; width: number; speed: number;
+  fec: number; nguid: number; nlabel: number; nlid: number; ndesc: number;
+}
+
+const cell = (parts: string[], i: number): string | undefined => (i < 0 ? undefined : parts[i].trim());
+
 /** Line-at-a-time .net_dump parser. */
 export class NetDumpParser implements LineParser<NetDumpData> {
   private readonly t: TextDump;
   private readonly switches: NetDumpSwitch[] = [];
+  private readonly guids = new GuidTable();
   private current: NetDumpSwitch | undefined;
-  private cols: Record<string, number> | undefined;
+  private cols: Cols | undefined;
   private width = 0;
 
   constructor(options: { file?: string } = {}) {
@@ -72,9 +82,10 @@ export class NetDumpParser implements LineParser<NetDumpData> {
 
   feed(line: string): void {
     if (this.t.pre(line)) return;
-    const m = BLOCK.exec(line);
+    // Only a block header starts with a quote; the regex is not tried on the 64 port rows.
+    const m = line.charCodeAt(0) === 34 ? BLOCK.exec(line) : null;
     if (m) {
-      const guid = parseGuidField(m[3]);
+      const guid = this.guids.get(m[3]);
       if (!guid) return this.t.warn(`bad switch GUID ${JSON.stringify(m[3])}`);
       this.current = { guid, description: m[1], vendor: m[2].trim() || undefined, lid: Number(m[4]), ports: [] };
       this.switches.push(this.current);
@@ -85,38 +96,53 @@ export class NetDumpParser implements LineParser<NetDumpData> {
     if (this.current && this.cols === undefined && parts[0].trim() === '#') {
       // Column header: select by name, never by position.
       const names = parts.map((p) => p.trim());
-      this.cols = {};
-      names.forEach((n, i) => { this.cols![n] = i; });
+      const ix = (name: string): number => names.indexOf(name);
+      this.cols = {
+        label: ix('#'), port: ix('IB#'), state: ix('Sta'), phys: ix('PhysSta'), mtu: ix('MTU'), width: ix('LWA'),
+        speed: ix('LSA'), fec: ix('FEC mode'), nguid: ix('Neighbor Guid'), nlabel: ix('N#'), nlid: ix('NLID'),
+        ndesc: ix('Neighbor Description'),
+      };
       this.width = names.length;
       return;
     }
     if (!this.current || !this.cols) return this.t.warn(`line outside a switch block ignored`);
-    this.port(parts);
+    this.port(parts, this.cols);
   }
 
-  private port(parts: string[]): void {
-    const c = this.cols!;
+  private port(parts: string[], c: Cols): void {
     if (parts.length < this.width) return this.t.warn(`port row has ${parts.length} fields, header has ${this.width}`);
     if (parts.length > this.width) parts = [...parts.slice(0, this.width - 1), parts.slice(this.width - 1).join(':')];
-    const get = (name: string): string | undefined => (c[name] === undefined ? undefined : parts[c[name]].trim());
-    const portNum = parseIntField(get('IB#'));
-    if (portNum === undefined) return this.t.warn(`bad port number ${JSON.stringify(get('IB#'))}`);
-    const desc = na(get('Neighbor Description'));
+    const portText = cell(parts, c.port);
+    const portNum = parseIntField(portText);
+    if (portNum === undefined) return this.t.warn(`bad port number ${JSON.stringify(portText)}`);
     const p: NetDumpPort = {
       portNum,
-      state: STATE[get('Sta') ?? ''] ?? 'Unknown',
-      physState: PHYS[get('PhysSta') ?? ''] ?? 'Unknown',
+      state: STATE[cell(parts, c.state) ?? ''] ?? 'Unknown',
+      physState: PHYS[cell(parts, c.phys) ?? ''] ?? 'Unknown',
     };
-    const set = <K extends keyof NetDumpPort>(k: K, v: NetDumpPort[K] | undefined): void => { if (v !== undefined) p[k] = v; };
-    set('label', na(get('#')));
-    set('mtu', parseIntField(na(get('MTU'))));
-    set('width', widthFromText(get('LWA') ?? ''));
-    set('speed', laneSpeedFromGbps(get('LSA') ?? ''));
-    set('fec', na(get('FEC mode')));
-    set('neighborGuid', parseGuidField(na(get('Neighbor Guid'))));
-    set('neighborLabel', na(get('N#')));
-    set('neighborLid', parseIntField(na(get('NLID'))));
-    set('neighborDescription', desc?.replace(/^"(.*)"$/, '$1'));
+    const label = na(cell(parts, c.label));
+    if (label !== undefined) p.label = label;
+    const mtu = parseIntField(na(cell(parts, c.mtu)));
+    if (mtu !== undefined) p.mtu = mtu;
+    const width = widthFromText(cell(parts, c.width) ?? '');
+    if (width !== undefined) p.width = width;
+    const speed = laneSpeedFromGbps(cell(parts, c.speed) ?? '');
+    if (speed !== undefined) p.speed = speed;
+    const fec = na(cell(parts, c.fec));
+    if (fec !== undefined) p.fec = fec;
+    const nguid = na(cell(parts, c.nguid));
+    const neighborGuid = nguid === undefined ? undefined : this.guids.get(nguid);
+    if (neighborGuid !== undefined) p.neighborGuid = neighborGuid;
+    const nlabel = na(cell(parts, c.nlabel));
+    if (nlabel !== undefined) p.neighborLabel = nlabel;
+    const nlid = parseIntField(na(cell(parts, c.nlid)));
+    if (nlid !== undefined) p.neighborLid = nlid;
+    const desc = na(cell(parts, c.ndesc));
+    if (desc !== undefined) {
+      // `"is-north-7-compute-1 mlx5_10"`: the quotes are the tool's, not the name's.
+      const quoted = desc.length >= 2 && desc.charCodeAt(0) === 34 && desc.charCodeAt(desc.length - 1) === 34;
+      p.neighborDescription = quoted ? desc.slice(1, -1) : desc;
+    }
     this.current!.ports.push(p);
   }
 

@@ -15,7 +15,7 @@ const CHUNK = 1 << 20;
 
 /** Stream `path` line by line (LF or CRLF) into `parser` and finish it. */
 export async function parseFile<T>(path: string, parser: LineParser<T>): Promise<ParseResult<T>> {
-  const splitter = new ChunkLineSplitter((line) => parser.feed(line));
+  const splitter = new ChunkLineSplitter((line) => parser.feed(line), parser.takeLines?.bind(parser));
   for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: CHUNK })) {
     splitter.push(chunk as string);
   }

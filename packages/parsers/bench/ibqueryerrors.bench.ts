@@ -1,0 +1,59 @@
+/**
+ * Benchmark of the ibqueryerrors parser on whole files, streamed the way the ibdiagnet reader
+ * streams (`parseFile`), against the read-and-split floor. Run through ibdiagnet.bench.ts, or:
+ *
+ *   node --import tsx packages/parsers/bench/ibqueryerrors.bench.ts <file>...
+ */
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createIbqueryerrorsParser } from '../src/diags/ibqueryerrors.ts';
+import { parseFile } from '../src/ibdiagnet/read-file.ts';
+import { line, measure, readAndSplit } from './measure.ts';
+import type { Timing } from './measure.ts';
+
+export interface IbqeBenchFigures {
+  files: string[];
+  bytes: number;
+  /** Port records the parser returned, over all files. */
+  ports: number;
+  parse: Timing;
+  floor: Timing;
+  /** parse.cpuMs / floor.cpuMs. */
+  cpuRatio: number;
+  /** parse.wallMs / floor.wallMs. */
+  ratio: number;
+}
+
+const parseAll = async (files: string[]): Promise<number> => {
+  let ports = 0;
+  for (const f of files) ports += (await parseFile(f, createIbqueryerrorsParser({ file: f }))).value.ports.length;
+  return ports;
+};
+
+/** Parse `files` `runs` times and compare with reading + line-splitting them. */
+export async function benchIbqueryerrors(files: string[], runs = 5): Promise<IbqeBenchFigures> {
+  let bytes = 0;
+  for (const f of files) bytes += (await stat(f)).size;
+  const ports = await parseAll(files);
+  const parse = await measure(runs, () => parseAll(files));
+  const floor = await measure(runs, async () => { for (const f of files) await readAndSplit(f); });
+  return { files, bytes, ports, parse, floor, cpuRatio: parse.cpuMs / floor.cpuMs, ratio: parse.wallMs / floor.wallMs };
+}
+
+export function reportIbqueryerrors(f: IbqeBenchFigures): string {
+  const mb = f.bytes / 1e6;
+  return [
+    `files    ${f.files.map((p) => basename(p)).join(', ')}  (${mb.toFixed(1)} MB, ${f.ports} port records)`,
+    line('parse', f.parse, mb),
+    line('floor', f.floor, mb) + '  (read + split into lines)',
+    `ratio    ${f.cpuRatio.toFixed(2)}x floor (cpu), ${f.ratio.toFixed(2)}x (wall)   (targets: >= 50 MB/s, <= 3x)`,
+  ].join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  benchIbqueryerrors(process.argv.slice(2)).then((f) => console.log(reportIbqueryerrors(f)), (err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}

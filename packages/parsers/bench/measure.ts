@@ -1,0 +1,56 @@
+/**
+ * Timing for the parser benchmarks. The build machine is shared, so wall time alone says more
+ * about the neighbours than about the parser: every run records CPU time (`process.cpuUsage`,
+ * all threads of the process, GC helpers included) as well, and figures are the best and the
+ * median of the runs.
+ */
+import { createReadStream } from 'node:fs';
+import { ChunkLineSplitter } from '../src/ibdiagnet/line-source.ts';
+
+export interface Timing {
+  /** Best and median wall-clock ms. */
+  wallMs: number;
+  wallMedianMs: number;
+  /** Best and median CPU ms (user + system). */
+  cpuMs: number;
+  cpuMedianMs: number;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Run `fn` `runs` times. */
+export async function measure(runs: number, fn: () => Promise<unknown>): Promise<Timing> {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await fn();
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  return { wallMs: Math.min(...wall), wallMedianMs: median(wall), cpuMs: Math.min(...cpu), cpuMedianMs: median(cpu) };
+}
+
+/**
+ * The floor: read a file and split it into lines, nothing else. Same reading strategy as the
+ * parsers (`parseFile`: 1 MB UTF-8 chunks through `ChunkLineSplitter`), which is also faster
+ * than `node:readline` (an async iterator step and an event per line).
+ */
+export async function readAndSplit(path: string): Promise<number> {
+  let lines = 0;
+  const splitter = new ChunkLineSplitter(() => { lines++; });
+  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) splitter.push(chunk as string);
+  splitter.end();
+  return lines;
+}
+
+/** One line of the report: `label  cpu best/median ms  MB/s  (wall best/median ms)`. */
+export function line(label: string, t: Timing, mb: number): string {
+  const f = (n: number): string => n.toFixed(0).padStart(6);
+  return `${label.padEnd(8)} cpu ${f(t.cpuMs)} ms (median ${f(t.cpuMedianMs)})  ${(mb / (t.cpuMs / 1000)).toFixed(1).padStart(7)} MB/s  | wall ${f(t.wallMs)} ms (median ${f(t.wallMedianMs)})  ${(mb / (t.wallMs / 1000)).toFixed(1)} MB/s`;
+}
