@@ -17,4 +17,5 @@ export * from './runner.ts';
 export * from './teardown.ts';
 export * from './faults.ts';
 export * from './sm-control.ts';
+export { bringUpPair, joinStandby, sweptAfterTrap } from './sm-pair.ts';
 export * from './status.ts';

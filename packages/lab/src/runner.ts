@@ -11,7 +11,8 @@ import { generateTopology, type TopologyOptions } from './generator.ts';
 import { ibsimLimits, writeNetfile, writeRootsFile } from './netfile.ts';
 import { writeNodeNameMap } from './node-name-map.ts';
 import { isAlive, sleep, spawnDetached } from './proc.ts';
-import { prepareSm, routingEngineFromLog, startSm, STANDBY, SUBNET_UP, waitForSmLine } from './sm.ts';
+import { prepareSm, routingEngineFromLog, startSm, SUBNET_UP, waitForSmLine } from './sm.ts';
+import { bringUpPair, joinStandby } from './sm-pair.ts';
 import { readState, STATE_VERSION, writeState, type LabState } from './state.ts';
 import { stopLabState } from './teardown.ts';
 import { findUmad2sim } from './tools.ts';
@@ -147,9 +148,11 @@ export async function startLab(o: StartLabOptions): Promise<Lab> {
     state.timings.masterUpMs = performance.now() - t2;
     state.routing = routingEngineFromLog(sms[0]) ?? 'unknown';
     const t3 = performance.now();
-    sms[1].pid = await startSm(sms[1], env);
-    writeState(state);
-    await waitForSmLine(sms[1], STANDBY, { timeoutMs: left() });
+    // The master's sweep after the standby attaches can stall under ibsim (sm-pair.ts): check it
+    // finished, else restart the pair.
+    const lab = new Lab(state, topo);
+    if (!(await joinStandby(lab, sms[0], sms[1], left()))) await bringUpPair(lab, sms[0], sms[1], { timeoutMs: left() });
+    state.routing = routingEngineFromLog(sms[0]) ?? state.routing;
     state.timings.standbyUpMs = performance.now() - t3;
     state.timings.totalMs = performance.now() - t0;
     writeState(state);

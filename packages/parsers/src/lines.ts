@@ -24,3 +24,15 @@ export function stripCr(line: string): string {
 export function looksBinary(line: string): boolean {
   return /[\u0000-\u0008\u000e-\u001f\ufffd]/.test(line);
 }
+
+/** `line.trim() === ''` without making the trimmed copy (called for every line of big outputs). */
+export function isBlank(line: string): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    // The characters String.prototype.trim removes that occur in tool output.
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 11 && c !== 12 && c !== 13 && c !== 0xa0 && c !== 0xfeff) {
+      return c > 127 && line.slice(i).trim() === '';
+    }
+  }
+  return true;
+}

@@ -18,7 +18,7 @@ import type {
 } from '@ibwatch/fabric';
 import { normalizeGuid } from '@ibwatch/fabric';
 import { ParseError } from '../parse-error.ts';
-import { looksBinary, splitLines, stripCr } from '../lines.ts';
+import { isBlank, looksBinary, splitLines, stripCr } from '../lines.ts';
 
 /** A line-at-a-time parser. `feed` gets lines without terminator; `finish` validates and returns. */
 export interface LineParser<T> {
@@ -74,7 +74,7 @@ export class LineContext {
     this.lineNo++;
     const line = stripCr(raw);
     if (looksBinary(line)) this.fail('binary data, not tool output', line);
-    if (line.trim() !== '') this.nonBlank++;
+    if (!isBlank(line)) this.nonBlank++;
     return line;
   }
 
