@@ -31,7 +31,9 @@ export async function killMasterSm(lab: Lab, o: { wait?: boolean; timeoutMs?: nu
   await stopSm(killed, 0); // grace 0: straight to SIGKILL after TERM, like a crash
   killed.pid = null;
   lab.save();
-  // ibsim drops a client only when a write to it fails; free the dead SM's slot right away.
+  // ibsim drops a client only when a write to it fails, and the MAD it failed to forward is lost
+  // without a timeout (`client 0 seems to be dead - disconnecting.` / `write failed: Connection
+  // refused - pkt dropped`): an SMInfo Get of the new master's sweep would wait forever (sm-pair.ts).
   await lab.freeLeakedClients();
   if (o.wait !== false) {
     const timeoutMs = o.timeoutMs ?? 30_000;

@@ -18,8 +18,9 @@
  * and before every start, which removed that case. A rarer stall remains with no dead client at
  * all: right after a standby attached, the master logged its trap 144 (`log_trap_info: Received
  * Generic Notice type:4 num:144 ...`) and never `SUBNET UP` after it (1 of 10 standby restarts
- * under load). Its cause was not pinned down, so it is detected and recovered from: see
- * {@link bringUpPair}.
+ * under load). Its cause was not pinned down, so the standby is attached only once the master's
+ * log is quiet (no stall seen since), and a stall is detected and recovered from: see
+ * {@link joinStandby} and {@link bringUpPair}.
  *
  * Fail-back (higher-priority SM back while the lower one is MASTER) is a cold one: OpenSM's in-band
  * HANDOVER reached the new SM in STANDBY only once in 8 tries (normally it arrived while the new SM
