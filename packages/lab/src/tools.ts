@@ -91,6 +91,17 @@ export interface RunToolOptions {
 
 /** Runs one diags tool in the lab's environment, bounded by {@link toolSlots} and a timeout. */
 export async function runTool(te: ToolEnv, cmd: string, args: string[], o: RunToolOptions = {}): Promise<ToolResult> {
+  // Under umad2sim a diags tool occasionally dies of SIGSEGV (seen with ibqueryerrors in about
+  // 3% of runs: "exit SIGSEGV: ibwarn: [5016] sim_connect: attached as client 3 at node ...").
+  // It is a simulator artefact, not a fabric event: the lab retries such a crash once, and says so.
+  const first = await runToolOnce(te, cmd, args, o);
+  if (first.exitCode !== null || first.timedOut) return first;
+  if (o.onKilled) await o.onKilled(undefined);
+  process.stderr.write(`ibwatch lab: ${cmd} died of a signal under ibsim; retrying once\n`);
+  return runToolOnce(te, cmd, args, o);
+}
+
+async function runToolOnce(te: ToolEnv, cmd: string, args: string[], o: RunToolOptions): Promise<ToolResult> {
   const timeoutMs = o.timeoutMs ?? 30_000;
   await toolSlots.acquire();
   const t0 = performance.now();

@@ -1,4 +1,5 @@
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip, gzipSync } from 'node:zlib';
 import type { ScanKind, ScanRow } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import { createScansRepo, type ScanOutcome } from '../db/scans-repo.ts';
@@ -12,6 +13,8 @@ export interface Collected<T> {
   warnings: string[];
   /** Some of the data could not be read (a tool failed but others worked): status 'partial'. */
   partial?: boolean;
+  /** Things worth recording that do not make the data incomplete (a crashed tool run again). */
+  notes?: string[];
 }
 
 /** A scan step that failed for a reason worth showing as is (tool missing, timeout, parse error). */
@@ -25,6 +28,7 @@ export class ScanError extends Error {
 export type Trigger = ScanRow['trigger'];
 
 const RAW_PM_EVERY_MS = 3_600_000;
+const gzipAsync = promisify(gzip);
 
 /**
  * The one scan pipeline behind the scheduler, the API's "scan now" and the CLI:
@@ -57,13 +61,27 @@ export async function runPipeline<T>(
     const raw = err instanceof ScanError ? err.raw : [];
     return finishFailed(db, scans, scanId, { kind, trigger, startedAt }, now, raw, { status: 'failed', error: messageOf(err) });
   }
+  // The store below is one synchronous transaction (the whole point: all or nothing) that
+  // holds the event loop; parsing just held it too. Let queued API requests run in between,
+  // and gzip the raw outputs that will probably be kept off the loop (zlib's thread pool):
+  // level-6 gzip of a 24 MB PM sweep was a stall of its own.
+  let packed: Buffer[] | undefined;
+  try {
+    const status = collected.partial || collected.warnings.length > 0 ? 'partial' : 'ok';
+    if (collected.raw.length && (kind !== 'pm' || status !== 'ok' || !scans.hasRawOutputSince(kind, Date.now() - RAW_PM_EVERY_MS))) {
+      packed = await Promise.all(collected.raw.map((r) => gzipAsync(Buffer.from(r.text, 'utf8'), { level: 6 })));
+    }
+  } catch {
+    packed = undefined; // gzipped again inside the transaction
+  }
+  await new Promise((r) => setImmediate(r));
   try {
     db.transaction(() => {
       const at = now();
       const summary = store(scanId, at, collected);
       const outcome: ScanOutcome = {
         status: collected.partial || collected.warnings.length > 0 ? 'partial' : 'ok',
-        warnings: collected.warnings,
+        warnings: [...collected.warnings, ...(collected.notes ?? [])],
         toolVersions: collected.toolVersions,
         summary,
         error: collected.partial ? collected.warnings[0] ?? null : null,
@@ -72,7 +90,7 @@ export async function runPipeline<T>(
       // for days would dominate the database (pnpm bench). Keep one clean sweep an hour, and
       // every sweep that was partial; other kinds run rarely and always keep theirs.
       if (kind !== 'pm' || outcome.status !== 'ok' || !scans.hasRawOutputSince(kind, at - RAW_PM_EVERY_MS)) {
-        keepRaw(scans, scanId, at, collected.raw);
+        keepRaw(scans, scanId, at, collected.raw, packed);
       }
       scans.finish(scanId, at, outcome);
     })();
@@ -113,11 +131,13 @@ function unsaved(kind: ScanKind, trigger: Trigger, startedAt: number, at: number
   return { id: 0, kind, trigger, status: 'failed', startedAt, finishedAt: at, durationMs: at - startedAt, error, warnings: [], toolVersions: {}, summary: {} };
 }
 
-function keepRaw(scans: ReturnType<typeof createScansRepo>, scanId: number, at: number, raw: { name: string; text: string }[]): void {
-  for (const r of raw) {
-    const buf = Buffer.from(r.text, 'utf8');
-    scans.addRawOutput(scanId, r.name, at, buf.length, gzipSync(buf, { level: 6 }));
-  }
+function keepRaw(
+  scans: ReturnType<typeof createScansRepo>, scanId: number, at: number, raw: { name: string; text: string }[], packed?: Buffer[],
+): void {
+  raw.forEach((r, i) => {
+    const size = Buffer.byteLength(r.text, 'utf8');
+    scans.addRawOutput(scanId, r.name, at, size, packed?.[i] ?? gzipSync(Buffer.from(r.text, 'utf8'), { level: 6 }));
+  });
 }
 
 export function messageOf(err: unknown): string {

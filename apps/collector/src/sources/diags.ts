@@ -31,10 +31,20 @@ const SPEED_BY_LANE = new Map<string, LinkSpeed>(Object.entries(LANE_GBPS).map((
 export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolEnv>) {
   const versions: Record<string, string> = {};
 
-  async function run(tool: string, args: string[]): Promise<ToolRun> {
+  /**
+   * Runs one tool. A tool that died of a signal it was not sent by us (not our timeout, not
+   * the output cap) is run once more: a crashed client says nothing about the fabric (under
+   * ibsim, ibqueryerrors dies of SIGSEGV in ~3% of runs). The retry is noted on the scan.
+   */
+  async function run(tool: string, args: string[], notes?: string[]): Promise<ToolRun> {
     const te = await envOf();
-    const r = await runner.run(tool, args, { env: te.env, cwd: te.cwd });
+    let r = await runner.run(tool, args, { env: te.env, cwd: te.cwd });
     if (te.afterFailure && describeFailure(r)) await te.afterFailure(r);
+    if (r.signal && !r.timedOut && !r.truncated) {
+      notes?.push(`${tool} ${args.join(' ')} died of ${r.signal}; ran it again`);
+      r = await runner.run(tool, args, { env: te.env, cwd: te.cwd });
+      if (te.afterFailure && describeFailure(r)) await te.afterFailure(r);
+    }
     if (!versions[tool] && r.exitCode !== null && !r.spawnError) {
       const v = await runner.run(tool, ['-V'], { env: te.env, cwd: te.cwd, timeoutMs: 5000 });
       // "ibqueryerrors BUILD VERSION: 44.0 Build date: ..." (printed on stderr by diags 44)
@@ -64,7 +74,8 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
     versions,
 
     async collectTopology(): Promise<Collected<TopologyData>> {
-      const [disc, linkinfo] = await Promise.all([run('ibnetdiscover', []), run('iblinkinfo', [])]);
+      const notes: string[] = [];
+      const [disc, linkinfo] = await Promise.all([run('ibnetdiscover', [], notes), run('iblinkinfo', [], notes)]);
       const raw = [
         { name: 'ibnetdiscover.txt', text: disc.stdout },
         { name: 'iblinkinfo.txt', text: linkinfo.stdout },
@@ -120,6 +131,7 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
         raw,
         toolVersions: { ...versions },
         warnings,
+        notes,
         partial,
       };
     },
@@ -131,9 +143,10 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
      * of every port. A port in the second list but not the first has all error counters at 0.
      */
     async collectPm(portToNode: ReadonlyMap<Guid, Guid>): Promise<Collected<PortCounters[]>> {
+      const notes: string[] = [];
       const [errs, data] = await Promise.all([
-        run('ibqueryerrors', ['--data', '--threshold-file', '/dev/null']),
-        run('ibqueryerrors', ['--counters']),
+        run('ibqueryerrors', ['--data', '--threshold-file', '/dev/null'], notes),
+        run('ibqueryerrors', ['--counters'], notes),
       ]);
       const raw = [
         { name: 'ibqueryerrors-errors.txt', text: errs.stdout },
@@ -142,6 +155,9 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
       // ibqueryerrors exits non-zero when it found errors or PMA failures; the output is still whole.
       for (const r of [errs, data]) if (r.spawnError || r.timedOut || r.truncated || (r.exitCode !== 0 && r.stdout.trim() === '')) mustSucceed(r, raw);
       const e = parse('ibqueryerrors', raw, () => parseIbqueryerrors(errs.stdout, { file: 'ibqueryerrors-errors' }));
+      // Each parse holds the event loop for up to a second at 60k ports: serve waiting API
+      // requests between the two.
+      await new Promise((r) => setImmediate(r));
       const d = parse('ibqueryerrors', raw, () => parseIbqueryerrors(data.stdout, { file: 'ibqueryerrors-counters' }));
       const warnings = [...e.warnings, ...d.warnings].map((w) => `${w.file ?? 'ibqueryerrors'}:${w.line ?? '?'}: ${w.message}`);
       const errCounters = ibqePortCounters(e.value.ports, portToNode);
@@ -165,7 +181,7 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
       }
       const failures = (e.value.summary?.pmaQueryFailures ?? 0) + (d.value.summary?.pmaQueryFailures ?? 0);
       if (failures > 0) warnings.push(`${failures} PMA query failures: those ports' counters were not read this sweep`);
-      return { data: [...byKey.values()], raw, toolVersions: { ...versions }, warnings };
+      return { data: [...byKey.values()], raw, toolVersions: { ...versions }, warnings, notes };
     },
 
     /** Every SM: `saquery SMIR` lists master and standbys; without an SA, `sminfo` per known LID. */

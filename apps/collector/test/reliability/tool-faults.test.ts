@@ -128,6 +128,19 @@ describe('tool faults', () => {
     expect((await ctx.scans.run('pm', 'api')).status).not.toBe('failed');
   });
 
+  it('a tool that crashes (SIGSEGV) is run once more and the sweep succeeds, with a note', async () => {
+    healthy();
+    const marker = join(bin, 'crashed-once');
+    rmSync(marker, { force: true });
+    // First run of the --counters sweep crashes the way ibqueryerrors does under umad2sim.
+    tool('ibqueryerrors', `case "$*" in *--counters*) if [ ! -e '${marker}' ]; then : > '${marker}'; kill -SEGV $$; fi; cat '${lab('lab-ibqueryerrors-counters.txt')}';; *) cat '${lab('lab-ibqueryerrors-nothr.txt')}'; exit 1;; esac`);
+    const r = await ctx.scans.run('pm', 'api');
+    expect(existsSync(marker)).toBe(true);
+    expect(r.status).toBe('ok');
+    expect(r.warnings).toContain('ibqueryerrors --counters died of SIGSEGV; ran it again');
+    healthy();
+  });
+
   it('SM tools missing: the SM scan fails and raises no false "no master" finding', async () => {
     healthy();
     tool('saquery', null);
