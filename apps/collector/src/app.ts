@@ -30,6 +30,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: config.bodyLimitBytes,
+    // One line per request drowns the scan log at a NOC's refresh rates; debug brings it back.
+    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     // Request ids let an operator match a UI error to a log line without exposing internals.
     genReqId: () => Math.random().toString(36).slice(2, 10),
     // Unknown body fields and query parameters are refused (400 naming them), not silently

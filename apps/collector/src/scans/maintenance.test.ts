@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { mkdirSync, existsSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
 import { openDb } from '../db/open-db.ts';
-import { pruneOnce } from './maintenance.ts';
+import { pruneIbdiagnetDirs, pruneOnce } from './maintenance.ts';
 import { tempDir, testConfig } from '../test-support.ts';
 
 const DAY = 86_400_000;
@@ -44,5 +46,24 @@ describe('pruneOnce()', () => {
     expect(db.prepare('SELECT COUNT(*) FROM counter_rollups').pluck().get()).toBe(1);
     db.close();
     t.cleanup();
+  });
+
+  it('removes old ibdiagnet output directories it named, and nothing else', () => {
+    const d = tempDir();
+    const config = testConfig(d.dir, { IBWATCH_RETENTION_RAW_OUTPUT_DAYS: '3' });
+    const now = Date.now();
+    const mk = (name: string, ageDays: number) => {
+      const p = join(config.ibdiagnetOutDir, name);
+      mkdirSync(p, { recursive: true });
+      const t = (now - ageDays * DAY) / 1000;
+      utimesSync(p, t, t);
+      return p;
+    };
+    const old = mk('2026-11-20T10-00-00-000Z', 9);
+    const recent = mk('2026-11-28T10-00-00-000Z', 1);
+    const foreign = mk('site-archive', 30);
+    expect(pruneIbdiagnetDirs(config, now)).toBe(1);
+    expect([existsSync(old), existsSync(recent), existsSync(foreign)]).toEqual([false, true, true]);
+    d.cleanup();
   });
 });

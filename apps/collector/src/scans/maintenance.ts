@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import cron from 'node-cron';
 import type { Db } from '../db/open-db.ts';
 import type { Config } from '../config.ts';
@@ -25,10 +27,29 @@ export function pruneOnce(db: Db, config: Config, now = Date.now()): Record<stri
   })();
 }
 
+/**
+ * Live ibdiagnet runs each leave a timestamped output directory (a few MB at 10k GPUs); they are
+ * kept as long as raw tool output, then removed. Only directories ibwatch named are touched.
+ */
+export function pruneIbdiagnetDirs(config: Config, now = Date.now()): number {
+  if (!existsSync(config.ibdiagnetOutDir)) return 0;
+  let removed = 0;
+  for (const name of readdirSync(config.ibdiagnetOutDir)) {
+    // collectIbdiagnet names them after the ISO time with ':' and '.' replaced: 2026-11-29T19-05-17-123Z
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/.test(name)) continue;
+    const path = join(config.ibdiagnetOutDir, name);
+    if (statSync(path).mtimeMs < now - config.retention.rawOutputDays * 86_400_000) {
+      rmSync(path, { recursive: true, force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
+
 export function startMaintenance(db: Db, config: Config, log: { info(o: unknown, m?: string): void; warn(o: unknown, m?: string): void }) {
   const task = cron.schedule('17 3 * * * *', () => {
     try {
-      log.info({ pruned: pruneOnce(db, config) }, 'retention');
+      log.info({ pruned: pruneOnce(db, config), ibdiagnetDirs: pruneIbdiagnetDirs(config) }, 'retention');
     } catch (err) {
       log.warn({ err }, 'retention failed');
     }

@@ -33,12 +33,16 @@ export function startScheduler(
   log: { warn(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void },
 ): Scheduler {
   const tasks: { kind: ScheduledKind; expression: string; task: ScheduledTask }[] = [];
+  // A tick that is still waiting out its jitter when stop() is called must not start a scan
+  // (on shutdown the database is being closed under it).
+  let stopped = false;
   for (const kind of scheduledKinds(config)) {
     const expression = config.cron[kind];
     const task = cron.schedule(
       expression,
       async () => {
         if (config.jitterMs > 0) await new Promise((r) => setTimeout(r, Math.random() * config.jitterMs));
+        if (stopped) return;
         try {
           const row = await scans.run(kind, 'schedule');
           if (row.status === 'failed') log.warn({ scan: row.id, kind, error: row.error }, 'scheduled scan failed');
@@ -54,6 +58,7 @@ export function startScheduler(
   return {
     tasks: tasks.map(({ kind, expression }) => ({ kind, expression })),
     stop() {
+      stopped = true;
       for (const t of tasks) t.task.destroy();
     },
   };

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScanService } from '../scans/scan-service.ts';
 
@@ -12,6 +12,13 @@ const MAX_BYTES = 64 * 1024 * 1024;
  */
 export function startDropDirWatcher(dir: string, scans: ScanService, log: { info(o: unknown, m?: string): void; warn(o: unknown, m?: string): void }, everyMs = 5000) {
   for (const sub of ['imported', 'failed']) mkdirSync(join(dir, sub), { recursive: true });
+  // Job scripts often reuse one name (`nccl.out`): a file already moved under that name keeps
+  // it, the newcomer gets `name.1`, `name.2`, ... instead of overwriting it.
+  const moveTo = (sub: 'imported' | 'failed', f: string) => {
+    let target = join(dir, sub, f);
+    for (let n = 1; existsSync(target); n++) target = join(dir, sub, `${f}.${n}`);
+    renameSync(join(dir, f), target);
+  };
   let busy = false;
   const tick = async () => {
     if (busy) return;
@@ -23,11 +30,11 @@ export function startDropDirWatcher(dir: string, scans: ScanService, log: { info
         if (!st.isFile() || f.startsWith('.') || Date.now() - st.mtimeMs < 2000) continue;
         if (st.size > MAX_BYTES) {
           log.warn({ file: path, bytes: st.size }, 'nccl drop file too large; moved to failed/');
-          renameSync(path, join(dir, 'failed', f));
+          moveTo('failed', f);
           continue;
         }
         const { scan, runId } = await scans.importNccl(readFileSync(path, 'utf8'), {}, f, 'schedule');
-        renameSync(path, join(dir, runId === null ? 'failed' : 'imported', f));
+        moveTo(runId === null ? 'failed' : 'imported', f);
         log.info({ file: f, scan: scan.id, status: scan.status, runId }, 'nccl drop file imported');
       }
     } catch (err) {

@@ -1,0 +1,106 @@
+// server.ts wiring, in a real server process: a bad configuration stops it with exit 2 and every
+// problem at once; a good one starts the scheduler (its tasks really fire) and the nccl drop-dir
+// watcher, and SIGTERM stops all of it with exit 0. The ibdiagnet it schedules is a stand-in
+// script copying the real ndr-fat-tree-b run (NVIDIA's ibdiagnet is not installable here; see
+// sources/ibdiagnet.test.ts).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { ScanRow } from '@ibwatch/fabric';
+import { ncclFixture, SAMPLE_B, tempDir, TOKEN } from './test-support.ts';
+
+const COLLECTOR = resolve(import.meta.dirname, '..');
+const tmp = tempDir('ibwatch-server-');
+const started: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  tmp.cleanup();
+});
+
+function serve(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: COLLECTOR,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      IBWATCH_DB: join(tmp.dir, 'ibwatch.db'),
+      IBWATCH_PORT: '0',
+      IBWATCH_TOKEN: TOKEN,
+      IBWATCH_WEB_DIST: join(tmp.dir, 'no-web'),
+      IBWATCH_LAB_DIR: join(tmp.dir, 'no-lab'),
+      IBWATCH_IBDIAGNET_OUT: join(tmp.dir, 'ibdiagnet-out'),
+      IBWATCH_LOG_LEVEL: 'info',
+      ...env,
+    },
+  });
+  started.push(child);
+  const lines: string[] = [];
+  let stderr = '';
+  createInterface({ input: child.stdout! }).on('line', (l) => lines.push(l));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, lines, exited, stderr: () => stderr };
+}
+
+describe('server.ts', () => {
+  it('exits 2 listing every configuration problem at once', async () => {
+    const s = serve({ IBWATCH_SOURCE: 'nfs', IBWATCH_CRON_PM: 'every minute' });
+    expect(await s.exited).toBe(2);
+    expect(s.stderr()).toMatch(/^ibwatch: invalid configuration:/);
+    expect(s.stderr()).toContain('IBWATCH_SOURCE="nfs"');
+    expect(s.stderr()).toContain('IBWATCH_CRON_PM="every minute": not a valid cron expression');
+  }, 30_000);
+
+  it('runs the scheduled kinds and the drop-dir watcher, and stops on SIGTERM with exit 0', async () => {
+    const tool = join(tmp.dir, 'bin', 'ibdiagnet');
+    mkdirSync(join(tmp.dir, 'bin'));
+    writeFileSync(tool, `#!/bin/sh\nwhile [ $# -gt 0 ]; do case "$1" in -o) out=$2; shift;; esac; shift; done\ncp -R '${SAMPLE_B}'/. "$out"/\n`);
+    chmodSync(tool, 0o755);
+    const drop = join(tmp.dir, 'drop');
+    mkdirSync(drop);
+    writeFileSync(join(drop, 'job-42.out'), ncclFixture('all_reduce_perf.gdr-enabled.multinode.good.txt'));
+    const old = (Date.now() - 60_000) / 1000;
+    utimesSync(join(drop, 'job-42.out'), old, old);
+
+    const s = serve({
+      IBWATCH_SOURCE: 'ibdiagnet',
+      IBWATCH_IBDIAGNET: tool,
+      IBWATCH_CRON_IBDIAGNET: '* * * * * *',
+      IBWATCH_CRON_SM: '0 0 0 1 1 *', // once a year: no SM tools here
+      IBWATCH_JITTER_MS: '0',
+      IBWATCH_NCCL_DROP_DIR: drop,
+    });
+    const base = await vi.waitFor(
+      () => {
+        if (s.child.exitCode !== null) throw new Error(`server exited ${s.child.exitCode}: ${s.stderr()}`);
+        const m = s.lines.map((l) => /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(l)).find(Boolean);
+        if (!m) throw new Error('not listening yet');
+        return m[1]!;
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    const startLog = s.lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; tasks?: string[] }).find((l) => l.msg === 'scheduler started');
+    expect(startLog?.tasks).toEqual(['ibdiagnet@* * * * * *', 'sm@0 0 0 1 1 *']);
+
+    // The cron task fires within ~1 s and stores the run; the drop-dir file is imported at start.
+    const scans = await vi.waitFor(
+      async () => {
+        const list = (await (await fetch(`${base}/api/scans?kind=ibdiagnet`)).json()) as ScanRow[];
+        if (!list.some((r) => r.status === 'ok')) throw new Error('no scheduled ibdiagnet scan yet');
+        return list;
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    expect(scans.find((r) => r.status === 'ok')).toMatchObject({ kind: 'ibdiagnet', trigger: 'schedule' });
+    expect(readdirSync(join(drop, 'imported'))).toEqual(['job-42.out']);
+    const nccl = (await (await fetch(`${base}/api/scans?kind=import-nccl`)).json()) as ScanRow[];
+    expect(nccl).toEqual([expect.objectContaining({ status: 'ok', trigger: 'schedule' })]);
+
+    const t0 = Date.now();
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(5000);
+  }, 40_000);
+});
