@@ -182,3 +182,25 @@ describe('intervalSeconds()', () => {
     expect(intervalSeconds('garbage', '2025-03-31T23:44:18Z')).toBeUndefined();
   });
 });
+
+describe('computeDeltas() with watched counters', () => {
+  const watch = new Set(['SymbolErrorCounter', 'PortXmitWait']);
+  const sweep = (portNum: number, counters: Record<string, bigint>): PortCounters => ({ nodeGuid: G, portNum, counters });
+
+  it('leaves out ports where only unwatched counters moved, and keeps every counter of the others', () => {
+    const prev = [sweep(1, { SymbolErrorCounter: 0n, PortXmitData: 10n }), sweep(2, { SymbolErrorCounter: 0n, PortXmitData: 10n, PortRcvData: 5n })];
+    const cur = [sweep(1, { SymbolErrorCounter: 0n, PortXmitData: 99n }), sweep(2, { SymbolErrorCounter: 3n, PortXmitData: 50n, PortRcvData: 5n })];
+    const r = computeDeltas(prev, cur, 60, { watch });
+    expect(r.quiet).toBe(1);
+    expect(r.ports.map((p) => p.portNum)).toEqual([2]);
+    expect(r.ports[0]).toEqual(computeDeltas(prev, cur, 60).ports[1]);
+  });
+
+  it('keeps a port whose watched counter is pegged though unchanged (saturated) or went down (reset)', () => {
+    const pegged = computeDeltas([sweep(1, { SymbolErrorCounter: 65_535n })], [sweep(1, { SymbolErrorCounter: 65_535n })], 60, { watch });
+    expect(pegged.ports[0]?.counters.SymbolErrorCounter?.event).toBe('saturated');
+    const reset = computeDeltas([sweep(1, { PortXmitWait: 900n })], [sweep(1, { PortXmitWait: 4n })], 60, { watch });
+    expect(reset.ports).toHaveLength(1);
+    expect(reset.quiet).toBe(0);
+  });
+});

@@ -110,6 +110,20 @@ export interface DeltaResult {
   ports: PortDelta[];
   /** Ports without a previous sample: their values are lifetime totals, kept only as a baseline. */
   baseline: PortRef[];
+  /** With {@link DeltaOptions.watch}: ports left out of `ports` because no watched counter moved. */
+  quiet: number;
+}
+
+/** Options of {@link computeDeltas}. */
+export interface DeltaOptions {
+  /**
+   * Classic names of the counters the caller acts on. A port on which none of them moved, went
+   * down or is pegged is left out of `ports` (counted in `quiet`); any other port gets its full
+   * {@link PortDelta}, every counter included. On a busy fabric the data counters move on every
+   * port every sweep, so without this a 60k-port sweep builds ~60k PortDeltas that rules watching
+   * error counters then skip.
+   */
+  watch?: ReadonlySet<CounterName>;
 }
 
 /** Output of {@link read}, kept in module scratch variables so the hot loop allocates nothing. */
@@ -192,7 +206,9 @@ export function computeDeltas(
   previous: readonly PortCounters[] | undefined,
   current: readonly PortCounters[],
   intervalSeconds: number,
+  options: DeltaOptions = {},
 ): DeltaResult {
+  const watch = options.watch ? SPEC_LIST.filter((s) => options.watch!.has(s.name)) : undefined;
   // guid -> ports by number: avoids building a `guid/port` string per port on both sides.
   const prevByNode = new Map<string, (PortCounters | undefined)[]>();
   for (const p of previous ?? []) {
@@ -200,16 +216,37 @@ export function computeDeltas(
     if (!arr) prevByNode.set(p.nodeGuid, (arr = []));
     arr[p.portNum] = p;
   }
-  const result: DeltaResult = { ports: [], baseline: [] };
+  const result: DeltaResult = { ports: [], baseline: [], quiet: 0 };
   for (const cur of current) {
     const prev = prevByNode.get(cur.nodeGuid)?.[cur.portNum];
     if (!prev) {
       result.baseline.push({ nodeGuid: cur.nodeGuid, portNum: cur.portNum });
       continue;
     }
-    result.ports.push(portDelta(prev, cur, intervalSeconds));
+    if (watch && isQuiet(prev, cur, watch)) result.quiet++;
+    else result.ports.push(portDelta(prev, cur, intervalSeconds));
   }
   return result;
+}
+
+/**
+ * True when every watched counter would land in `unchanged` or be skipped by {@link portDelta}:
+ * the same reads and the same fast-path test, without allocating anything.
+ */
+function isQuiet(prev: PortCounters, cur: PortCounters, specs: readonly CounterSpec[]): boolean {
+  const pc = prev.counters;
+  const prevClassicWidth = prev.extended ? 64 : 0;
+  for (let i = 0; i < specs.length; i++) {
+    const s = specs[i]!;
+    if (!read(cur, s, undefined)) continue;
+    const a = pc[rSource];
+    if (!usable(a)) continue;
+    const b = rValue;
+    let w = rWidth;
+    if (rSource !== s.name || prevClassicWidth === 64 || a > maxFor(s.widthBits)) w = 64;
+    if (!(a === b && !rSatTwin && (w === 64 || b !== maxFor(w)))) return false;
+  }
+  return true;
 }
 
 const SPEC_LIST: readonly CounterSpec[] = [...COUNTER_SPECS.values()];

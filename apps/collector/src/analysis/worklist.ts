@@ -18,6 +18,22 @@ const FIXED_WINDOW_MS = 7 * 86_400_000;
  * Links fixed before (resolved findings older than the window) climb the ladder.
  */
 export function worklist(db: Db, names: NameBook, filter: WorklistFilter, now = Date.now()): WorklistEntry[] {
+  return filterWorklist(computeWorklist(db, names, now).entries, filter);
+}
+
+/** Entries matching the filter, ranked 1.. in order (copies: `entries` may be a shared cache). */
+export function filterWorklist(entries: readonly WorklistEntry[], filter: WorklistFilter): WorklistEntry[] {
+  const out: WorklistEntry[] = [];
+  for (const e of entries) if (matches(e, filter)) out.push({ ...e, rank: out.length + 1 });
+  return out;
+}
+
+/**
+ * The whole worklist as of `now`, unfiltered, and the last time it stays valid as time alone
+ * passes (absent writes): when a resolved finding leaves the 7-day window, or a fix
+ * becomes a prior fix that climbs the ladder.
+ */
+export function computeWorklist(db: Db, names: NameBook, now: number): { entries: WorklistEntry[]; validUntil: number } {
   const repo = createFindingsRepo(db);
   const stored = [...repo.active(), ...repo.list({ state: 'resolved', limit: 100_000, since: now - FIXED_WINDOW_MS })];
   const idByKey = new Map<string, number[]>();
@@ -83,10 +99,16 @@ export function worklist(db: Db, names: NameBook, filter: WorklistFilter, now = 
       firstSeen: Math.min(...ts.map((t) => t.first)),
       lastSeen: Math.max(...ts.map((t) => t.last)),
     };
-    if (matches(entry, filter)) out.push(entry);
+    out.push(entry);
   }
   out.forEach((e, i) => (e.rank = i + 1));
-  return out;
+  // `list(since)` keeps a resolved finding while last_seen >= now - window; `priorFixes` takes
+  // a link fix once resolved_at < now - window.
+  let edge = Infinity;
+  for (const f of stored) if (f.state === 'resolved') edge = Math.min(edge, f.lastSeen);
+  const nextFix = db.prepare("SELECT MIN(resolved_at) FROM findings WHERE state = 'resolved' AND subject_type = 'link' AND resolved_at >= ?").pluck().get(now - FIXED_WINDOW_MS) as number | null;
+  if (nextFix !== null) edge = Math.min(edge, nextFix);
+  return { entries: out, validUntil: edge + FIXED_WINDOW_MS };
 }
 
 function matches(e: WorklistEntry, f: WorklistFilter): boolean {

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { FindingRow, WorklistEntry } from '@ibwatch/fabric';
 import type { AppDeps } from '../app.ts';
 import { createFindingsRepo, toFindingRow } from '../db/findings-repo.ts';
-import { worklist, type WorklistFilter } from '../analysis/worklist.ts';
+import type { WorklistFilter } from '../analysis/worklist.ts';
+import { WorklistCache } from '../analysis/worklist-cache.ts';
 import { toCsv } from '../csv.ts';
 
 const WRITE_LIMIT = { rateLimit: { max: 120, timeWindow: '1 minute' } };
@@ -32,6 +33,7 @@ export function worklistCsv(entries: WorklistEntry[]): string {
 export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const repo = createFindingsRepo(deps.db);
   const strip = toFindingRow;
+  const worklist = new WorklistCache(deps.db, deps.names);
 
   app.get<{ Querystring: { state?: string; severity?: string; kind?: string; limit: number }; Reply: FindingRow[] }>(
     '/api/findings',
@@ -89,7 +91,7 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
   app.get<{ Querystring: WorklistFilter; Reply: WorklistEntry[] }>(
     '/api/worklist',
     { schema: { description: 'Ranked physical links to act on (one entry per cable, both ends).', querystring: worklistQuery } },
-    async (req) => worklist(deps.db, deps.names, req.query),
+    async (req) => worklist.get(req.query),
   );
 
   app.get<{ Querystring: WorklistFilter }>(
@@ -99,6 +101,6 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
       reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="ibwatch-worklist-${new Date().toISOString().slice(0, 10)}.csv"`)
-        .send(worklistCsv(worklist(deps.db, deps.names, req.query))),
+        .send(worklistCsv(worklist.get(req.query))),
   );
 }
