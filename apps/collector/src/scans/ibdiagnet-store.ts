@@ -1,4 +1,4 @@
-import type { FabricSnapshot } from '@ibwatch/fabric';
+import { deltasFromToolDelta, type FabricSnapshot } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import type { Config } from '../config.ts';
 import type { NameBook } from '../names.ts';
@@ -21,7 +21,10 @@ export function storeIbdiagnet(
   const topo = storeTopology(db, config, names, scanId, at, { nodes: snap.nodes, ports: snap.ports, links: snap.links });
   const base = baseline.load();
   let pm: Record<string, number> = {};
-  if (snap.counters.length && runAt > base.at) pm = storePm(db, config, names, baseline, scanId, runAt, snap.counters);
+  const toolDeltas = snap.counterDeltas?.ports.length
+    ? deltasFromToolDelta(snap.counterDeltas.ports, snap.counterDeltas.intervalSeconds ?? 1)
+    : undefined;
+  if (snap.counters.length && runAt > base.at) pm = storePm(db, config, names, baseline, scanId, runAt, snap.counters, toolDeltas);
   const sm = snap.sms.length ? storeSm(db, config, names, scanId, at, snap.sms) : {};
   createCablesRepo(db).store(snap.cables, at);
   return {

@@ -104,6 +104,7 @@ interface TopologyView {
  */
 export function storePm(
   db: Db, config: Config, names: NameBook, baseline: CounterBaseline, scanId: number, at: number, current: PortCounters[],
+  toolDeltas?: PortDelta[],
 ): Record<string, number> {
   const counters = createCountersRepo(db);
   const { byNode, descs, linkFirstSeen } = baseline.topology();
@@ -112,6 +113,15 @@ export function storePm(
   // Only ports on which a kept counter moved (or is pegged) come back: nothing else is stored
   // or judged, and on a busy fabric that is a few hundred of 60k ports.
   const result = computeDeltas(prev.at > 0 ? prev.ports : undefined, current, intervalS, { watch: KEPT });
+  // A port seen for the first time has only lifetime totals; when the tool measured a delta
+  // itself (ibdiagnet's PM_DELTA over its sleep), that gives the port a rate right away.
+  if (toolDeltas?.length && result.baseline.length) {
+    const fresh = new Set(result.baseline.map((p) => `${p.nodeGuid}/${p.portNum}`));
+    for (const td of toolDeltas) {
+      if (!fresh.has(`${td.nodeGuid}/${td.portNum}`)) continue;
+      if (Object.keys(td.counters).some((k) => KEPT.has(k) && (td.counters[k]!.delta ?? 0n) > 0n)) result.ports.push(td);
+    }
+  }
   const portOf = (g: string, n: number) => byNode.get(g)?.[n];
 
   let stored = 0;
