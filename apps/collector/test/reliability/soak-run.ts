@@ -156,9 +156,14 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   }
 }
 
-/** Growth of a figure over the second half of the run, as a fraction of its mid-run value. */
+/**
+ * Growth of a figure over the second half of the run: the second half's peak against the first
+ * half's peak. Peaks, not single samples, because RSS and heap swing with garbage collection
+ * (one sample can land just before a collection, the next just after); a leak lifts the peak.
+ */
 export function secondHalfGrowth(samples: SoakSample[], key: 'rssMb' | 'dbMb' | 'heapMb'): number {
-  const mid = samples[Math.floor((samples.length - 1) / 2)]!;
-  const last = samples[samples.length - 1]!;
-  return (last[key] - mid[key]) / mid[key];
+  const half = Math.ceil(samples.length / 2);
+  const peak = (xs: SoakSample[]) => Math.max(...xs.map((x) => x[key]));
+  const first = peak(samples.slice(0, half));
+  return (peak(samples.slice(half)) - first) / first;
 }
