@@ -36,9 +36,20 @@ export async function killMasterSm(lab: Lab, o: { wait?: boolean; timeoutMs?: nu
   // refused - pkt dropped`): an SMInfo Get of the new master's sweep would wait forever (sm-pair.ts).
   await lab.freeLeakedClients();
   if (o.wait !== false) {
-    const timeoutMs = o.timeoutMs ?? 30_000;
-    await waitForSmLine(other, MASTER, { logOffset, stdoutOffset, timeoutMs });
-    await waitForSmLine(other, SUBNET_UP, { logOffset, stdoutOffset, timeoutMs });
+    const timeoutMs = o.timeoutMs ?? 60_000;
+    const deadline = Date.now() + timeoutMs;
+    // Keep freeing dead clients while the standby takes over: on a loaded machine the dead
+    // master's slot can still be registered when the standby's first polls reach it.
+    for (;;) {
+      try {
+        await waitForSmLine(other, MASTER, { logOffset, stdoutOffset, timeoutMs: Math.min(5_000, Math.max(1, deadline - Date.now())) });
+        break;
+      } catch (err) {
+        if (Date.now() >= deadline) throw err;
+        await lab.freeLeakedClients();
+      }
+    }
+    await waitForSmLine(other, SUBNET_UP, { logOffset, stdoutOffset, timeoutMs: Math.max(10_000, deadline - Date.now()) });
   }
   return { killed, master: other };
 }
