@@ -9,7 +9,8 @@ import type { Db } from '../../src/db/open-db.ts';
 import type { RunOptions, ToolRun, ToolRunner } from '../../src/sources/tool-runner.ts';
 
 export const REPO = resolve(import.meta.dirname, '../../../..');
-export const SAMPLES = '/work/shared/samples';
+// CI clones the repo elsewhere with shared/ beside it.
+export const SAMPLES = resolve(REPO, '../shared/samples');
 export const RUN_A = join(SAMPLES, 'ibdiagnet2-runs/ndr-fat-tree-a');
 export const RUN_B = join(SAMPLES, 'ibdiagnet2-runs/ndr-fat-tree-b');
 export const PARSER_FIXTURES = join(REPO, 'packages/parsers/fixtures');
