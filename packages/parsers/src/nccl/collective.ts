@@ -8,7 +8,7 @@
  * broadcast, reduce, sendrecv, hypercube 1.
  */
 import type { TableHeader } from './table.ts';
-import type { NcclCollective, NcclRow } from './types.ts';
+import { NCCL_COLLECTIVES, type NcclCollective, type NcclRow } from './types.ts';
 
 /** Result of {@link inferCollective}: one answer, or the candidates that remain. */
 export interface CollectiveGuess {
@@ -21,18 +21,7 @@ export interface CollectiveGuess {
  * remaining candidate, or none with the candidate list when ambiguous.
  */
 export function inferCollective(rows: NcclRow[], header: TableHeader | undefined, nRanks: number | undefined): CollectiveGuess {
-  let candidates: NcclCollective[] = [
-    'all_reduce',
-    'all_gather',
-    'reduce_scatter',
-    'alltoall',
-    'broadcast',
-    'reduce',
-    'sendrecv',
-    'gather',
-    'scatter',
-    'hypercube',
-  ];
+  let candidates: NcclCollective[] = [...NCCL_COLLECTIVES];
   const keep = (allowed: NcclCollective[]): void => {
     candidates = candidates.filter((c) => allowed.includes(c));
   };
