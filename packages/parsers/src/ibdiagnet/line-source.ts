@@ -48,6 +48,7 @@ export async function runLineParserAsync<T>(
  */
 export class ChunkLineSplitter {
   private rest = '';
+  private first = true;
   /** `skip` is a parser's {@link LineParser.takeLines}: lines it consumes are never sliced. */
   constructor(
     private readonly onLine: (line: string) => void,
@@ -57,6 +58,13 @@ export class ChunkLineSplitter {
   push(chunk: string): void {
     let text = chunk;
     let start = 0;
+    // A file saved by a Windows editor starts with a UTF-8 BOM: it is not part of line 1.
+    if (this.first && chunk.length > 0) {
+      this.first = false;
+      if (chunk.charCodeAt(0) === 0xfeff) {
+        text = chunk = chunk.slice(1);
+      }
+    }
     if (this.rest.length > 0) {
       // Only the line that spans the two chunks is joined: `rest + chunk` would make V8 copy
       // the whole 1 MB chunk into a new flat string at the first indexOf.
