@@ -172,34 +172,19 @@ export class DebugCollector {
    */
   gdr(): NcclGdr {
     const counts = { ...this.counts };
-    const decide = (on: NcclEvidence[], off: NcclEvidence[], nOn: number, nOff: number): NcclGdr['status'] =>
+    const decide = (nOn: number, nOff: number): NcclGdr['status'] =>
       nOn > 0 && nOff > 0 ? 'mixed' : nOn > 0 ? 'enabled' : 'disabled';
     const pick = (on: NcclEvidence[], off: NcclEvidence[]): NcclEvidence[] =>
       [...off, ...on].sort((a, b) => a.line - b.line).slice(0, MAX_EVIDENCE);
     const { ev } = this;
-    if (counts.netChannelsGdr + counts.netChannelsNoGdr > 0) {
-      return {
-        status: decide(ev.gdrChannels, ev.plainChannels, counts.netChannelsGdr, counts.netChannelsNoGdr),
-        basis: 'channels',
-        evidence: pick(ev.gdrChannels, ev.plainChannels),
-        counts,
-      };
-    }
-    if (counts.gpuPathsEnabled + counts.gpuPathsDisabled > 0) {
-      return {
-        status: decide(ev.pathOn, ev.pathOff, counts.gpuPathsEnabled, counts.gpuPathsDisabled),
-        basis: 'gpu-paths',
-        evidence: pick(ev.pathOn, ev.pathOff),
-        counts,
-      };
-    }
-    if (counts.hcaEnabled + counts.hcaDisabled > 0) {
-      return {
-        status: decide(ev.hcaOn, ev.hcaOff, counts.hcaEnabled, counts.hcaDisabled),
-        basis: 'hca',
-        evidence: pick(ev.hcaOn, ev.hcaOff),
-        counts,
-      };
+    // Strongest evidence first: inter-node channel lines, then per-GPU paths, then per-HCA lines.
+    const rules: [NcclGdr['basis'], NcclEvidence[], NcclEvidence[], number, number][] = [
+      ['channels', ev.gdrChannels, ev.plainChannels, counts.netChannelsGdr, counts.netChannelsNoGdr],
+      ['gpu-paths', ev.pathOn, ev.pathOff, counts.gpuPathsEnabled, counts.gpuPathsDisabled],
+      ['hca', ev.hcaOn, ev.hcaOff, counts.hcaEnabled, counts.hcaDisabled],
+    ];
+    for (const [basis, on, off, nOn, nOff] of rules) {
+      if (nOn + nOff > 0) return { status: decide(nOn, nOff), basis, evidence: pick(on, off), counts };
     }
     const socketOnly = (this.network === 'Socket' || ev.socket.length > 0) && this.ibDevices.length === 0;
     if (socketOnly) return { status: 'disabled', basis: 'network', evidence: ev.socket.slice(), counts };
