@@ -30,7 +30,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 try {
   const r = await runSoak(o);
   const rss = secondHalfGrowth(r.samples, 'rssMb');
-  const db = secondHalfGrowth(r.samples, 'dbMb');
+  const db = secondHalfGrowth(r.samples, 'pagesMb');
   console.log(`done in ${r.seconds} s; faults ${JSON.stringify(r.faults)}; failed scans ${r.failedScans}; pruned ${JSON.stringify(r.pruned)}`);
   console.log(`second-half growth: RSS ${(rss * 100).toFixed(1)}%, database ${(db * 100).toFixed(1)}% (bound: 10%)`);
   process.exitCode = rss < 0.1 && db < 0.1 ? 0 : 1;

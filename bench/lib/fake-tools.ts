@@ -14,11 +14,22 @@ const SMIR = (lid: number, guid: string) =>
   `SMInfoRecord dump:\n\t\tRID\n\t\tLID...................${lid}\n\t\tSMInfo dump:\n\t\tGUID..................${guid}\n` +
   '\t\tSM_Key................0x0000000000000000\n\t\tActCount..............3166\n\t\tPriority..............15\n\t\tSMState...............3\n';
 
+interface Sweep {
+  errors: string;
+  counters: string;
+  errorsBytes: Buffer;
+  countersBytes: Buffer;
+}
+
+const sweepOf = (errors: string, counters: string): Sweep => ({
+  errors, counters, errorsBytes: Buffer.from(errors), countersBytes: Buffer.from(counters),
+});
+
 /** Tool outputs of one fabric; `pm()` advances the sweep model by one sweep. */
 export class FakeFabricTools {
   readonly state: SweepState;
   private topo: { disc: string; link: string } | null = null;
-  private pmText: { errors: string; counters: string } | null = null;
+  private pmText: Sweep | null = null;
 
   constructor(readonly fabric: BenchFabric) {
     this.state = new SweepState(fabric);
@@ -29,39 +40,50 @@ export class FakeFabricTools {
     return this.topo;
   }
 
-  private queue: { errors: string; counters: string }[] = [];
+  private queue: Sweep[] = [];
 
   /** Renders `n` sweeps ahead, so that timing the runner does not time the generator. */
   prerender(n: number): void {
     for (let i = 0; i < n; i++) {
       this.state.advance();
-      this.queue.push({ errors: ibqeErrorsText(this.fabric, this.state), counters: ibqeCountersText(this.fabric, this.state) });
+      this.queue.push(sweepOf(ibqeErrorsText(this.fabric, this.state), ibqeCountersText(this.fabric, this.state)));
     }
   }
 
   /** Advance one sweep and render both ibqueryerrors outputs. */
-  nextSweep(): { errors: string; counters: string } {
+  nextSweep(): Sweep {
     const q = this.queue.shift();
     if (q) return (this.pmText = q);
     this.state.advance();
-    this.pmText = { errors: ibqeErrorsText(this.fabric, this.state), counters: ibqeCountersText(this.fabric, this.state) };
+    this.pmText = sweepOf(ibqeErrorsText(this.fabric, this.state), ibqeCountersText(this.fabric, this.state));
     return this.pmText;
   }
 
   /** A ToolRunner for `createContext(config, { runner })`; each `--counters` call is a new sweep. */
   runner(): ToolRunner {
-    const ok = (tool: string, args: string[], stdout: string): ToolRun => ({
+    const ok = (tool: string, args: string[], stdout: string, stdoutBytes?: Buffer): ToolRun => ({
       tool, args, stdout, stderr: '', exitCode: 0, signal: null, durationMs: 0, timedOut: false, truncated: false, spawnError: null,
+      ...(stdoutBytes ? { stdoutBytes } : {}),
     });
+    // Asked for bytes (as the collector asks for ibqueryerrors), the runner hands over the
+    // pre-encoded bytes, as the real one hands over the pipe's.
+    const pm = (tool: string, args: string[], text: string, bytes: Buffer, opts?: { bytes?: boolean }) =>
+      opts?.bytes ? ok(tool, args, text, bytes) : ok(tool, args, text);
     const sm = this.fabric.topo.nodes.find((n) => n.role === 'head-hca')!;
     return {
-      run: async (tool, args) => {
+      run: async (tool, args, opts) => {
         if (args.includes('-V')) return ok(tool, args, `${tool} BUILD VERSION: 44.0 Build date: bench`);
         if (tool === 'ibnetdiscover') return ok(tool, args, this.topology().disc);
         if (tool === 'iblinkinfo') return ok(tool, args, this.topology().link);
         if (tool === 'saquery') return ok(tool, args, SMIR(this.fabric.lidOf.get(sm.name)!, sm.portGuid ?? sm.guid));
-        if (tool === 'ibqueryerrors' && args.includes('--counters')) return ok(tool, args, this.nextSweep().counters);
-        if (tool === 'ibqueryerrors') return ok(tool, args, (this.pmText ?? this.nextSweep()).errors);
+        if (tool === 'ibqueryerrors' && args.includes('--counters')) {
+          const s = this.nextSweep();
+          return pm(tool, args, s.counters, s.countersBytes, opts);
+        }
+        if (tool === 'ibqueryerrors') {
+          const s = this.pmText ?? this.nextSweep();
+          return pm(tool, args, s.errors, s.errorsBytes, opts);
+        }
         return { ...ok(tool, args, ''), exitCode: 127, spawnError: 'ENOENT' };
       },
     };

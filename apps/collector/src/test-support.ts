@@ -4,14 +4,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { PortCounters, ScanRow } from '@ibwatch/fabric';
+import { tableToPortCounters, type PortCounters, type ScanRow } from '@ibwatch/fabric';
 import { loadConfig, type Config } from './config.ts';
 import { createContext, type Context } from './context.ts';
 import { openDb } from './db/open-db.ts';
 import { buildApp } from './app.ts';
 import { NameBook } from './names.ts';
 import { runPipeline } from './scans/scan-service.ts';
-import { CounterBaseline, storePm } from './scans/pm-store.ts';
+import { storePm } from './scans/pm-store.ts';
+import { CounterBaseline } from './scans/counter-baseline.ts';
 
 /** The repository root; in CI it is cloned elsewhere with `shared/` beside it. */
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
@@ -105,7 +106,7 @@ export async function seedFabric(ctx: Context): Promise<{ goodRun: number; badRu
   const a = await ctx.scans.importIbdiagnet(SAMPLE_A, 'cli');
   if (a.status === 'failed') throw new Error(`seed import failed: ${a.error}`);
   const { readIbdiagnetDir } = await import('@ibwatch/parsers');
-  const counters = (await readIbdiagnetDir(SAMPLE_A)).value.counters;
+  const counters = tableToPortCounters((await readIbdiagnetDir(SAMPLE_A)).value.counters);
   const now = Date.now();
   await pmSweep(ctx, now - 60_000, counters);
   let errored = withErrors(counters, ERROR_PORT, 'SymbolErrorCounter', 500n);

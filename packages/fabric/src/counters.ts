@@ -233,7 +233,7 @@ export function computeDeltas(
  * True when every watched counter would land in `unchanged` or be skipped by {@link portDelta}:
  * the same reads and the same fast-path test, without allocating anything.
  */
-function isQuiet(prev: PortCounters, cur: PortCounters, specs: readonly CounterSpec[]): boolean {
+export function isQuiet(prev: PortCounters, cur: PortCounters, specs: readonly CounterSpec[]): boolean {
   const pc = prev.counters;
   const prevClassicWidth = prev.extended ? 64 : 0;
   for (let i = 0; i < specs.length; i++) {
@@ -249,7 +249,7 @@ function isQuiet(prev: PortCounters, cur: PortCounters, specs: readonly CounterS
   return true;
 }
 
-const SPEC_LIST: readonly CounterSpec[] = [...COUNTER_SPECS.values()];
+export const SPEC_LIST: readonly CounterSpec[] = [...COUNTER_SPECS.values()];
 // Per-port scratch (reused: computeDeltas is synchronous and never re-entered).
 const sSpec: CounterSpec[] = [];
 const sSource: CounterName[] = [];
@@ -265,7 +265,7 @@ const sUnchanged: CounterName[] = [];
  * read with exactly one look-up (the column the current sweep chose), unchanged counters only
  * add a name to an exact-size array, and moved counters become fixed-shape objects.
  */
-function portDelta(prev: PortCounters, cur: PortCounters, interval: number): PortDelta {
+export function portDelta(prev: PortCounters, cur: PortCounters, interval: number): PortDelta {
   const pc = prev.counters;
   const prevClassicWidth = prev.extended ? 64 : 0;
   let u = 0;

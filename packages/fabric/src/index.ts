@@ -4,6 +4,8 @@ export * from './rates.ts';
 export * from './api.ts';
 export * from './findings.ts';
 export * from './counters.ts';
+export * from './counter-table.ts';
+export * from './counter-table-deltas.ts';
 export * from './thresholds.ts';
 export * from './port-health.ts';
 export * from './link-health.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeDeltas } from './counters.ts';
+import { CounterTableBuilder } from './counter-table.ts';
 import { evaluateFlaps, evaluateLinks, flapEventsFromSweep } from './link-health.ts';
 import type { FabricPort, FabricSnapshot, LinkWidth } from './types.ts';
 
@@ -16,7 +17,7 @@ function snap(a: Partial<FabricPort>, b: Partial<FabricPort>): FabricSnapshot {
     ],
     ports: [{ nodeGuid: SW, portNum: 3, ...base, ...a }, { nodeGuid: CA, portNum: 1, lid: 9, ...base, ...b }],
     links: [{ a: { nodeGuid: SW, portNum: 3 }, b: { nodeGuid: CA, portNum: 1 } }],
-    counters: [], sms: [], cables: [], toolFindings: [], meta: {},
+    counters: new CounterTableBuilder().build(), sms: [], cables: [], toolFindings: [], meta: {},
   };
 }
 

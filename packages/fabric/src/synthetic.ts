@@ -1,3 +1,4 @@
+import { CounterTableBuilder } from './counter-table.ts';
 import type { FabricLink, FabricNode, FabricPort, FabricSnapshot } from './types.ts';
 
 /** Size of a synthetic rail-optimised 3-tier fat tree. */
@@ -66,5 +67,5 @@ export function syntheticFatTree(spec: FatTreeSpec): FabricSnapshot {
   for (const l of links) {
     for (const e of [l.a, l.b]) ports.push({ ...e, state: 'Active', physState: 'LinkUp', widthActive: '4X', speedActive: 'HDR' });
   }
-  return { source: 'diags', nodes, ports, links, counters: [], sms: [], cables: [], toolFindings: [], meta: {} };
+  return { source: 'diags', nodes, ports, links, counters: new CounterTableBuilder().build(), sms: [], cables: [], toolFindings: [], meta: {} };
 }

@@ -5,12 +5,16 @@
  *
  * Conventions:
  * - GUIDs are always canonical: `0x` + 16 lowercase hex digits (see `normalizeGuid`).
- * - Counters are `bigint`: the 64-bit PortCountersExtended values exceed 2^53 on busy ports
- *   (PortXmitData of a 400G port passes 2^53 4-byte words in about 2 months).
+ * - Counters are exact 64-bit values: the PortCountersExtended values exceed 2^53 on busy ports
+ *   (PortXmitData of a 400G port passes 2^53 4-byte words in about 2 months). A whole sweep is a
+ *   `CounterTable` (two 32-bit halves per cell, see counter-table.ts); one port is a
+ *   `PortCounters` record of `bigint`s.
  * - Data counters (PortXmitData/PortRcvData and their Ext twins) count 4-byte words, as the
  *   IBTA spec and the tools define them; multiply by 4 for bytes.
  * - Speeds and widths are spelled as the tools spell them (`HDR`, `NDR`, `4X`).
  */
+
+import type { CounterTable } from './counter-table.ts';
 
 /** Canonical GUID: `0x` + 16 lowercase hex digits. */
 export type Guid = string;
@@ -120,10 +124,14 @@ export interface FabricSnapshot {
   nodes: FabricNode[];
   ports: FabricPort[];
   links: FabricLink[];
-  /** Lifetime counter values per port. */
-  counters: PortCounters[];
+  /**
+   * Lifetime counter values per port, one table row per port (see counter-table.ts: a
+   * 10k-GPU fabric's ~69k ports x 20-50 counters as records cost more than parsing them).
+   * `tableRow` / `tableToPortCounters` give records where one is needed.
+   */
+  counters: CounterTable;
   /** Counter increase over a known interval (ibdiagnet's PM_DELTA), when present. */
-  counterDeltas?: { intervalSeconds?: number; ports: PortCounters[] };
+  counterDeltas?: { intervalSeconds?: number; ports: CounterTable };
   sms: SmObservation[];
   cables: CableInfo[];
   /** Tool-reported problems (ibdiagnet -W-/-E- lines, WARNINGS_/ERRORS_ sections). */

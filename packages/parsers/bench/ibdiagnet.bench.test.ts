@@ -20,7 +20,7 @@ describe('generateIbdiagnetDir()', () => {
     expect(s.links).toHaveLength(g.links);
     expect(s.ports).toHaveLength(g.ports);
     expect(s.ports.filter((p) => p.state === 'Down')).toHaveLength(g.downPorts);
-    expect(s.counters).toHaveLength(g.ports - g.downPorts);
+    expect(s.counters.rows).toBe(g.ports - g.downPorts);
     expect(s.sms).toEqual([expect.objectContaining({ state: 'MASTER', priority: 12, lid: 1 })]);
     expect(s.counterDeltas?.intervalSeconds).toBe(1);
   });

@@ -37,9 +37,9 @@ export async function measure(runs: number, fn: () => Promise<unknown>): Promise
 }
 
 /**
- * The floor: read a file and split it into lines, nothing else. Same reading strategy as the
- * parsers (`parseFile`: 1 MB UTF-8 chunks through `ChunkLineSplitter`), which is also faster
- * than `node:readline` (an async iterator step and an event per line).
+ * The floor: read a file and split it into lines as strings, nothing else: 1 MB UTF-8 chunks
+ * through `ChunkLineSplitter`, faster than `node:readline` (an async iterator step and an event
+ * per line). The parsers themselves read bytes and decode only what they keep (bytes.ts).
  */
 export async function readAndSplit(path: string): Promise<number> {
   let lines = 0;

@@ -14,11 +14,13 @@ export { parseCables, CablesParser, toCableInfo, type CablesData, type CableBloc
 export { parseLst, LstParser, type LstData, type LstLink, type LstEnd } from './ibdiagnet/lst.ts';
 export { decodeSpeedActive, decodeSpeedSet, decodeWidthActive, decodeWidthSet } from './ibdiagnet/speed-bits.ts';
 export { preferredCounter, EXT_TWIN } from './ibdiagnet/counters.ts';
-export { runLineParser, runLineParserAsync, ChunkLineSplitter, type LineParser, type LineSource } from './ibdiagnet/line-source.ts';
+export { runLineParser, runLineParserAsync, ByteLineSplitter, ChunkLineSplitter, type LineParser, type LineSource } from './ibdiagnet/line-source.ts';
+export { decodeUtf8, type TextOrBytes } from './bytes.ts';
 export { parseFile, readFileLines } from './ibdiagnet/read-file.ts';
 // infiniband-diags tools (src/diags/)
 export { runLines as runDiagsLines, runLinesAsync as runDiagsLinesAsync, type ParseOptions as DiagsParseOptions, type LineInput as DiagsLineInput } from './diags/common.ts';
 export { parseIbqueryerrors, createIbqueryerrorsParser, ibqePortCounters, type IbqueryerrorsResult, type IbqueryerrorsOptions, type IbqePort, type IbqeSummary } from './diags/ibqueryerrors.ts';
+export { ibqueryerrorsTable, type IbqueryerrorsTable, type IbqueryerrorsTableOptions } from './diags/ibqueryerrors-table.ts';
 export { parseIblinkinfo, createIblinkinfoParser, type IblinkinfoResult, type LinkInfoPort, type LidLink } from './diags/iblinkinfo.ts';
 export { parseLinkLine, type LinkLine, type LinkPeer } from './diags/link-line.ts';
 export { parseSminfo, createSminfoParser, smStateFromNumber } from './diags/sminfo.ts';

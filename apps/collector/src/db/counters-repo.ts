@@ -1,3 +1,4 @@
+import { cellValue, type CounterColumn } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
 
 const HOUR_MS = 3_600_000;
@@ -10,12 +11,14 @@ const HOUR_MS = 3_600_000;
 export function createCountersRepo(db: Db) {
   const nameIds = new Map<string, number>();
   const keyJson = new Map<string, string>();
-  const zeroJson = new Map<string, string>();
   for (const r of db.prepare('SELECT id, name FROM counter_names').all() as { id: number; name: string }[]) nameIds.set(r.name, r.id);
   const insertName = db.prepare('INSERT INTO counter_names (name) VALUES (?) ON CONFLICT (name) DO UPDATE SET name = name RETURNING id');
   const upsertLast = db.prepare(
     `INSERT INTO counter_last (port_id, at, scan_id, vals) VALUES (?, ?, ?, ?)
      ON CONFLICT (port_id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id, vals = excluded.vals`,
+  );
+  const upsertBaseline = db.prepare(
+    'INSERT INTO counter_baseline (id, at, scan_id) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id',
   );
   const insertDelta = db.prepare('INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id) VALUES (?, ?, ?, ?, ?, ?)');
   const upsertRollup = db.prepare(
@@ -34,32 +37,31 @@ export function createCountersRepo(db: Db) {
 
   return {
     counterId,
-    /** Every port's last values, as stored (decimal strings) — the baseline after a restart. */
-    loadLast(): Map<number, { at: number; scanId: number; vals: Record<string, string> }> {
-      const out = new Map<number, { at: number; scanId: number; vals: Record<string, string> }>();
-      for (const r of db.prepare('SELECT port_id, at, scan_id, vals FROM counter_last').iterate() as Iterable<{
-        port_id: number; at: number; scan_id: number; vals: string;
-      }>) out.set(r.port_id, { at: r.at, scanId: r.scan_id, vals: JSON.parse(r.vals) as Record<string, string> });
-      return out;
+    /**
+     * Every port's stored baseline row (values as a JSON object of decimal strings), streamed:
+     * at 60k ports, collecting them in a map first doubled the start-up memory peak.
+     */
+    *iterateLast(): Generator<{ portId: number; at: number; vals: string }> {
+      for (const r of db.prepare('SELECT port_id AS portId, at, vals FROM counter_last').iterate() as Iterable<{ portId: number; at: number; vals: string }>) yield r;
     },
-    storeLast(portId: number, at: number, scanId: number, vals: Record<string, bigint>): void {
-      // The same JSON as JSON.stringify of decimal strings, built directly: it runs for every
-      // port of every sweep (60k x 20-50 counters), and most error counters are 0, so a zero
-      // is one cached `,"name":"0"` piece (half the time of building it per key).
+    /**
+     * One port's stored baseline: the cells of `row` in `columns` as a JSON object of decimal
+     * strings (bigint-safe), absent cells left out.
+     */
+    storeLastRow(portId: number, at: number, scanId: number, columns: readonly CounterColumn[], row: number): void {
       let json = '';
-      for (const k in vals) {
-        const v = vals[k]!;
-        if (v === 0n) {
-          let z = zeroJson.get(k);
-          if (z === undefined) zeroJson.set(k, (z = `,${JSON.stringify(k)}:"0"`));
-          json += z;
-        } else {
-          let kj = keyJson.get(k);
-          if (kj === undefined) keyJson.set(k, (kj = `,${JSON.stringify(k)}:"`));
-          json += kj + v.toString() + '"';
-        }
+      for (const c of columns) {
+        const v = cellValue(c, row);
+        if (v === undefined) continue;
+        let kj = keyJson.get(c.name);
+        if (kj === undefined) keyJson.set(c.name, (kj = `,${JSON.stringify(c.name)}:"`));
+        json += kj + v.toString() + '"';
       }
       upsertLast.run(portId, at, scanId, json === '' ? '{}' : `{${json.slice(1)}}`);
+    },
+    /** The sweep the stored baseline is as of (rows of unchanged ports keep their own older time). */
+    storeBaselineTime(at: number, scanId: number): void {
+      upsertBaseline.run(at, scanId);
     },
     /** Stores one non-zero delta and adds it to the hour's rollup. */
     addDelta(portId: number, counter: string, at: number, intervalS: number, delta: bigint, scanId: number): void {

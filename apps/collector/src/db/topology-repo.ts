@@ -66,6 +66,9 @@ export function createTopologyRepo(db: Db) {
     return new Map(rows.map((p) => [`${p.nodeGuid}:${p.portNum}`, p]));
   }
 
+  // Every write to nodes or ports goes through ingest/setTiers: they bump the topology version,
+  // which readers compare instead of scanning 69k ports for a change (see topologyVersion).
+  const bump = db.prepare("INSERT INTO change_counters (name, n) VALUES ('topology', 1) ON CONFLICT (name) DO UPDATE SET n = n + 1");
   return {
     loadPorts,
     /**
@@ -73,6 +76,7 @@ export function createTopologyRepo(db: Db) {
      * `ports` keep their last state; links not in `links` are marked absent when `complete`.
      */
     ingest(scanId: number, at: number, nodes: FabricNode[], ports: FabricPort[], links: FabricLink[], complete: boolean): TopologyChanges {
+      bump.run();
       const changes: TopologyChanges = { newNodes: 0, newPorts: 0, stateChanges: [], newLinks: 0, goneLinks: [] };
       const knownNodes = new Set((db.prepare('SELECT guid FROM nodes').pluck().all() as string[]));
       for (const n of nodes) {
@@ -132,6 +136,7 @@ export function createTopologyRepo(db: Db) {
       return changes;
     },
     setTiers(tiers: { guid: Guid; tier: string | null; rail: number | null }[]): void {
+      bump.run();
       const st = db.prepare('UPDATE nodes SET tier = ?, rail = ? WHERE guid = ?');
       for (const t of tiers) st.run(t.tier, t.rail, t.guid);
     },
@@ -142,3 +147,8 @@ export function createTopologyRepo(db: Db) {
   };
 }
 export type TopologyRepo = ReturnType<typeof createTopologyRepo>;
+
+/** Moves whenever nodes or ports were written (in the same transaction as the write). */
+export function topologyVersion(db: Db): number {
+  return (db.prepare("SELECT n FROM change_counters WHERE name = 'topology'").pluck().get() as number | undefined) ?? 0;
+}

@@ -6,6 +6,10 @@ export interface SyncResult {
   opened: number;
   updated: number;
   resolved: number;
+  /** Active findings without a verdict this sweep, one clean sweep nearer to resolving. */
+  cleaned: number;
+  /** Subject keys of the findings opened, refreshed or resolved (what derived colours depend on). */
+  changedSubjects: string[];
 }
 
 const SUBJECT_TYPE: Record<Verdict['subject']['kind'], FindingRow['subjectType']> = {
@@ -29,9 +33,9 @@ export function syncFindings(
   at: number,
   resolveAfter: number,
 ): SyncResult {
-  const result: SyncResult = { opened: 0, updated: 0, resolved: 0 };
+  const result: SyncResult = { opened: 0, updated: 0, resolved: 0, cleaned: 0, changedSubjects: [] };
   const active = new Map<string, { id: number; cleanSweeps: number }>();
-  for (const f of repo.active()) if (inScope(f.kind)) active.set(`${f.kind}|${f.subjectKey}`, f);
+  for (const f of repo.activeKeys()) if (inScope(f.kind)) active.set(`${f.kind}|${f.subjectKey}`, f);
   const seen = new Set<string>();
   for (const v of verdicts) {
     const sk = subjectKey(v.subject);
@@ -40,6 +44,7 @@ export function syncFindings(
     seen.add(key);
     const have = active.get(key);
     const payload = { severity: v.severity, title: v.title, short: v.short ?? null, evidence: v.evidence };
+    result.changedSubjects.push(sk);
     if (have) {
       repo.touch(have.id, payload, at);
       result.updated++;
@@ -48,13 +53,17 @@ export function syncFindings(
       result.opened++;
     }
   }
+  const clean: number[] = [];
   for (const [key, f] of active) {
     if (seen.has(key)) continue;
     if (f.cleanSweeps + 1 >= resolveAfter) {
       repo.resolve(f.id, at);
       result.resolved++;
-    } else repo.markClean(f.id);
+      result.changedSubjects.push(key.slice(key.indexOf('|') + 1));
+    } else clean.push(f.id);
   }
+  repo.markClean(clean);
+  result.cleaned = clean.length;
   return result;
 }
 

@@ -40,7 +40,7 @@ describe('importIbdiagnet() of the real ndr-fat-tree-a run', () => {
     expect(a.warnings[0]).toMatch(/^ibdiagnet2\.cables:.*from another ibdiagnet run.*skipped$/);
     expect(a.summary).toMatchObject({
       takenAt: '2025-03-31T23:43:18Z', 'topology.nodes': 272, 'topology.links': 271, 'topology.newLinks': 271,
-      'pm.ports': parsedA.value.counters.length, 'sm.sms': 1, 'sm.status': 'ok', cables: 0,
+      'pm.ports': parsedA.value.counters.rows, 'sm.sms': 1, 'sm.status': 'ok', cables: 0,
     });
   });
 
@@ -49,7 +49,7 @@ describe('importIbdiagnet() of the real ndr-fat-tree-a run', () => {
   });
 
   it('keeps the PM counters as the baseline of the next sweep', () => {
-    expect(one('SELECT COUNT(*) FROM counter_last')).toBe(parsedA.value.counters.length);
+    expect(one('SELECT COUNT(*) FROM counter_last')).toBe(parsedA.value.counters.rows);
   });
 
   it('records one MASTER SM with priority 12, named from its node description', () => {

@@ -1,10 +1,11 @@
-import { deltasFromToolDelta, type FabricSnapshot } from '@ibwatch/fabric';
+import { deltasFromToolDelta, tableToPortCounters, type FabricSnapshot } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import type { Config } from '../config.ts';
 import type { NameBook } from '../names.ts';
 import { createCablesRepo } from '../db/cables-repo.ts';
 import { storeTopology } from './topology-store.ts';
-import { storePm, type CounterBaseline } from './pm-store.ts';
+import { storePm } from './pm-store.ts';
+import type { CounterBaseline } from './counter-baseline.ts';
 import { storeSm } from './sm-store.ts';
 
 /**
@@ -21,10 +22,11 @@ export function storeIbdiagnet(
   const topo = storeTopology(db, config, names, scanId, at, { nodes: snap.nodes, ports: snap.ports, links: snap.links });
   const base = baseline.load();
   let pm: Record<string, number> = {};
-  const toolDeltas = snap.counterDeltas?.ports.length
-    ? deltasFromToolDelta(snap.counterDeltas.ports, snap.counterDeltas.intervalSeconds ?? 1)
+  // PM_DELTA only matters for ports seen for the first time: records are fine here.
+  const toolDeltas = snap.counterDeltas?.ports.rows
+    ? deltasFromToolDelta(tableToPortCounters(snap.counterDeltas.ports), snap.counterDeltas.intervalSeconds ?? 1)
     : undefined;
-  if (snap.counters.length && runAt > base.at) pm = storePm(db, config, names, baseline, scanId, runAt, snap.counters, toolDeltas);
+  if (snap.counters.rows && runAt > base.at) pm = storePm(db, config, names, baseline, scanId, runAt, snap.counters, toolDeltas);
   const sm = snap.sms.length ? storeSm(db, config, names, scanId, at, snap.sms) : {};
   createCablesRepo(db).store(snap.cables, at);
   return {

@@ -9,11 +9,20 @@ function healthOf(kind: string): 'down' | 'degraded' | 'errors' {
   return 'errors';
 }
 
+/** The port ends (`<guid>/<n>`) a finding's subject key names. */
+export function endsOfSubjectKey(key: string): string[] {
+  // Subject keys: `port:<guid>/<n>` and `link:<guid>/<n>|<guid>/<n>` (either order).
+  return key.replace(/^(port|link):/, '').split(/[|~,]/);
+}
+
 /**
- * Colours every link from the findings that are open now (the findings table is the single
- * truth): down > degraded > errors > ok, with the worst finding's short reason.
+ * Colours links from the findings that are open now (the findings table is the single truth):
+ * down > degraded > errors > ok, with the worst finding's short reason. With `onlyEnds`, only
+ * the links at those port ends are recomputed: a PM sweep passes the ends of the findings it
+ * opened, refreshed or resolved (a link's colour depends on nothing else), instead of joining
+ * all 30k links to their ports every minute.
  */
-export function refreshLinkHealth(db: Db): void {
+export function refreshLinkHealth(db: Db, onlyEnds?: Iterable<string>): void {
   const open = db
     .prepare(
       `SELECT kind, subject_key AS key, COALESCE(short, title) AS reason FROM findings
@@ -22,8 +31,7 @@ export function refreshLinkHealth(db: Db): void {
     .all() as { kind: string; key: string; reason: string }[];
   const byEnd = new Map<string, { health: string; reason: string }[]>();
   for (const f of open) {
-    // Subject keys: `port:<guid>/<n>` and `link:<guid>/<n>|<guid>/<n>` (either order).
-    for (const end of f.key.replace(/^(port|link):/, '').split(/[|~,]/)) {
+    for (const end of endsOfSubjectKey(f.key)) {
       const list = byEnd.get(end) ?? [];
       list.push({ health: healthOf(f.kind), reason: f.reason });
       byEnd.set(end, list);
@@ -31,18 +39,18 @@ export function refreshLinkHealth(db: Db): void {
   }
   // Only links that are coloured now or have a finding at an end can change: joining all 30k
   // links to their ports on every sweep cost more than the rest of the link work.
-  const ends = [...byEnd.keys()].map((e) => {
+  const pairs = (keys: Iterable<string>) => [...keys].map((e) => {
     const slash = e.lastIndexOf('/');
     return [e.slice(0, slash), Number(e.slice(slash + 1))];
   });
-  const links = db
-    .prepare(
-      `WITH ids AS (SELECT p.id FROM json_each(?) j JOIN ports p ON p.node_guid = j.value ->> 0 AND p.port_num = j.value ->> 1)
-       SELECT l.id, l.health, l.reason, pa.node_guid || '/' || pa.port_num AS a, pb.node_guid || '/' || pb.port_num AS b FROM links l
-       JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id
-       WHERE l.health != 'ok' OR l.reason IS NOT NULL OR l.a_port_id IN ids OR l.b_port_id IN ids`,
-    )
-    .all(JSON.stringify(ends)) as { id: number; health: string; reason: string | null; a: string; b: string }[];
+  const select = `SELECT l.id, l.health, l.reason, pa.node_guid || '/' || pa.port_num AS a, pb.node_guid || '/' || pb.port_num AS b FROM links l
+       JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id`;
+  const ids = 'WITH ids AS (SELECT p.id FROM json_each(?) j JOIN ports p ON p.node_guid = j.value ->> 0 AND p.port_num = j.value ->> 1)';
+  type LinkRow = { id: number; health: string; reason: string | null; a: string; b: string };
+  const links = onlyEnds
+    ? (db.prepare(`${ids} ${select} WHERE l.a_port_id IN ids UNION ${select} WHERE l.b_port_id IN ids`).all(JSON.stringify(pairs(onlyEnds))) as LinkRow[])
+    : (db.prepare(`${ids} ${select} WHERE l.health != 'ok' OR l.reason IS NOT NULL OR l.a_port_id IN ids OR l.b_port_id IN ids`)
+      .all(JSON.stringify(pairs(byEnd.keys()))) as LinkRow[]);
   const update = db.prepare('UPDATE links SET health = ?, reason = ? WHERE id = ?');
   const none: { health: string; reason: string }[] = [];
   for (const l of links) {

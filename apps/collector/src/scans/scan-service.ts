@@ -5,10 +5,16 @@ import type { Db } from '../db/open-db.ts';
 import { createScansRepo, type ScanOutcome } from '../db/scans-repo.ts';
 import type { NcclLabels, NcclWindow } from './nccl-import.ts';
 
+/** One tool output as received: text, or bytes when the source kept them (large PM outputs). */
+export interface RawOutput {
+  name: string;
+  text: string | Uint8Array;
+}
+
 /** What a source hands back: parsed data plus the raw outputs and tool versions behind it. */
 export interface Collected<T> {
   data: T;
-  raw: { name: string; text: string }[];
+  raw: RawOutput[];
   toolVersions: Record<string, string>;
   warnings: string[];
   /** Some of the data could not be read (a tool failed but others worked): status 'partial'. */
@@ -19,7 +25,7 @@ export interface Collected<T> {
 
 /** A scan step that failed for a reason worth showing as is (tool missing, timeout, parse error). */
 export class ScanError extends Error {
-  constructor(message: string, readonly raw: { name: string; text: string }[] = []) {
+  constructor(message: string, readonly raw: RawOutput[] = []) {
     super(message);
     this.name = 'ScanError';
   }
@@ -69,7 +75,7 @@ export async function runPipeline<T>(
   try {
     const status = collected.partial || collected.warnings.length > 0 ? 'partial' : 'ok';
     if (collected.raw.length && (kind !== 'pm' || status !== 'ok' || !scans.hasRawOutputSince(kind, Date.now() - RAW_PM_EVERY_MS))) {
-      packed = await Promise.all(collected.raw.map((r) => gzipAsync(Buffer.from(r.text, 'utf8'), { level: 6 })));
+      packed = await Promise.all(collected.raw.map((r) => gzipAsync(bytesOf(r), { level: 6 })));
     }
   } catch {
     packed = undefined; // gzipped again inside the transaction
@@ -111,7 +117,7 @@ export async function runPipeline<T>(
  */
 function finishFailed(
   db: Db, scans: ReturnType<typeof createScansRepo>, scanId: number, what: { kind: ScanKind; trigger: Trigger; startedAt: number },
-  now: () => number, raw: { name: string; text: string }[], outcome: ScanOutcome,
+  now: () => number, raw: RawOutput[], outcome: ScanOutcome,
 ): ScanRow {
   for (const withRaw of raw.length ? [true, false] : [false]) {
     try {
@@ -132,12 +138,16 @@ function unsaved(kind: ScanKind, trigger: Trigger, startedAt: number, at: number
 }
 
 function keepRaw(
-  scans: ReturnType<typeof createScansRepo>, scanId: number, at: number, raw: { name: string; text: string }[], packed?: Buffer[],
+  scans: ReturnType<typeof createScansRepo>, scanId: number, at: number, raw: RawOutput[], packed?: Buffer[],
 ): void {
   raw.forEach((r, i) => {
-    const size = Buffer.byteLength(r.text, 'utf8');
-    scans.addRawOutput(scanId, r.name, at, size, packed?.[i] ?? gzipSync(Buffer.from(r.text, 'utf8'), { level: 6 }));
+    const bytes = bytesOf(r);
+    scans.addRawOutput(scanId, r.name, at, bytes.length, packed?.[i] ?? gzipSync(bytes, { level: 6 }));
   });
+}
+
+function bytesOf(r: RawOutput): Uint8Array {
+  return typeof r.text === 'string' ? Buffer.from(r.text, 'utf8') : r.text;
 }
 
 export function messageOf(err: unknown): string {

@@ -1,5 +1,6 @@
 import {
-  evaluateLinks, inferTopology, linkKey, topologyAnomalies, type FabricLink, type FabricNode, type FabricPort, type FabricSnapshot,
+  evaluateLinks, inferTopology, linkKey, tableFromPortCounters, topologyAnomalies,
+  type FabricLink, type FabricNode, type FabricPort, type FabricSnapshot,
 } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import { createTopologyRepo } from '../db/topology-repo.ts';
@@ -29,7 +30,7 @@ function knownGraph(db: Db): FabricSnapshot {
   // firing once and auto-resolving while the cable is still dark.
   const ports = links.flatMap((l) => [{ ...l.a, state: 'Active' as const }, { ...l.b, state: 'Active' as const }]);
   const nodes = (db.prepare('SELECT guid, type, description, num_ports AS numPorts FROM nodes').all() as FabricNode[]);
-  return { source: 'diags', nodes, ports, links, counters: [], sms: [], cables: [], toolFindings: [], meta: {} };
+  return { source: 'diags', nodes, ports, links, counters: tableFromPortCounters([]), sms: [], cables: [], toolFindings: [], meta: {} };
 }
 
 /**

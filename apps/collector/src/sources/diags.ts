@@ -1,11 +1,12 @@
-import type { FabricLink, FabricNode, FabricPort, Guid, LinkSpeed, PortCounters, SmObservation } from '@ibwatch/fabric';
+import type { CounterTable, FabricLink, FabricNode, FabricPort, Guid, LinkSpeed, SmObservation } from '@ibwatch/fabric';
 import { LANE_GBPS } from '@ibwatch/fabric';
 import {
-  parseIbnetdiscover, parseIblinkinfo, parseIbqueryerrors, ibqePortCounters, parseSaquerySmir, parseSminfo, ParseError,
+  parseIbnetdiscover, parseIblinkinfo, ibqueryerrorsTable, parseSaquerySmir, parseSminfo, ParseError,
 } from '@ibwatch/parsers';
-import type { Collected } from '../scans/scan-service.ts';
+import type { Collected, RawOutput } from '../scans/scan-service.ts';
 import { ScanError } from '../scans/scan-service.ts';
-import { describeFailure, type ToolRun, type ToolRunner } from './tool-runner.ts';
+import { mergePmSweep } from './pm-sweep.ts';
+import { describeFailure, type RunOptions, type ToolRun, type ToolRunner } from './tool-runner.ts';
 import type { ToolEnv } from './tool-env.ts';
 
 export interface TopologyData {
@@ -25,6 +26,15 @@ const ERROR_MODE_COUNTERS = [
   'LocalLinkIntegrityErrors', 'ExcessiveBufferOverrunErrors', 'VL15Dropped', 'PortXmitWait',
 ];
 
+/** stdout as the runner kept it: bytes when asked for (and the runner is the real one), else text. */
+const outputOf = (r: ToolRun): string | Uint8Array => r.stdoutBytes ?? r.stdout;
+
+function isBlankOutput(r: ToolRun): boolean {
+  if (!r.stdoutBytes) return r.stdout.trim() === '';
+  for (const b of r.stdoutBytes) if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return false;
+  return true;
+}
+
 const SPEED_BY_LANE = new Map<string, LinkSpeed>(Object.entries(LANE_GBPS).map(([s, g]) => [String(g), s as LinkSpeed]));
 
 /** infiniband-diags as a fabric source: topology, all-port PM counters, every SM's state. */
@@ -36,13 +46,13 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
    * the output cap) is run once more: a crashed client says nothing about the fabric (under
    * ibsim, ibqueryerrors dies of SIGSEGV in ~3% of runs). The retry is noted on the scan.
    */
-  async function run(tool: string, args: string[], notes?: string[]): Promise<ToolRun> {
+  async function run(tool: string, args: string[], notes?: string[], opts: Partial<RunOptions> = {}): Promise<ToolRun> {
     const te = await envOf();
-    let r = await runner.run(tool, args, { env: te.env, cwd: te.cwd });
+    let r = await runner.run(tool, args, { env: te.env, cwd: te.cwd, ...opts });
     if (te.afterFailure && describeFailure(r)) await te.afterFailure(r);
     if (r.signal && !r.timedOut && !r.truncated) {
       notes?.push(`${tool} ${args.join(' ')} died of ${r.signal}; ran it again`);
-      r = await runner.run(tool, args, { env: te.env, cwd: te.cwd });
+      r = await runner.run(tool, args, { env: te.env, cwd: te.cwd, ...opts });
       if (te.afterFailure && describeFailure(r)) await te.afterFailure(r);
     }
     if (!versions[tool] && r.exitCode !== null && !r.spawnError) {
@@ -55,13 +65,13 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
   }
 
   /** Fails the scan with the tool's own words unless it exited 0. */
-  function mustSucceed(r: ToolRun, raw: { name: string; text: string }[]): void {
+  function mustSucceed(r: ToolRun, raw: RawOutput[]): void {
     const why = describeFailure(r);
     if (why) throw new ScanError(why, raw);
   }
 
   /** Parse errors become scan errors that name the tool output (file) and line. */
-  function parse<T>(name: string, raw: { name: string; text: string }[], fn: () => T): T {
+  function parse<T>(name: string, raw: RawOutput[], fn: () => T): T {
     try {
       return fn();
     } catch (err) {
@@ -142,46 +152,30 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
      * above zero (thresholds all 0, nothing suppressed), `--counters` lists data/packet counters
      * of every port. A port in the second list but not the first has all error counters at 0.
      */
-    async collectPm(portToNode: ReadonlyMap<Guid, Guid>): Promise<Collected<PortCounters[]>> {
+    async collectPm(portToNode: ReadonlyMap<Guid, Guid>): Promise<Collected<CounterTable>> {
       const notes: string[] = [];
+      // As bytes: parsed without decoding, and kept (gzipped) as they came.
       const [errs, data] = await Promise.all([
-        run('ibqueryerrors', ['--data', '--threshold-file', '/dev/null'], notes),
-        run('ibqueryerrors', ['--counters'], notes),
+        run('ibqueryerrors', ['--data', '--threshold-file', '/dev/null'], notes, { bytes: true }),
+        run('ibqueryerrors', ['--counters'], notes, { bytes: true }),
       ]);
       const raw = [
-        { name: 'ibqueryerrors-errors.txt', text: errs.stdout },
-        { name: 'ibqueryerrors-counters.txt', text: data.stdout },
+        { name: 'ibqueryerrors-errors.txt', text: outputOf(errs) },
+        { name: 'ibqueryerrors-counters.txt', text: outputOf(data) },
       ];
       // ibqueryerrors exits non-zero when it found errors or PMA failures; the output is still whole.
-      for (const r of [errs, data]) if (r.spawnError || r.timedOut || r.truncated || (r.exitCode !== 0 && r.stdout.trim() === '')) mustSucceed(r, raw);
-      const e = parse('ibqueryerrors', raw, () => parseIbqueryerrors(errs.stdout, { file: 'ibqueryerrors-errors' }));
-      // Each parse holds the event loop for up to a second at 60k ports: serve waiting API
-      // requests between the two.
+      for (const r of [errs, data]) if (r.spawnError || r.timedOut || r.truncated || (r.exitCode !== 0 && isBlankOutput(r))) mustSucceed(r, raw);
+      // Straight into counter tables: a 10k-GPU `--counters` output is ~25 MB and 69k ports.
+      const e = parse('ibqueryerrors', raw, () => ibqueryerrorsTable(outputOf(errs), { file: 'ibqueryerrors-errors', portToNode }));
+      // Each parse holds the event loop: serve waiting API requests between the two.
       await new Promise((r) => setImmediate(r));
-      const d = parse('ibqueryerrors', raw, () => parseIbqueryerrors(data.stdout, { file: 'ibqueryerrors-counters' }));
+      const d = parse('ibqueryerrors', raw, () => ibqueryerrorsTable(outputOf(data), { file: 'ibqueryerrors-counters', portToNode }));
       const warnings = [...e.warnings, ...d.warnings].map((w) => `${w.file ?? 'ibqueryerrors'}:${w.line ?? '?'}: ${w.message}`);
-      const errCounters = ibqePortCounters(e.value.ports, portToNode);
-      const dataCounters = ibqePortCounters(d.value.ports, portToNode);
-      if (errCounters.unresolved.length) warnings.push(`${errCounters.unresolved.length} port GUIDs not in the topology yet (run a topology scan)`);
-      const byKey = new Map<string, PortCounters>();
-      for (const p of dataCounters.counters) {
-        // Port 0 is a switch's management port: no cable, no link errors.
-        if (p.portNum === 0) continue;
-        // In place: ibqePortCounters already copied them. Copying 60k objects of bigints
-        // again (spread + `??=`) took seconds per sweep at 10k-GPU scale (pnpm bench).
-        const counters = p.counters;
-        for (const c of ERROR_MODE_COUNTERS) if (counters[c] === undefined) counters[c] = 0n;
-        byKey.set(`${p.nodeGuid}:${p.portNum}`, p);
-      }
-      for (const p of errCounters.counters) {
-        const k = `${p.nodeGuid}:${p.portNum}`;
-        const have = byKey.get(k);
-        if (have) Object.assign(have.counters, p.counters);
-        else if (p.portNum !== 0) byKey.set(k, p);
-      }
+      if (e.value.unresolved) warnings.push(`${e.value.unresolved} port GUIDs not in the topology yet (run a topology scan)`);
+      const sweep = mergePmSweep(d.value.table, e.value.table, ERROR_MODE_COUNTERS);
       const failures = (e.value.summary?.pmaQueryFailures ?? 0) + (d.value.summary?.pmaQueryFailures ?? 0);
       if (failures > 0) warnings.push(`${failures} PMA query failures: those ports' counters were not read this sweep`);
-      return { data: [...byKey.values()], raw, toolVersions: { ...versions }, warnings, notes };
+      return { data: sweep, raw, toolVersions: { ...versions }, warnings, notes };
     },
 
     /** Every SM: `saquery SMIR` lists master and standbys; without an SA, `sminfo` per known LID. */

@@ -7,7 +7,8 @@ import { buildApp } from '../../src/app.ts';
 import { createContext } from '../../src/context.ts';
 import { runPipeline } from '../../src/scans/scan-service.ts';
 import { storeTopology } from '../../src/scans/topology-store.ts';
-import { CounterBaseline, storePm } from '../../src/scans/pm-store.ts';
+import { storePm } from '../../src/scans/pm-store.ts';
+import { CounterBaseline } from '../../src/scans/counter-baseline.ts';
 import { cleanupTemp, tempDir, testConfig } from './support.ts';
 
 afterAll(cleanupTemp);
@@ -36,7 +37,7 @@ describe('counter resets and wraps through the collector', () => {
       const sweep: PortCounters[] = [{ ...port, counters: { SymbolErrorCounter: sec, PortXmitWait: wait, PortXmitData: data, LinkDownedCounter: 0n } }];
       const row = await runPipeline(db, 'pm', 'schedule', async () => ({ data: sweep, raw: [], toolVersions: {}, warnings: [] }), (id, when, c) => storePm(db, config, names, baseline, id, when, c.data), () => at);
       expect(row.status).toBe('ok');
-      baseline.commit(sweep, at);
+      baseline.commit();
     }
     expect(db.prepare('SELECT COUNT(*) FROM counter_deltas WHERE delta <= 0').pluck().get()).toBe(0);
 

@@ -12,7 +12,8 @@ import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
 import { runPipeline } from '../../src/scans/scan-service.ts';
 import { storeTopology } from '../../src/scans/topology-store.ts';
-import { CounterBaseline, storePm } from '../../src/scans/pm-store.ts';
+import { storePm } from '../../src/scans/pm-store.ts';
+import { CounterBaseline } from '../../src/scans/counter-baseline.ts';
 
 /**
  * Lifetime totals of port number `i` (by ports.id order) at sweep k: monotonic, known in closed
@@ -25,8 +26,8 @@ export function countersAt(i: number, k: number): Record<string, bigint> {
     PortRcvErrors: i % 16 === 5 ? (K * 2n) / 3n : 0n,
     PortXmitWait: i % 8 === 1 ? K * K * BigInt((i % 7) + 1) : 0n,
     LinkDownedCounter: 0n,
-    // The sweep number itself, so a restarted driver knows where the series stands.
-    PortXmitData: K,
+    // Traffic moves on every port every sweep (not stored, but judged like a real sweep's).
+    PortXmitData: K * 1000n,
   };
 }
 
@@ -43,8 +44,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     if (row.status === 'failed') throw new Error(`topology: ${row.error}`);
   }
   const ports = db.prepare('SELECT id, node_guid AS g, port_num AS p FROM ports WHERE port_num > 0 ORDER BY id').all() as { id: number; g: string; p: number }[];
-  const lastK = db.prepare("SELECT MAX(CAST(json_extract(vals, '$.PortXmitData') AS INTEGER)) FROM counter_last").pluck().get() as number | null;
-  let k = lastK === null ? 0 : lastK + 1;
+  // Each committed PM scan stored exactly one k (k = 0 first): the next k is their count.
+  let k = db.prepare("SELECT COUNT(*) FROM scans WHERE kind = 'pm' AND status = 'ok'").pluck().get() as number;
   const baseline = new CounterBaseline(db);
   process.stdout.write(`ready ports=${ports.length} k=${k}\n`);
   for (;;) {
@@ -58,7 +59,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       baseline.invalidate();
       process.stdout.write(`failed ${k} ${row.error}\n`);
     } else {
-      baseline.commit(sweep, at);
+      baseline.commit();
       process.stdout.write(`sweep ${k} scan=${row.id}\n`);
       k++;
     }

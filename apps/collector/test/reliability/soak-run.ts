@@ -32,6 +32,11 @@ export interface SoakSample {
   heapMb: number;
   dbMb: number;
   walMb: number;
+  /**
+   * Logical size of the database (page count x page size, WAL content included): the main file
+   * alone stays empty until the first checkpoint, and the WAL only grows to its checkpoint size.
+   */
+  pagesMb: number;
   p50Ms: number;
   p95Ms: number;
   findingsOpen: number;
@@ -141,12 +146,13 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         const m = process.memoryUsage();
         const s: SoakSample = {
           sweep: i, rssMb: mb(m.rss), heapMb: mb(m.heapUsed), dbMb: mb(size(config.dbFile)), walMb: mb(size(`${config.dbFile}-wal`)),
+          pagesMb: mb((db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number)),
           p50Ms: Math.round(pct(times, 50)), p95Ms: Math.round(pct(times, 95)),
           findingsOpen: db.prepare("SELECT COUNT(*) FROM findings WHERE state != 'resolved'").pluck().get() as number, failed,
         };
         samples.push(s);
         times = [];
-        log(`sweep ${String(i).padStart(5)}  rss ${s.rssMb} MB  heap ${s.heapMb} MB  db ${s.dbMb} MB  wal ${s.walMb} MB  pm p50 ${s.p50Ms} ms p95 ${s.p95Ms} ms  findings open ${s.findingsOpen}  failed scans ${failed}`);
+        log(`sweep ${String(i).padStart(5)}  rss ${s.rssMb} MB  heap ${s.heapMb} MB  db ${s.dbMb} MB (${s.pagesMb} MB in pages)  wal ${s.walMb} MB  pm p50 ${s.p50Ms} ms p95 ${s.p95Ms} ms  findings open ${s.findingsOpen}  failed scans ${failed}`);
       }
     }
     db.close();
@@ -161,7 +167,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
  * half's peak. Peaks, not single samples, because RSS and heap swing with garbage collection
  * (one sample can land just before a collection, the next just after); a leak lifts the peak.
  */
-export function secondHalfGrowth(samples: SoakSample[], key: 'rssMb' | 'dbMb' | 'heapMb'): number {
+export function secondHalfGrowth(samples: SoakSample[], key: 'rssMb' | 'dbMb' | 'pagesMb' | 'heapMb'): number {
   const half = Math.ceil(samples.length / 2);
   const peak = (xs: SoakSample[]) => Math.max(...xs.map((x) => x[key]));
   const first = peak(samples.slice(0, half));

@@ -16,7 +16,7 @@ describe('soak (short)', () => {
       // A fault may make a sweep fail (a port vanishing mid-read); most must not.
       expect(r.failedScans).toBeLessThanOrEqual(4);
       expect(secondHalfGrowth(r.samples, 'rssMb')).toBeLessThan(0.25);
-      expect(secondHalfGrowth(r.samples, 'dbMb')).toBeLessThan(0.25);
+      expect(secondHalfGrowth(r.samples, 'pagesMb')).toBeLessThan(0.25);
       expect(Math.max(...r.samples.map((s) => s.p95Ms))).toBeLessThan(15_000);
     } finally {
       cleanupTemp();

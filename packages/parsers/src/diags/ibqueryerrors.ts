@@ -45,6 +45,9 @@
  * support AllPortSelect the tool first reads the `port ALL` aggregate and skips the per-port
  * reads when it is clean, so ports of a clean switch never appear individually.
  *
+ * The collector reads both outputs with `ibqueryerrorsTable` (ibqueryerrors-table.ts): the same
+ * lines, straight into a CounterTable, without the per-port records built here.
+ *
  * Unusable: empty output, binary data. Missing `## Summary` (cut output) is a warning; so is a
  * `[...]` item that does not parse (e.g. a line cut mid-item), and the port keeps what parsed.
  */
@@ -53,7 +56,13 @@ import { isBlank } from '../lines.ts';
 import { GuidTable } from '../ibdiagnet/guid-table.ts';
 import { SMALL_BIGINTS } from '../ibdiagnet/values.ts';
 import { LineContext, type LineInput, type LineParser, type ParseOptions, runLines } from './common.ts';
+import {
+  DATA_HDR, ERR_HDR, type IbqeSummary, LINK_INFO_RE, PORT_RE, portLineHead, regexItems, scanItem, scannedItem,
+  scanPortHead, summaryLine, warnItems,
+} from './ibqueryerrors-grammar.ts';
 import { type LinkLine, parseLinkLine } from './link-line.ts';
+
+export type { IbqeSummary } from './ibqueryerrors-grammar.ts';
 
 /** One `GUID ... port N:` line with what follows it. */
 export interface IbqePort {
@@ -74,19 +83,6 @@ export interface IbqePort {
   linkInfo?: LinkLine;
 }
 
-export interface IbqeSummary {
-  nodesChecked: number;
-  badNodes: number;
-  portsChecked?: number;
-  badPorts?: number;
-  /** From `##          N PMA query failures`; 0 when the line is absent. */
-  pmaQueryFailures: number;
-  /** `## Thresholds:` entries; empty = all thresholds 0. */
-  thresholds: Record<string, bigint>;
-  /** `## Suppressed:` counter names. */
-  suppressed: string[];
-}
-
 export interface IbqueryerrorsResult {
   /** `errors` (default, `--data`, `-r`, ...) or `counters` (`--counters`); `unknown` if no port line. */
   mode: 'errors' | 'counters' | 'unknown';
@@ -103,65 +99,12 @@ export interface IbqueryerrorsOptions extends ParseOptions {
   keepPorts?: boolean;
 }
 
-const ERR_HDR = /^Errors for (?:(0x[0-9a-fA-F]+) )?"(.*)"\s*$/;
-const DATA_HDR = /^Data Counters for (0x[0-9a-fA-F]+) "(.*)"\s*$/;
-const PORT_RE = /^\s+GUID (\S+) port (\d+|ALL):(.*)$/;
-const ITEM_RE = /\[(\w+) == (\d+)(?: \([^)]*\))?\]/g;
-const SUMMARY1 = /^## Summary: (\d+) nodes checked, (\d+) bad nodes found\s*$/;
-const SUMMARY2 = /^##\s+(\d+) ports checked, (\d+) ports have errors beyond threshold\s*$/;
-const PMA_FAIL = /^##\s+(\d+) PMA query failures\s*$/;
-
-const isWordChar = (c: number): boolean =>
-  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-
-/**
- * One `Name == 123]` or `Name == 123 (4.5KB)]` item (ITEM_RE's grammar) starting after its
- * `[` at `from`: stores the value, returns the index after `]`, or -1 when it is not one.
- */
-function item(line: string, from: number, counters: Record<string, bigint>, names: string[], k: number): number {
-  // Port lines repeat the same names in the same order: re-using the previous line's k-th name
-  // saves cutting it out and looking it up as a property key again.
-  let name: string | undefined = names[k];
-  let i = from;
-  if (name !== undefined && line.startsWith(name, from) && line.charCodeAt(from + name.length) === 32) {
-    i = from + name.length;
-  } else {
-    while (i < line.length && isWordChar(line.charCodeAt(i))) i++;
-    if (i === from) return -1;
-    name = undefined;
-  }
-  if (!line.startsWith(' == ', i)) return -1;
-  const nameEnd = i;
-  i += 4;
-  const digits = i;
-  let v = 0;
-  for (;;) {
-    const d = line.charCodeAt(i) - 48;
-    if (!(d >= 0 && d <= 9)) break;
-    v = v * 10 + d;
-    i++;
-  }
-  if (i === digits) return -1;
-  const digitsEnd = i;
-  if (line.charCodeAt(i) === 32 && line.charCodeAt(i + 1) === 40 /* ( */) {
-    const close = line.indexOf(')', i + 2);
-    if (close === -1) return -1;
-    i = close + 1;
-  }
-  if (line.charCodeAt(i) !== 93 /* ] */) return -1;
-  // Exact in a double up to 2^53; PortXmitData of a busy port goes beyond that.
-  if (name === undefined) names[k] = name = line.slice(from, nameEnd);
-  counters[name] =
-    v <= Number.MAX_SAFE_INTEGER ? (v < 1024 ? SMALL_BIGINTS[v] : BigInt(v)) : BigInt(line.slice(digits, digitsEnd));
-  return i + 1;
-}
-
 /** Line-at-a-time ibqueryerrors parser. */
 export function createIbqueryerrorsParser(opts: IbqueryerrorsOptions = {}): LineParser<IbqueryerrorsResult> {
   const ctx = new LineContext('ibqueryerrors', opts.file);
   /** A port GUID recurs on every `GUID ... port N:` line of its node: normalise it once. */
   const guids = new GuidTable();
-  /** Item names of the last port line, by position (see `item`). */
+  /** Item names of the last port line, by position (see `scanItem`). */
   const itemNames: string[] = [];
   const keep = opts.keepPorts ?? true;
   const ports: IbqePort[] = [];
@@ -182,14 +125,7 @@ export function createIbqueryerrorsParser(opts: IbqueryerrorsOptions = {}): Line
       ctx.unknown(line, 'port line before any "Errors for" header; skipped');
       return;
     }
-    const counters: Record<string, bigint> = {};
-    let consumed = 0;
-    for (const it of m[3].matchAll(ITEM_RE)) {
-      counters[it[1]] = BigInt(it[2]);
-      consumed++;
-    }
-    const opened = (m[3].match(/\[/g) ?? []).length;
-    if (opened !== consumed) ctx.unknown(line, `${opened - consumed} counter item(s) not understood (output cut?)`);
+    const counters = regexItems(m[3], line, ctx);
     const p: IbqePort = {
       nodeDescription: node.description,
       guid: guids.get(m[1]) ?? ctx.guid(m[1], line),
@@ -209,27 +145,13 @@ export function createIbqueryerrorsParser(opts: IbqueryerrorsOptions = {}): Line
    * line to the regex path, unless it is exactly in that form.
    */
   function fastPortLine(line: string): boolean {
-    let i = 1;
-    while (line.charCodeAt(i) === 32) i++;
-    if (!line.startsWith('GUID ', i) || !node) return false;
-    const guidEnd = line.indexOf(' ', i + 5);
-    if (guidEnd <= i + 5 || !line.startsWith(' port ', guidEnd)) return false;
-    const colon = line.indexOf(':', guidEnd + 6);
+    if (!node) return false;
+    const colon = scanPortHead(line);
     if (colon === -1) return false;
-    let port: number | 'ALL';
-    if (colon - guidEnd === 9 && line.startsWith('ALL', guidEnd + 6)) port = 'ALL';
-    else {
-      port = 0;
-      for (let j = guidEnd + 6; j < colon; j++) {
-        const d = line.charCodeAt(j) - 48;
-        if (d < 0 || d > 9) return false;
-        port = port * 10 + d;
-      }
-      if (colon === guidEnd + 6 || colon - guidEnd - 6 > 15) return false;
-    }
+    const { guidStart, guidEnd, port } = portLineHead;
     flush();
-    const guidAt = guidEnd - i - 5 === 18 ? guids.getAt(line, i + 5, guidEnd) : undefined;
-    const guid = guidAt ?? ctx.guid(line.slice(i + 5, guidEnd), line);
+    const guidAt = guidEnd - guidStart === 18 ? guids.getAt(line, guidStart, guidEnd) : undefined;
+    const guid = guidAt ?? ctx.guid(line.slice(guidStart, guidEnd), line);
     const counters: Record<string, bigint> = {};
     // As with matchAll(ITEM_RE): an item is looked for at each `[` outside the items already
     // taken, and every `[` counts as an opened item.
@@ -239,47 +161,22 @@ export function createIbqueryerrorsParser(opts: IbqueryerrorsOptions = {}): Line
     for (let b = line.indexOf('[', colon); b !== -1; b = line.indexOf('[', b + 1)) {
       opened++;
       if (b < taken) continue;
-      const end = item(line, b + 1, counters, itemNames, consumed);
-      if (end !== -1) {
-        consumed++;
-        taken = end;
-      }
+      const end = scanItem(line, b + 1, itemNames, consumed);
+      if (end === -1) continue;
+      consumed++;
+      taken = end;
+      // Exact in a double up to 2^53; PortXmitData of a busy port goes beyond that.
+      const { name, value: v } = scannedItem;
+      counters[name] = v <= Number.MAX_SAFE_INTEGER
+        ? (v < 1024 ? SMALL_BIGINTS[v] : BigInt(v))
+        : BigInt(line.slice(scannedItem.digits, scannedItem.digitsEnd));
     }
-    if (opened !== consumed) ctx.unknown(line, `${opened - consumed} counter item(s) not understood (output cut?)`);
+    warnItems(ctx, line, opened, consumed);
     const p: IbqePort = { nodeDescription: node.description, guid, guidKind: node.dataMode ? 'node' : 'port', port, counters };
     if (node.guid !== undefined) p.nodeGuid = node.guid;
     if (node.type !== undefined) p.nodeType = node.type;
     pending = p;
     return true;
-  }
-
-  function summaryLine(line: string): void {
-    let m: RegExpExecArray | null;
-    if ((m = SUMMARY1.exec(line))) {
-      summary = {
-        nodesChecked: Number(m[1]),
-        badNodes: Number(m[2]),
-        pmaQueryFailures: 0,
-        thresholds: {},
-        suppressed: [],
-      };
-      return;
-    }
-    if (!summary) {
-      ctx.unknown(line, 'footer line before "## Summary"');
-      return;
-    }
-    if ((m = SUMMARY2.exec(line))) {
-      summary.portsChecked = Number(m[1]);
-      summary.badPorts = Number(m[2]);
-    } else if ((m = PMA_FAIL.exec(line))) {
-      summary.pmaQueryFailures = Number(m[1]);
-    } else if (line.startsWith('## Thresholds:')) {
-      // "## Thresholds: [SymbolErrorCounter = 200][PortXmitWait = 1000000]" (no separator)
-      for (const t of line.matchAll(/\[(\w+) = (\d+)\]/g)) summary.thresholds[t[1]] = BigInt(t[2]);
-    } else if (line.startsWith('## Suppressed:')) {
-      summary.suppressed = line.slice('## Suppressed:'.length).trim().split(/\s+/).filter(Boolean);
-    } else ctx.unknown(line);
   }
 
   return {
@@ -291,8 +188,8 @@ export function createIbqueryerrorsParser(opts: IbqueryerrorsOptions = {}): Line
       if ((m = PORT_RE.exec(line))) {
         flush();
         portLine(line, m);
-      } else if (/^\s+Link info:/.test(line)) {
-        const l = parseLinkLine(line.replace(/^\s+Link info:/, ''));
+      } else if (LINK_INFO_RE.test(line)) {
+        const l = parseLinkLine(line.replace(LINK_INFO_RE, ''));
         if (!pending || !l) ctx.unknown(line, 'Link info line not understood');
         else pending.linkInfo = l;
       } else if ((m = ERR_HDR.exec(line))) {
@@ -306,7 +203,7 @@ export function createIbqueryerrorsParser(opts: IbqueryerrorsOptions = {}): Line
         node = { description: m[2], dataMode: true, guid: ctx.guid(m[1], line) };
       } else if (line.startsWith('##')) {
         flush();
-        summaryLine(line);
+        summary = summaryLine(line, summary, ctx);
       } else {
         ctx.unknown(line);
       }

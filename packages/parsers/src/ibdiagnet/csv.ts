@@ -1,9 +1,10 @@
 /**
- * One-line CSV splitting for db_csv rows. ibdiagnet quotes only text fields (NodeDesc
- * `"MF0;ib-switch-sequoia:MQM9700/U1"`, warning Summary) and never writes a newline inside a
+ * One-line CSV splitting for db_csv: headers as text, data rows as bytes. ibdiagnet quotes only
+ * text fields (NodeDesc `"MF0;ib-switch-sequoia:MQM9700/U1"`, warning Summary) and never writes a newline inside a
  * field, so a row is always one line. Most rows hold no quote at all: those take the plain
  * `split(',')` fast path, which is several times faster than a character loop.
  */
+import { decodeUtf8 } from '../bytes.ts';
 
 /** Split one CSV row; undefined when a quoted field is not closed (a truncated line). */
 export function splitCsvRow(line: string): string[] | undefined {
@@ -46,27 +47,27 @@ export function splitCsvRow(line: string): string[] | undefined {
 }
 
 /**
- * One CSV row as field offsets into the line, re-used for every row of a file: readers parse
- * the few cells they need in place (`parseIntAt`, a `GuidTable`) instead of getting one
- * substring per cell (PORTS has 54 columns of which the dashboard reads 12). Quoting follows
+ * One CSV row as field offsets into its bytes, re-used for every row of a file: readers parse
+ * the few cells they need in place (`plainInt`, a `GuidTable`) instead of getting one string
+ * per cell (PORTS has 54 columns of which the dashboard reads 12). Quoting follows
  * {@link splitCsvRow}; a field with `""` or text after its closing quote is decoded up front.
  */
 export class CsvRow {
-  line = '';
+  bytes: Uint8Array = new Uint8Array(0);
   /** Number of fields of the last `scan`. */
   count = 0;
   starts = new Int32Array(64);
   ends = new Int32Array(64);
-  /** Decoded text of the fields whose text is not simply `line.slice(start, end)`. */
+  /** Decoded text of the fields whose text is not simply their bytes. */
   private decoded: (string | undefined)[] = [];
   private hasDecoded = false;
 
   /**
-   * Find the fields of `line.slice(from, to)` (offsets stay relative to `line`, so a row can be
-   * read straight out of a read chunk); false when a quoted field is not closed (a truncated line).
+   * Find the fields of `bytes[from, to)` (offsets stay relative to `bytes`, so a row is read
+   * straight out of a read chunk); false when a quoted field is not closed (a truncated line).
    */
-  scan(line: string, from = 0, to = line.length): boolean {
-    this.line = line;
+  scan(bytes: Uint8Array, from: number, to: number): boolean {
+    this.bytes = bytes;
     this.count = 0;
     if (this.hasDecoded) {
       this.decoded = [];
@@ -77,28 +78,28 @@ export class CsvRow {
     for (;;) {
       if (this.count === this.starts.length) this.grow();
       const k = this.count++;
-      if (i < n && line.charCodeAt(i) === 34) {
-        const q = line.indexOf('"', i + 1);
-        if (q === -1 || q >= n) return false;
-        if (q + 1 === n || line.charCodeAt(q + 1) === 44) {
+      if (i < n && bytes[i] === 34) {
+        let q = i + 1;
+        while (q < n && bytes[q] !== 34) q++;
+        if (q >= n) return false;
+        if (q + 1 === n || bytes[q + 1] === 44) {
           this.starts[k] = i + 1;
           this.ends[k] = q;
           if (q + 1 === n) return true;
           i = q + 2;
           continue;
         }
-        const next = this.decodeQuoted(line, i, n, k);
+        const next = this.decodeQuoted(bytes, i, n, k);
         if (next === -2) return false;
         if (next === -1) return true;
         i = next;
         continue;
       }
-      let comma = line.indexOf(',', i);
-      if (comma >= n) comma = -1;
       this.starts[k] = i;
-      this.ends[k] = comma === -1 ? n : comma;
-      if (comma === -1) return true;
-      i = comma + 1;
+      while (i < n && bytes[i] !== 44) i++;
+      this.ends[k] = i;
+      if (i === n) return true;
+      i++;
     }
   }
 
@@ -109,7 +110,7 @@ export class CsvRow {
       const d = this.decoded[i];
       if (d !== undefined) return d;
     }
-    return this.line.slice(this.starts[i], this.ends[i]);
+    return decodeUtf8(this.bytes, this.starts[i], this.ends[i]);
   }
 
   /** Every field as a string (for the few rows that need them all, e.g. RUN_INFO). */
@@ -119,20 +120,21 @@ export class CsvRow {
     return out;
   }
 
-  /** True when field `i` is read from `line` as is (no unescaping needed). */
+  /** True when field `i` is read from `bytes` as is (no unescaping needed). */
   plain(i: number): boolean {
     return !this.hasDecoded || this.decoded[i] === undefined;
   }
 
   /** `"a""b"x` style field at `i`: returns where the next field starts, -1 at the end, -2 when unclosed. */
-  private decodeQuoted(line: string, i: number, n: number, k: number): number {
+  private decodeQuoted(bytes: Uint8Array, i: number, n: number, k: number): number {
     let value = '';
     let j = i + 1;
     for (;;) {
-      const q = line.indexOf('"', j);
-      if (q === -1 || q >= n) return -2;
-      value += line.slice(j, q);
-      if (line.charCodeAt(q + 1) === 34) {
+      let q = j;
+      while (q < n && bytes[q] !== 34) q++;
+      if (q >= n) return -2;
+      value += decodeUtf8(bytes, j, q);
+      if (bytes[q + 1] === 34 && q + 1 < n) {
         value += '"';
         j = q + 2;
         continue;
@@ -140,14 +142,13 @@ export class CsvRow {
       i = q + 1;
       break;
     }
-    let comma = line.indexOf(',', i);
-    if (comma >= n) comma = -1;
-    const end = comma === -1 ? n : comma;
-    this.decoded[k] = value + line.slice(i, end);
+    let comma = i;
+    while (comma < n && bytes[comma] !== 44) comma++;
+    this.decoded[k] = value + decodeUtf8(bytes, i, comma);
     this.hasDecoded = true;
     this.starts[k] = i;
-    this.ends[k] = end;
-    return comma === -1 ? -1 : comma + 1;
+    this.ends[k] = comma;
+    return comma === n ? -1 : comma + 1;
   }
 
   private grow(): void {

@@ -1,200 +1,220 @@
 /**
  * db_csv PM_INFO / PM_DELTA reader, the hot loop of a big fabric: 2 × 40k rows × 50 counters
  * at 10k GPUs (40% of a 10k-GPU db_csv). Kept apart from the other section readers for that.
+ *
+ * The rows go into a {@link CounterTable} (columns of 32-bit halves), not into `PortCounters`
+ * records: 80k records of 50 bigints each were most of the parse time and of the memory of a
+ * 10k-GPU run (see counter-table.ts in @ibwatch/fabric). A plain decimal cell goes from the
+ * row's BYTES to two integers (24 MB of the 60 MB file are these rows: a byte loop here is
+ * what brought the directory towards its 3x-the-floor target, see bytes.ts); only odd cells
+ * (sentinels, garbage) are decoded.
+ *
+ * Every column other than the keys is a counter, kept under its header name. Cell rules (the
+ * same as {@link parseCounter}): `-1`, `N/A`, `NA`, empty and `0xfffffffffffffffe` mean "not
+ * supported by this port" (absent, no warning); a negative, non-numeric or > 2^64 - 1 cell is
+ * skipped and summed up in one warning per column at END_. The table reads all ones as absent,
+ * so a cell of exactly 2^64 - 1 (ibdiagnet's other "unsupported" pattern) reads as absent too.
  */
-import type { Guid, PortCounters } from '@ibwatch/fabric';
+import type { CounterTable, Guid } from '@ibwatch/fabric';
+import { decimalHalves, decodeUtf8, halves, hexValue } from '../bytes.ts';
 import type { CsvRow } from './csv.ts';
 import type { SectionContext, SectionReader } from './db-csv-sections.ts';
 import { indexer, intCell, missing } from './db-csv-sections.ts';
-import { parseCounter, parseIntField, SMALL_BIGINTS } from './values.ts';
+import { PmTableWriter } from './pm-table.ts';
+import { parseCounter, parseIntField } from './values.ts';
 
-const RECENT = 16;
-
-type RecordBuilder = (values: (bigint | null)[]) => Record<string, bigint>;
+const MAX_PORT = 0xffff;
+const TWO32 = 4_294_967_296;
 
 /**
- * A function that builds `{ [names[i]]: values[i] }` for the defined names, as one object
- * literal. V8 creates such a literal with its final shape in one step, where adding 50 keys to
- * `{}` walks 50 shape transitions and regrows the property store. Names come from the file's
- * header and enter the generated source only through JSON.stringify, as string literals.
+ * PM_INFO / PM_DELTA into a table handed to `done` at END_. A row's cells are written into the
+ * table's next row while its bytes are walked; the row is only counted once its NodeGUID and
+ * PortNumber are known good, so a skipped row leaves nothing behind (see pm-table.ts).
  */
-function recordBuilder(names: (string | undefined)[]): RecordBuilder {
-  const props = names.map((n, i) => (n === undefined ? '' : `${JSON.stringify(n)}: v[${i}],`)).join('');
-  return new Function('v', `return { ${props} };`) as RecordBuilder;
+export function pmReader(done: (table: CounterTable) => void, ctx: SectionContext, section: string, rowsHint = 0): SectionReader {
+  return new PmReader(done, ctx, section, rowsHint);
 }
 
 /**
- * PM_INFO / PM_DELTA: every column other than the keys is a counter, kept under its name.
- * Rows of one kind of port omit the same unsupported columns (`-1`, `N/A`), so each such
- * "shape" gets a compiled record builder (see `recordBuilder`): 10-20× faster than adding 50
- * keys one by one. Consecutive rows nearly always share a shape, so the previous row's list of
- * absent columns is compared first and the shape map is only consulted when it differs.
+ * A class, not closures: every parse makes two readers, and V8 shares one feedback vector and
+ * one optimised `rawRow` between instances of a class, while each new set of closures was
+ * optimised again (context-specialised code), running its first thousands of rows unoptimised.
  */
-export function pmReader(target: PortCounters[], ctx: SectionContext, section: string): SectionReader {
-  const guids = ctx.guids;
-  let node = -1;
-  let port = -1;
-  let counterIdx: number[] = [];
-  let counterNames: string[] = [];
-  /** Column → counter slot, -1 for other columns. */
-  let slotOf: Int32Array = new Int32Array(0);
-  const values: (bigint | null)[] = [];
-  const builders = new Map<string, RecordBuilder>();
-  /** Absent slots of this row and of the row whose builder is `lastBuild`. */
-  let absent = new Int32Array(0);
-  let nAbsent = 0;
-  let lastAbsent = new Int32Array(0);
-  let nLastAbsent = -1;
-  let lastBuild: RecordBuilder | undefined;
-  /** Large values already made into bigints in the current row (see `rawRow`). */
-  const recentNum = new Float64Array(RECENT);
-  const recentBig: bigint[] = [];
-  let nRecent = 0;
+class PmReader implements SectionReader {
+  private readonly b: PmTableWriter;
+  private node = -1;
+  private port = -1;
+  private counterIdx: number[] = [];
+  private counterNames: string[] = [];
+  /** Column → counter slot, -1 for other columns; slot → table column. */
+  private slotOf = new Int32Array(0);
+  private colOf: Int32Array = new Int32Array(0);
   // Invalid cells are summarised per column: one warning, not one per port.
-  const invalid = new Map<string, { count: number; line: number; text: string; reason: string }>();
-  let bad: [string, string, string][] = [];
-  const noteInvalid = (name: string, line: number, text: string, reason: string): void => {
-    const seen = invalid.get(name);
-    if (seen) seen.count++;
-    else invalid.set(name, { count: 1, line, text, reason });
-  };
-  /** A cell that is not a plain decimal: hex, a sentinel, N/A, garbage, > 15 digits. */
-  const setSlow = (text: string, k: number): void => {
+  private readonly invalid = new Map<string, { count: number; line: number; text: string; reason: string }>();
+  private bad: [string, string, string][] = [];
+
+  constructor(
+    private readonly done: (table: CounterTable) => void,
+    private readonly ctx: SectionContext,
+    private readonly section: string,
+    rowsHint: number,
+  ) {
+    // Sized from PORTS (one PM row per port): growing 50 column pairs by doubling from 4096 rows,
+    // then cutting them to size, allocated and copied ~100 MB per 10k-GPU file.
+    this.b = new PmTableWriter(rowsHint > 0 ? rowsHint : 4096);
+  }
+
+  /** A cell that is not a plain decimal of up to 19 digits: hex, a sentinel, N/A, garbage. */
+  private slowCell(text: string, k: number): void {
     const v = parseCounter(text);
-    if (typeof v === 'bigint') {
-      values[k] = v;
-      return;
-    }
-    values[k] = null;
-    absent[nAbsent++] = k;
-    if (v !== null) bad.push([counterNames[k], text, v]);
-  };
+    const b = this.b;
+    if (typeof v === 'bigint') return b.setBigint(this.colOf[k]!, b.rows, v);
+    b.setAbsent(this.colOf[k]!, b.rows);
+    if (v !== null) this.bad.push([this.counterNames[k]!, text, v]);
+  }
 
-  const builderFor = (): RecordBuilder => {
-    if (nAbsent === nLastAbsent && lastBuild !== undefined) {
-      let same = true;
-      for (let i = 0; i < nAbsent; i++) if (absent[i] !== lastAbsent[i]) { same = false; break; }
-      if (same) return lastBuild;
+  /** `0x` + 1..16 hex digits read in place; false leaves the cell to `slowCell`. */
+  private hexCell(bytes: Uint8Array, start: number, end: number, k: number): boolean {
+    const len = end - start;
+    if (len < 3 || len > 18 || bytes[start] !== 48 || (bytes[start + 1]! | 32) !== 120) return false;
+    let hi = 0;
+    let lo = 0;
+    for (let i = start + 2; i < end; i++) {
+      const d = hexValue(bytes[i]!);
+      if (d < 0) return false;
+      hi = ((hi << 4) | (lo >>> 28)) >>> 0;
+      lo = ((lo << 4) | d) >>> 0;
     }
-    const key = Array.prototype.join.call(absent.subarray(0, nAbsent), ',');
-    let build = builders.get(key);
-    if (build === undefined) {
-      build = recordBuilder(counterNames.map((n, k) => (values[k] === null ? undefined : n)));
-      builders.set(key, build);
-    }
-    lastAbsent.set(absent.subarray(0, nAbsent));
-    nLastAbsent = nAbsent;
-    lastBuild = build;
-    return build;
-  };
+    const b = this.b;
+    // `0xfffffffffffffffe`: unsupported 64-bit field (retransmission_per_sec in PM_DELTA).
+    if (hi === 0xffff_ffff && lo === 0xffff_fffe) b.setAbsent(this.colOf[k]!, b.rows);
+    else b.setHalves(this.colOf[k]!, b.rows, hi, lo);
+    return true;
+  }
 
-  const take = (nodeGuid: Guid | undefined, portNum: number | undefined, lineNo: number): string | undefined => {
-    if (bad.length > 0) {
-      for (const [name, text, reason] of bad) noteInvalid(name, lineNo, text, reason);
-      bad = [];
+  /** Note the row's invalid cells, check its keys, and count the row its cells went to. */
+  private take(nodeGuid: Guid | undefined, portNum: number | undefined, lineNo: number): string | undefined {
+    if (this.bad.length > 0) {
+      for (const [name, text, reason] of this.bad) {
+        const seen = this.invalid.get(name);
+        if (seen) seen.count++;
+        else this.invalid.set(name, { count: 1, line: lineNo, text, reason });
+      }
+      this.bad = [];
     }
     if (!nodeGuid) return 'bad NodeGUID';
-    if (portNum === undefined) return 'bad PortNumber';
-    target.push({ nodeGuid, portNum, counters: builderFor()(values) });
+    // A table row holds a 16-bit port number (switch ports go up to 255 at most).
+    if (portNum === undefined || !Number.isInteger(portNum) || portNum < 0 || portNum > MAX_PORT) return 'bad PortNumber';
+    this.b.commit(nodeGuid, portNum);
     return undefined;
-  };
+  }
 
-  return {
-    header(names) {
-      const ix = indexer(names);
-      node = ix('NodeGUID');
-      port = ix('PortNumber', 'PortNum');
-      const keys = new Set([node, port, ix('PortGUID')]);
-      counterIdx = [];
-      counterNames = [];
-      names.forEach((n, i) => { if (!keys.has(i) && n) { counterIdx.push(i); counterNames.push(n); } });
-      slotOf = new Int32Array(names.length).fill(-1);
-      counterIdx.forEach((col, k) => { slotOf[col] = k; });
-      absent = new Int32Array(counterIdx.length);
-      lastAbsent = new Int32Array(counterIdx.length);
-      return missing({ NodeGUID: node, PortNumber: port });
-    },
-    rawRow(line, from, to, lineNo, expected) {
-      // One pass over the characters finds the commas and accumulates each cell's decimal
-      // value, so a plain counter (nearly all of them) is never sliced, matched or re-read.
-      nAbsent = 0;
-      nRecent = 0;
-      let nodeStart = -1;
-      let nodeEnd = -1;
-      let portNum: number | undefined;
-      let portStart = -1;
-      let portEnd = -1;
-      let col = 0;
-      let start = from;
+  header(names: string[]): string | undefined {
+    const ix = indexer(names);
+    const node = (this.node = ix('NodeGUID'));
+    const port = (this.port = ix('PortNumber', 'PortNum'));
+    const keys = new Set([node, port, ix('PortGUID')]);
+    const counterIdx: number[] = (this.counterIdx = []);
+    const counterNames: string[] = (this.counterNames = []);
+    names.forEach((n, i) => { if (!keys.has(i) && n) { counterIdx.push(i); counterNames.push(n); } });
+    const problem = missing({ NodeGUID: node, PortNumber: port });
+    if (problem) return problem;
+    const slotOf = (this.slotOf = new Int32Array(names.length).fill(-1));
+    counterIdx.forEach((col, k) => { slotOf[col] = k; });
+    // Columns in header order, so a table lists them as the file does.
+    this.colOf = this.b.columns(counterNames);
+    return undefined;
+  }
+
+  rawRow(bytes: Uint8Array, from: number, to: number, lineNo: number, expected: number): string | undefined | false {
+    // One pass over the bytes finds the commas and accumulates each cell's decimal value, so
+    // a plain counter (nearly all of them) is never decoded, matched or re-read. A cell is
+    // read digit by digit up to the first other byte: `bytes[to]` is the line's `\r`/`\n`.
+    let nodeStart = -1;
+    let nodeEnd = -1;
+    let portNum: number | undefined;
+    let portStart = -1;
+    let portEnd = -1;
+    let col = 0;
+    // Locals, not fields: this loop runs for 4M cells at 10k GPUs.
+    const b = this.b;
+    const slots = this.slotOf;
+    const tcols = this.colOf;
+    const nodeCol = this.node;
+    const portCol = this.port;
+    const cols = slots.length;
+    b.reserve();
+    const row = b.rows;
+    const { hi: H, lo: L, cap } = b;
+    for (let i = from; ; i++) {
+      const start = i;
       let v = 0;
-      let plain = true;
-      const n = to;
-      const cols = slotOf.length;
-      for (let i = from; i <= n; i++) {
-        const c = i < n ? line.charCodeAt(i) : 44;
-        if (c !== 44) {
-          const d = c - 48;
-          if (d >= 0 && d <= 9) v = v * 10 + d;
-          else if (c === 34) return false;
-          else plain = false;
-          continue;
-        }
-        const k = col < cols ? slotOf[col] : -1;
-        if (k >= 0) {
-          // 16 digits stay exact in a double up to 2^53 (PortXmitDataExtended gets there).
-          if (plain && i > start && i - start <= 16 && v <= Number.MAX_SAFE_INTEGER) {
-            if (v < 1024) values[k] = SMALL_BIGINTS[v];
-            else {
-              // A row repeats values: PortXmitDataExtended = PortXmitData until the 32-bit
-              // one saturates, PortUniCastXmitPkts = PortXmitPkts... Re-using the row's earlier
-              // bigint saves an allocation that would survive into the result.
-              let r = 0;
-              while (r < nRecent && recentNum[r] !== v) r++;
-              if (r < nRecent) values[k] = recentBig[r];
-              else {
-                const b = BigInt(v);
-                values[k] = b;
-                if (nRecent < RECENT) {
-                  recentNum[nRecent] = v;
-                  recentBig[nRecent++] = b;
-                }
-              }
-            }
-          } else setSlow(line.slice(start, i), k);
-        } else if (col === node) {
-          nodeStart = start;
-          nodeEnd = i;
-        } else if (col === port) {
-          portStart = start;
-          portEnd = i;
-          portNum = plain && i > start && i - start <= 15 ? v : undefined;
-        }
-        col++;
-        start = i + 1;
-        v = 0;
-        plain = true;
+      let c = bytes[i]!;
+      while (c >= 48 && c <= 57) {
+        v = v * 10 + c - 48;
+        c = bytes[++i]!;
       }
-      if (col !== expected) {
-        bad = [];
-        return `row has ${col} fields, header has ${expected}`;
+      const plain = i === to || c === 44;
+      if (!plain) {
+        for (; i < to && (c = bytes[i]!) !== 44; i++) if (c === 34) return false;
       }
-      if (portNum === undefined && portStart >= 0) portNum = parseIntField(line.slice(portStart, portEnd));
-      const nodeGuid = nodeStart >= 0 ? guids.getAt(line, nodeStart, nodeEnd) : undefined;
-      const problem = take(nodeGuid, portNum, lineNo);
-      if (problem === undefined) return undefined;
-      return `${problem} ${JSON.stringify(line.slice(problem === 'bad NodeGUID' ? nodeStart : portStart, problem === 'bad NodeGUID' ? nodeEnd : portEnd))}`;
-    },
-    row(r: CsvRow, line) {
-      nAbsent = 0;
-      for (let k = 0; k < counterIdx.length; k++) setSlow(r.text(counterIdx[k])!, k);
-      const text = r.text(node);
-      const problem = take(text === undefined ? undefined : guids.get(text), intCell(r, port), line);
-      return problem === undefined ? undefined : `${problem} ${JSON.stringify(r.text(problem === 'bad NodeGUID' ? node : port))}`;
-    },
-    end() {
-      for (const [name, s] of invalid) {
-        ctx.warn(s.line, `${section} column ${name}: ${s.count} invalid value(s) skipped (first: ${JSON.stringify(s.text)}, ${s.reason})`);
+      const k = col < cols ? slots[col]! : -1;
+      if (k >= 0) {
+        const len = i - start;
+        if (plain && len > 0 && len <= 15) {
+          const at = tcols[k]! * cap + row;
+          // Most counters fit 32 bits: no division for the high half.
+          if (v <= 0xffff_ffff) {
+            L[at] = v;
+            H[at] = 0;
+          } else {
+            const lo = v >>> 0;
+            L[at] = lo;
+            H[at] = (v - lo) / TWO32;
+          }
+        } else if (plain && len > 15 && len < 20) {
+          // 16-19 digits always fit 64 bits.
+          decimalHalves(bytes, start, i);
+          b.setHalves(tcols[k]!, row, halves.hi, halves.lo);
+        } else if (len === 2 && bytes[start] === 45 && bytes[start + 1] === 49) {
+          // `-1`: not supported (PortLoopingErrors on every port of the sample: `...,0,-1,0,0,0,0`).
+          b.setAbsent(tcols[k]!, row);
+        } else if (plain || !this.hexCell(bytes, start, i, k)) this.slowCell(decodeUtf8(bytes, start, i), k);
+      } else if (col === nodeCol) {
+        nodeStart = start;
+        nodeEnd = i;
+      } else if (col === portCol) {
+        portStart = start;
+        portEnd = i;
+        portNum = plain && i > start && i - start <= 15 ? v : undefined;
       }
-    },
-  };
+      col++;
+      if (i >= to) break;
+    }
+    if (col !== expected) {
+      this.bad = [];
+      return `row has ${col} fields, header has ${expected}`;
+    }
+    if (portNum === undefined && portStart >= 0) portNum = parseIntField(decodeUtf8(bytes, portStart, portEnd));
+    const nodeGuid = nodeStart >= 0 ? this.ctx.guids.getBytes(bytes, nodeStart, nodeEnd) : undefined;
+    const problem = this.take(nodeGuid, portNum, lineNo);
+    if (problem === undefined) return undefined;
+    const bad1 = problem === 'bad NodeGUID';
+    return `${problem} ${JSON.stringify(decodeUtf8(bytes, bad1 ? nodeStart : portStart, bad1 ? nodeEnd : portEnd))}`;
+  }
+
+  row(r: CsvRow, line: number): string | undefined {
+    this.b.reserve();
+    for (let k = 0; k < this.counterIdx.length; k++) this.slowCell(r.text(this.counterIdx[k]!)!, k);
+    const text = r.text(this.node);
+    const problem = this.take(text === undefined ? undefined : this.ctx.guids.get(text), intCell(r, this.port), line);
+    return problem === undefined ? undefined : `${problem} ${JSON.stringify(r.text(problem === 'bad NodeGUID' ? this.node : this.port))}`;
+  }
+
+  end(): void {
+    for (const [name, s] of this.invalid) {
+      this.ctx.warn(s.line, `${this.section} column ${name}: ${s.count} invalid value(s) skipped (first: ${JSON.stringify(s.text)}, ${s.reason})`);
+    }
+    this.done(this.b.build());
+  }
 }

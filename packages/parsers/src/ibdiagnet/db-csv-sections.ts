@@ -2,16 +2,17 @@
  * Readers for the db_csv sections the dashboard uses. Each reader gets the header row once and
  * then every data row as field offsets (`CsvRow`); it looks columns up by NAME (ibdiagnet adds
  * columns between versions: PM_INFO grew `*Ext`, `retransmission_*`, `PortLocalPhysicalErrors`...)
- * and parses only the cells it needs, in place.
+ * and parses only the cells it needs, in place. Cells are decoded from the row's bytes only when
+ * they become strings (NodeDesc, findings): fresh strings, which keep no read chunk alive.
  */
 import type { FabricNode, FabricPort } from '@ibwatch/fabric';
 import type { DbCsvData } from './db-csv-types.ts';
 import { pmReader } from './db-csv-pm.ts';
 import { decodeSpeedActive, decodeSpeedSet, decodeWidthActive, decodeWidthSet } from './speed-bits.ts';
+import { plainInt } from '../bytes.ts';
 import type { CsvRow } from './csv.ts';
 import {
-  nodeTypeFromCode, ownString, parseCounter, parseIntAt, parseIntField, physStateFromCode, portStateFromCode,
-  smStateFromCode,
+  nodeTypeFromCode, parseCounter, parseIntField, physStateFromCode, portStateFromCode, smStateFromCode,
 } from './values.ts';
 import type { GuidTable } from './guid-table.ts';
 
@@ -29,11 +30,12 @@ export interface SectionReader {
   /** Returns a warning message when the row is rejected, undefined when taken. */
   row(r: CsvRow, line: number): string | undefined;
   /**
-   * Optional fast path for row `text.slice(start, end)`: the reader walks the commas itself and must reject a row whose field
-   * count differs from `expected`, as the `row` path does. Returns `false` when it meets a `"`
-   * and leaves the row to `row`.
+   * Optional fast path for row `bytes[start, end)`: the reader walks the commas itself and must
+   * reject a row whose field count differs from `expected`, as the `row` path does. Returns
+   * `false` when it meets a `"` and leaves the row to `row`. `bytes[end]` is always the line's
+   * `\r` or `\n`, so a scan may stop on the first byte that is not a digit.
    */
-  rawRow?(text: string, start: number, end: number, lineNo: number, expected: number): string | undefined | false;
+  rawRow?(bytes: Uint8Array, start: number, end: number, lineNo: number, expected: number): string | undefined | false;
   /** Called at END_<NAME>. */
   end?(): void;
 }
@@ -56,15 +58,19 @@ export function missing(cols: Record<string, number>): string | undefined {
   return absent.length ? `missing column ${absent.join(', ')}` : undefined;
 }
 
-/** Integer cell `i`, parsed in place when it needs no unquoting; undefined when absent/bad. */
+/** Integer cell `i`, parsed in place when it is plain decimal; undefined when absent/bad. */
 export function intCell(r: CsvRow, i: number): number | undefined {
   if (i < 0 || i >= r.count) return undefined;
-  return r.plain(i) ? parseIntAt(r.line, r.starts[i], r.ends[i]) : parseIntField(r.text(i));
+  if (r.plain(i)) {
+    const v = plainInt(r.bytes, r.starts[i], r.ends[i]);
+    if (v >= 0) return v;
+  }
+  return parseIntField(r.text(i));
 }
 
 const guidCell = (r: CsvRow, i: number, guids: GuidTable): string | undefined => {
   if (i < 0 || i >= r.count) return undefined;
-  return r.plain(i) ? guids.getAt(r.line, r.starts[i], r.ends[i]) : guids.get(r.text(i)!);
+  return r.plain(i) ? guids.getBytes(r.bytes, r.starts[i], r.ends[i]) : guids.get(r.text(i)!);
 };
 const show = (r: CsvRow, i: number): string => JSON.stringify(r.text(i));
 
@@ -74,7 +80,7 @@ function runInfoReader(data: DbCsvData): SectionReader {
     header(n) { names = n; return undefined; },
     row(r) {
       const f = r.fields();
-      names.forEach((n, i) => { data.runInfo[n] = ownString(f[i]); });
+      names.forEach((n, i) => { data.runInfo[n] = f[i]; });
       const date = data.runInfo['Date'];
       if (date) data.runTimestamp = date.trim();
       return undefined;
@@ -94,10 +100,12 @@ function nodesReader(data: DbCsvData, guids: GuidTable): SectionReader {
     row(r) {
       const guid = guidCell(r, c.guid, guids);
       if (!guid) return `bad NodeGUID ${show(r, c.guid)}`;
-      const type = nodeTypeFromCode(Number(r.text(c.type)));
+      // A plain `2` in place; `Number(text)` decides any other cell (`0x2`, ` 2`, empty = 0).
+      const code = r.plain(c.type) ? plainInt(r.bytes, r.starts[c.type], r.ends[c.type]) : -1;
+      const type = nodeTypeFromCode(code >= 0 ? code : Number(r.text(c.type)));
       if (!type) return `unknown NodeType ${show(r, c.type)}`;
       const desc = r.text(c.desc);
-      const node: FabricNode = { guid, type, description: desc === undefined ? '' : ownString(desc), numPorts: intCell(r, c.ports) ?? 0 };
+      const node: FabricNode = { guid, type, description: desc === undefined ? '' : desc, numPorts: intCell(r, c.ports) ?? 0 };
       const sys = guidCell(r, c.sys, guids);
       if (sys) node.systemImageGuid = sys;
       const vendor = intCell(r, c.vendor);
@@ -230,12 +238,12 @@ function findingsReader(data: DbCsvData, guids: GuidTable, severity: 'warning' |
       const portNum = intCell(r, c.port);
       const code = r.text(c.code);
       data.findings.push({
-        severity, check, text: ownString(r.text(c.text)!), line,
-        ...(scope ? { scope: ownString(scope) } : {}),
+        severity, check, text: r.text(c.text)!, line,
+        ...(scope ? { scope: scope } : {}),
         ...(nodeGuid ? { nodeGuid } : {}),
         // `PORT,0xfc6a...,0xfc6a...,65,PORT_HIERARCHY_MISSING,...`; NODE rows carry `0x00`.
         ...(nodeGuid && scope === 'PORT' && portNum !== undefined ? { port: { nodeGuid, portNum } } : {}),
-        ...(code ? { code: ownString(code) } : {}),
+        ...(code ? { code: code } : {}),
       });
       return undefined;
     },
@@ -284,7 +292,7 @@ function cableReader(data: DbCsvData, guids: GuidTable): SectionReader {
       if (!nodeGuid || portNum === undefined) return 'bad NodeGuid or PortNum';
       const text = (k: string): string | undefined => {
         const v = r.text(c[k])?.trim();
-        return v && v !== 'N/A' && v !== 'NA' ? ownString(v) : undefined;
+        return v && v !== 'N/A' && v !== 'NA' ? v : undefined;
       };
       const lengths = lengthCols.map((i) => parseFloat(r.text(i)!)).filter((n) => Number.isFinite(n) && n > 0);
       const temp = parseFloat(text('temp') ?? '');
@@ -309,8 +317,8 @@ export function sectionReader(name: string, data: DbCsvData, ctx: SectionContext
     case 'NODES': return nodesReader(data, ctx.guids);
     case 'PORTS': return portsReader(data, ctx.guids);
     case 'LINKS': return linksReader(data, ctx.guids);
-    case 'PM_INFO': return pmReader(data.pmInfo, ctx, name);
-    case 'PM_DELTA': return pmReader(data.pmDelta, ctx, name);
+    case 'PM_INFO': return pmReader((t) => { data.pmInfo = t; }, ctx, name, data.ports.length);
+    case 'PM_DELTA': return pmReader((t) => { data.pmDelta = t; }, ctx, name, data.ports.length);
     case 'SM_INFO': return smInfoReader(data, ctx.guids);
     case 'TEMP_SENSING': return tempReader(data, ctx.guids);
     case 'CABLE_INFO': return cableReader(data, ctx.guids);

@@ -1,5 +1,5 @@
 /** Value types produced by the ibdiagnet2 parsers. */
-import type { CableInfo, FabricLink, FabricNode, FabricPort, Guid, PortCounters, PortRef, SmState } from '@ibwatch/fabric';
+import type { CableInfo, CounterTable, FabricLink, FabricNode, FabricPort, Guid, PortRef, SmState } from '@ibwatch/fabric';
 
 /** One row of a db_csv WARNINGS_<CHECK> / ERRORS_<CHECK> section. */
 export interface IbdiagFinding {
@@ -47,10 +47,14 @@ export interface DbCsvData {
   nodes: FabricNode[];
   ports: FabricPort[];
   links: FabricLink[];
-  /** PM_INFO: counters since last clear, every column kept under its own name. */
-  pmInfo: PortCounters[];
-  /** PM_DELTA: second sample minus first. */
-  pmDelta: PortCounters[];
+  /**
+   * PM_INFO: counters since last clear, one row per port, every column kept under its own name
+   * (classic and `*Ext`/`*Extended` twins side by side; see counters.ts). A {@link CounterTable}
+   * rather than records: see db-csv-pm.ts. Empty (0 rows) when the section is absent.
+   */
+  pmInfo: CounterTable;
+  /** PM_DELTA: second sample minus first, same layout. */
+  pmDelta: CounterTable;
   sms: IbdiagSmInfo[];
   cables: CableInfo[];
   findings: IbdiagFinding[];

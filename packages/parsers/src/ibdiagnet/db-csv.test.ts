@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { cellValue, columnIndex, tableRow, tableToPortCounters } from '@ibwatch/fabric';
 import { describe, expect, it } from 'vitest';
 import { parseError } from './test-errors.ts';
 import { parseDbCsv } from './db-csv.ts';
@@ -17,7 +18,11 @@ import { excerpt, fixture, fixturesDir, real, runA, runB } from './test-support.
  */
 const a = parseDbCsv(real(runA, 'ibdiagnet2.db_csv'), { file: 'ibdiagnet2.db_csv' });
 const b = parseDbCsv(real(runB, 'ibdiagnet2.db_csv'));
-const pmOf = (d: DbCsvData, guid: string, port: number) => d.pmInfo.find((p) => p.nodeGuid === guid && p.portNum === port)!;
+/** Row of a port in PM_INFO. */
+const pmRow = (d: DbCsvData, guid: string, port: number) => d.pmInfo.nodeGuids.findIndex((g, r) => g === guid && d.pmInfo.portNums[r] === port);
+const pmOf = (d: DbCsvData, guid: string, port: number) => tableRow(d.pmInfo, pmRow(d, guid, port));
+/** PM_INFO as records, for filters over every port. */
+const pmList = (d: DbCsvData) => tableToPortCounters(d.pmInfo);
 const portOf = (d: DbCsvData, guid: string, port: number) => d.ports.find((p) => p.nodeGuid === guid && p.portNum === port)!;
 
 
@@ -30,8 +35,8 @@ describe('parseDbCsv() on the real ndr-fat-tree-a run', () => {
     expect(v.nodes.filter((n) => n.type === 'ca')).toHaveLength(263);
     expect(v.ports).toHaveLength(551);
     expect(v.links).toHaveLength(271);
-    expect(v.pmInfo).toHaveLength(542);
-    expect(v.pmDelta).toHaveLength(542);
+    expect(v.pmInfo.rows).toBe(542);
+    expect(v.pmDelta.rows).toBe(542);
     expect(v.temperatures).toHaveLength(272);
     expect(v.sections).toHaveLength(34);
     expect(v.runTimestamp).toBe('2025-03-31 23:43:18 UTC +0000');
@@ -79,28 +84,41 @@ describe('parseDbCsv() on the real ndr-fat-tree-a run', () => {
     expect('PortLoopingErrors' in spine1.counters).toBe(false);
     expect(pmOf(a.value, '0xb0cf0e0300d33fc0', 2).counters.PortRcvSwitchRelayErrors).toBe(158n);
     expect(preferredCounter(spine1, 'PortXmitData')).toBe(299195507523n);
+    expect(preferredCounter(a.value.pmInfo, pmRow(a.value, '0xb0cf0e0300d33fc0', 1), 'PortXmitData')).toBe(299195507523n);
+  });
+
+  it('gives the counters as a table: one row per port, columns in header order, values exact', () => {
+    const t = a.value.pmInfo;
+    expect(t.columns[0]!.name).toBe('LinkDownedCounter');
+    expect(t.columns.map((c) => c.name)).toContain('PortXmitDataExtended');
+    const col = t.columns[columnIndex(t).get('PortXmitDataExtended')!]!;
+    expect(cellValue(col, pmRow(a.value, '0xb0cf0e0300d33fc0', 1))).toBe(299195507523n);
+    // `-1` cells (PortLoopingErrors) read absent in every row.
+    const looping = t.columns[columnIndex(t).get('PortLoopingErrors')!]!;
+    expect(Array.from({ length: t.rows }, (_, r) => cellValue(looping, r)).every((v) => v === undefined)).toBe(true);
   });
 
   it('finds the five HCA ports whose SymbolErrorCounter is stuck at 65535 while the 64-bit twin reads 0', () => {
-    const stuck = a.value.pmInfo.filter((p) => p.counters.SymbolErrorCounter === 65535n);
+    const stuck = pmList(a.value).filter((p) => p.counters.SymbolErrorCounter === 65535n);
     expect(stuck.map((p) => p.nodeGuid).sort()).toEqual([
       '0x5c25730300c09c68', '0x5c25730300e66b0e', '0x5c25730300e6a04e', '0x5c25730300f3df50', '0xc470bd0300100612',
     ]);
     const types = new Map(a.value.nodes.map((n) => [n.guid, n.type]));
     expect(stuck.every((p) => types.get(p.nodeGuid) === 'ca' && p.counters.SymbolErrorCounterExt === 0n)).toBe(true);
     expect(stuck.every((p) => preferredCounter(p, 'SymbolErrorCounter') === 0n)).toBe(true);
+    expect(stuck.every((p) => preferredCounter(a.value.pmInfo, pmRow(a.value, p.nodeGuid, p.portNum), 'SymbolErrorCounter') === 0n)).toBe(true);
   });
 
   it('counts 264 of 542 ports with LinkDownedCounter > 0 (263 by the 64-bit twin)', () => {
-    expect(a.value.pmInfo.filter((p) => p.counters.LinkDownedCounter > 0n)).toHaveLength(264);
-    expect(a.value.pmInfo.filter((p) => (p.counters.LinkDownedCounterExt ?? 0n) > 0n)).toHaveLength(263);
+    expect(pmList(a.value).filter((p) => p.counters.LinkDownedCounter! > 0n)).toHaveLength(264);
+    expect(pmList(a.value).filter((p) => (p.counters.LinkDownedCounterExt ?? 0n) > 0n)).toHaveLength(263);
     // The odd one: classic 55, Ext 0 (is-north-7-compute-27 mlx5_11).
     const odd = pmOf(a.value, '0x5c25730300f3df50', 1);
     expect([odd.counters.LinkDownedCounter, odd.counters.LinkDownedCounterExt]).toEqual([55n, 0n]);
   });
 
   it('reads PM_DELTA and drops the 0xfffffffffffffffe "unsupported" sentinel', () => {
-    const d = a.value.pmDelta.find((p) => p.nodeGuid === '0xb0cf0e0300d33fc0' && p.portNum === 1)!;
+    const d = tableToPortCounters(a.value.pmDelta).find((p) => p.nodeGuid === '0xb0cf0e0300d33fc0' && p.portNum === 1)!;
     expect(d.counters.PortXmitDataExtended).toBe(21096n);
     expect(d.counters.PortXmitPkts).toBe(293n);
     expect('retransmission_per_sec' in d.counters).toBe(false);
@@ -121,7 +139,7 @@ describe('parseDbCsv() on the real ndr-fat-tree-b run (--skip pm,...)', () => {
   it('has the same topology, no PM sections and a lower ActCount', () => {
     expect(b.warnings).toEqual([]);
     expect([b.value.nodes.length, b.value.ports.length, b.value.links.length]).toEqual([272, 551, 271]);
-    expect(b.value.pmInfo).toEqual([]);
+    expect(b.value.pmInfo.rows).toBe(0);
     expect(b.value.sms[0]).toMatchObject({ priority: 12, state: 'MASTER', activityCount: 19231n });
     expect(b.value.runTimestamp).toBe('2025-03-15 22:32:20 UTC +0000');
     expect(b.value.sections.map((s) => s.name)).not.toContain('PM_INFO');
@@ -142,7 +160,7 @@ describe('parseDbCsv() on hand-made inputs', () => {
     const lf = parseDbCsv(fixture('minimal.good.db_csv'));
     const crlf = parseDbCsv(fixture('crlf.good.db_csv'));
     expect(crlf).toEqual(lf);
-    expect(crlf.value.pmInfo[0].counters.PortXmitDataExtended).toBe(299195507523n);
+    expect(tableRow(crlf.value.pmInfo, 0).counters.PortXmitDataExtended).toBe(299195507523n);
   });
 
   it('accepts an iterable of lines as well as a string', () => {
@@ -171,7 +189,7 @@ describe('parseDbCsv() on hand-made inputs', () => {
 
   it('skips a row with 5 fields where 9 are expected, naming its line', () => {
     const r = parseDbCsv(fixture('short-row.good.db_csv'));
-    expect(r.value.pmInfo).toHaveLength(1);
+    expect(r.value.pmInfo.rows).toBe(1);
     expect(r.warnings).toEqual([{ line: 26, file: 'ibdiagnet2.db_csv', message: 'PM_INFO row skipped: row has 5 fields, header has 9' }]);
   });
 
@@ -192,7 +210,7 @@ describe('parseDbCsv() on hand-made inputs', () => {
   it('accepts sections in any order', () => {
     const r = parseDbCsv(fixture('any-section-order.good.db_csv'));
     expect(r.warnings).toEqual([]);
-    expect([r.value.nodes.length, r.value.links.length, r.value.pmInfo.length]).toEqual([2, 1, 1]);
+    expect([r.value.nodes.length, r.value.links.length, r.value.pmInfo.rows]).toEqual([2, 1, 1]);
     expect(r.value.runTimestamp).toBe('2025-03-31 23:43:18 UTC +0000');
   });
 
@@ -213,9 +231,10 @@ describe('parseDbCsv() on hand-made inputs', () => {
 
   it('keeps counters beyond 2^53 exact and rejects one beyond 2^64', () => {
     const r = parseDbCsv(fixture('big-counters.good.db_csv'));
-    const c = r.value.pmInfo[0].counters;
+    const c = tableRow(r.value.pmInfo, 0).counters;
     expect(c.PortXmitDataExtended).toBe(9007199254740993n);
-    expect(c.SymbolErrorCounterExt).toBe(18446744073709551615n);
+    // 2^64 - 1 is all ones, the table's "absent" (and ibdiagnet's other "unsupported" pattern).
+    expect('SymbolErrorCounterExt' in c).toBe(false);
     expect('PortXmitWaitExt' in c).toBe(false);
     expect(r.warnings.map((w) => w.message)).toEqual([
       'PM_INFO column PortXmitWaitExt: 1 invalid value(s) skipped (first: "18446744073709551616", exceeds 64 bits)',
@@ -224,9 +243,9 @@ describe('parseDbCsv() on hand-made inputs', () => {
 
   it('drops negative and non-numeric counters with one warning per column', () => {
     const r = parseDbCsv(fixture('bad-counters.good.db_csv'));
-    const [p1, p2] = r.value.pmInfo;
-    expect(p1.counters).toEqual({ PortXmitWaitExt: 31n });
-    expect(p2.counters).toEqual({ PortXmitData: 1n, PortXmitDataExtended: 2n, SymbolErrorCounterExt: 3n, PortXmitWaitExt: 4n });
+    const [p1, p2] = tableToPortCounters(r.value.pmInfo);
+    expect(p1!.counters).toEqual({ PortXmitWaitExt: 31n });
+    expect(p2!.counters).toEqual({ PortXmitData: 1n, PortXmitDataExtended: 2n, SymbolErrorCounterExt: 3n, PortXmitWaitExt: 4n });
     expect(r.warnings.map((w) => [w.line, w.message])).toEqual([
       [25, 'PM_INFO column LinkDownedCounter: 2 invalid value(s) skipped (first: "-5", negative)'],
       [25, 'PM_INFO column SymbolErrorCounter: 1 invalid value(s) skipped (first: "abc", not a number)'],

@@ -7,7 +7,8 @@
  *   "MF0;ib-switch-sequoia:MQM9700/U1",65,2,...
  *   END_NODES
  *
- * A line-at-a-time state machine reads it, so a 10k-GPU file (tens of MB) streams. The
+ * A line-at-a-time state machine reads it, so a 10k-GPU file (60 MB) streams; data rows are
+ * read as bytes (`takeLines`, csv.ts, db-csv-pm.ts), the few other lines as text. The
  * INDEX_TABLE section is not trusted (it is wrong after any editing); sections are found by
  * their START_/END_ lines.
  *
@@ -24,7 +25,9 @@
  *   file), `END_X` without `START_X`, `START_Y` inside X (sections out of order/nested).
  */
 import type { ParseResult, ParseWarning } from '@ibwatch/fabric';
+import { CounterTableBuilder } from '@ibwatch/fabric';
 import { ParseError } from '../parse-error.ts';
+import { decodeUtf8, encodeInto } from '../bytes.ts';
 import { looksBinary } from '../lines.ts';
 import { CsvRow, splitCsvRow } from './csv.ts';
 import type { DbCsvData } from './db-csv-types.ts';
@@ -60,13 +63,15 @@ export class DbCsvParser implements LineParser<DbCsvData> {
   private seen = new Map<string, number>();
   private readonly warnings: ParseWarning[] = [];
   private readonly data: DbCsvData = {
-    runInfo: {}, nodes: [], ports: [], links: [], pmInfo: [], pmDelta: [], sms: [], cables: [],
+    runInfo: {}, nodes: [], ports: [], links: [], pmInfo: new CounterTableBuilder().build(), pmDelta: new CounterTableBuilder().build(), sms: [], cables: [],
     findings: [], temperatures: [], sections: [],
   };
   private readonly file: string | undefined;
   private readonly guids = new GuidTable();
   /** Re-used for every row (one object per file, not one array of cells per row). */
   private readonly row = new CsvRow();
+  /** A row that arrives as a string (`feed`) is read as its UTF-8 bytes, by the same code. */
+  private scratch: Uint8Array = new Uint8Array(1024);
 
   constructor(options: DbCsvOptions = {}) {
     this.file = options.file;
@@ -93,7 +98,9 @@ export class DbCsvParser implements LineParser<DbCsvData> {
       if (line.length === 0) return;
       s.rows++;
       if (s.reader === undefined || s.ignored) return;
-      this.takeRow(s, s.reader, line, 0, line.length, no);
+      const { bytes, length } = encodeInto(line, this.scratch);
+      this.scratch = bytes;
+      this.takeRow(s, s.reader, bytes, 0, length, no);
       return;
     }
     if (line.length === 0 || line.charCodeAt(0) === 35 /* # */) return;
@@ -106,27 +113,27 @@ export class DbCsvParser implements LineParser<DbCsvData> {
   }
 
   /**
-   * Rows are read straight out of the read chunk: no string per line. Rows of a section this
+   * Rows are read straight out of the read bytes: no string per line. Rows of a section this
    * parser only counts (26 of the 60 MB of a 10k-GPU file: EXTENDED_PORT_INFO, FEC_MODE,
-   * PM_PORT_SAMPLES_CONTROL...) are just counted. A line starting with `E` or `S` (maybe
-   * `END_`/`START_`) is left to `feed`.
+   * PM_PORT_SAMPLES_CONTROL...) are just counted, by a native `indexOf` per line. A line
+   * starting with `E` or `S` (maybe `END_`/`START_`) is left to `feed`.
    */
-  takeLines(text: string, from: number): number {
+  takeLines(bytes: Uint8Array, from: number): number {
     const s = this.open;
     if (s === undefined || s.header === undefined) return from;
     const reader = s.ignored ? undefined : s.reader;
     let pos = from;
     for (;;) {
-      const c = text.charCodeAt(pos);
+      const c = bytes[pos];
       if (c === 69 /* E */ || c === 83 /* S */) return pos;
-      const nl = text.indexOf('\n', pos);
+      const nl = bytes.indexOf(10, pos);
       if (nl === -1) return pos;
-      const end = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      const end = nl > pos && bytes[nl - 1] === 13 ? nl - 1 : nl;
       const no = ++this.lineNo;
       // Blank lines are not rows, as in `feed`.
       if (end > pos) {
         s.rows++;
-        if (reader !== undefined) this.takeRow(s, reader, text, pos, end, no);
+        if (reader !== undefined) this.takeRow(s, reader, bytes, pos, end, no);
       }
       pos = nl + 1;
     }
@@ -159,13 +166,13 @@ export class DbCsvParser implements LineParser<DbCsvData> {
     }
   }
 
-  /** Row `text.slice(start, end)`, read in place. */
-  private takeRow(s: OpenSection, reader: SectionReader, text: string, start: number, end: number, no: number): void {
+  /** Row `bytes[start, end)`, read in place. */
+  private takeRow(s: OpenSection, reader: SectionReader, bytes: Uint8Array, start: number, end: number, no: number): void {
     const expected = s.header!.length;
-    let problem = reader.rawRow === undefined ? false : reader.rawRow(text, start, end, no, expected);
+    let problem = reader.rawRow === undefined ? false : reader.rawRow(bytes, start, end, no, expected);
     if (problem === false) {
       const r = this.row;
-      if (!r.scan(text, start, end)) problem = 'unterminated quoted field (truncated line?)';
+      if (!r.scan(bytes, start, end)) problem = 'unterminated quoted field (truncated line?)';
       else if (r.count !== expected) problem = `row has ${r.count} fields, header has ${expected}`;
       else problem = reader.row(r, no);
     }
@@ -173,7 +180,7 @@ export class DbCsvParser implements LineParser<DbCsvData> {
       s.accepted++;
       return;
     }
-    const line = text.slice(start, end);
+    const line = decodeUtf8(bytes, start, end);
     if (looksBinary(line)) this.fail(no, line, `binary data in section ${s.name}`);
     s.firstBad ??= { line: no, text: line, reason: problem };
     this.warn(no, `${s.name} row skipped: ${problem}`);
@@ -204,7 +211,7 @@ export class DbCsvParser implements LineParser<DbCsvData> {
   }
 }
 
-/** Parse a whole db_csv given as text or as an iterable of lines. */
+/** Parse a whole db_csv given as text, as its bytes (what the file holds) or as an iterable of lines. */
 export function parseDbCsv(input: LineSource, options?: DbCsvOptions): ParseResult<DbCsvData> {
   return runLineParser(new DbCsvParser(options), input);
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { tableRow } from '@ibwatch/fabric';
 import { describe, expect, it } from 'vitest';
 import { parseDbCsvAsync } from './db-csv.ts';
 import { readIbdiagnetDir } from './directory.ts';
@@ -18,7 +19,7 @@ describe('readIbdiagnetDir()', () => {
     const { value: s, warnings } = await readIbdiagnetDir(runA);
     expect(s.source).toBe('ibdiagnet');
     expect(s.takenAt).toBe('2025-03-31T23:43:18Z');
-    expect([s.nodes.length, s.ports.length, s.links.length, s.counters.length, s.sms.length]).toEqual([272, 857, 271, 542, 1]);
+    expect([s.nodes.length, s.ports.length, s.links.length, s.counters.rows, s.sms.length]).toEqual([272, 857, 271, 542, 1]);
     expect(s.cables).toEqual([]);
     expect(warnings).toEqual([{
       file: 'ibdiagnet2.cables',
@@ -27,7 +28,7 @@ describe('readIbdiagnetDir()', () => {
     expect(s.meta.filesSkipped).toBe('ibdiagnet2.cables');
     expect(s.meta.filesUsed).toBe('ibdiagnet2.db_csv,ibdiagnet2.log,ibdiagnet2.net_dump,ibdiagnet2.sm');
     expect(s.counterDeltas?.intervalSeconds).toBe(1);
-    expect(s.counterDeltas?.ports).toHaveLength(542);
+    expect(s.counterDeltas?.ports.rows).toBe(542);
   });
 
   it('adds DOWN ports from .net_dump with their labels, and the SM LID from .sm', async () => {
@@ -57,7 +58,7 @@ describe('readIbdiagnetDir()', () => {
     const { value: s, warnings } = await readIbdiagnetDir(runB);
     expect(warnings).toEqual([]);
     expect(s.takenAt).toBe('2025-03-15T22:32:20Z');
-    expect([s.nodes.length, s.ports.length, s.links.length, s.counters.length, s.sms.length]).toEqual([272, 857, 271, 0, 1]);
+    expect([s.nodes.length, s.ports.length, s.links.length, s.counters.rows, s.sms.length]).toEqual([272, 857, 271, 0, 1]);
     expect(s.sms[0]).toMatchObject({ priority: 12, state: 'MASTER', activityCount: 19231n, lid: 180 });
     expect(s.counterDeltas).toBeUndefined();
     expect(s.toolFindings).toHaveLength(9);
@@ -120,7 +121,7 @@ describe('parseIbdiagnetFiles()', () => {
 
   it('falls back on .lst and .pm when db_csv is absent', () => {
     const r = parseIbdiagnetFiles({ lst: real(runA, 'ibdiagnet2.lst'), pm: real(runA, 'ibdiagnet2.pm'), netDump: real(runA, 'ibdiagnet2.net_dump') });
-    expect([r.value.nodes.length, r.value.links.length, r.value.counters.length]).toEqual([272, 271, 542]);
+    expect([r.value.nodes.length, r.value.links.length, r.value.counters.rows]).toEqual([272, 271, 542]);
     expect(r.value.takenAt).toBe('2025-03-31T23:43:18Z');
   });
 });
@@ -128,7 +129,7 @@ describe('parseIbdiagnetFiles()', () => {
 describe('streaming', () => {
   it('parses a CRLF db_csv from node:readline lines like the string API', async () => {
     const r = await parseDbCsvAsync(readFileLines(resolve(fixturesDir, 'crlf.good.db_csv')));
-    expect(r.value.pmInfo[0].counters.PortXmitWaitExt).toBe(9463628588n);
+    expect(tableRow(r.value.pmInfo, 0).counters.PortXmitWaitExt).toBe(9463628588n);
     expect(r.value.nodes.map((n) => n.description)).toEqual(['MF0;ib-switch-sequoia:MQM9700/U1', 'is-north-7-compute-1 mlx5_8']);
   });
 

@@ -74,7 +74,7 @@ export async function readIbdiagnetDir(dir: string, options: ReadIbdiagnetOption
   // 542 ports, and PM_INFO holds the same counters).
   const db = parsed.dbCsv?.value;
   const redundant = new Set<keyof IbdiagnetParsed>();
-  if (db && db.pmInfo.length > 0) redundant.add('pm');
+  if (db && db.pmInfo.rows > 0) redundant.add('pm');
   if (db && db.links.length > 0 && db.nodes.length > 0) redundant.add('lst');
   for (const k of kinds) {
     if (k !== 'dbCsv' && !redundant.has(k) && sel.accepted.has(IBDIAGNET_FILES[k])) await parse(k);

@@ -1,3 +1,4 @@
+import { tableToPortCounters } from '@ibwatch/fabric';
 import { describe, expect, it } from 'vitest';
 import { parseCables, toCableInfo } from './cables.ts';
 import { parseDbCsv } from './db-csv.ts';
@@ -63,7 +64,7 @@ describe('parsePm()', () => {
     const db = parseDbCsv(real(runA, 'ibdiagnet2.db_csv')).value;
     expect(pm.warnings).toEqual([]);
     expect(pm.value.ports).toHaveLength(542);
-    const byKey = new Map(db.pmInfo.map((p) => [`${p.nodeGuid}:${p.portNum}`, p.counters]));
+    const byKey = new Map(tableToPortCounters(db.pmInfo).map((p) => [`${p.nodeGuid}:${p.portNum}`, p.counters]));
     let compared = 0;
     for (const block of pm.value.ports) {
       const ref = byKey.get(`${block.guid}:${block.portNum}`)!;

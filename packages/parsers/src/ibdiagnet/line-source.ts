@@ -1,9 +1,12 @@
 /**
  * Line plumbing for the ibdiagnet2 parsers. Every file parser is a line-at-a-time state machine
- * (`feed(line)` / `finish()`), so the same code serves a string already in memory and a 50 MB
- * db_csv streamed from disk. Pure: no I/O here (the file reader is `read-file.ts`).
+ * (`feed(line)` / `finish()`), so the same code serves a string already in memory and a 60 MB
+ * db_csv streamed from disk. Files are read as bytes ({@link ByteLineSplitter}): a parser with
+ * a byte fast path (`takeLines`: db_csv rows) reads its lines in place, and only the lines it
+ * leaves are decoded for `feed` — see bytes.ts for why. Pure: no I/O here (read-file.ts).
  */
 import type { ParseResult } from '@ibwatch/fabric';
+import { decodeUtf8, encodeUtf8, hasBom } from '../bytes.ts';
 import { splitLines, stripCr } from '../lines.ts';
 
 /** A line-at-a-time parser. `feed` gets lines without their terminator; `finish` closes it. */
@@ -11,20 +14,29 @@ export interface LineParser<T> {
   feed(line: string): void;
   finish(): ParseResult<T>;
   /**
-   * Optional fast path for chunked input: the parser may consume whole lines of `text` from
-   * `from` on itself, reading them in place instead of receiving each as a new string (db_csv
-   * rows), and returns where the next line it wants through `feed` starts (`from` when none).
-   * Only lines ending with `\n` inside `text` may be consumed.
+   * Optional byte fast path: the parser may consume whole lines of `bytes` from `from` on
+   * itself, reading them in place instead of receiving each as a decoded string (db_csv rows),
+   * and returns where the next line it wants through `feed` starts (`from` when none). Only
+   * lines ending with `\n` inside `bytes` may be consumed; a `\r` before that `\n` is not part
+   * of the line. `bytes` is only valid during the call (the reader re-uses its buffer).
    */
-  takeLines?(text: string, from: number): number;
+  takeLines?(bytes: Uint8Array, from: number): number;
 }
 
-/** What the sync entry points accept: the whole text, or any iterable of lines. */
-export type LineSource = string | Iterable<string>;
+/** What the sync entry points accept: the whole text, its bytes, or any iterable of lines. */
+export type LineSource = string | Uint8Array | Iterable<string>;
 
-/** Feed a string or an iterable of lines (LF or CRLF) to `parser` and finish it. */
+/**
+ * Feed a string, its bytes or an iterable of lines (LF or CRLF) to `parser` and finish it.
+ * Text and bytes give the same lines as {@link splitLines}; a parser with a byte fast path gets
+ * a string as UTF-8, so both forms run the same code.
+ */
 export function runLineParser<T>(parser: LineParser<T>, input: LineSource): ParseResult<T> {
-  if (typeof input === 'string') {
+  if (input instanceof Uint8Array || (typeof input === 'string' && parser.takeLines !== undefined)) {
+    const splitter = new ByteLineSplitter(parser, true);
+    splitter.push(typeof input === 'string' ? encodeUtf8(input) : input);
+    splitter.end();
+  } else if (typeof input === 'string') {
     for (const line of splitLines(input)) parser.feed(line);
   } else {
     for (const line of input) parser.feed(stripCr(line));
@@ -42,18 +54,14 @@ export async function runLineParserAsync<T>(
 }
 
 /**
- * Incremental splitter for chunked text (a file read in 1 MB pieces): `push(chunk)` per chunk,
+ * Incremental splitter for chunked text (the parser benchmarks' floor reads files this way): `push(chunk)` per chunk,
  * `end()` once; `onLine` receives each line without its LF/CRLF. Cheaper than an async
  * iterator per line, which matters for a 10k-GPU db_csv of several hundred thousand lines.
  */
 export class ChunkLineSplitter {
   private rest = '';
   private first = true;
-  /** `skip` is a parser's {@link LineParser.takeLines}: lines it consumes are never sliced. */
-  constructor(
-    private readonly onLine: (line: string) => void,
-    private readonly skip?: (text: string, from: number) => number,
-  ) {}
+  constructor(private readonly onLine: (line: string) => void) {}
 
   push(chunk: string): void {
     let text = chunk;
@@ -84,13 +92,12 @@ export class ChunkLineSplitter {
 
   /** Emit the complete lines of `text` from `start`; returns the unterminated tail. */
   private lines(text: string, from: number): string {
-    const skip = this.skip;
-    let start = skip === undefined ? from : skip(text, from);
+    let start = from;
     let nl = text.indexOf('\n', start);
     while (nl !== -1) {
       const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
       this.onLine(text.slice(start, end));
-      start = skip === undefined ? nl + 1 : skip(text, nl + 1);
+      start = nl + 1;
       nl = text.indexOf('\n', start);
     }
     return start === text.length ? '' : text.slice(start);
@@ -100,4 +107,99 @@ export class ChunkLineSplitter {
     if (this.rest.length > 0) this.onLine(stripCr(this.rest));
     this.rest = '';
   }
+}
+
+/**
+ * Incremental splitter for chunked bytes (a file read in 1 MB pieces): `push(chunk)` per chunk,
+ * `end()` once. Lines end at `\n` (a `\r` before it dropped); a UTF-8 BOM at the start is not
+ * part of line 1. Complete lines go to the parser's `takeLines` first; each line it leaves is
+ * decoded and fed. A chunk may be re-used by the caller after `push`: only the unterminated
+ * tail is kept, as a copy.
+ *
+ * `splitLoneCr`: a `\r` not followed by `\n` also ends a line, as {@link splitLines} does for
+ * whole texts (the file reader, like {@link ChunkLineSplitter}, keeps it inside the line). Lines
+ * of a chunk holding such a `\r` are all decoded and fed.
+ */
+export class ByteLineSplitter {
+  private rest: Uint8Array | undefined;
+  private first = true;
+
+  constructor(
+    private readonly parser: Pick<LineParser<unknown>, 'feed' | 'takeLines'>,
+    private readonly splitLoneCr: boolean,
+  ) {}
+
+  push(chunk: Uint8Array): void {
+    let from = 0;
+    if (this.rest !== undefined) {
+      // Only the line that spans the two chunks is joined, not the whole chunk.
+      const nl = chunk.indexOf(10);
+      if (nl === -1) {
+        this.rest = concat(this.rest, chunk);
+        return;
+      }
+      const joined = concat(this.rest, chunk.subarray(0, nl + 1));
+      this.rest = undefined;
+      this.lines(joined, 0);
+      from = nl + 1;
+    }
+    const tail = this.lines(chunk, from);
+    // A copy (`Buffer#slice` would be a view of the buffer the reader is about to re-use).
+    if (tail < chunk.length) this.rest = new Uint8Array(chunk.subarray(tail));
+  }
+
+  end(): void {
+    const rest = this.rest;
+    this.rest = undefined;
+    if (rest === undefined || rest.length === 0) return;
+    const from = this.first && hasBom(rest, 0) ? 3 : 0;
+    this.first = false;
+    if (from === rest.length) return;
+    const line = decodeUtf8(rest, from, rest.length);
+    this.feedLine(line.endsWith('\r') ? line.slice(0, -1) : line, this.splitLoneCr);
+  }
+
+  /** Complete lines of `bytes` from `pos`; returns where the unterminated tail starts. */
+  private lines(bytes: Uint8Array, pos: number): number {
+    // The BOM is decided once 3 bytes or a line end are there (a chunk may be 1 byte).
+    if (this.first && (bytes.length - pos >= 3 || bytes.indexOf(10, pos) !== -1)) {
+      this.first = false;
+      if (hasBom(bytes, pos)) pos += 3;
+    }
+    const n = bytes.length;
+    const loneCr = this.splitLoneCr && hasLoneCr(bytes, pos);
+    const take = loneCr ? undefined : this.parser.takeLines?.bind(this.parser);
+    while (pos < n) {
+      if (take !== undefined) {
+        pos = take(bytes, pos);
+        if (pos >= n) break;
+      }
+      const nl = bytes.indexOf(10, pos);
+      if (nl === -1) return pos;
+      const end = nl > pos && bytes[nl - 1] === 13 ? nl - 1 : nl;
+      this.feedLine(decodeUtf8(bytes, pos, end), loneCr);
+      pos = nl + 1;
+    }
+    return n;
+  }
+
+  private feedLine(line: string, splitCr: boolean): void {
+    if (splitCr && line.indexOf('\r') !== -1) for (const piece of line.split('\r')) this.parser.feed(piece);
+    else this.parser.feed(line);
+  }
+}
+
+/** A `\r` in `bytes[from...]` that is not followed by `\n`. */
+function hasLoneCr(bytes: Uint8Array, from: number): boolean {
+  for (let i = bytes.indexOf(13, from); i !== -1; i = bytes.indexOf(13, i + 1)) {
+    if (bytes[i + 1] !== 10) return true;
+  }
+  return false;
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }

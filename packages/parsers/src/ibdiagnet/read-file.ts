@@ -1,23 +1,36 @@
 /**
- * The only I/O of the ibdiagnet parsers: stream a file into a line parser. Reads 1 MB UTF-8
- * chunks and splits them itself, calling `feed` synchronously — cheaper than an async
- * iterator step per line. `readFileLines` is the `node:readline` alternative for callers that
- * want an `AsyncIterable<string>`.
+ * The only I/O of the ibdiagnet parsers: stream a file into a line parser. Reads 1 MB chunks of
+ * BYTES into one re-used buffer and splits them itself ({@link ByteLineSplitter}), calling the
+ * parser synchronously — cheaper than an async iterator step per line, and no UTF-8 decode of
+ * the lines the parser reads in place (db_csv rows; see bytes.ts). `readFileLines` is the
+ * `node:readline` alternative for callers that want an `AsyncIterable<string>`.
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { ParseResult } from '@ibwatch/fabric';
-import { ChunkLineSplitter } from './line-source.ts';
+import { ByteLineSplitter } from './line-source.ts';
 import type { LineParser } from './line-source.ts';
 
 const CHUNK = 1 << 20;
 
-/** Stream `path` line by line (LF or CRLF) into `parser` and finish it. */
+/**
+ * Stream `path` line by line (LF or CRLF; a lone `\r` stays inside its line, as before the
+ * byte reader) into `parser` and finish it.
+ */
 export async function parseFile<T>(path: string, parser: LineParser<T>): Promise<ParseResult<T>> {
-  const splitter = new ChunkLineSplitter((line) => parser.feed(line), parser.takeLines?.bind(parser));
-  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: CHUNK })) {
-    splitter.push(chunk as string);
+  const splitter = new ByteLineSplitter(parser, false);
+  const fh = await open(path, 'r');
+  try {
+    // One buffer for the whole file: the splitter copies the only bytes it keeps (a cut line).
+    const buf = Buffer.allocUnsafe(CHUNK);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, CHUNK, null);
+      if (bytesRead === 0) break;
+      splitter.push(buf.subarray(0, bytesRead));
+    }
+  } finally {
+    await fh.close();
   }
   splitter.end();
   return parser.finish();

@@ -8,9 +8,10 @@
  * the .log adds the PM interval, findings db_csv does not carry, and stage results (meta).
  */
 import type {
-  CableInfo, FabricLink, FabricNode, FabricPort, FabricSnapshot, Guid, ParseResult, ParseWarning, PortCounters,
+  CableInfo, CounterTable, FabricLink, FabricNode, FabricPort, FabricSnapshot, Guid, ParseResult, ParseWarning,
   SmObservation,
 } from '@ibwatch/fabric';
+import { CounterTableBuilder, tableFromPortCounters } from '@ibwatch/fabric';
 import type { CablesData } from './cables.ts';
 import { toCableInfo } from './cables.ts';
 import type { DbCsvData } from './db-csv-types.ts';
@@ -84,9 +85,10 @@ export function buildIbdiagnetSnapshot(parsed: IbdiagnetParsed, options: Snapsho
   for (const port of ports) if (port.portGuid) portGuidToNode.set(port.portGuid, port.nodeGuid);
   const resolve = (g: Guid): Guid => (nodeByGuid.has(g) ? g : portGuidToNode.get(g) ?? g);
 
-  let counters: PortCounters[] = db?.pmInfo ?? [];
-  if (counters.length === 0 && p.pm) {
-    counters = p.pm.value.ports.map((b) => ({ nodeGuid: resolve(b.guid), portNum: b.portNum, counters: b.counters }));
+  let counters: CounterTable = db?.pmInfo ?? new CounterTableBuilder().build();
+  if (counters.rows === 0 && p.pm) {
+    // .pm blocks are few (it is only read without PM_INFO) and already records.
+    counters = tableFromPortCounters(p.pm.value.ports.map((b) => ({ nodeGuid: resolve(b.guid), portNum: b.portNum, counters: b.counters })));
   }
   const snapshot: FabricSnapshot = {
     source: 'ibdiagnet',
@@ -101,7 +103,7 @@ export function buildIbdiagnetSnapshot(parsed: IbdiagnetParsed, options: Snapsho
   };
   const takenAt = sel.run ? ibdiagTimestampToIso(sel.run) : undefined;
   if (takenAt) snapshot.takenAt = takenAt;
-  if (db && db.pmDelta.length > 0) {
+  if (db && db.pmDelta.rows > 0) {
     snapshot.counterDeltas = { ports: db.pmDelta };
     if (log?.pmIntervalSeconds !== undefined) snapshot.counterDeltas.intervalSeconds = log.pmIntervalSeconds;
   }

@@ -89,26 +89,6 @@ export function parseCounter(text: string): bigint | null | string {
   return value > MAX_U64 ? 'exceeds 64 bits' : value;
 }
 
-/**
- * `parseCounter(line.slice(start, end))` without the slice for the common case, a plain
- * decimal of up to 15 digits: digits are accumulated from char codes, so no substring, regex
- * or trim is made for the ~4 million counter cells of a 10k-GPU db_csv.
- */
-export function parseCounterAt(line: string, start: number, end: number): bigint | null | string {
-  const len = end - start;
-  if (len > 0 && len <= 15) {
-    let v = 0;
-    let i = start;
-    for (; i < end; i++) {
-      const d = line.charCodeAt(i) - 48;
-      if (d < 0 || d > 9) break;
-      v = v * 10 + d;
-    }
-    if (i === end) return v < 1024 ? SMALL_BIGINTS[v] : BigInt(v);
-  }
-  return parseCounter(line.slice(start, end));
-}
-
 /** GUID cell → canonical form, undefined for `0x00`-style placeholders or garbage. */
 export function parseGuidField(text: string | undefined): Guid | undefined {
   if (text === undefined) return undefined;
@@ -123,33 +103,6 @@ export function parseGuidField(text: string | undefined): Guid | undefined {
   }
   const g = normalizeGuid(text);
   return g === undefined || g === '0x0000000000000000' ? undefined : g;
-}
-
-/**
- * A fresh flat copy of `text`. A cell cut from a line is a V8 "sliced string" that keeps the
- * whole 1 MB read chunk alive; a value stored in the result must not, or a parsed 60 MB db_csv
- * holds every chunk it was read from.
- */
-export function ownString(text: string): string {
-  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
-}
-
-/**
- * `parseIntField(line.slice(start, end))` without the slice for a plain decimal of up to 15
- * digits, which is nearly every LID, port number and enum cell.
- */
-export function parseIntAt(line: string, start: number, end: number): number | undefined {
-  if (end > start && end - start <= 15) {
-    let v = 0;
-    let i = start;
-    for (; i < end; i++) {
-      const d = line.charCodeAt(i) - 48;
-      if (d < 0 || d > 9) break;
-      v = v * 10 + d;
-    }
-    if (i === end) return v;
-  }
-  return parseIntField(line.slice(start, end));
 }
 
 /**

@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { syntheticFatTree, type PortCounters } from '@ibwatch/fabric';
+import { runPipeline } from './scan-service.ts';
+import { storeTopology } from './topology-store.ts';
+import { storePm } from './pm-store.ts';
+import { CounterBaseline } from './counter-baseline.ts';
+import { testContext } from '../test-support.ts';
+
+const MIN = 60_000;
+
+describe('counter baseline: only changed ports are written, restarts lose and double nothing', () => {
+  let ctx: ReturnType<typeof testContext>;
+  afterEach(() => ctx.cleanup());
+
+  it('rewrites the rows of changed ports only, and a restarted collector continues exactly', async () => {
+    ctx = testContext();
+    const { db, config, names } = ctx;
+    const t = syntheticFatTree({ hosts: 8, rails: 2, hostsPerLeaf: 4, leavesPerPod: 2, spinesPerPod: 2, coreLinksPerSpine: 1 });
+    await runPipeline(db, 'topology', 'cli', async () => ({ data: t, raw: [], toolVersions: {}, warnings: [] }), (id, at, c) => storeTopology(db, config, names, id, at, c.data));
+    const ports = t.ports.filter((p) => p.portNum > 0 && p.state === 'Active');
+    const [a, b, c] = [ports[0]!, ports[1]!, ports[2]!];
+    const sweep = (k: number, errs: Map<typeof a, bigint>, skip?: typeof a): PortCounters[] =>
+      ports.filter((p) => p !== skip).map((p) => ({
+        nodeGuid: p.nodeGuid, portNum: p.portNum,
+        counters: { SymbolErrorCounter: errs.get(p) ?? 0n, PortRcvErrors: 0n, PortXmitWait: 0n, PortXmitData: BigInt(k) * 1_000_000n },
+      }));
+    const t0 = Date.now() - 10 * MIN;
+    let baseline = new CounterBaseline(db);
+    const store = async (k: number, data: PortCounters[]) => {
+      const row = await runPipeline(db, 'pm', 'schedule', async () => ({ data, raw: [], toolVersions: {}, warnings: [] }),
+        (id, at, cc) => storePm(db, config, names, baseline, id, at, cc.data), () => t0 + k * MIN);
+      expect(row.status).toBe('ok');
+      baseline.commit();
+      return row;
+    };
+    const rowsAt = (k: number) => db.prepare('SELECT COUNT(*) FROM counter_last WHERE at = ?').pluck().get(t0 + k * MIN);
+    const deltas = () => db.prepare(
+      `SELECT p.node_guid || '/' || p.port_num AS port, d.delta, d.interval_s AS s FROM counter_deltas d JOIN ports p ON p.id = d.port_id ORDER BY d.rowid`,
+    ).all();
+
+    await store(0, sweep(0, new Map()));
+    expect(rowsAt(0)).toBe(ports.length); // every port is new
+    await store(1, sweep(1, new Map([[a, 4n]])));
+    // Data counters moved on every port; only port a's kept counters did.
+    expect(rowsAt(1)).toBe(1);
+    expect(db.prepare('SELECT at FROM counter_baseline').pluck().get()).toBe(t0 + MIN);
+    const stored = JSON.parse(db.prepare('SELECT vals FROM counter_last WHERE at = ?').pluck().get(t0 + MIN) as string);
+    expect(stored).toEqual({ SymbolErrorCounter: '4', PortRcvErrors: '0', PortXmitWait: '0' });
+
+    // Port c is not read in sweep 2; a restart happens before sweep 3.
+    await store(2, sweep(2, new Map([[a, 4n], [b, 2n]]), c));
+    baseline = new CounterBaseline(db);
+    await store(3, sweep(3, new Map([[a, 10n], [b, 2n], [c, 5n]])));
+    expect(deltas()).toEqual([
+      { port: `${a.nodeGuid}/${a.portNum}`, delta: 4, s: 60 },
+      { port: `${b.nodeGuid}/${b.portNum}`, delta: 2, s: 60 },
+      { port: `${a.nodeGuid}/${a.portNum}`, delta: 6, s: 60 }, // after the restart: the increase, not the total
+      { port: `${c.nodeGuid}/${c.portNum}`, delta: 5, s: 60 }, // against its value before it went unread
+    ]);
+  });
+});

@@ -1,0 +1,83 @@
+import { ABSENT, appendRows, type CounterColumn, type CounterName, type CounterTable } from '@ibwatch/fabric';
+
+/**
+ * One PM sweep from the two `ibqueryerrors` outputs: `--counters` (data counters of every
+ * port) and error mode with thresholds 0 (error counters and PortXmitWait of the few ports
+ * where one is non-zero). `zeroColumns` are the counters error mode checks: a port it does not
+ * list had them all at 0, so every data row reads 0 there (explicit zeros, so that the next
+ * sweep's increase is a delta against 0 rather than a new baseline). Error-mode values win;
+ * ports only error mode printed are added at the end. Port 0 (a switch's management port: no
+ * cable, no link errors) is dropped.
+ *
+ * Pure over the two tables; `data` is consumed (its columns are reused, not copied).
+ */
+export function mergePmSweep(data: CounterTable, errors: CounterTable, zeroColumns: readonly CounterName[]): CounterTable {
+  const base = withoutPortZero(data);
+  const cols = new Map<CounterName, CounterColumn>(base.columns.map((c) => [c.name, c]));
+  const columns = [...base.columns];
+  const column = (name: CounterName, fill: number): CounterColumn => {
+    let c = cols.get(name);
+    if (!c) {
+      c = { name, hi: new Uint32Array(base.rows).fill(fill), lo: new Uint32Array(base.rows).fill(fill) };
+      cols.set(name, c);
+      columns.push(c);
+    } else if (fill === 0) {
+      for (let r = 0; r < base.rows; r++) {
+        if (c.hi[r] === ABSENT && c.lo[r] === ABSENT) c.hi[r] = c.lo[r] = 0;
+      }
+    }
+    return c;
+  };
+  for (const name of zeroColumns) column(name, 0);
+
+  // Rows of one node are consecutive in ibqueryerrors output: index each node's first row.
+  const firstRow = new Map<string, number>();
+  for (let r = base.rows - 1; r >= 0; r--) firstRow.set(base.nodeGuids[r]!, r);
+  let byKey: Map<string, number> | undefined;
+  const rowOf = (g: string, n: number): number => {
+    let r = firstRow.get(g);
+    if (r === undefined) return -1;
+    while (r < base.rows && base.nodeGuids[r] === g) {
+      if (base.portNums[r] === n) return r;
+      r++;
+    }
+    // Not consecutive after all: look the port up properly.
+    if (!byKey) {
+      byKey = new Map();
+      for (let i = 0; i < base.rows; i++) byKey.set(`${base.nodeGuids[i]}/${base.portNums[i]}`, i);
+    }
+    return byKey.get(`${g}/${n}`) ?? -1;
+  };
+  const extra: number[] = [];
+  for (let e = 0; e < errors.rows; e++) {
+    const g = errors.nodeGuids[e]!;
+    const n = errors.portNums[e]!;
+    if (n === 0) continue;
+    const r = rowOf(g, n);
+    if (r < 0) {
+      extra.push(e);
+      continue;
+    }
+    for (const ec of errors.columns) {
+      if (ec.hi[e] === ABSENT && ec.lo[e] === ABSENT) continue;
+      const c = column(ec.name, ABSENT);
+      c.hi[r] = ec.hi[e]!;
+      c.lo[r] = ec.lo[e]!;
+    }
+  }
+  return appendRows({ ...base, columns }, errors, extra);
+}
+
+function withoutPortZero(t: CounterTable): CounterTable {
+  const keep: number[] = [];
+  for (let r = 0; r < t.rows; r++) if (t.portNums[r] !== 0) keep.push(r);
+  if (keep.length === t.rows) return t;
+  const pick = (a: Uint32Array) => Uint32Array.from(keep, (r) => a[r]!);
+  return {
+    rows: keep.length,
+    nodeGuids: keep.map((r) => t.nodeGuids[r]!),
+    portNums: Uint16Array.from(keep, (r) => t.portNums[r]!),
+    ...(t.extended ? { extended: Uint8Array.from(keep, (r) => t.extended![r]!) } : {}),
+    columns: t.columns.map((c) => ({ name: c.name, hi: pick(c.hi), lo: pick(c.lo) })),
+  };
+}
