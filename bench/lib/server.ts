@@ -1,6 +1,7 @@
 /** Starts the real collector server (a child process we own), and samples its RSS. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -50,23 +51,43 @@ export function rssMb(pid: number): number {
 }
 
 /** Samples RSS every `ms` until stopped; returns the samples. */
-export function sampleRss(pid: number, ms = 200): { stop: () => number[] } {
+export function sampleRss(pid: number, ms = 200): { stop: () => number[]; peek: () => number[] } {
   const xs: number[] = [];
   const t = setInterval(() => { const v = rssMb(pid); if (!Number.isNaN(v)) xs.push(v); }, ms);
-  return { stop: () => { clearInterval(t); return xs; } };
+  return { stop: () => { clearInterval(t); return xs; }, peek: () => [...xs] };
 }
 
-/** `clients` concurrent loops fetching `path` until `total` requests are done; latencies in ms. */
-export async function load(url: string, path: string, clients: number, total: number): Promise<number[]> {
+/**
+ * `clients` concurrent loops fetching `path` until `total` requests are done; latencies in ms,
+ * from sending the request to the last byte of the reply. The client asks for gzip, as browsers
+ * do, and does not decompress: with Node's `fetch` each client inflated every 10 MB topology
+ * reply on the bench's one thread, and that (60-90 ms a reply, 20 at a time) was what got
+ * measured, not the server. A keep-alive agent per client, like a browser's connection.
+ * With `durationMs`, the clients keep going until at least that long has passed.
+ */
+export async function load(url: string, path: string, clients: number, total: number, durationMs = 0): Promise<number[]> {
   const lat: number[] = [];
   let left = total;
+  const until = performance.now() + durationMs;
+  const target = new URL(path, url);
   await Promise.all(Array.from({ length: clients }, async () => {
-    while (left-- > 0) {
-      const t = performance.now();
-      const r = await fetch(url + path);
-      await r.arrayBuffer();
-      if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
-      lat.push(performance.now() - t);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      while (left-- > 0 || performance.now() < until) {
+        const t = performance.now();
+        const status = await new Promise<number>((resolve, reject) => {
+          const req = http.get(target, { agent, headers: { 'accept-encoding': 'gzip' } }, (res) => {
+            res.on('data', () => undefined);
+            res.on('end', () => resolve(res.statusCode ?? 0));
+            res.on('error', reject);
+          });
+          req.on('error', reject);
+        });
+        if (status !== 200) throw new Error(`${path}: HTTP ${status}`);
+        lat.push(performance.now() - t);
+      }
+    } finally {
+      agent.destroy();
     }
   }));
   return lat;

@@ -34,6 +34,13 @@ export class NameBook {
   get size(): number {
     return this.map.size;
   }
+
+  /** `{guid: [name, rack]}` as JSON: the map handed to SQL that builds named replies. */
+  toJson(): string {
+    const o: Record<string, [string, string | null]> = {};
+    for (const [g, e] of this.map) o[g] = [e.name, e.rack];
+    return JSON.stringify(o);
+  }
 }
 
 export function readTextFile(file: string): string {

@@ -28,22 +28,20 @@ export function filterWorklist(entries: readonly WorklistEntry[], filter: Workli
   return out;
 }
 
+/** What the worklist reads of the fabric itself (links, LIDs, nodes, cables). */
+export interface WorklistFabric {
+  links: FabricLink[];
+  lids: Map<string, number>;
+  descs: Map<string, { guid: string; description: string; type: string }>;
+  cables: ({ nodeGuid: string; portNum: number } & object)[];
+}
+
 /**
- * The whole worklist as of `now`, unfiltered, and the last time it stays valid as time alone
- * passes (absent writes): when a resolved finding leaves the 7-day window, or a fix
- * becomes a prior fix that climbs the ladder.
+ * Loads the fabric side of the worklist: the 31k-link join alone was most of a ~400 ms build at
+ * 10k GPUs, and it changes only with a topology scan or import, not with each sweep's findings
+ * (WorklistCache keeps it until then).
  */
-export function computeWorklist(db: Db, names: NameBook, now: number): { entries: WorklistEntry[]; validUntil: number } {
-  const repo = createFindingsRepo(db);
-  const stored = [...repo.active(), ...repo.list({ state: 'resolved', limit: 100_000, since: now - FIXED_WINDOW_MS })];
-  const idByKey = new Map<string, number[]>();
-  const findings = stored.map((f) => {
-    const subject = f.subject as unknown as FindingSubject;
-    const k = findingKey({ kind: f.kind, subject });
-    idByKey.set(k, [...(idByKey.get(k) ?? []), f.id]);
-    return { kind: f.kind, severity: f.severity, subject, title: f.title, short: f.short ?? undefined, state: f.state, firstSeen: f.firstSeen, lastSeen: f.lastSeen };
-  });
-  const times = new Map<string, { first: number; last: number }>();
+export function loadWorklistFabric(db: Db): WorklistFabric {
   const rows = db
     .prepare(
       `SELECT pa.node_guid AS ag, pa.port_num AS ap, pa.lid AS al, pb.node_guid AS bg, pb.port_num AS bp, pb.lid AS bl
@@ -60,6 +58,26 @@ export function computeWorklist(db: Db, names: NameBook, now: number): { entries
   const cables = (db.prepare('SELECT node_guid AS nodeGuid, port_num AS portNum, info FROM cables').all() as { nodeGuid: string; portNum: number; info: string }[]).map(
     (c) => ({ nodeGuid: c.nodeGuid, portNum: c.portNum, ...(JSON.parse(c.info) as object) }),
   );
+  return { links, lids, descs, cables };
+}
+
+/**
+ * The whole worklist as of `now`, unfiltered, and the last time it stays valid as time alone
+ * passes (absent writes): when a resolved finding leaves the 7-day window, or a fix
+ * becomes a prior fix that climbs the ladder.
+ */
+export function computeWorklist(db: Db, names: NameBook, now: number, fabric: WorklistFabric = loadWorklistFabric(db)): { entries: WorklistEntry[]; validUntil: number } {
+  const repo = createFindingsRepo(db);
+  const stored = [...repo.active(), ...repo.list({ state: 'resolved', limit: 100_000, since: now - FIXED_WINDOW_MS })];
+  const idByKey = new Map<string, number[]>();
+  const findings = stored.map((f) => {
+    const subject = f.subject as unknown as FindingSubject;
+    const k = findingKey({ kind: f.kind, subject });
+    idByKey.set(k, [...(idByKey.get(k) ?? []), f.id]);
+    return { kind: f.kind, severity: f.severity, subject, title: f.title, short: f.short ?? undefined, state: f.state, firstSeen: f.firstSeen, lastSeen: f.lastSeen };
+  });
+  const times = new Map<string, { first: number; last: number }>();
+  const { links, lids, descs, cables } = fabric;
   const priorFixes = new Map<string, number>();
   for (const r of db.prepare("SELECT subject FROM findings WHERE state = 'resolved' AND subject_type = 'link' AND resolved_at < ?").pluck().all(now - FIXED_WINDOW_MS) as string[]) {
     const s = JSON.parse(r) as { a: { nodeGuid: string; portNum: number }; b: { nodeGuid: string; portNum: number } };

@@ -58,13 +58,32 @@ export function createFabricQueries(db: Db, names: NameBook) {
         reason: r.reason,
       }));
     },
-    /** Changes whenever nodes, links or any link's health/reason change (cache key of /api/topology). */
-    topologyStamp(): string {
+    /**
+     * Changes whenever what /api/topology shows of the nodes changes. Node and port attributes
+     * change only in a topology ingest, which moves the nodes' last_seen; tiers and rails are
+     * set in the same scan.
+     */
+    nodesStamp(): string {
       return JSON.stringify(db.prepare(
-        `SELECT (SELECT COUNT(*) FROM nodes) AS n, (SELECT MAX(last_seen) FROM nodes) AS ns, (SELECT COUNT(*) FROM nodes WHERE tier IS NOT NULL) AS nt,
-                l.c, l.ls, l.h, l.r FROM (SELECT COUNT(*) AS c, MAX(last_seen) AS ls, SUM(present + 2 * (health = 'errors') + 64 * (health = 'degraded')
-                + 4096 * (health = 'down')) AS h, SUM(LENGTH(reason)) AS r FROM links) l`,
-      ).get());
+        'SELECT COUNT(*) AS n, MAX(last_seen) AS ns, COUNT(tier) AS nt, TOTAL(rail) AS nr FROM nodes',
+      ).raw().get());
+    },
+    /**
+     * Changes whenever links appear or go, or any link's health or reason changes. The few
+     * coloured links are listed whole, so a reason that changes but keeps its length
+     * ("3 symbol errors" -> "5 symbol errors") still moves it.
+     */
+    linksStamp(): string {
+      return JSON.stringify(db.prepare(
+        `SELECT l.c, l.ls, l.p, (SELECT group_concat(id || ' ' || health || ' ' || COALESCE(reason, ''), char(10)) FROM links
+                WHERE health != 'ok' OR reason IS NOT NULL) AS h FROM (SELECT COUNT(*) AS c, MAX(last_seen) AS ls, SUM(present) AS p FROM links) l`,
+      ).raw().get());
+    },
+    /** Kind and subject of every open or acknowledged finding (no JSON columns to parse). */
+    activeFindingSubjects(): { kind: string; subjectType: string; subjectKey: string }[] {
+      return db
+        .prepare("SELECT kind, subject_type AS subjectType, subject_key AS subjectKey FROM findings WHERE state != 'resolved'")
+        .all() as { kind: string; subjectType: string; subjectKey: string }[];
     },
     counts(): { switches: number; hcas: number; ports: number; activePorts: number; links: number; degradedLinks: number; downLinks: number } {
       const n = db.prepare("SELECT SUM(type = 'switch') AS switches, SUM(type = 'ca') AS hcas FROM nodes").get() as { switches: number | null; hcas: number | null };

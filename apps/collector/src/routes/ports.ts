@@ -2,12 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import type { CounterHistoryReply, LinkSpeed, LinkWidth, PortDetailReply, PortsReply } from '@ibwatch/fabric';
 import type { AppDeps } from '../app.ts';
 import { createFabricQueries } from '../db/fabric-queries.ts';
-import { createCountersRepo } from '../db/counters-repo.ts';
 import { createFindingsRepo, toFindingRow } from '../db/findings-repo.ts';
 import { rateThresholds } from '../analysis/thresholds.ts';
 import { createCablesRepo } from '../db/cables-repo.ts';
+import { createCounterHistory } from '../db/counter-history.ts';
+import { writeStamp } from '../db/stamps.ts';
+import { ReplyCache } from './reply-cache.ts';
 
 const RANGES = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
+/** A history's window moves with the clock: an old point may linger this long without a write. */
+const HISTORY_MAX_AGE_MS = 5_000;
 const portParams = {
   type: 'object',
   required: ['guid', 'port'],
@@ -20,9 +24,12 @@ const canon = (g: string) => '0x' + g.slice(2).toLowerCase().padStart(16, '0');
 
 export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const q = createFabricQueries(deps.db, deps.names);
-  const counters = createCountersRepo(deps.db);
+  const history = createCounterHistory(deps.db);
   const findings = createFindingsRepo(deps.db);
   const cables = createCablesRepo(deps.db);
+  // The ports a NOC has open during an incident, until the next commit: one port's 30-day
+  // history was 1.1 s p95 under 20 clients at 10k GPUs (pnpm bench, serve stage; target 30 ms).
+  const historyCache = new ReplyCache(writeStamp(deps.db), { maxKeys: 64, maxAgeMs: HISTORY_MAX_AGE_MS });
 
   app.get<{ Querystring: { q?: string; state?: string; sort: string; limit: number; offset: number }; Reply: PortsReply }>(
     '/api/ports',
@@ -85,19 +92,20 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       const guid = canon(req.params.guid);
       const portId = q.portId(guid, req.params.port);
       if (portId === null) return reply.code(404).send(notFound(guid, req.params.port) as never);
-      const now = Date.now();
-      const from = now - RANGES[req.query.range];
-      const hourly = req.query.range === '7d' || req.query.range === '30d';
-      const points = hourly
-        ? counters.rollups(portId, from, now).map((p) => ({ at: p.at, counter: p.counter, delta: p.delta, rate: p.delta / 3600 }))
-        : counters.deltas(portId, from, now).map((p) => ({ at: p.at, counter: p.counter, delta: p.delta, rate: p.intervalS > 0 ? p.delta / p.intervalS : 0 }));
-      return {
-        range: req.query.range,
-        resolution: hourly ? 'hour' : 'sweep',
-        points,
-        thresholds: rateThresholds(deps.config),
-        stateChanges: q.stateHistory(portId, from) as CounterHistoryReply['stateChanges'],
-      };
+      const range = req.query.range;
+      return historyCache.sendJson(req, reply, `${portId} ${range}`, () => {
+        const now = Date.now();
+        const from = now - RANGES[range];
+        const hourly = range === '7d' || range === '30d';
+        // Assembled as text around the points SQLite serialised; the shape is CounterHistoryReply.
+        const head: Pick<CounterHistoryReply, 'range' | 'resolution'> = { range, resolution: hourly ? 'hour' : 'sweep' };
+        const tail: Pick<CounterHistoryReply, 'thresholds' | 'stateChanges'> = {
+          thresholds: rateThresholds(deps.config),
+          stateChanges: q.stateHistory(portId, from) as CounterHistoryReply['stateChanges'],
+        };
+        const points = hourly ? history.hourlyJson(portId, from, now) : history.sweepJson(portId, from, now);
+        return `${JSON.stringify(head).slice(0, -1)},"points":${points},${JSON.stringify(tail).slice(1)}`;
+      });
     },
   );
 }
