@@ -1,4 +1,4 @@
-import { cellValue, type CounterColumn } from '@ibwatch/fabric';
+import { ABSENT, cellValue, type CounterColumn } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
 
 const HOUR_MS = 3_600_000;
@@ -51,11 +51,13 @@ export function createCountersRepo(db: Db) {
     storeLastRow(portId: number, at: number, scanId: number, columns: readonly CounterColumn[], row: number): void {
       let json = '';
       for (const c of columns) {
-        const v = cellValue(c, row);
-        if (v === undefined) continue;
+        const hi = c.hi[row]!;
+        const lo = c.lo[row]!;
+        if (hi === ABSENT && lo === ABSENT) continue;
         let kj = keyJson.get(c.name);
         if (kj === undefined) keyJson.set(c.name, (kj = `,${JSON.stringify(c.name)}:"`));
-        json += kj + v.toString() + '"';
+        // Below 2^32 (nearly every error counter) the low half is the value: no bigint.
+        json += kj + (hi === 0 ? String(lo) : cellValue(c, row)!.toString()) + '"';
       }
       upsertLast.run(portId, at, scanId, json === '' ? '{}' : `{${json.slice(1)}}`);
     },

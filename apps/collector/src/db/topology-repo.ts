@@ -25,6 +25,20 @@ export interface TopologyChanges {
 
 const list = (v: string[] | undefined) => (v && v.length ? v.join(',') : null);
 
+interface PortExtras { portGuid: string | null; we: string | null; ws: string | null; se: string | null; ss: string | null }
+
+/** True when `updatePort` would write back exactly what is stored (its COALESCEs included). */
+function sameAsStored(
+  row: { portGuid: string | null; lid: number | null; state: string | null; physState: string | null; widthActive: string | null; speedActive: string | null;
+    widthEnabled: string | null; widthSupported: string | null; speedEnabled: string | null; speedSupported: string | null; remoteGuid: string | null; remotePort: number | null },
+  old: StoredPort, x: PortExtras,
+): boolean {
+  return (row.portGuid ?? x.portGuid) === x.portGuid && (row.lid ?? old.lid) === old.lid && row.state === old.state && row.physState === old.physState
+    && row.widthActive === old.widthActive && row.speedActive === old.speedActive && (row.widthEnabled ?? x.we) === x.we
+    && (row.widthSupported ?? x.ws) === x.ws && (row.speedEnabled ?? x.se) === x.se && (row.speedSupported ?? x.ss) === x.ss
+    && row.remoteGuid === old.remoteGuid && row.remotePort === old.remotePort;
+}
+
 /** Nodes, ports and links with first/last seen, and the history of port state changes. */
 export function createTopologyRepo(db: Db) {
   const upsertNode = db.prepare(
@@ -89,6 +103,10 @@ export function createTopologyRepo(db: Db) {
         remoteOf.set(`${l.b.nodeGuid}:${l.b.portNum}`, { guid: l.a.nodeGuid, port: l.a.portNum });
       }
       const stored = loadPorts();
+      const extras = new Map((db.prepare(
+        'SELECT id, port_guid AS portGuid, width_enabled AS we, width_supported AS ws, speed_enabled AS se, speed_supported AS ss FROM ports',
+      ).all() as (PortExtras & { id: number })[]).map((r) => [r.id, r]));
+      const unchanged: number[] = [];
       for (const p of ports) {
         const key = `${p.nodeGuid}:${p.portNum}`;
         const remote = remoteOf.get(key);
@@ -108,12 +126,17 @@ export function createTopologyRepo(db: Db) {
             widthActive: row.widthActive, speedActive: row.speedActive, remoteGuid: row.remoteGuid, remotePort: row.remotePort, firstSeen: at });
           continue;
         }
-        updatePort.run({ ...row, id: old.id });
+        const extra = extras.get(old.id);
+        // A port exactly as stored only needs its last-seen time (one statement for all of them
+        // below): updating all 69k ports of a 10k-GPU fabric was most of a topology scan.
+        if (extra && sameAsStored(row, old, extra)) unchanged.push(old.id);
+        else updatePort.run({ ...row, id: old.id });
         if (old.state !== row.state || old.physState !== row.physState || old.widthActive !== row.widthActive || old.speedActive !== row.speedActive) {
           insertHistory.run(old.id, at, scanId, row.state, row.physState, row.widthActive, row.speedActive);
           changes.stateChanges.push({ portId: old.id, from: old, to: p });
         }
       }
+      if (unchanged.length) db.prepare('UPDATE ports SET last_seen = ? WHERE id IN (SELECT value FROM json_each(?))').run(at, JSON.stringify(unchanged));
       const seen = new Set<number>();
       for (const l of links) {
         const a = stored.get(`${l.a.nodeGuid}:${l.a.portNum}`);
@@ -138,7 +161,11 @@ export function createTopologyRepo(db: Db) {
     setTiers(tiers: { guid: Guid; tier: string | null; rail: number | null }[]): void {
       bump.run();
       const st = db.prepare('UPDATE nodes SET tier = ?, rail = ? WHERE guid = ?');
-      for (const t of tiers) st.run(t.tier, t.rail, t.guid);
+      const now = new Map((db.prepare('SELECT guid, tier, rail FROM nodes').all() as { guid: string; tier: string | null; rail: number | null }[]).map((n) => [n.guid, n]));
+      for (const t of tiers) {
+        const have = now.get(t.guid);
+        if (!have || have.tier !== t.tier || have.rail !== t.rail) st.run(t.tier, t.rail, t.guid);
+      }
     },
     setLinkHealth(rows: { id: number; tier: string | null; health: string; reason: string | null }[]): void {
       const st = db.prepare('UPDATE links SET tier = ?, health = ?, reason = ? WHERE id = ?');

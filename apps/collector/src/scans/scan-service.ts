@@ -98,7 +98,9 @@ export async function runPipeline<T>(
       if (kind !== 'pm' || outcome.status !== 'ok' || !scans.hasRawOutputSince(kind, at - RAW_PM_EVERY_MS)) {
         keepRaw(scans, scanId, at, collected.raw, packed);
       }
-      scans.finish(scanId, at, outcome);
+      // Finished now, not at `at` (the time the data is stored as of): the scan's duration
+      // must include storing it, which at 10k GPUs is most of an ibdiagnet import.
+      scans.finish(scanId, now(), outcome);
     })();
   } catch (err) {
     // The transaction rolled back: nothing of this scan is stored, earlier data is intact.
