@@ -82,7 +82,8 @@ export const serveStage: Stage = async (ctx) => {
     }
     const xs = rss.stop();
     rows.push({ stage: 'rss', what: 'collector RSS while serving + sweeping (max)', size, value: maxOf(xs), unit: 'MB', runs: xs.length,
-      target: { op: '<', value: 500 }, note: `median ${median(xs).toFixed(0)} MB` });
+      target: { op: '<', value: 500 },
+      note: `median ${median(xs).toFixed(0)} MB; start-up (topology scan + first sweep) max ${maxOf(startupRss).toFixed(0)} MB, after start-up max ${maxOf(xs.slice(startupRss.length)).toFixed(0)} MB` });
   } finally {
     rss.stop();
     await server.stop();

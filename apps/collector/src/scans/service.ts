@@ -69,8 +69,7 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
               () => diags.collectPm(portToNode()),
               (id, at, c) => storePm(db, config, names, baseline, id, at, c.data),
             );
-            if (row.status !== 'failed') baseline.commit();
-            else baseline.invalidate();
+            settle(row);
             return row;
           });
         case 'sm':
@@ -82,7 +81,7 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
             const row = await runPipeline(db, 'ibdiagnet', trigger, () => collectIbdiagnet(runner, config), (id, at, c) =>
               storeIbdiagnet(db, config, names, baseline, id, at, c.data),
             );
-            baseline.invalidate();
+            settle(row);
             return row;
           });
       }
@@ -93,7 +92,7 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
         const row = await runPipeline(db, 'import-ibdiagnet', trigger, () => readIbdiagnet(dir), (id, at, c) =>
           storeIbdiagnet(db, config, names, baseline, id, at, c.data),
         );
-        baseline.invalidate();
+        settle(row);
         return row;
       });
     },
@@ -102,6 +101,17 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
       return guarded('import-nccl', () => importNcclText(db, config, text, labels, name, trigger, window));
     },
   };
+
+  /**
+   * After a scan that may have stored counters: the baseline it staged becomes the in-memory
+   * one if its transaction committed, else it is reloaded from the database next time. This
+   * runs in the same microtask chain as the commit; every store starts after a macrotask
+   * boundary (runPipeline's setImmediate), so no other store can see the baseline in between.
+   */
+  function settle(row: ScanRow): void {
+    if (row.status !== 'failed') baseline.commit();
+    else baseline.invalidate();
+  }
 
   function refuse(kind: ScanRow['kind'], trigger: Trigger, why: string): Promise<ScanRow> {
     return runPipeline(db, kind, trigger, async () => { throw new ScanError(why); }, () => ({}));
