@@ -164,28 +164,16 @@ export class CounterTableBuilder {
       this.setNumber(col, row, v);
       return true;
     }
-    // Up to 20 digits: five at a time into 32-bit halves (lo * 1e5 < 2^49 stays exact).
-    let hi = 0;
-    let lo = 0;
-    for (let i = start; i < end; ) {
-      const stop = Math.min(end, i + 5);
-      let chunk = 0;
-      let mul = 1;
-      for (; i < stop; i++) {
-        const d = text.charCodeAt(i) - 48;
-        if (d < 0 || d > 9) return false;
-        chunk = chunk * 10 + d;
-        mul *= 10;
-      }
-      const l = lo * mul + chunk;
-      const carry = Math.floor(l / TWO32);
-      lo = l - carry * TWO32;
-      hi = hi * mul + carry;
-      if (hi >= TWO32) return false;
+    // 16 to 20 digits (only 64-bit traffic counters get there): through a bigint. The parsers'
+    // hot path reads bytes and has its own exact digit loop (packages/parsers/src/bytes.ts).
+    for (let i = start; i < end; i++) {
+      const d = text.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return false;
     }
-    const c = this.cols[col]!;
-    c.hi[row] = hi;
-    c.lo[row] = lo;
+    if (len > 20) return false;
+    const v = BigInt(text.slice(start, end));
+    if (v > 0xffff_ffff_ffff_ffffn) return false;
+    this.setBigint(col, row, v);
     return true;
   }
 
