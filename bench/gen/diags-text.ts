@@ -5,7 +5,8 @@
  */
 import type { TopoNode } from '../../packages/lab/src/index.ts';
 import { portGuid, type BenchFabric, type BenchPort } from '../lib/fabric.ts';
-import { ERROR_COUNTERS, type SweepState } from './sweeps.ts';
+import type { SweepState } from './sweeps.ts';
+import { IBQE_ERROR_MODE_COUNTERS } from '../../packages/parsers/src/diags/ibqueryerrors-grammar.ts';
 
 const hex = (g: string): string => g.slice(2);
 const nodeId = (n: TopoNode): string => `${n.type === 'switch' ? 'S' : 'H'}-${hex(n.guid)}`;
@@ -105,7 +106,7 @@ export function ibqeErrorsText(f: BenchFabric, s: SweepState): string {
   }
   const out: string[] = [];
   let badPorts = 0;
-  const fields = (e: Record<string, number>) => ERROR_COUNTERS.filter((c) => e[c]).map((c) => `[${c} == ${e[c]}]`).join(' ');
+  const fields = (e: Record<string, number>) => IBQE_ERROR_MODE_COUNTERS.filter((c) => e[c]).map((c) => `[${c} == ${e[c]}]`).join(' ');
   for (const [n, list] of byNode) {
     const sw = n.type === 'switch';
     out.push(sw ? `Errors for ${n.guid} "${n.name}"` : `Errors for "${n.name}"`);

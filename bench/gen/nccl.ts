@@ -3,9 +3,9 @@
  * capture (packages/parsers/fixtures/nccl) and a table rendered in the nccl-tests layout with
  * per-run bandwidth (a slow drift plus noise; every 40th run with GPUDirect RDMA off).
  */
+import { seededRandom } from '../../packages/fabric/src/random.ts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { rng } from './sweeps.ts';
 
 const FIXTURES = resolve(import.meta.dirname, '../../packages/parsers/fixtures/nccl');
 
@@ -14,7 +14,7 @@ export function ncclRunText(i: number): string {
   const lines = src.split('\n');
   const first = lines.findIndex((l) => /^\s+\d+\s+\d+\s+\w+\s+\w+\s+-?\d+\s/.test(l));
   const pre = lines.slice(0, first);
-  const r = rng(i + 1);
+  const r = seededRandom(i + 1);
   const peak = (i % 40 === 39 ? 80 : 365) * (1 - 0.0001 * (i % 365)) * (0.97 + 0.06 * r());
   const rows: string[] = [];
   for (let size = 8; size <= 8 * 1024 ** 3; size *= 2) {

@@ -9,33 +9,16 @@
  * - data and packet counters grow on every port, every sweep.
  * Values are cumulative (what the tools print), deterministic in (fabric, sweep).
  */
+import { seededRandom } from '../../packages/fabric/src/random.ts';
 import type { BenchFabric } from '../lib/fabric.ts';
-
-export const ERROR_COUNTERS = [
-  'SymbolErrorCounter', 'LinkErrorRecoveryCounter', 'LinkDownedCounter', 'PortRcvErrors', 'PortRcvRemotePhysicalErrors',
-  'PortRcvSwitchRelayErrors', 'PortXmitDiscards', 'PortXmitConstraintErrors', 'PortRcvConstraintErrors',
-  'LocalLinkIntegrityErrors', 'ExcessiveBufferOverrunErrors', 'VL15Dropped', 'PortXmitWait',
-] as const;
-
-/** Small deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Per-sweep increments of one sweep: connected-port index -> counter -> increment. */
 export type SweepIncrements = Map<number, Record<string, number>>;
 
 export function sweepIncrements(f: BenchFabric, sweep: number): SweepIncrements {
   const P = f.connected.length;
-  const r = rng(0x1b + sweep * 7919);
-  const pool = rng(42);
+  const r = seededRandom(0x1b + sweep * 7919);
+  const pool = seededRandom(42);
   const marginal = Array.from({ length: Math.max(1, Math.round(P * 0.005)) }, () => Math.floor(pool() * P));
   const out: SweepIncrements = new Map();
   const add = (i: number, c: string, v: number): void => {
@@ -57,7 +40,7 @@ export function sweepIncrements(f: BenchFabric, sweep: number): SweepIncrements 
     const j = f.connected.findIndex((q) => q.node === p.peer!.node && q.port === p.peer!.port);
     if (j >= 0) add(j, 'LinkDownedCounter', 1);
   }
-  const hot = rng(1000 + Math.floor(sweep / 60));
+  const hot = seededRandom(1000 + Math.floor(sweep / 60));
   for (let k = 0; k < Math.round(P * 0.01); k++) add(Math.floor(hot() * P), 'PortXmitWait', 1000 + Math.floor(r() * 100_000));
   return out;
 }

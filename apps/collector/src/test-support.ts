@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { tableToPortCounters, type PortCounters, type ScanRow } from '@ibwatch/fabric';
 import { loadConfig, type Config } from './config.ts';
 import { createContext, type Context } from './context.ts';
@@ -56,6 +57,23 @@ export function testContext(env: Record<string, string> = {}): Context & { dir: 
       t.cleanup();
     },
   };
+}
+
+/**
+ * A test file's fixture: the seeded sample fabric (see seedFabric) and the app over it, set up
+ * before the file's tests and closed after them. Read `app` inside tests (it is set in beforeAll).
+ */
+export function useSeededApp(): { ctx: ReturnType<typeof testContext>; app: FastifyInstance } {
+  const fixture = { ctx: testContext(), app: undefined as unknown as FastifyInstance };
+  beforeAll(async () => {
+    await seedFabric(fixture.ctx);
+    fixture.app = await appOf(fixture.ctx);
+  });
+  afterAll(async () => {
+    await fixture.app.close();
+    fixture.ctx.cleanup();
+  });
+  return fixture;
 }
 
 /** The app over a context, as server.ts builds it (no listening socket); `names` overrides the name map. */

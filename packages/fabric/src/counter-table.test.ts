@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { appendRows, computeTableDeltas } from './counter-table-deltas.ts';
 import { cellValue, CounterTableBuilder, tableFromPortCounters, tableRow, tableToPortCounters } from './counter-table.ts';
 import { computeDeltas } from './counters.ts';
+import { seededRandom } from './random.ts';
 import type { PortCounters } from './types.ts';
 
 const big = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `${x}n` : x));
@@ -49,13 +50,8 @@ describe('CounterTableBuilder', () => {
 });
 
 /** A deterministic generator of awkward sweeps: resets, wraps, pegged counters, stale twins. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-}
-
 function sweeps(seed: number, ports: number): [PortCounters[], PortCounters[]] {
-  const rand = rng(seed);
+  const rand = seededRandom(seed);
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
   const prev: PortCounters[] = [];
   const cur: PortCounters[] = [];

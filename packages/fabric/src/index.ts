@@ -14,3 +14,4 @@ export * from './sm-ha.ts';
 export * from './nccl.ts';
 export * from './worklist.ts';
 export * from './synthetic.ts';
+export * from './random.ts';

@@ -19,6 +19,7 @@ export { decodeUtf8, type TextOrBytes } from './bytes.ts';
 export { parseFile, readFileLines } from './ibdiagnet/read-file.ts';
 // infiniband-diags tools (src/diags/)
 export { runLines as runDiagsLines, runLinesAsync as runDiagsLinesAsync, type ParseOptions as DiagsParseOptions, type LineInput as DiagsLineInput } from './diags/common.ts';
+export { IBQE_ERROR_MODE_COUNTERS } from './diags/ibqueryerrors-grammar.ts';
 export { parseIbqueryerrors, createIbqueryerrorsParser, ibqePortCounters, type IbqueryerrorsResult, type IbqueryerrorsOptions, type IbqePort, type IbqeSummary } from './diags/ibqueryerrors.ts';
 export { ibqueryerrorsTable, type IbqueryerrorsTable, type IbqueryerrorsTableOptions } from './diags/ibqueryerrors-table.ts';
 export { parseIblinkinfo, createIblinkinfoParser, type IblinkinfoResult, type LinkInfoPort, type LidLink } from './diags/iblinkinfo.ts';

@@ -1,6 +1,7 @@
 import type { WorklistEntry } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import type { NameBook } from '../names.ts';
+import { writeStamp } from '../db/stamps.ts';
 import { computeWorklist, filterWorklist, loadWorklistFabric, type WorklistFabric, type WorklistFilter } from './worklist.ts';
 
 /**
@@ -25,7 +26,11 @@ export class WorklistCache {
   private fabric: WorklistFabric | null = null;
   private builds = 0;
 
-  constructor(private readonly db: Db, private readonly names: NameBook) {}
+  private readonly writes: () => string;
+
+  constructor(private readonly db: Db, private readonly names: NameBook) {
+    this.writes = writeStamp(db);
+  }
 
   get(filter: WorklistFilter, now = Date.now()): WorklistEntry[] {
     return filterWorklist(this.current(now), filter);
@@ -55,8 +60,7 @@ export class WorklistCache {
 
   /** False when the tables the worklist reads are as they were at the last call. */
   private changed(): boolean {
-    const writes = this.db.prepare('SELECT total_changes() AS t, (SELECT data_version FROM pragma_data_version) AS v').raw().get() as unknown[];
-    const w = writes.join('/');
+    const w = this.writes();
     if (w === this.writeStamp) return false;
     this.writeStamp = w;
     // Every column a finding contributes (state, severity, title, short, times) changes with

@@ -1,5 +1,6 @@
 import type { LinkEnd, PortRow, TopoLink, TopoNode, Tier } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
+import { topologyVersion } from './topology-repo.ts';
 import type { NameBook } from '../names.ts';
 import { hostOf } from '../names.ts';
 
@@ -59,14 +60,11 @@ export function createFabricQueries(db: Db, names: NameBook) {
       }));
     },
     /**
-     * Changes whenever what /api/topology shows of the nodes changes. Node and port attributes
-     * change only in a topology ingest, which moves the nodes' last_seen; tiers and rails are
-     * set in the same scan.
+     * Changes whenever what /api/topology shows of the nodes changes: nodes, ports, tiers and
+     * rails are written only by a topology ingest, which bumps the topology version.
      */
     nodesStamp(): string {
-      return JSON.stringify(db.prepare(
-        'SELECT COUNT(*) AS n, MAX(last_seen) AS ns, COUNT(tier) AS nt, TOTAL(rail) AS nr FROM nodes',
-      ).raw().get());
+      return String(topologyVersion(db));
     },
     /**
      * Changes whenever links appear or go, or any link's health or reason changes. The few

@@ -1,23 +1,13 @@
 import { gunzipSync } from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tableToPortCounters, type FabricSummary, type FindingRow, type TopologyReply, type WorklistEntry } from '@ibwatch/fabric';
 import { readIbdiagnetDir } from '@ibwatch/parsers';
-import { appOf, auth, ERROR_PORT, pmSweep, SAMPLE_A, seedFabric, testContext, withErrors } from '../test-support.ts';
+import { auth, ERROR_PORT, pmSweep, SAMPLE_A, withErrors, useSeededApp } from '../test-support.ts';
 
 // Read endpoints answer from serialised replies kept until the database changes
 // (routes/reply-cache.ts): each must show a write on the very next request.
-const ctx = testContext();
-let app: FastifyInstance;
-beforeAll(async () => {
-  await seedFabric(ctx);
-  app = await appOf(ctx);
-});
-afterAll(async () => {
-  await app.close();
-  ctx.cleanup();
-});
-const get = async <T>(url: string) => (await app.inject(url)).json<T>();
+const fx = useSeededApp();
+const get = async <T>(url: string) => (await fx.app.inject(url)).json<T>();
 
 describe('cached replies', () => {
   it('a PM sweep that opens a finding shows in /api/summary, /api/findings, /api/worklist and /api/topology at once', async () => {
@@ -34,7 +24,7 @@ describe('cached replies', () => {
     counters = withErrors(counters, ERROR_PORT, 'LinkErrorRecoveryCounter', 50n);
     counters = withErrors(counters, { nodeGuid: '0xb0cf0e0300d33fc0', portNum: 5 }, 'LinkDownedCounter', 3n);
     counters = withErrors(counters, port, 'SymbolErrorCounter', 5000n);
-    expect((await pmSweep(ctx, Date.now() + 60_000, counters)).status).toBe('ok');
+    expect((await pmSweep(fx.ctx, Date.now() + 60_000, counters)).status).toBe('ok');
 
     const findings = await get<FindingRow[]>('/api/findings?state=open');
     const opened = findings.filter((f) => !before.findings.some((b) => b.id === f.id));
@@ -53,7 +43,7 @@ describe('cached replies', () => {
     const openBefore = (await get<FindingRow[]>('/api/findings?state=open')).length;
     expect((await get<WorklistEntry[]>('/api/worklist?state=acknowledged')).map((e) => e.linkKey)).not.toContain(entry.linkKey);
     for (const id of entry.findingIds) {
-      expect((await app.inject({ method: 'POST', url: `/api/findings/${id}/ack`, payload: { by: 'ops' }, headers: auth })).statusCode).toBe(200);
+      expect((await fx.app.inject({ method: 'POST', url: `/api/findings/${id}/ack`, payload: { by: 'ops' }, headers: auth })).statusCode).toBe(200);
     }
     expect((await get<FindingRow[]>('/api/findings?state=open')).length).toBe(openBefore - entry.findingIds.length);
     expect((await get<FindingRow[]>('/api/findings?state=acknowledged')).map((x) => x.id)).toEqual(expect.arrayContaining(entry.findingIds));
@@ -62,8 +52,8 @@ describe('cached replies', () => {
   });
 
   it('sends the topology gzipped to clients that accept it, the same JSON either way', async () => {
-    const plain = await app.inject('/api/topology');
-    const gz = await app.inject({ url: '/api/topology', headers: { 'accept-encoding': 'gzip' } });
+    const plain = await fx.app.inject('/api/topology');
+    const gz = await fx.app.inject({ url: '/api/topology', headers: { 'accept-encoding': 'gzip' } });
     expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(gz.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(gz.headers['content-encoding']).toBe('gzip');

@@ -1,36 +1,26 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FabricSummary, SmReply, TopologyReply } from '@ibwatch/fabric';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import { PM_KINDS } from '../scans/findings-sync.ts';
-import { appOf, ERROR_PORT, seedFabric, testContext } from '../test-support.ts';
+import { ERROR_PORT, useSeededApp } from '../test-support.ts';
 
-const ctx = testContext();
-let app: FastifyInstance;
-beforeAll(async () => {
-  await seedFabric(ctx);
-  app = await appOf(ctx);
-});
-afterAll(async () => {
-  await app.close();
-  ctx.cleanup();
-});
+const fx = useSeededApp();
 
 describe('GET /api/health', () => {
   it('answers ok with version and source', async () => {
-    const r = await app.inject('/api/health');
+    const r = await fx.app.inject('/api/health');
     expect(r.statusCode).toBe(200);
     expect(r.json()).toMatchObject({ status: 'ok', version: '0.1.0', source: 'import-only', uptimeS: expect.any(Number) });
   });
 
   it('GET /api/ready is ready once a scan completed', async () => {
-    expect((await app.inject('/api/ready')).json()).toEqual({ ready: true });
+    expect((await fx.app.inject('/api/ready')).json()).toEqual({ ready: true });
   });
 });
 
 describe('GET /api/summary', () => {
   it('counts the fabric, the SM and the findings', async () => {
-    const r = await app.inject('/api/summary');
+    const r = await fx.app.inject('/api/summary');
     expect(r.statusCode).toBe(200);
     const s = r.json<FabricSummary>();
     expect(s).toMatchObject({
@@ -44,8 +34,8 @@ describe('GET /api/summary', () => {
   });
 
   it('counts each port or link with open PM findings once, flaps included', async () => {
-    const s = (await app.inject('/api/summary')).json<FabricSummary>();
-    const open = createFindingsRepo(ctx.db).active();
+    const s = (await fx.app.inject('/api/summary')).json<FabricSummary>();
+    const open = createFindingsRepo(fx.ctx.db).active();
     // The seeded sweep: two PM findings on ERROR_PORT, link-downed on FLAP_PORT and link-flapping on its link.
     expect(open.filter((f) => f.subjectKey === `port:${ERROR_PORT.nodeGuid}/${ERROR_PORT.portNum}`).map((f) => f.kind).sort()).toEqual(['link-error-recovery', 'symbol-errors']);
     expect(open.some((f) => f.kind === 'link-flapping')).toBe(true);
@@ -57,7 +47,7 @@ describe('GET /api/summary', () => {
 
 describe('GET /api/topology', () => {
   it('lists every node with its tier and every present link', async () => {
-    const t = (await app.inject('/api/topology')).json<TopologyReply>();
+    const t = (await fx.app.inject('/api/topology')).json<TopologyReply>();
     expect(t.nodes).toHaveLength(272);
     expect(t.links).toHaveLength(271);
     expect(t.nodes.filter((n) => n.tier === 'spine')).toHaveLength(1);
@@ -69,19 +59,19 @@ describe('GET /api/topology', () => {
 
 describe('GET /api/sms', () => {
   it('returns the summary, the SMs and the events', async () => {
-    const r = (await app.inject('/api/sms?events=5')).json<SmReply>();
+    const r = (await fx.app.inject('/api/sms?events=5')).json<SmReply>();
     expect(r.summary.status).toBe('ok');
     expect(r.sms).toEqual([expect.objectContaining({ guid: '0xb0cf0e0300d33fc0', state: 'MASTER', priority: 12 })]);
     expect(Array.isArray(r.events)).toBe(true);
   });
 
   it('refuses an out-of-range events count with 400', async () => {
-    expect((await app.inject('/api/sms?events=0')).statusCode).toBe(400);
+    expect((await fx.app.inject('/api/sms?events=0')).statusCode).toBe(400);
   });
 });
 
 describe('GET /api/peers', () => {
   it('returns no peers when none are configured', async () => {
-    expect((await app.inject('/api/peers')).json()).toEqual({ self: { source: 'import-only' }, peers: [] });
+    expect((await fx.app.inject('/api/peers')).json()).toEqual({ self: { source: 'import-only' }, peers: [] });
   });
 });

@@ -1,31 +1,21 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CounterHistoryReply, PortDetailReply, PortsReply } from '@ibwatch/fabric';
-import { appOf, ERROR_PORT, seedFabric, testContext } from '../test-support.ts';
+import { ERROR_PORT, useSeededApp } from '../test-support.ts';
 
-const ctx = testContext();
-let app: FastifyInstance;
+const fx = useSeededApp();
 const get = async <T>(url: string) => {
-  const r = await app.inject(url);
+  const r = await fx.app.inject(url);
   expect(r.statusCode, r.body).toBe(200);
   return r.json<T>();
 };
 const SPINE = ERROR_PORT.nodeGuid;
 
-beforeAll(async () => {
-  await seedFabric(ctx);
-  app = await appOf(ctx);
-});
-afterAll(async () => {
-  await app.close();
-  ctx.cleanup();
-});
 
 describe('GET /api/ports', () => {
   it('paginates: total counts every port, items hold one page', async () => {
     const all = await get<PortsReply>('/api/ports?limit=1000');
     const page = await get<PortsReply>('/api/ports?limit=10&offset=10');
-    expect(all.total).toBe(ctx.db.prepare('SELECT COUNT(*) FROM ports WHERE port_num > 0').pluck().get());
+    expect(all.total).toBe(fx.ctx.db.prepare('SELECT COUNT(*) FROM ports WHERE port_num > 0').pluck().get());
     expect(page.total).toBe(all.total);
     expect(page.items).toHaveLength(10);
     expect(page.items.map((p) => `${p.guid}/${p.port}`)).toEqual(all.items.slice(10, 20).map((p) => `${p.guid}/${p.port}`));
@@ -43,7 +33,7 @@ describe('GET /api/ports', () => {
     const hca = await get<PortsReply>('/api/ports?q=181');
     expect(hca.items.map((p) => [p.guid, p.lid])).toEqual([['0x5c257303009ab1c0', 181]]);
     const sw = await get<PortsReply>('/api/ports?q=180&limit=1000');
-    const spinePorts = ctx.db.prepare('SELECT COUNT(*) FROM ports WHERE node_guid = ? AND port_num > 0').pluck().get(SPINE);
+    const spinePorts = fx.ctx.db.prepare('SELECT COUNT(*) FROM ports WHERE node_guid = ? AND port_num > 0').pluck().get(SPINE);
     // "180" also matches GUIDs and descriptions containing it; every spine port must be among them.
     expect(sw.items.filter((p) => p.guid === SPINE)).toHaveLength(spinePorts as number);
   });
@@ -65,7 +55,7 @@ describe('GET /api/ports', () => {
   });
 
   it.each(['limit=0', 'limit=5000', 'offset=-1', 'sort=guid', 'state=Up'])('refuses ?%s with 400', async (q) => {
-    const r = await app.inject(`/api/ports?${q}`);
+    const r = await fx.app.inject(`/api/ports?${q}`);
     expect(r.statusCode).toBe(400);
     expect(r.json()).toMatchObject({ statusCode: 400, message: expect.any(String) });
   });
@@ -93,11 +83,11 @@ describe('GET /api/ports/:guid/:port', () => {
   });
 
   it('answers 404 for an unknown port and 400 for a malformed GUID', async () => {
-    const r = await app.inject('/api/ports/0x0000000000000001/1');
+    const r = await fx.app.inject('/api/ports/0x0000000000000001/1');
     expect(r.statusCode).toBe(404);
     expect(r.json().message).toBe('no port 0x0000000000000001 1');
-    expect((await app.inject('/api/ports/not-a-guid/1')).statusCode).toBe(400);
-    expect((await app.inject(`/api/ports/${SPINE}/256`)).statusCode).toBe(400);
+    expect((await fx.app.inject('/api/ports/not-a-guid/1')).statusCode).toBe(400);
+    expect((await fx.app.inject(`/api/ports/${SPINE}/256`)).statusCode).toBe(400);
   });
 });
 
@@ -118,7 +108,7 @@ describe('GET /api/ports/:guid/:port/counters', () => {
   });
 
   it('refuses an unknown range with 400 and an unknown port with 404', async () => {
-    expect((await app.inject(`/api/ports/${SPINE}/3/counters?range=2h`)).statusCode).toBe(400);
-    expect((await app.inject('/api/ports/0x0000000000000001/1/counters')).statusCode).toBe(404);
+    expect((await fx.app.inject(`/api/ports/${SPINE}/3/counters?range=2h`)).statusCode).toBe(400);
+    expect((await fx.app.inject('/api/ports/0x0000000000000001/1/counters')).statusCode).toBe(404);
   });
 });

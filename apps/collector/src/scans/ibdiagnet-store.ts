@@ -1,4 +1,4 @@
-import { ABSENT, deltasFromToolDelta, tableRow, type CounterTable, type FabricSnapshot, type PortCounters } from '@ibwatch/fabric';
+import { deltasFromToolDelta, isAbsent, tableRow, type CounterTable, type FabricSnapshot, type PortCounters } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import type { Config } from '../config.ts';
 import type { NameBook } from '../names.ts';
@@ -45,7 +45,7 @@ function movedRows(t: CounterTable): PortCounters[] {
   const moved = new Uint8Array(t.rows);
   for (const c of t.columns) {
     if (!STORED_COLUMNS.has(c.name)) continue;
-    for (let r = 0; r < t.rows; r++) if ((c.hi[r] !== 0 || c.lo[r] !== 0) && !(c.hi[r] === ABSENT && c.lo[r] === ABSENT)) moved[r] = 1;
+    for (let r = 0; r < t.rows; r++) if ((c.hi[r] !== 0 || c.lo[r] !== 0) && !isAbsent(c, r)) moved[r] = 1;
   }
   const out: PortCounters[] = [];
   for (let r = 0; r < t.rows; r++) if (moved[r]) out.push(tableRow(t, r));

@@ -63,7 +63,7 @@ export function storePm(
     else counters.storeLastRow(portId, at, scanId, storedCols, r);
   }
   counters.storeBaselineTime(at, scanId);
-  baseline.stage(appendRows(current, prev.table ?? current, prev.table ? result.unmatchedPrevious : []), at);
+  baseline.stage(prev.table ? appendRows(current, prev.table, result.unmatchedPrevious) : current, at);
 
   const portName = (g: string, n: number) => `${names.name(g, descs.get(g))} port ${n}`;
   const thresholds = healthThresholds(config);

@@ -1,7 +1,7 @@
 import type { CounterTable, FabricLink, FabricNode, FabricPort, Guid, LinkSpeed, SmObservation } from '@ibwatch/fabric';
 import { LANE_GBPS } from '@ibwatch/fabric';
 import {
-  parseIbnetdiscover, parseIblinkinfo, ibqueryerrorsTable, parseSaquerySmir, parseSminfo, ParseError,
+  IBQE_ERROR_MODE_COUNTERS, parseIbnetdiscover, parseIblinkinfo, ibqueryerrorsTable, parseSaquerySmir, parseSminfo, ParseError,
 } from '@ibwatch/parsers';
 import type { Collected, RawOutput } from '../scans/scan-service.ts';
 import { ScanError } from '../scans/scan-service.ts';
@@ -15,16 +15,6 @@ export interface TopologyData {
   links: FabricLink[];
 }
 
-/**
- * The counters ibqueryerrors checks in error mode (infiniband-diags 44). With all thresholds
- * at 0 a port it does not list had every one of them at 0: they are filled in as explicit
- * zeros, so that the next sweep's increase is a delta against 0 rather than a new baseline.
- */
-const ERROR_MODE_COUNTERS = [
-  'SymbolErrorCounter', 'LinkErrorRecoveryCounter', 'LinkDownedCounter', 'PortRcvErrors', 'PortRcvRemotePhysicalErrors',
-  'PortRcvSwitchRelayErrors', 'PortXmitDiscards', 'PortXmitConstraintErrors', 'PortRcvConstraintErrors',
-  'LocalLinkIntegrityErrors', 'ExcessiveBufferOverrunErrors', 'VL15Dropped', 'PortXmitWait',
-];
 
 /** stdout as the runner kept it: bytes when asked for (and the runner is the real one), else text. */
 const outputOf = (r: ToolRun): string | Uint8Array => r.stdoutBytes ?? r.stdout;
@@ -172,7 +162,7 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
       const d = parse('ibqueryerrors', raw, () => ibqueryerrorsTable(outputOf(data), { file: 'ibqueryerrors-counters', portToNode }));
       const warnings = [...e.warnings, ...d.warnings].map((w) => `${w.file ?? 'ibqueryerrors'}:${w.line ?? '?'}: ${w.message}`);
       if (e.value.unresolved) warnings.push(`${e.value.unresolved} port GUIDs not in the topology yet (run a topology scan)`);
-      const sweep = mergePmSweep(d.value.table, e.value.table, ERROR_MODE_COUNTERS);
+      const sweep = mergePmSweep(d.value.table, e.value.table, IBQE_ERROR_MODE_COUNTERS);
       const failures = (e.value.summary?.pmaQueryFailures ?? 0) + (d.value.summary?.pmaQueryFailures ?? 0);
       if (failures > 0) warnings.push(`${failures} PMA query failures: those ports' counters were not read this sweep`);
       return { data: sweep, raw, toolVersions: { ...versions }, warnings, notes };

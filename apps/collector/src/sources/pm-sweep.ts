@@ -1,4 +1,4 @@
-import { ABSENT, appendRows, type CounterColumn, type CounterName, type CounterTable } from '@ibwatch/fabric';
+import { ABSENT, appendRows, isAbsent, type CounterColumn, type CounterName, type CounterTable } from '@ibwatch/fabric';
 
 /**
  * One PM sweep from the two `ibqueryerrors` outputs: `--counters` (data counters of every
@@ -23,7 +23,7 @@ export function mergePmSweep(data: CounterTable, errors: CounterTable, zeroColum
       columns.push(c);
     } else if (fill === 0) {
       for (let r = 0; r < base.rows; r++) {
-        if (c.hi[r] === ABSENT && c.lo[r] === ABSENT) c.hi[r] = c.lo[r] = 0;
+        if (isAbsent(c, r)) c.hi[r] = c.lo[r] = 0;
       }
     }
     return c;
@@ -59,7 +59,7 @@ export function mergePmSweep(data: CounterTable, errors: CounterTable, zeroColum
       continue;
     }
     for (const ec of errors.columns) {
-      if (ec.hi[e] === ABSENT && ec.lo[e] === ABSENT) continue;
+      if (isAbsent(ec, e)) continue;
       const c = column(ec.name, ABSENT);
       c.hi[r] = ec.hi[e]!;
       c.lo[r] = ec.lo[e]!;

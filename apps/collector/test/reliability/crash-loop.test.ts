@@ -1,13 +1,14 @@
 // kill -9 of a collector in the middle of ingest, 20 times in a row, on one database. Then:
 // the database is intact, no half-written scan is visible, ingest resumes where it stopped, the
 // real server starts cleanly on it, and no counter delta was lost or counted twice.
+import { seededRandom } from '@ibwatch/fabric';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countersAt } from './ingest-driver.ts';
-import { cleanupTemp, rng, tempDir } from './support.ts';
+import { cleanupTemp, tempDir } from './support.ts';
 
 const COLLECTOR = resolve(import.meta.dirname, '../..');
 const DRIVER = join(import.meta.dirname, 'ingest-driver.ts');
@@ -72,7 +73,7 @@ describe('kill -9 during ingest', () => {
   it(`survives ${KILLS} kills: intact database, no half scans, no lost or double-counted delta`, async () => {
     const dir = tempDir('crash');
     const file = join(dir, 'ibwatch.db');
-    const random = rng(20_261_129);
+    const random = seededRandom(20_261_129);
     const interruptedIds = new Set<number>();
     let sweepsSeen = 0;
 

@@ -2,6 +2,7 @@
 // back to back (no waiting for cron), a random fault every few sweeps, retention on an
 // accelerated clock. Reports memory, database and sweep-time figures; used by scripts/soak.ts
 // (the long run) and soak.test.ts (the short CI variant).
+import { seededRandom } from '@ibwatch/fabric';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -10,7 +11,6 @@ import {
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
 import { pruneOnce } from '../../src/scans/maintenance.ts';
-import { rng } from './support.ts';
 
 export { stopLab };
 
@@ -67,7 +67,7 @@ const pct = (xs: number[], p: number) => {
 
 export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const log = o.log ?? ((l: string) => process.stdout.write(`${l}\n`));
-  const random = rng(o.seed ?? 42);
+  const random = seededRandom(o.seed ?? 42);
   const labDir = join(o.dir, 'lab');
   const started = Date.now();
   const lab: Lab = await startLab({ gpus: o.gpus, tiers: 2, dir: labDir });

@@ -20,6 +20,17 @@ export interface IbqeSummary {
   suppressed: string[];
 }
 
+/**
+ * The counters ibqueryerrors checks in error mode (infiniband-diags 44, `ibqueryerrors.c`), in
+ * the order it prints them. With all thresholds at 0, a port it does not list had every one of
+ * them at 0.
+ */
+export const IBQE_ERROR_MODE_COUNTERS = [
+  'SymbolErrorCounter', 'LinkErrorRecoveryCounter', 'LinkDownedCounter', 'PortRcvErrors', 'PortRcvRemotePhysicalErrors',
+  'PortRcvSwitchRelayErrors', 'PortXmitDiscards', 'PortXmitConstraintErrors', 'PortRcvConstraintErrors',
+  'LocalLinkIntegrityErrors', 'ExcessiveBufferOverrunErrors', 'VL15Dropped', 'PortXmitWait',
+] as const;
+
 export const ERR_HDR = /^Errors for (?:(0x[0-9a-fA-F]+) )?"(.*)"\s*$/;
 export const DATA_HDR = /^Data Counters for (0x[0-9a-fA-F]+) "(.*)"\s*$/;
 export const PORT_RE = /^\s+GUID (\S+) port (\d+|ALL):(.*)$/;

@@ -1,16 +1,17 @@
 // Bad infiniband-diags outputs, fed to the collector's diags source through the runner seam
 // (a ToolRunner whose run() returns the text as the tool's stdout); the rest of the fabric
 // answers with the real lab captures.
+import { seededRandom } from '@ibwatch/fabric';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BAD_FIXTURES, labOutputs, PARSER_FIXTURES, rng } from '../support.ts';
+import { BAD_FIXTURES, labOutputs, PARSER_FIXTURES } from '../support.ts';
 import type { CannedOutput } from '../support.ts';
 import type { CorpusCase } from './types.ts';
 
 const ERRS = 'ibqueryerrors --data --threshold-file /dev/null';
 const CNTS = 'ibqueryerrors --counters';
 const fixture = (n: string) => readFileSync(join(PARSER_FIXTURES, 'diags', n), 'utf8');
-const junk = (n: number, seed: number) => { const r = rng(seed); return Buffer.from(Array.from({ length: n }, () => Math.floor(r() * 256))).toString('latin1'); };
+const junk = (n: number, seed: number) => { const r = seededRandom(seed); return Buffer.from(Array.from({ length: n }, () => Math.floor(r() * 256))).toString('latin1'); };
 
 export function diagsCases(): CorpusCase[] {
   const lab = labOutputs();

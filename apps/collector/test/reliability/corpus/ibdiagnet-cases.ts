@@ -1,8 +1,9 @@
 // Bad ibdiagnet2 output directories, generated from the real run ndr-fat-tree-a: each case
 // copies the run (symlinks for untouched files) and breaks one thing.
+import { seededRandom } from '@ibwatch/fabric';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BAD_FIXTURES, RUN_A, RUN_B, rng, tempDir } from '../support.ts';
+import { BAD_FIXTURES, RUN_A, RUN_B, tempDir } from '../support.ts';
 import type { CorpusCase } from './types.ts';
 
 const DB = 'ibdiagnet2.db_csv';
@@ -58,7 +59,7 @@ function setColumn(lines: string[], name: string, col: string, value: (i: number
 }
 
 const garbage = (n: number, seed: number) => {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   return Buffer.from(Array.from({ length: n }, () => Math.floor(r() * 256)));
 };
 

@@ -1,7 +1,8 @@
 // Bad nccl-tests outputs: the real 2-node all_reduce run broken in each way a job log breaks.
+import { seededRandom } from '@ibwatch/fabric';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BAD_FIXTURES, PARSER_FIXTURES, rng } from '../support.ts';
+import { BAD_FIXTURES, PARSER_FIXTURES } from '../support.ts';
 import type { CorpusCase } from './types.ts';
 
 const fixture = (n: string) => readFileSync(join(PARSER_FIXTURES, 'nccl', n), 'utf8');
@@ -18,7 +19,7 @@ export function ncclCases(): CorpusCase[] {
 
   add('empty.txt', { name: 'empty upload', expect: 'failed', mentions: [/empty\.txt/], input: () => '' });
   add('blank.txt', { name: 'only whitespace lines', expect: 'failed', mentions: [/blank\.txt/], input: () => '\n\n   \n\t\n' });
-  add('garbage.bin', { name: 'binary garbage', expect: 'failed', mentions: [/garbage\.bin/], input: () => { const r = rng(9); return Buffer.from(Array.from({ length: 20000 }, () => Math.floor(r() * 256))).toString('latin1'); } });
+  add('garbage.bin', { name: 'binary garbage', expect: 'failed', mentions: [/garbage\.bin/], input: () => { const r = seededRandom(9); return Buffer.from(Array.from({ length: 20000 }, () => Math.floor(r() * 256))).toString('latin1'); } });
   add('html.txt', { name: 'HTML error page instead of the log (hand-made)', expect: 'failed', mentions: [/html\.txt/], input: () => readFileSync(join(BAD_FIXTURES, 'nccl/html-error-page.bad.txt'), 'utf8') });
   add('cut.txt', { name: 'cut mid-table (no footer)', expect: 'partial', mentions: [/cut\.txt: output ends without/], input: () => lines.slice(0, rowLine(8)).join('\n') });
   add('cut-row.txt', { name: 'cut in the middle of a row', expect: 'partial', mentions: [/cut-row\.txt:\d+/], input: () => lines.slice(0, rowLine(8)).join('\n') + '\n' + lines[rowLine(8)]!.slice(0, 30) });
