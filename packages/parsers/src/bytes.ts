@@ -121,3 +121,56 @@ export function plainInt(bytes: Uint8Array, start: number, end: number): number 
   }
   return v;
 }
+
+/**
+ * Strings of short printable-ASCII cells, made once per distinct text: a 10k-GPU .net_dump
+ * repeats `ACT`, `LINK UP`, `RS_FEC_544_514` and `"Quantum-2 Mellanox Technologies"` on 30k
+ * rows. A hit costs a hash and a compare of the bytes, no decode and no allocation; each string
+ * is fresh, so none keeps a read chunk alive. Only for bytes 0x20-0x7e (the caller checks).
+ */
+export class AsciiInterner {
+  private mask = (1 << 12) - 1;
+  private slots: (string | undefined)[] = new Array<string | undefined>(1 << 12);
+  /** Each slot's hash, so growing does not hash the strings again. */
+  private hashes = new Int32Array(1 << 12);
+  private size = 0;
+
+  get(bytes: Uint8Array, start: number, end: number): string {
+    let h = 0x811c9dc5 ^ (end - start);
+    for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+    const mask = this.mask;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const s = this.slots[i];
+      if (s === undefined) {
+        const text = decodeUtf8(bytes, start, end);
+        this.slots[i] = text;
+        this.hashes[i] = h;
+        if (++this.size * 2 > mask) this.grow();
+        return text;
+      }
+      if (this.hashes[i] === h && sameAscii(s, bytes, start, end)) return s;
+    }
+  }
+
+  private grow(): void {
+    const { slots, hashes } = this;
+    const n = slots.length * 2;
+    const mask = (this.mask = n - 1);
+    this.slots = new Array<string | undefined>(n);
+    this.hashes = new Int32Array(n);
+    for (let j = 0; j < slots.length; j++) {
+      const s = slots[j];
+      if (s === undefined) continue;
+      let i = hashes[j]! & mask;
+      while (this.slots[i] !== undefined) i = (i + 1) & mask;
+      this.slots[i] = s;
+      this.hashes[i] = hashes[j]!;
+    }
+  }
+}
+
+function sameAscii(s: string, bytes: Uint8Array, start: number, end: number): boolean {
+  if (s.length !== end - start) return false;
+  for (let k = 0; k < s.length; k++) if (s.charCodeAt(k) !== bytes[start + k]) return false;
+  return true;
+}

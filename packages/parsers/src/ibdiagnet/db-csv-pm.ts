@@ -25,6 +25,10 @@ import { parseCounter, parseIntField } from './values.ts';
 
 const MAX_PORT = 0xffff;
 const TWO32 = 4_294_967_296;
+/** {@link PmReader.bases} of a column that is not a counter. */
+const OTHER = -1;
+const NODE = -2;
+const PORT = -3;
 
 /**
  * PM_INFO / PM_DELTA into a table handed to `done` at END_. A row's cells are written into the
@@ -49,6 +53,8 @@ class PmReader implements SectionReader {
   /** Column → counter slot, -1 for other columns; slot → table column. */
   private slotOf = new Int32Array(0);
   private colOf: Int32Array = new Int32Array(0);
+  private base: Int32Array = new Int32Array(0);
+  private baseCap = -1;
   // Invalid cells are summarised per column: one warning, not one per port.
   private readonly invalid = new Map<string, { count: number; line: number; text: string; reason: string }>();
   private bad: [string, string, string][] = [];
@@ -123,7 +129,24 @@ class PmReader implements SectionReader {
     counterIdx.forEach((col, k) => { slotOf[col] = k; });
     // Columns in header order, so a table lists them as the file does.
     this.colOf = this.b.columns(counterNames);
+    this.baseCap = -1;
     return undefined;
+  }
+
+  /**
+   * Each column's offset in the table's arrays (`column * cap`), or NODE / PORT for the keys
+   * and OTHER for a column that is not kept: one load per cell decides where it goes. Made
+   * again when the table grows (its `cap` changes).
+   */
+  private bases(): Int32Array {
+    const b = this.b;
+    if (this.baseCap === b.cap) return this.base;
+    const base = (this.base = new Int32Array(this.slotOf.length).fill(OTHER));
+    this.slotOf.forEach((k, col) => { if (k >= 0) base[col] = this.colOf[k]! * b.cap; });
+    if (this.node >= 0) base[this.node] = NODE;
+    if (this.port >= 0) base[this.port] = PORT;
+    this.baseCap = b.cap;
+    return base;
   }
 
   rawRow(bytes: Uint8Array, from: number, to: number, lineNo: number, expected: number): string | undefined | false {
@@ -138,14 +161,12 @@ class PmReader implements SectionReader {
     let col = 0;
     // Locals, not fields: this loop runs for 4M cells at 10k GPUs.
     const b = this.b;
-    const slots = this.slotOf;
-    const tcols = this.colOf;
-    const nodeCol = this.node;
-    const portCol = this.port;
-    const cols = slots.length;
     b.reserve();
+    const base = this.bases();
+    const cols = base.length;
     const row = b.rows;
-    const { hi: H, lo: L, cap } = b;
+    const H = b.hi;
+    const L = b.lo;
     for (let i = from; ; i++) {
       const start = i;
       let v = 0;
@@ -154,39 +175,30 @@ class PmReader implements SectionReader {
         v = v * 10 + c - 48;
         c = bytes[++i]!;
       }
-      const plain = i === to || c === 44;
-      if (!plain) {
-        for (; i < to && (c = bytes[i]!) !== 44; i++) if (c === 34) return false;
-      }
-      const k = col < cols ? slots[col]! : -1;
-      if (k >= 0) {
-        const len = i - start;
-        if (plain && len > 0 && len <= 15) {
-          const at = tcols[k]! * cap + row;
-          // Most counters fit 32 bits: no division for the high half.
-          if (v <= 0xffff_ffff) {
-            L[at] = v;
-            H[at] = 0;
-          } else {
-            const lo = v >>> 0;
-            L[at] = lo;
-            H[at] = (v - lo) / TWO32;
-          }
-        } else if (plain && len > 15 && len < 20) {
-          // 16-19 digits always fit 64 bits.
-          decimalHalves(bytes, start, i);
-          b.setHalves(tcols[k]!, row, halves.hi, halves.lo);
-        } else if (len === 2 && bytes[start] === 45 && bytes[start + 1] === 49) {
-          // `-1`: not supported (PortLoopingErrors on every port of the sample: `...,0,-1,0,0,0,0`).
-          b.setAbsent(tcols[k]!, row);
-        } else if (plain || !this.hexCell(bytes, start, i, k)) this.slowCell(decodeUtf8(bytes, start, i), k);
-      } else if (col === nodeCol) {
-        nodeStart = start;
-        nodeEnd = i;
-      } else if (col === portCol) {
-        portStart = start;
-        portEnd = i;
-        portNum = plain && i > start && i - start <= 15 ? v : undefined;
+      const at = col < cols ? base[col]! : OTHER;
+      const plain = c === 44 || i === to;
+      // 1 to 15 digits: exact as a double. The row's cells start at 0 (pm-table.ts), so a 0
+      // (most counters) is no store at all and a value under 2^32 one store.
+      if (plain && at >= 0 && i - start - 1 < 15 && i > start) {
+        if (v === 0) {
+          // Nothing to write.
+        } else if (v <= 0xffff_ffff) L[at + row] = v;
+        else {
+          const lo = v >>> 0;
+          L[at + row] = lo;
+          H[at + row] = (v - lo) / TWO32;
+        }
+      } else {
+        for (; i < to && c !== 44; c = bytes[++i]!) if (c === 34) return false;
+        if (at >= 0) this.oddCell(bytes, start, i, plain, this.slotOf[col]!);
+        else if (at === NODE) {
+          nodeStart = start;
+          nodeEnd = i;
+        } else if (at === PORT) {
+          portStart = start;
+          portEnd = i;
+          portNum = plain && i > start && i - start <= 15 ? v : undefined;
+        }
       }
       col++;
       if (i >= to) break;
@@ -201,6 +213,20 @@ class PmReader implements SectionReader {
     if (problem === undefined) return undefined;
     const bad1 = problem === 'bad NodeGUID';
     return `${problem} ${JSON.stringify(decodeUtf8(bytes, bad1 ? nodeStart : portStart, bad1 ? nodeEnd : portEnd))}`;
+  }
+
+  /** Counter cell `k` that is not 1-15 plain digits: 16-20 digits, `-1`, hex, N/A, garbage. */
+  private oddCell(bytes: Uint8Array, start: number, end: number, plain: boolean, k: number): void {
+    const b = this.b;
+    const len = end - start;
+    if (plain && len > 15 && len < 20) {
+      // 16-19 digits always fit 64 bits.
+      decimalHalves(bytes, start, end);
+      b.setHalves(this.colOf[k]!, b.rows, halves.hi, halves.lo);
+    } else if (len === 2 && bytes[start] === 45 && bytes[start + 1] === 49) {
+      // `-1`: not supported (PortLoopingErrors on every port of the sample: `...,0,-1,0,0,0,0`).
+      b.setAbsent(this.colOf[k]!, b.rows);
+    } else if (plain || !this.hexCell(bytes, start, end, k)) this.slowCell(decodeUtf8(bytes, start, end), k);
   }
 
   row(r: CsvRow, line: number): string | undefined {

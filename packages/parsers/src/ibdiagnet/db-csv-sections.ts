@@ -149,18 +149,28 @@ function portsReader(data: DbCsvData, guids: GuidTable): SectionReader {
       if (!nodeGuid) return `bad NodeGuid ${show(r, c.node)}`;
       const portNum = intCell(r, c.port);
       if (portNum === undefined) return `bad PortNum ${show(r, c.port)}`;
-      const p: FabricPort = { nodeGuid, portNum };
       const pguid = guidCell(r, c.pguid, guids);
-      if (pguid) p.portGuid = pguid;
       const lid = intCell(r, c.lid);
-      if (lid !== undefined) p.lid = lid;
       const st = intCell(r, c.state);
-      if (st !== undefined) p.state = portStateFromCode(st);
       const ph = intCell(r, c.phys);
-      if (ph !== undefined) p.physState = physStateFromCode(ph);
       const wa = decodeWidthActive(intCell(r, c.wa) ?? 0);
-      if (wa) p.widthActive = wa;
       const sa = decodeSpeedActive(intCell(r, c.sa) ?? 0);
+      if (pguid && lid !== undefined && st !== undefined && ph !== undefined && wa && sa && c.we >= 0 && c.ws >= 0 && c.se >= 0 && c.ss >= 0) {
+        // Every field there (any port of a healthy fabric): one literal, so the object is
+        // allocated once with its fields inside it, not grown a field at a time.
+        data.ports.push({
+          nodeGuid, portNum, portGuid: pguid, lid, state: portStateFromCode(st), physState: physStateFromCode(ph),
+          widthActive: wa, speedActive: sa, widthEnabled: widthSet(intCell(r, c.we) ?? 0), widthSupported: widthSet(intCell(r, c.ws) ?? 0),
+          speedEnabled: speedSet(intCell(r, c.se) ?? 0), speedSupported: speedSet(intCell(r, c.ss) ?? 0),
+        });
+        return undefined;
+      }
+      const p: FabricPort = { nodeGuid, portNum };
+      if (pguid) p.portGuid = pguid;
+      if (lid !== undefined) p.lid = lid;
+      if (st !== undefined) p.state = portStateFromCode(st);
+      if (ph !== undefined) p.physState = physStateFromCode(ph);
+      if (wa) p.widthActive = wa;
       if (sa) p.speedActive = sa;
       if (c.we >= 0) p.widthEnabled = widthSet(intCell(r, c.we) ?? 0);
       if (c.ws >= 0) p.widthSupported = widthSet(intCell(r, c.ws) ?? 0);

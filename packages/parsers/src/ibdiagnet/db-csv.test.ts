@@ -241,6 +241,29 @@ describe('parseDbCsv() on hand-made inputs', () => {
     ]);
   });
 
+  it('leaves nothing of a refused PM row in the row that follows it', () => {
+    // Refused rows are written into the table before their keys are checked (pm-table.ts):
+    // a high half, an absent cell or a hex value of theirs must not show through.
+    const text = [
+      'START_PM_INFO',
+      'NodeGUID,PortGUID,PortNumber,PortXmitDataExtended,SymbolErrorCounter,PortRcvData',
+      '0xnot-a-guid,0x0,1,9007199254740993,-1,0xffffffff00000001',
+      '0x0000000000000001,0x0,2,0,0,0',
+      '0x0000000000000001,0x0,3,18446744073709551000,N/A',
+      '0x0000000000000001,0x0,4,0,9,10',
+      'END_PM_INFO',
+    ].join('\n');
+    const r = parseDbCsv(text);
+    expect(tableToPortCounters(r.value.pmInfo).map((p) => [p.portNum, p.counters])).toEqual([
+      [2, { PortXmitDataExtended: 0n, SymbolErrorCounter: 0n, PortRcvData: 0n }],
+      [4, { PortXmitDataExtended: 0n, SymbolErrorCounter: 9n, PortRcvData: 10n }],
+    ]);
+    expect(r.warnings.map((w) => w.message)).toEqual([
+      'PM_INFO row skipped: bad NodeGUID "0xnot-a-guid"',
+      'PM_INFO row skipped: row has 5 fields, header has 6',
+    ]);
+  });
+
   it('drops negative and non-numeric counters with one warning per column', () => {
     const r = parseDbCsv(fixture('bad-counters.good.db_csv'));
     const [p1, p2] = tableToPortCounters(r.value.pmInfo);

@@ -52,6 +52,35 @@ describe('parseNetDump()', () => {
     ]);
   });
 
+  it('reads port rows from bytes exactly as from decoded lines', () => {
+    // The byte path (takeLines) against feed-only parsing of the same lines: the real run, and
+    // rows the byte path must leave to feed (tab, non-ASCII, binary, short, blank, CRLF).
+    const odd = [
+      '"MF0;leaf:MQM9700/U1", Mellanox, 0xb0cf0e0300e5b940, LID 24',
+      '  #          : IB# : Sta  : PhysSta    : MTU : LWA     : LSA     : FEC mode            : Retran : Neighbor Guid      : N#         : NLID : Neighbor Description',
+      '  1/1/1      : 1   : ACT  : LINK UP    : 5   : 4x      : 100     : RS_FEC_544_514      : NO-RTR : 0x5c25730300c06f60 : B184D0F0/0/0/1 : 156  : "node-1 mlx5_0"',
+      '  1/1/2      : 2   : ACT  : LINK UP    : 5   : 4x      : 50      : N/A                 : NO-RTR : N/A                : 7          : 0x1f : ""',
+      '  1/2/1\t    : 3   : ACT  : LINK UP    : 5   : 2x      : 100     : RS_FEC_544_514      : NO-RTR : 0x5c25730300c06f61 : 1          : 157  : "nœud-2: mlx5_1"',
+      '  1/2/2      : 4   : DOWN : POLL       : N/A : N/A     : N/A     : N/A                 : N/A    :                    :            :      :',
+      '  1/3/1      : x5  : INIT : LINK UP    : 5   : 4x      : 100     : RS_FEC_544_514      : NO-RTR : 0xZZ : 9 : 12 : "a:b:c"',
+      '  1/3/2      : 6   : ACT',
+      '',
+      '   ',
+      '  1/4/1      : 7   : ARM  : LINK UP    : 5   : 4x      : 200     : RS_FEC_544_514      : NO-RTR : 0x5c25730300c06f62 : 2          : 158  : plain desc ',
+    ];
+    for (const text of [real(runA, 'ibdiagnet2.net_dump'), odd.join('\n'), odd.join('\r\n')]) {
+      const bytes = parseNetDump(Buffer.from(text));
+      const lines = parseNetDump(text.split(/\r?\n/));
+      expect(bytes).toEqual(lines);
+    }
+    const r = parseNetDump(Buffer.from(odd.join('\n'))).value.switches[0]!;
+    expect(r.ports.map((p) => p.portNum)).toEqual([1, 2, 3, 4, 7]);
+    expect(r.ports[1]).toMatchObject({ neighborLid: 31, neighborDescription: '' });
+    expect('fec' in r.ports[1]!).toBe(false);
+    expect(r.ports[2]).toMatchObject({ label: '1/2/1', neighborDescription: 'nœud-2: mlx5_1' });
+    expect(r.ports[4]).toMatchObject({ state: 'Armed', speed: 'XDR', neighborDescription: 'plain desc' });
+  });
+
   it('rejects an empty file and binary data', () => {
     expect(parseError(() => parseNetDump('')).reason).toBe('empty file');
     expect(parseError(() => parseNetDump('\u0000\u0001\u0002garbage')).reason).toBe('binary data');

@@ -15,8 +15,9 @@ import { runLineParser } from './line-source.ts';
 import type { LineParser, LineSource } from './line-source.ts';
 import { laneSpeedFromGbps, widthFromText } from './speed-bits.ts';
 import { TextDump } from './text-dump.ts';
+import { ByteCells, LineCells } from './net-dump-cells.ts';
+import type { PortCells } from './net-dump-cells.ts';
 import { GuidTable } from './guid-table.ts';
-import { parseIntField } from './values.ts';
 import type { DumpHeader } from './values.ts';
 
 export const NET_DUMP_FORMAT = 'ibdiagnet2.net_dump';
@@ -65,10 +66,7 @@ interface Cols {
   fec: number; nguid: number; nlabel: number; nlid: number; ndesc: number;
 }
 
-/** A character `trim` removes other than the space: tab..CR, and any from U+00A0 on (it may be one). */
-const isOddEdge = (c: number): boolean => (c >= 9 && c <= 13) || c >= 0xa0;
-
-/** Line-at-a-time .net_dump parser. */
+/** Line-at-a-time .net_dump parser (port rows read in place from bytes when it can). */
 export class NetDumpParser implements LineParser<NetDumpData> {
   private readonly t: TextDump;
   private readonly switches: NetDumpSwitch[] = [];
@@ -78,9 +76,13 @@ export class NetDumpParser implements LineParser<NetDumpData> {
   private width = 0;
   /** Where the port row's first `width - 1` colons are. */
   private colon = new Int32Array(0);
+  private readonly lineCells: LineCells;
+  private readonly byteCells: ByteCells;
 
   constructor(options: { file?: string } = {}) {
     this.t = new TextDump(NET_DUMP_FORMAT, options.file);
+    this.lineCells = new LineCells(this.guids);
+    this.byteCells = new ByteCells(this.guids);
   }
 
   feed(line: string): void {
@@ -112,65 +114,69 @@ export class NetDumpParser implements LineParser<NetDumpData> {
       }
     }
     if (!this.current || !this.cols) return this.t.warn(`line outside a switch block ignored`);
-    this.port(line, this.cols);
-  }
-
-  /**
-   * Cell `i` of the port row `line` (whose first `width - 1` colons are in `colon`), trimmed,
-   * as `line.split(':')` then `trim()` gave it (the last cell keeps any further `:`), but with
-   * one substring instead of an array of 13 and a trimmed copy of each: 30k rows at 10k GPUs.
-   */
-  private cell(line: string, i: number): string | undefined {
-    if (i < 0) return undefined;
-    const last = this.width - 1;
-    const s0 = i === 0 ? 0 : this.colon[i - 1]! + 1;
-    const e0 = i === last ? line.length : this.colon[i]!;
-    let s = s0;
-    let e = e0;
-    while (s < e && line.charCodeAt(s) === 32) s++;
-    while (e > s && line.charCodeAt(e - 1) === 32) e--;
-    // Other whitespace at an edge (tab, NBSP, U+2028...): `trim` knows them all.
-    if (s < e && (isOddEdge(line.charCodeAt(s)) || isOddEdge(line.charCodeAt(e - 1)))) return line.slice(s0, e0).trim();
-    return line.slice(s, e);
-  }
-
-  private port(line: string, c: Cols): void {
     const colon = this.colon;
     const need = this.width - 1;
     let n = 0;
     for (let at = line.indexOf(':'); at !== -1 && n < need; at = line.indexOf(':', at + 1)) colon[n++] = at;
     if (n < need) return this.t.warn(`port row has ${n + 1} fields, header has ${this.width}`);
-    const portText = this.cell(line, c.port);
-    const portNum = parseIntField(portText);
-    if (portNum === undefined) return this.t.warn(`bad port number ${JSON.stringify(portText)}`);
+    this.port(this.lineCells.of(line, colon, this.width), this.cols);
+  }
+
+  /**
+   * Port rows of a switch block read from the bytes (30k of the 32k lines at 10k GPUs): no
+   * string per line and per cell, only interned cell texts. A line of anything but printable
+   * ASCII, or one that is not a plain port row (`#`, `"`, blank, too few `:`), is left to
+   * `feed`, so both paths read every row the same way.
+   */
+  takeLines(bytes: Uint8Array, from: number): number {
+    const c = this.cols;
+    if (this.current === undefined || c === undefined) return from;
+    const colon = this.colon;
+    const need = this.width - 1;
+    let pos = from;
+    for (;;) {
+      const b0 = bytes[pos];
+      if (b0 === undefined || b0 === 35 /* # */ || b0 === 34 /* " */ || b0 === 10 || b0 === 13) return pos;
+      let n = 0;
+      let i = pos;
+      let b = b0;
+      for (; b >= 0x20 && b <= 0x7e; b = bytes[++i]!) if (b === 58 /* : */ && n < need) colon[n++] = i;
+      // The row ends at `\n` or `\r\n`; anything else (a control byte, non-ASCII, the end of
+      // the chunk) and a row short of columns go to `feed`.
+      const crlf = b === 13 && bytes[i + 1] === 10;
+      if (n < need || (b !== 10 && !crlf)) return pos;
+      this.t.countRow();
+      this.port(this.byteCells.of(bytes, pos, i, colon, this.width), c);
+      pos = crlf ? i + 2 : i + 1;
+    }
+  }
+
+  private port(cells: PortCells, c: Cols): void {
+    const portNum = cells.int(c.port);
+    if (portNum === undefined) return this.t.warn(`bad port number ${JSON.stringify(cells.text(c.port))}`);
     const p: NetDumpPort = {
       portNum,
-      state: STATE[this.cell(line, c.state) ?? ''] ?? 'Unknown',
-      physState: PHYS[this.cell(line, c.phys) ?? ''] ?? 'Unknown',
+      state: STATE[cells.text(c.state) ?? ''] ?? 'Unknown',
+      physState: PHYS[cells.text(c.phys) ?? ''] ?? 'Unknown',
     };
-    const label = na(this.cell(line, c.label));
+    const label = na(cells.text(c.label));
     if (label !== undefined) p.label = label;
-    const mtu = parseIntField(na(this.cell(line, c.mtu)));
+    const mtu = cells.int(c.mtu);
     if (mtu !== undefined) p.mtu = mtu;
-    const width = widthFromText(this.cell(line, c.width) ?? '');
+    const width = widthFromText(cells.text(c.width) ?? '');
     if (width !== undefined) p.width = width;
-    const speed = laneSpeedFromGbps(this.cell(line, c.speed) ?? '');
+    const speed = laneSpeedFromGbps(cells.text(c.speed) ?? '');
     if (speed !== undefined) p.speed = speed;
-    const fec = na(this.cell(line, c.fec));
+    const fec = na(cells.text(c.fec));
     if (fec !== undefined) p.fec = fec;
-    const nguid = na(this.cell(line, c.nguid));
-    const neighborGuid = nguid === undefined ? undefined : this.guids.get(nguid);
+    const neighborGuid = cells.guid(c.nguid);
     if (neighborGuid !== undefined) p.neighborGuid = neighborGuid;
-    const nlabel = na(this.cell(line, c.nlabel));
+    const nlabel = na(cells.text(c.nlabel));
     if (nlabel !== undefined) p.neighborLabel = nlabel;
-    const nlid = parseIntField(na(this.cell(line, c.nlid)));
+    const nlid = cells.int(c.nlid);
     if (nlid !== undefined) p.neighborLid = nlid;
-    const desc = na(this.cell(line, c.ndesc));
-    if (desc !== undefined) {
-      // `"is-north-7-compute-1 mlx5_10"`: the quotes are the tool's, not the name's.
-      const quoted = desc.length >= 2 && desc.charCodeAt(0) === 34 && desc.charCodeAt(desc.length - 1) === 34;
-      p.neighborDescription = quoted ? desc.slice(1, -1) : desc;
-    }
+    // `"is-north-7-compute-1 mlx5_10"`: the quotes are the tool's, not the name's.
+    if (na(cells.text(c.ndesc)) !== undefined) p.neighborDescription = cells.unquoted(c.ndesc);
     this.current!.ports.push(p);
   }
 

@@ -6,9 +6,11 @@
  *
  * A row is written at index `rows` before it is known to be good, and only counted by
  * {@link PmTableWriter.commit}. A row that is then refused leaves cells behind in that
- * uncounted row; the next row overwrites them, because every row that is committed writes
- * every column (the reader writes absent cells too; a column is only added by the header, so
- * the columns are all there before the first row), and `build` cuts the tail off.
+ * uncounted row: `reserve` sets that row back to 0 before the next row is written there, and
+ * `build` cuts the tail off. So every row starts as all zeros (as a new array is) and a cell
+ * that is 0, or a high half that is 0, need not be written: nearly every counter is under 2^32
+ * and most are 0. (The reader writes every other cell, absent ones too; a column is only added
+ * by the header, so the columns are all there before the first row.)
  */
 import type { CounterTable, Guid } from '@ibwatch/fabric';
 import { ABSENT } from '@ibwatch/fabric';
@@ -31,6 +33,8 @@ export class PmTableWriter {
    */
   hi: Uint32Array;
   lo: Uint32Array;
+  /** A row was reserved and not committed yet. */
+  private pending = false;
 
   constructor(capacity: number) {
     this.cap = Math.max(16, capacity);
@@ -58,6 +62,15 @@ export class PmTableWriter {
 
   /** Make room for the row about to be written (index `rows`); call before its cells. */
   reserve(): void {
+    if (this.pending) {
+      // The last row written was refused: its cells back to 0.
+      const { hi, lo, cap, rows } = this;
+      for (let at = rows; at < hi.length; at += cap) {
+        hi[at] = 0;
+        lo[at] = 0;
+      }
+    }
+    this.pending = true;
     if (this.rows === this.cap) {
       const p = new Uint16Array(this.cap * 2);
       p.set(this.ports);
@@ -93,6 +106,7 @@ export class PmTableWriter {
 
   /** Count the row written at `rows` as node `nodeGuid`, port `portNum`. */
   commit(nodeGuid: Guid, portNum: number): void {
+    this.pending = false;
     const r = this.rows++;
     this.guids.push(nodeGuid);
     this.ports[r] = portNum;

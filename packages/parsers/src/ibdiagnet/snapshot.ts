@@ -61,7 +61,10 @@ function timestampOf(k: keyof IbdiagnetParsed, p: IbdiagnetParsed): string | und
   return (p[k]?.value as { header?: { runningTimestamp?: string } } | undefined)?.header?.runningTimestamp;
 }
 
-/** Build one snapshot from parsed files; files of another run are dropped first. */
+/**
+ * Build one snapshot from parsed files; files of another run are dropped first. The snapshot
+ * takes over the parsed records (see `buildNodes`): parse again to build a second one.
+ */
 export function buildIbdiagnetSnapshot(parsed: IbdiagnetParsed, options: SnapshotOptions = {}): ParseResult<FabricSnapshot> {
   const warnings: ParseWarning[] = [];
   const present = RUN_PRIORITY.filter((k) => parsed[k] !== undefined);
@@ -79,11 +82,19 @@ export function buildIbdiagnetSnapshot(parsed: IbdiagnetParsed, options: Snapsho
   const log = p.log?.value;
 
   const nodes = buildNodes(p);
-  const nodeByGuid = new Map(nodes.map((n) => [n.guid, n]));
+  const nodeByGuid = new Map<Guid, FabricNode>();
+  for (const n of nodes) nodeByGuid.set(n.guid, n);
   const ports = buildPorts(p);
-  const portGuidToNode = new Map<Guid, Guid>();
-  for (const port of ports) if (port.portGuid) portGuidToNode.set(port.portGuid, port.nodeGuid);
-  const resolve = (g: Guid): Guid => (nodeByGuid.has(g) ? g : portGuidToNode.get(g) ?? g);
+  // Port GUID -> node, made on first use: only .pm and .cables name ports by port GUID.
+  let portGuidToNode: Map<Guid, Guid> | undefined;
+  const resolve = (g: Guid): Guid => {
+    if (nodeByGuid.has(g)) return g;
+    if (portGuidToNode === undefined) {
+      portGuidToNode = new Map();
+      for (const port of ports) if (port.portGuid) portGuidToNode.set(port.portGuid, port.nodeGuid);
+    }
+    return portGuidToNode.get(g) ?? g;
+  };
 
   let counters: CounterTable = db?.pmInfo ?? new CounterTableBuilder().build();
   if (counters.rows === 0 && p.pm) {
@@ -110,10 +121,15 @@ export function buildIbdiagnetSnapshot(parsed: IbdiagnetParsed, options: Snapsho
   return { value: snapshot, warnings };
 }
 
+/**
+ * The parsed NODES records become the snapshot's nodes (LID and temperature filled in), as the
+ * parsed PORTS records become its ports (labels filled in): not copied, so a parse result is
+ * not to be used again after it went into a snapshot (the readers in this package drop theirs).
+ */
 function buildNodes(p: IbdiagnetParsed): FabricNode[] {
   const db = p.dbCsv?.value;
   const byGuid = new Map<Guid, FabricNode>();
-  for (const n of db?.nodes ?? []) if (!byGuid.has(n.guid)) byGuid.set(n.guid, { ...n });
+  for (const n of db?.nodes ?? []) if (!byGuid.has(n.guid)) byGuid.set(n.guid, n);
   if (byGuid.size === 0) {
     // No NODES section: fall back on the link list's node records and the net_dump switches.
     for (const l of p.lst?.value.links ?? []) {
@@ -208,15 +224,32 @@ function ordered(a: { nodeGuid: Guid; portNum: number }, b: { nodeGuid: Guid; po
   return a.nodeGuid < b.nodeGuid || (a.nodeGuid === b.nodeGuid && a.portNum <= b.portNum) ? { a: x, b: y } : { a: y, b: x };
 }
 
+/**
+ * Links without repeats, in first-seen order. Keyed by the `a` end in nested maps, as
+ * `PortMap` does, not by a `${a}-${b}` string per link (20k at 10k GPUs).
+ */
+class LinkSet {
+  private readonly byEnd = new Map<Guid, Map<number, FabricLink[]>>();
+  readonly list: FabricLink[] = [];
+
+  add(l: FabricLink): void {
+    let m = this.byEnd.get(l.a.nodeGuid);
+    if (m === undefined) this.byEnd.set(l.a.nodeGuid, (m = new Map()));
+    const same = m.get(l.a.portNum);
+    if (same === undefined) m.set(l.a.portNum, [l]);
+    else if (same.some((o) => o.b.nodeGuid === l.b.nodeGuid && o.b.portNum === l.b.portNum)) return;
+    else same.push(l);
+    this.list.push(l);
+  }
+}
+
 function buildLinks(p: IbdiagnetParsed): FabricLink[] {
-  const links = new Map<string, FabricLink>();
-  const add = (l: FabricLink): void => {
-    const k = `${key(l.a.nodeGuid, l.a.portNum)}-${key(l.b.nodeGuid, l.b.portNum)}`;
-    if (!links.has(k)) links.set(k, l);
-  };
+  const set = new LinkSet();
+  const links = set.list;
+  const add = (l: FabricLink): void => set.add(l);
   for (const l of p.dbCsv?.value.links ?? []) add(l);
-  if (links.size === 0) for (const l of p.lst?.value.links ?? []) add(ordered(l.a, l.b));
-  if (links.size === 0) {
+  if (links.length === 0) for (const l of p.lst?.value.links ?? []) add(ordered(l.a, l.b));
+  if (links.length === 0) {
     // Only switch-side port numbers are known for CA neighbours (`N#` is a PCI label) — but a
     // CA port label ends with its port number: `B184D0F0/0/0/1`.
     for (const sw of p.netDump?.value.switches ?? []) {
@@ -226,7 +259,7 @@ function buildLinks(p: IbdiagnetParsed): FabricLink[] {
       }
     }
   }
-  return [...links.values()];
+  return links;
 }
 
 function buildSms(p: IbdiagnetParsed, nodes: Map<Guid, FabricNode>): SmObservation[] {

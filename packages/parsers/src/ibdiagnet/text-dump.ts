@@ -35,6 +35,12 @@ export class TextDump {
     return false;
   }
 
+  /** A content line a parser read from bytes itself, known to be printable text. */
+  countRow(): void {
+    this.lineNo++;
+    this.content++;
+  }
+
   warn(message: string, line = this.lineNo): void {
     this.warnings.push({ line, message, file: this.file ?? this.format });
   }
