@@ -76,7 +76,7 @@ export function createIblinkinfoParser(opts: ParseOptions = {}): LineParser<Ibli
       return;
     }
     const { guid: _g, description: _d, ...rest } = l;
-    const p: LinkInfoPort = { ...rest, nodeDescription };
+    const p: LinkInfoPort = Object.assign(rest, { nodeDescription });
     if (nodeType !== undefined) p.nodeType = nodeType;
     if (nodeGuid !== undefined) p.nodeGuid = nodeGuid;
     if (portGuid !== undefined) p.portGuid = portGuid;

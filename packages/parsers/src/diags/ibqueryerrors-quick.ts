@@ -13,7 +13,7 @@
  * of a `Uint8Array` index loop. A class, not closures, so V8 optimises its code once.
  */
 import type { CounterTableBuilder, Guid } from '@ibwatch/fabric';
-import { decimalHalves, decodeUtf8, halves, startsWithAscii } from '../bytes.ts';
+import { AsciiInterner, decimalHalves, halves, startsWithAscii } from '../bytes.ts';
 import type { GuidTable } from '../ibdiagnet/guid-table.ts';
 
 /** Items a quick port line may hold (the tool prints at most ~30). */
@@ -46,6 +46,7 @@ export class QuickPortLine {
   private readonly keyWords: Uint32Array[] = [];
   private view: DataView | undefined;
   private readonly byName = new Map<string, { key: Uint8Array; words: Uint32Array }>();
+  private readonly nameTexts = new AsciiInterner();
   private readonly names: string[] = [];
   private readonly cols = new Int32Array(MAX_ITEMS).fill(-1);
   /** Staged values: the digits' value (exact up to 15 digits) and where they are. */
@@ -98,7 +99,8 @@ export class QuickPortLine {
         if (i === ns || !startsWithAscii(t, i, ' == ')) return false;
         // Error-mode lines list only the counters over threshold, so the k-th name changes
         // often: keys are made once per name, not once per change.
-        const name = decodeUtf8(t, ns, i);
+        // By the bytes, not decoded: error-mode lines change names on nearly every line.
+        const name = this.nameTexts.get(t, ns, i);
         let known = this.byName.get(name);
         if (known === undefined) {
           const key = new Uint8Array(t.subarray(ns, i + 4));
@@ -111,8 +113,11 @@ export class QuickPortLine {
         i += 4;
       }
       const ds = i;
-      let v = 0;
+      // Up to 9 digits in int32 arithmetic, the rest (data counters) as a double.
+      let small = 0;
       let c = t[i]!;
+      for (; c >= 48 && c <= 57 && i - ds < 9; c = t[++i]!) small = (small * 10 + c - 48) | 0;
+      let v = small;
       for (; c >= 48 && c <= 57; c = t[++i]!) v = v * 10 + c - 48;
       // Up to 19 digits always fit 64 bits; 20 may not (the general reader decides).
       if (i === ds || i - ds > 19) return false;

@@ -169,13 +169,25 @@ class PmReader implements SectionReader {
     const L = b.lo;
     for (let i = from; ; i++) {
       const start = i;
-      let v = 0;
+      const at = col < cols ? base[col]! : OTHER;
       let c = bytes[i]!;
+      // `0,`, most cells: nothing to write (the row starts zeroed), unless it is a key.
+      if (c === 48 && bytes[i + 1] === 44 && at >= OTHER) {
+        i++;
+        col++;
+        continue;
+      }
+      // Up to 9 digits in int32 arithmetic, further digits as a double.
+      let n = 0;
+      while (c >= 48 && c <= 57 && i - start < 9) {
+        n = (n * 10 + c - 48) | 0;
+        c = bytes[++i]!;
+      }
+      let v = n;
       while (c >= 48 && c <= 57) {
         v = v * 10 + c - 48;
         c = bytes[++i]!;
       }
-      const at = col < cols ? base[col]! : OTHER;
       const plain = c === 44 || i === to;
       // 1 to 15 digits: exact as a double. The row's cells start at 0 (pm-table.ts), so a 0
       // (most counters) is no store at all and a value under 2^32 one store.

@@ -251,16 +251,21 @@ describe('parseDbCsv() on hand-made inputs', () => {
       '0x0000000000000001,0x0,2,0,0,0',
       '0x0000000000000001,0x0,3,18446744073709551000,N/A',
       '0x0000000000000001,0x0,4,0,9,10',
+      '0,0x0,0,0,0,0',
+      '0x0000000000000002,0x0,0,0,0,0',
       'END_PM_INFO',
     ].join('\n');
     const r = parseDbCsv(text);
     expect(tableToPortCounters(r.value.pmInfo).map((p) => [p.portNum, p.counters])).toEqual([
       [2, { PortXmitDataExtended: 0n, SymbolErrorCounter: 0n, PortRcvData: 0n }],
       [4, { PortXmitDataExtended: 0n, SymbolErrorCounter: 9n, PortRcvData: 10n }],
+      // A key cell of `0` is read, not skipped as a zero counter: a 0 GUID is refused, port 0 kept.
+      [0, { PortXmitDataExtended: 0n, SymbolErrorCounter: 0n, PortRcvData: 0n }],
     ]);
     expect(r.warnings.map((w) => w.message)).toEqual([
       'PM_INFO row skipped: bad NodeGUID "0xnot-a-guid"',
       'PM_INFO row skipped: row has 5 fields, header has 6',
+      'PM_INFO row skipped: bad NodeGUID "0"',
     ]);
   });
 

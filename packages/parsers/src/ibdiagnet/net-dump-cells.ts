@@ -17,12 +17,15 @@ export interface PortCells {
   int(i: number): number | undefined;
   /** Canonical GUID, undefined for empty, `N/A` or garbage. */
   guid(i: number): Guid | undefined;
-  /** Trimmed text without one pair of surrounding `"`. */
-  unquoted(i: number): string | undefined;
+  /** Trimmed text without one pair of surrounding `"`; undefined when it is empty or `N/A` before that. */
+  description(i: number): string | undefined;
 }
 
 const na = (s: string | undefined): boolean => s === undefined || s === '' || s === 'N/A';
 const quoted = (s: string): boolean => s.length >= 2 && s.charCodeAt(0) === 34 && s.charCodeAt(s.length - 1) === 34;
+
+/** `bytes[s, e)` is empty or `N/A`. */
+const isNa = (b: Uint8Array, s: number, e: number): boolean => s === e || (e - s === 3 && b[s] === 78 && b[s + 1] === 47 && b[s + 2] === 65);
 
 /** A character `trim` removes other than the space: tab..CR, and any from U+00A0 on (it may be one). */
 const isOddEdge = (c: number): boolean => (c >= 9 && c <= 13) || c >= 0xa0;
@@ -66,9 +69,10 @@ export class LineCells implements PortCells {
     return na(t) ? undefined : this.guids.get(t!);
   }
 
-  unquoted(i: number): string | undefined {
+  description(i: number): string | undefined {
     const t = this.text(i);
-    return t !== undefined && quoted(t) ? t.slice(1, -1) : t;
+    if (na(t)) return undefined;
+    return quoted(t!) ? t!.slice(1, -1) : t;
   }
 }
 
@@ -126,14 +130,15 @@ export class ByteCells implements PortCells {
     this.span(i);
     const { bytes: b, s, e } = this;
     // Empty or `N/A` (a DOWN port's `Neighbor Guid` is blank).
-    if (s === e || (e - s === 3 && b[s] === 78 && b[s + 1] === 47 && b[s + 2] === 65)) return undefined;
+    if (isNa(b, s, e)) return undefined;
     return this.guids.getBytes(b, s, e);
   }
 
-  unquoted(i: number): string | undefined {
+  description(i: number): string | undefined {
     if (i < 0) return undefined;
     this.span(i);
     const { bytes: b, s, e } = this;
+    if (isNa(b, s, e)) return undefined;
     const q = e - s >= 2 && b[s] === 34 && b[e - 1] === 34;
     return q ? this.texts.get(b, s + 1, e - 1) : this.texts.get(b, s, e);
   }

@@ -52,11 +52,25 @@ export interface NetDumpData {
   switches: NetDumpSwitch[];
 }
 
-const STATE: Record<string, PortState> = { ACT: 'Active', DOWN: 'Down', INIT: 'Initialize', ARM: 'Armed' };
-const PHYS: Record<string, PhysState> = {
-  'LINK UP': 'LinkUp', POLL: 'Polling', DISABLED: 'Disabled', SLEEP: 'Sleep', 'PORT CONF TRAIN': 'PortConfigurationTraining',
-  'LINK ERR RECOVERY': 'LinkErrorRecovery', 'PHY TEST': 'PhyTest',
-};
+// Maps, not object literals: a cell text is not an internalised string, and a keyed property
+// load with one looks it up in V8's string table first (30k rows).
+const STATE = new Map<string, PortState>([['ACT', 'Active'], ['DOWN', 'Down'], ['INIT', 'Initialize'], ['ARM', 'Armed']]);
+const PHYS = new Map<string, PhysState>([
+  ['LINK UP', 'LinkUp'], ['POLL', 'Polling'], ['DISABLED', 'Disabled'], ['SLEEP', 'Sleep'], ['PORT CONF TRAIN', 'PortConfigurationTraining'],
+  ['LINK ERR RECOVERY', 'LinkErrorRecovery'], ['PHY TEST', 'PhyTest'],
+]);
+
+/** `decode(text)` remembered per text: a fabric prints a handful of widths and speeds. */
+class Memo<T> {
+  private readonly seen = new Map<string, T | undefined>();
+  constructor(private readonly decode: (text: string) => T | undefined) {}
+  of(text: string): T | undefined {
+    if (this.seen.has(text)) return this.seen.get(text);
+    const v = this.decode(text);
+    if (this.seen.size < 256) this.seen.set(text, v);
+    return v;
+  }
+}
 const BLOCK = /^"(.*)",\s*([^,]*),\s*(0x[0-9a-fA-F]+),\s*LID\s+(\d+)\s*$/;
 const na = (s: string | undefined): string | undefined => (s === undefined || s === '' || s === 'N/A' ? undefined : s);
 
@@ -76,6 +90,8 @@ export class NetDumpParser implements LineParser<NetDumpData> {
   private width = 0;
   /** Where the port row's first `width - 1` colons are. */
   private colon = new Int32Array(0);
+  private readonly widths = new Memo<LinkWidth>(widthFromText);
+  private readonly speeds = new Memo<LinkSpeed>(laneSpeedFromGbps);
   private readonly lineCells: LineCells;
   private readonly byteCells: ByteCells;
 
@@ -154,29 +170,36 @@ export class NetDumpParser implements LineParser<NetDumpData> {
   private port(cells: PortCells, c: Cols): void {
     const portNum = cells.int(c.port);
     if (portNum === undefined) return this.t.warn(`bad port number ${JSON.stringify(cells.text(c.port))}`);
-    const p: NetDumpPort = {
-      portNum,
-      state: STATE[cells.text(c.state) ?? ''] ?? 'Unknown',
-      physState: PHYS[cells.text(c.phys) ?? ''] ?? 'Unknown',
-    };
+    const state = STATE.get(cells.text(c.state) ?? '') ?? 'Unknown';
+    const physState = PHYS.get(cells.text(c.phys) ?? '') ?? 'Unknown';
     const label = na(cells.text(c.label));
-    if (label !== undefined) p.label = label;
     const mtu = cells.int(c.mtu);
-    if (mtu !== undefined) p.mtu = mtu;
-    const width = widthFromText(cells.text(c.width) ?? '');
-    if (width !== undefined) p.width = width;
-    const speed = laneSpeedFromGbps(cells.text(c.speed) ?? '');
-    if (speed !== undefined) p.speed = speed;
+    const width = this.widths.of(cells.text(c.width) ?? '');
+    const speed = this.speeds.of(cells.text(c.speed) ?? '');
     const fec = na(cells.text(c.fec));
-    if (fec !== undefined) p.fec = fec;
     const neighborGuid = cells.guid(c.nguid);
-    if (neighborGuid !== undefined) p.neighborGuid = neighborGuid;
-    const nlabel = na(cells.text(c.nlabel));
-    if (nlabel !== undefined) p.neighborLabel = nlabel;
-    const nlid = cells.int(c.nlid);
-    if (nlid !== undefined) p.neighborLid = nlid;
+    const neighborLabel = na(cells.text(c.nlabel));
+    const neighborLid = cells.int(c.nlid);
     // `"is-north-7-compute-1 mlx5_10"`: the quotes are the tool's, not the name's.
-    if (na(cells.text(c.ndesc)) !== undefined) p.neighborDescription = cells.unquoted(c.ndesc);
+    const neighborDescription = cells.description(c.ndesc);
+    if (label !== undefined && mtu !== undefined && width !== undefined && speed !== undefined && fec !== undefined &&
+      neighborGuid !== undefined && neighborLabel !== undefined && neighborLid !== undefined && neighborDescription !== undefined) {
+      // A linked port has every field: one literal, allocated once with its fields inside it.
+      this.current!.ports.push({
+        portNum, state, physState, label, mtu, width, speed, fec, neighborGuid, neighborLabel, neighborLid, neighborDescription,
+      });
+      return;
+    }
+    const p: NetDumpPort = { portNum, state, physState };
+    if (label !== undefined) p.label = label;
+    if (mtu !== undefined) p.mtu = mtu;
+    if (width !== undefined) p.width = width;
+    if (speed !== undefined) p.speed = speed;
+    if (fec !== undefined) p.fec = fec;
+    if (neighborGuid !== undefined) p.neighborGuid = neighborGuid;
+    if (neighborLabel !== undefined) p.neighborLabel = neighborLabel;
+    if (neighborLid !== undefined) p.neighborLid = neighborLid;
+    if (neighborDescription !== undefined) p.neighborDescription = neighborDescription;
     this.current!.ports.push(p);
   }
 
