@@ -26,22 +26,23 @@ function nameFn(s: FabricSnapshot, custom?: (g: string) => string | undefined): 
   return (g) => custom?.(g) ?? desc.get(g);
 }
 
-function maxWidthOf(set: readonly LinkWidth[]): LinkWidth | undefined {
-  let best: LinkWidth | undefined;
-  for (const w of set) if (!best || WIDTH_LANES[w] > WIDTH_LANES[best]) best = w;
-  return best;
-}
-
-function maxSpeedOf(set: readonly LinkSpeed[]): LinkSpeed | undefined {
-  let best: LinkSpeed | undefined;
-  for (const s of set) if (!best || SPEED_RANK[s] > SPEED_RANK[best]) best = s;
-  return best;
-}
-
-function common<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): T[] | undefined {
+/**
+ * The highest-ranked value present in both lists (undefined when either is empty or none is
+ * shared): the widest width enabled, or the fastest speed supported, at both ends of a link.
+ * No Set or array per call: this runs for both ends of all 30k links of a 10k-GPU fabric.
+ */
+function commonMax<T extends string>(a: readonly T[] | undefined, b: readonly T[] | undefined, rank: Record<T, number>): T | undefined {
   if (!a?.length || !b?.length) return undefined;
-  const sb = new Set(b);
-  return a.filter((x) => sb.has(x));
+  let best: T | undefined;
+  for (const x of a) if (b.includes(x) && (best === undefined || rank[x] > rank[best])) best = x;
+  return best;
+}
+
+/** The higher-ranked of two values, either of which may be missing. */
+function higher<T extends string>(x: T | undefined, y: T | undefined, rank: Record<T, number>): T | undefined {
+  if (x === undefined) return y;
+  if (y === undefined) return x;
+  return rank[y] > rank[x] ? y : x;
 }
 
 function isDown(p: FabricPort | undefined): boolean {
@@ -69,34 +70,35 @@ export function evaluateLinks(current: FabricSnapshot, opts: LinkHealthOptions =
     const a = ports.get(portKey(l.a));
     const b = ports.get(portKey(l.b));
     if (!a || !b || a.state !== 'Active' || b.state !== 'Active') continue;
-    const ends = `${portLabel(l.a, name)} <-> ${portLabel(l.b, name)}`;
+    // Named only for a verdict: building both ends' labels for every healthy link was most of this loop.
+    const ends = (): string => `${portLabel(l.a, name)} <-> ${portLabel(l.b, name)}`;
     const subject = { kind: 'link' as const, a: l.a, b: l.b };
     const w = a.widthActive && b.widthActive ? (WIDTH_LANES[a.widthActive] <= WIDTH_LANES[b.widthActive] ? a.widthActive : b.widthActive) : a.widthActive ?? b.widthActive;
     const s = a.speedActive && b.speedActive ? (SPEED_RANK[a.speedActive] <= SPEED_RANK[b.speedActive] ? a.speedActive : b.speedActive) : a.speedActive ?? b.speedActive;
     if (w) {
-      const enabledMax = maxWidthOf(common(a.widthEnabled, b.widthEnabled) ?? []);
+      const enabledMax = commonMax(a.widthEnabled, b.widthEnabled, WIDTH_LANES);
       const exp = opts.expected?.width;
-      const target = [exp, enabledMax].filter((x): x is LinkWidth => !!x).sort((x, y) => WIDTH_LANES[y] - WIDTH_LANES[x])[0];
+      const target = higher(exp, enabledMax, WIDTH_LANES);
       if (target && WIDTH_LANES[w] < WIDTH_LANES[target]) {
         const sev: Severity = WIDTH_LANES[w] * 2 <= WIDTH_LANES[target] ? 'major' : 'minor';
         out.push({
           kind: 'link-degraded-width', severity: sev, subject,
-          title: `Link ${ends} runs at ${w} instead of ${target}`,
+          title: `Link ${ends()} runs at ${w} instead of ${target}`,
           short: `width ${target}->${w}`,
           evidence: { widthActive: w, target, expected: exp ?? null, enabledCommonMax: enabledMax ?? null, ...rateEvidence(w, s, target, s) },
         });
       }
     }
     if (s) {
-      const supMax = maxSpeedOf(common(a.speedSupported, b.speedSupported) ?? []);
+      const supMax = commonMax(a.speedSupported, b.speedSupported, SPEED_RANK);
       const exp = opts.expected?.speed;
-      const target = [exp, supMax].filter((x): x is LinkSpeed => !!x).sort((x, y) => SPEED_RANK[y] - SPEED_RANK[x])[0];
+      const target = higher(exp, supMax, SPEED_RANK);
       if (target && SPEED_RANK[s] < SPEED_RANK[target]) {
         const wNow = w ?? '4X';
         const ratio = nominalGbps(wNow, s) / nominalGbps(wNow, target);
         out.push({
           kind: 'link-degraded-speed', severity: ratio <= 0.5 ? 'major' : 'minor', subject,
-          title: `Link ${ends} runs at ${s} instead of ${target}`,
+          title: `Link ${ends()} runs at ${s} instead of ${target}`,
           short: `speed ${nominalGbps(wNow, target)}G->${nominalGbps(wNow, s)}G`,
           evidence: { speedActive: s, target, expected: exp ?? null, supportedCommonMax: supMax ?? null, ...rateEvidence(wNow, s, wNow, target) },
         });

@@ -48,7 +48,7 @@ function mode(values: Iterable<number>): number {
  * Pod of each leaf and spine: union-find over leaf–spine links. A pod is identified by its
  * smallest spine GUID (smallest GUID when it has no spine), so titles can say "pod of spine-p2-01".
  */
-export function podsOf(model: TopologyModel, g: Graph): Map<Guid, Guid> {
+export function podsOf(model: TopologyModel, g: Graph, linkTiers: readonly (string | undefined)[] = tiersOfLinks(model, g)): Map<Guid, Guid> {
   const parent = new Map<Guid, Guid>();
   const find = (x: Guid): Guid => {
     let r = x;
@@ -61,8 +61,9 @@ export function podsOf(model: TopologyModel, g: Graph): Map<Guid, Guid> {
     return r;
   };
   for (const [guid, t] of model.tiers) if (t === 'leaf' || t === 'spine') parent.set(guid, guid);
-  for (const l of g.links) {
-    if (model.linkTiers.get(linkKey(l.a, l.b)) !== 'leaf-spine') continue;
+  for (let i = 0; i < g.links.length; i++) {
+    if (linkTiers[i] !== 'leaf-spine') continue;
+    const l = g.links[i]!;
     const ra = find(l.a.nodeGuid);
     const rb = find(l.b.nodeGuid);
     if (ra !== rb) parent.set(ra, rb);
@@ -82,19 +83,28 @@ export function podsOf(model: TopologyModel, g: Graph): Map<Guid, Guid> {
   return pods;
 }
 
+/** Tier of each link of `g`, by index: looked up once (a `linkKey` string each), read three times. */
+function tiersOfLinks(model: TopologyModel, g: Graph): (string | undefined)[] {
+  return g.links.map((l) => model.linkTiers.get(linkKey(l.a, l.b)));
+}
+
 export function asymmetry(model: TopologyModel, g: Graph, name: (x: Guid) => string): Verdict[] {
-  const pods = podsOf(model, g);
+  const linkTiers = tiersOfLinks(model, g);
+  const pods = podsOf(model, g, linkTiers);
   const out: Verdict[] = [];
-  for (const layer of LAYERS) out.push(...layerAsymmetry(model, g, pods, layer, name));
+  for (const layer of LAYERS) out.push(...layerAsymmetry(model, g, linkTiers, pods, layer, name));
   return out;
 }
 
-function layerAsymmetry(model: TopologyModel, g: Graph, pods: Map<Guid, Guid>, layer: Layer, name: (x: Guid) => string): Verdict[] {
+function layerAsymmetry(
+  model: TopologyModel, g: Graph, linkTiers: readonly (string | undefined)[], pods: Map<Guid, Guid>, layer: Layer, name: (x: Guid) => string,
+): Verdict[] {
   const kind = layer.lower === 'leaf' ? 'leaf-spine' : 'spine-core';
   // pair[lower][upper] = number of cables between the two switches
   const pair = new Map<Guid, Map<Guid, number>>();
-  for (const l of g.links) {
-    if (model.linkTiers.get(linkKey(l.a, l.b)) !== kind) continue;
+  for (let i = 0; i < g.links.length; i++) {
+    if (linkTiers[i] !== kind) continue;
+    const l = g.links[i]!;
     const [lo, hi] = model.tiers.get(l.a.nodeGuid) === layer.lower ? [l.a.nodeGuid, l.b.nodeGuid] : [l.b.nodeGuid, l.a.nodeGuid];
     let m = pair.get(lo);
     if (!m) pair.set(lo, (m = new Map()));
