@@ -9,6 +9,7 @@
  *
  *   node --import tsx packages/parsers/bench/ibdiagnet.bench.ts [dir]
  *   node --import tsx packages/parsers/bench/ibdiagnet.bench.ts --generate [switches] [hcas] [runs]
+ *   node --import tsx packages/parsers/bench/ibdiagnet.bench.ts --json <dir> <runs> [ibqueryerrors file...]
  * Without a dir it generates a 10k-GPU directory (480 switches, 10 000 HCAs) and the two
  * ibqueryerrors outputs of a 10k-GPU fabric (800 switches × 64 ports + 10 000 HCAs) in a temp dir.
  */
@@ -73,7 +74,20 @@ function report(f: BenchFigures): string {
   ].join('\n');
 }
 
+/**
+ * `--json <dir> <runs> [ibqueryerrors file...]`: the figures as one JSON line, for `pnpm bench`,
+ * which runs this in a process of its own so that the generator's and other stages' heaps do
+ * not weigh on the parsers' garbage collection.
+ */
+async function json(args: string[]): Promise<void> {
+  const [dir, runs, ...ibqe] = args;
+  const ib = await benchIbdiagnet(dir!, Number(runs));
+  const q = ibqe.length ? await benchIbqueryerrors(ibqe, Number(runs)) : undefined;
+  console.log(JSON.stringify({ ibdiagnet: ib, ibqueryerrors: q }));
+}
+
 async function main(args: string[]): Promise<void> {
+  if (args[0] === '--json') return json(args.slice(1));
   if (args[0] && args[0] !== '--generate') {
     console.log(report(await benchIbdiagnet(args[0])));
     return;
