@@ -28,6 +28,18 @@ const MAX_PORT = 0xffff;
 const SUFFIX_BYTE = new Uint8Array(256);
 for (let c = 32; c <= 126; c++) SUFFIX_BYTE[c] = c === 91 || c === 41 ? 0 : 1;
 
+/** An item name as met in port lines (see `QuickPortLine.first`). */
+interface ItemKey {
+  name: string;
+  /** `Name == `, and its whole little-endian 32-bit words (the tail of 0-3 bytes only in `key`). */
+  key: Uint8Array;
+  words: Uint32Array;
+  /** Column in the current builder, -1 until the first commit. */
+  col: number;
+  /** The item that followed this one last time. */
+  next: ItemKey | undefined;
+}
+
 const isWordChar = (c: number): boolean =>
   (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 
@@ -36,19 +48,20 @@ export class QuickPortLine {
   guid: Guid = '';
   port = 0;
   items = 0;
-  /** `Name == ` of the items by position (port lines repeat them), and their table columns. */
-  private readonly keys: Uint8Array[] = [];
   /**
-   * The same keys as little-endian 32-bit words (the tail of 0-3 bytes is in `keys`): a key is
-   * ~20 bytes and items make up most of a line, and one unaligned `DataView` load compares four
-   * bytes where the byte loop loads and compares each one (-25% of this reader's time).
+   * The item names met, each with its `Name == ` bytes, its table column and the item that
+   * followed it last time. The tool prints items in one fixed order and leaves out those at 0
+   * (error mode) or under threshold, so "the item after X" predicts the next key far better than
+   * "the k-th item of the last line": one left-out item shifted every later position.
    */
-  private readonly keyWords: Uint32Array[] = [];
-  private view: DataView | undefined;
-  private readonly byName = new Map<string, { key: Uint8Array; words: Uint32Array }>();
+  private first: ItemKey | undefined;
+  private readonly byName = new Map<string, ItemKey>();
   private readonly nameTexts = new AsciiInterner();
-  private readonly names: string[] = [];
-  private readonly cols = new Int32Array(MAX_ITEMS).fill(-1);
+  /** The key of each staged item. */
+  private readonly staged: ItemKey[] = [];
+  /** The builder the keys' `col` belong to. */
+  private builder: CounterTableBuilder | undefined;
+  private view: DataView | undefined;
   /** Staged values: the digits' value (exact up to 15 digits) and where they are. */
   private readonly value = new Float64Array(MAX_ITEMS);
   private readonly start = new Int32Array(MAX_ITEMS);
@@ -88,30 +101,34 @@ export class QuickPortLine {
       i++;
     }
     let n = 0;
+    let expect = this.first;
+    let prev: ItemKey | undefined;
     while (i < e) {
       if (n === MAX_ITEMS || t[i] !== 32 || t[i + 1] !== 91 /* [ */) return false;
       i += 2;
-      const key = this.keys[n];
-      if (key !== undefined && i + key.length <= e && sameKey(dv, t, i, key, this.keyWords[n]!)) i += key.length;
-      else {
+      let k: ItemKey;
+      if (expect !== undefined && i + expect.key.length <= e && sameKey(dv, t, i, expect.key, expect.words)) {
+        k = expect;
+        i += k.key.length;
+      } else {
         const ns = i;
         while (isWordChar(t[i]!)) i++;
         if (i === ns || !startsWithAscii(t, i, ' == ')) return false;
-        // Error-mode lines list only the counters over threshold, so the k-th name changes
-        // often: keys are made once per name, not once per change.
         // By the bytes, not decoded: error-mode lines change names on nearly every line.
         const name = this.nameTexts.get(t, ns, i);
         let known = this.byName.get(name);
         if (known === undefined) {
           const key = new Uint8Array(t.subarray(ns, i + 4));
-          this.byName.set(name, (known = { key, words: littleEndianWords(key) }));
+          this.byName.set(name, (known = { name, key, words: littleEndianWords(key), col: -1, next: undefined }));
         }
-        this.names[n] = name;
-        this.keys[n] = known.key;
-        this.keyWords[n] = known.words;
-        this.cols[n] = -1;
+        k = known;
+        if (prev === undefined) this.first = k;
+        else prev.next = k;
         i += 4;
       }
+      this.staged[n] = k;
+      prev = k;
+      expect = k.next;
       const ds = i;
       // Up to 9 digits in int32 arithmetic, the rest (data counters) as a double.
       let small = 0;
@@ -161,15 +178,21 @@ export class QuickPortLine {
 
   /** Write the staged items of the last `read` of `t` into `row`. */
   commit(b: CounterTableBuilder, row: number, t: Uint8Array): void {
-    const { cols, value, start, end } = this;
+    if (this.builder !== b) {
+      for (const key of this.byName.values()) key.col = -1;
+      this.builder = b;
+    }
+    const { staged, value, start, end } = this;
     for (let k = 0; k < this.items; k++) {
-      if (cols[k] === -1) cols[k] = b.column(this.names[k]!);
+      const key = staged[k]!;
+      if (key.col === -1) key.col = b.column(key.name);
+      const col = key.col;
       // Below 2^32 the halves are known without `setNumber`'s division (~half of all items).
       if (end[k] - start[k] <= 15) {
         const v = value[k]!;
-        if (v <= 0xffff_ffff) b.setHalves(cols[k]!, row, 0, v);
-        else b.setNumber(cols[k]!, row, v);
-      } else if (decimalHalves(t, start[k], end[k])) b.setHalves(cols[k], row, halves.hi, halves.lo);
+        if (v <= 0xffff_ffff) b.setHalves(col, row, 0, v);
+        else b.setNumber(col, row, v);
+      } else if (decimalHalves(t, start[k], end[k])) b.setHalves(col, row, halves.hi, halves.lo);
     }
   }
 }
