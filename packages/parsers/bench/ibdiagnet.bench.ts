@@ -21,7 +21,7 @@ import { readIbdiagnetDir } from '../src/ibdiagnet/directory.ts';
 import { generateIbdiagnetDir } from './generate.ts';
 import { benchIbqueryerrors, reportIbqueryerrors } from './ibqueryerrors.bench.ts';
 import { generateIbqueryerrors } from './ibqueryerrors-generate.ts';
-import { line, measure, readAndSplit } from './measure.ts';
+import { line, measure, readAndSplit, readAndTouch } from './measure.ts';
 import type { Timing } from './measure.ts';
 
 export interface BenchFigures {
@@ -39,6 +39,8 @@ export interface BenchFigures {
   /** CPU and wall time, best and median, of the parse and of the floor. */
   parse: Timing;
   floor: Timing;
+  /** Reading the files and looking at every byte once in JavaScript (see `readAndTouch`). */
+  touch: Timing;
   /** parse.cpuMs / floor.cpuMs: the figure that holds on a busy machine. */
   cpuRatio: number;
   counts: { nodes: number; ports: number; links: number; counters: number };
@@ -52,12 +54,13 @@ export async function benchIbdiagnet(dir: string, runs = 5): Promise<BenchFigure
   for (const f of files) bytes += (await stat(join(dir, f))).size;
   const parse = await measure(runs, () => readIbdiagnetDir(dir));
   const floor = await measure(runs, async () => { for (const f of files) await readAndSplit(join(dir, f)); });
+  const touch = await measure(runs, async () => { for (const f of files) await readAndTouch(join(dir, f)); });
   const mb = bytes / 1e6;
   const s = first.value;
   return {
     dir, files, bytes, parseMs: parse.wallMs, floorMs: floor.wallMs,
     parseMBps: mb / (parse.wallMs / 1000), floorMBps: mb / (floor.wallMs / 1000), ratio: parse.wallMs / floor.wallMs,
-    parse, floor, cpuRatio: parse.cpuMs / floor.cpuMs,
+    parse, floor, touch, cpuRatio: parse.cpuMs / floor.cpuMs,
     counts: { nodes: s.nodes.length, ports: s.ports.length, links: s.links.length, counters: s.counters.rows },
   };
 }
@@ -70,6 +73,7 @@ function report(f: BenchFigures): string {
     `fabric   ${f.counts.nodes} nodes, ${f.counts.ports} ports, ${f.counts.links} links, ${f.counts.counters} PM rows`,
     line('parse', f.parse, mb) + '  (read the bytes + parse)',
     line('floor', f.floor, mb) + '  (read + split into lines)',
+    line('touch', f.touch, mb) + `  (read + a JS loop over every byte: ${(f.touch.wallMs / f.floor.wallMs).toFixed(2)}x the floor)`,
     `ratio    ${f.cpuRatio.toFixed(2)}x floor (cpu), ${f.ratio.toFixed(2)}x (wall)   (targets: >= 50 MB/s, <= 3x)`,
   ].join('\n');
 }
