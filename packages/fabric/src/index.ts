@@ -15,3 +15,4 @@ export * from './nccl.ts';
 export * from './worklist.ts';
 export * from './synthetic.ts';
 export * from './random.ts';
+export * from './port-index.ts';

@@ -22,7 +22,7 @@ export { runLines as runDiagsLines, runLinesAsync as runDiagsLinesAsync, type Pa
 export { IBQE_ERROR_MODE_COUNTERS } from './diags/ibqueryerrors-grammar.ts';
 export { parseIbqueryerrors, createIbqueryerrorsParser, ibqePortCounters, type IbqueryerrorsResult, type IbqueryerrorsOptions, type IbqePort, type IbqeSummary } from './diags/ibqueryerrors.ts';
 export { ibqueryerrorsTable, type IbqueryerrorsTable, type IbqueryerrorsTableOptions } from './diags/ibqueryerrors-table.ts';
-export { parseIblinkinfo, createIblinkinfoParser, type IblinkinfoResult, type LinkInfoPort, type LidLink } from './diags/iblinkinfo.ts';
+export { parseIblinkinfo, createIblinkinfoParser, type IblinkinfoOptions, type IblinkinfoResult, type LinkInfoPort, type LidLink } from './diags/iblinkinfo.ts';
 export { parseLinkLine, type LinkLine, type LinkPeer } from './diags/link-line.ts';
 export { parseSminfo, createSminfoParser, smStateFromNumber } from './diags/sminfo.ts';
 export { parseSaquerySmir, createSaquerySmirParser } from './diags/saquery.ts';

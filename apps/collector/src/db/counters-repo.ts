@@ -1,5 +1,6 @@
 import { ABSENT, cellValue, type CounterColumn } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
+import { BatchInsert } from './batch-insert.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -8,15 +9,44 @@ const HOUR_MS = 3_600_000;
  * deltas; deltas are stored sparsely (only non-zero error-counter deltas) per sweep for a few
  * days, and summed into hourly rollups kept for a year.
  */
+/** The `vals` of a `counter_last` row: `row`'s cells in `columns`, see `storeLastRows`. */
+function lastVals(columns: readonly CounterColumn[], row: number): string {
+  let vals = '';
+  for (let k = 0; k < columns.length; k++) {
+    const c = columns[k]!;
+    if (k > 0) vals += ',';
+    const hi = c.hi[row]!;
+    const lo = c.lo[row]!;
+    if (hi === ABSENT && lo === ABSENT) continue;
+    // Below 2^32 (nearly every error counter) the low half is the value: no bigint.
+    vals += hi === 0 ? String(lo) : cellValue(c, row)!.toString();
+  }
+  return vals;
+}
+
+/** A `counter_last` row as `iterateLast` gives it. */
+export interface StoredLast {
+  nodeGuid: string;
+  portNum: number;
+  at: number;
+  vals: string;
+  /** Counter names of the values in `vals`; undefined for a row stored as a JSON object. */
+  layout: readonly string[] | undefined;
+}
+
+/** A stored row's values by counter name (decimal strings), whichever way it was stored. */
+export function lastValues(vals: string, layout: readonly string[] | undefined): Record<string, string> {
+  if (layout === undefined) return JSON.parse(vals) as Record<string, string>;
+  const out: Record<string, string> = {};
+  vals.split(',').forEach((v, k) => { if (v !== '' && layout[k] !== undefined) out[layout[k]] = v; });
+  return out;
+}
+
 export function createCountersRepo(db: Db) {
   const nameIds = new Map<string, number>();
-  const keyJson = new Map<string, string>();
   for (const r of db.prepare('SELECT id, name FROM counter_names').all() as { id: number; name: string }[]) nameIds.set(r.name, r.id);
   const insertName = db.prepare('INSERT INTO counter_names (name) VALUES (?) ON CONFLICT (name) DO UPDATE SET name = name RETURNING id');
-  const upsertLast = db.prepare(
-    `INSERT INTO counter_last (port_id, at, scan_id, vals) VALUES (?, ?, ?, ?)
-     ON CONFLICT (port_id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id, vals = excluded.vals`,
-  );
+  const upsertLayout = db.prepare('INSERT INTO counter_layouts (names) VALUES (?) ON CONFLICT (names) DO UPDATE SET names = names RETURNING id');
   const upsertBaseline = db.prepare(
     'INSERT INTO counter_baseline (id, at, scan_id) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id',
   );
@@ -38,28 +68,36 @@ export function createCountersRepo(db: Db) {
   return {
     counterId,
     /**
-     * Every port's stored baseline row (values as a JSON object of decimal strings), streamed:
-     * at 60k ports, collecting them in a map first doubled the start-up memory peak.
+     * Every port's stored baseline row with the port's GUID and number, streamed (at 60k ports,
+     * collecting them in a map first doubled the start-up memory peak). `vals` holds the values
+     * in `layout`'s order (see `lastValues`), or a JSON object for rows older than layouts.
      */
-    *iterateLast(): Generator<{ portId: number; at: number; vals: string }> {
-      for (const r of db.prepare('SELECT port_id AS portId, at, vals FROM counter_last').iterate() as Iterable<{ portId: number; at: number; vals: string }>) yield r;
+    *iterateLast(): Generator<StoredLast> {
+      const layouts = new Map<number, readonly string[]>();
+      for (const l of db.prepare('SELECT id, names FROM counter_layouts').all() as { id: number; names: string }[]) {
+        layouts.set(l.id, JSON.parse(l.names) as string[]);
+      }
+      const rows = db.prepare(
+        `SELECT p.node_guid AS nodeGuid, p.port_num AS portNum, c.at, c.vals, c.layout_id AS layoutId
+         FROM counter_last c JOIN ports p ON p.id = c.port_id`,
+      );
+      for (const r of rows.iterate() as Iterable<{ nodeGuid: string; portNum: number; at: number; vals: string; layoutId: number | null }>) {
+        yield { nodeGuid: r.nodeGuid, portNum: r.portNum, at: r.at, vals: r.vals, layout: r.layoutId === null ? undefined : layouts.get(r.layoutId) };
+      }
     },
     /**
-     * One port's stored baseline: the cells of `row` in `columns` as a JSON object of decimal
-     * strings (bigint-safe), absent cells left out.
+     * Ports' stored baselines: for each `portIds[k]`, the cells of table row `rows[k]` in
+     * `columns` as decimal strings (exact to 2^64), comma-separated in the columns' order, empty
+     * for absent cells; the column names are stored once, as the rows' layout. Written in
+     * batches: the first sweep or import of a 10k-GPU fabric writes all 63k.
      */
-    storeLastRow(portId: number, at: number, scanId: number, columns: readonly CounterColumn[], row: number): void {
-      let json = '';
-      for (const c of columns) {
-        const hi = c.hi[row]!;
-        const lo = c.lo[row]!;
-        if (hi === ABSENT && lo === ABSENT) continue;
-        let kj = keyJson.get(c.name);
-        if (kj === undefined) keyJson.set(c.name, (kj = `,${JSON.stringify(c.name)}:"`));
-        // Below 2^32 (nearly every error counter) the low half is the value: no bigint.
-        json += kj + (hi === 0 ? String(lo) : cellValue(c, row)!.toString()) + '"';
-      }
-      upsertLast.run(portId, at, scanId, json === '' ? '{}' : `{${json.slice(1)}}`);
+    storeLastRows(at: number, scanId: number, columns: readonly CounterColumn[], portIds: readonly number[], rows: readonly number[]): void {
+      if (portIds.length === 0) return;
+      const layoutId = (upsertLayout.get(JSON.stringify(columns.map((c) => c.name))) as { id: number }).id;
+      const out = new BatchInsert(db, 'INSERT INTO counter_last (port_id, at, scan_id, vals, layout_id)', 5,
+        'ON CONFLICT (port_id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id, vals = excluded.vals, layout_id = excluded.layout_id');
+      for (let k = 0; k < portIds.length; k++) out.add(portIds[k]!, at, scanId, lastVals(columns, rows[k]!), layoutId);
+      out.flush();
     },
     /** The sweep the stored baseline is as of (rows of unchanged ports keep their own older time). */
     storeBaselineTime(at: number, scanId: number): void {

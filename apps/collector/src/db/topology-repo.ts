@@ -1,5 +1,9 @@
-import type { FabricLink, FabricNode, FabricPort, Guid } from '@ibwatch/fabric';
+import { PortIndex, type FabricLink, type FabricNode, type FabricPort, type Guid, type PortRef } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
+import { BatchInsert } from './batch-insert.ts';
+
+/** A port `ingest` is about to insert (its id is not known yet). */
+const NEW = -1;
 
 export interface StoredPort {
   id: number;
@@ -41,18 +45,6 @@ function sameAsStored(
 
 /** Nodes, ports and links with first/last seen, and the history of port state changes. */
 export function createTopologyRepo(db: Db) {
-  const upsertNode = db.prepare(
-    `INSERT INTO nodes (guid, type, description, num_ports, lid, first_seen, last_seen)
-     VALUES (@guid, @type, @description, @numPorts, @lid, @at, @at)
-     ON CONFLICT (guid) DO UPDATE SET type = excluded.type, description = excluded.description,
-       num_ports = excluded.num_ports, lid = COALESCE(excluded.lid, nodes.lid), last_seen = excluded.last_seen`,
-  );
-  const insertPort = db.prepare(
-    `INSERT INTO ports (node_guid, port_num, port_guid, lid, state, phys_state, width_active, speed_active,
-       width_enabled, width_supported, speed_enabled, speed_supported, remote_guid, remote_port, first_seen, last_seen)
-     VALUES (@nodeGuid, @portNum, @portGuid, @lid, @state, @physState, @widthActive, @speedActive,
-       @widthEnabled, @widthSupported, @speedEnabled, @speedSupported, @remoteGuid, @remotePort, @at, @at)`,
-  );
   const updatePort = db.prepare(
     `UPDATE ports SET port_guid = COALESCE(@portGuid, port_guid), lid = COALESCE(@lid, lid), state = @state,
        phys_state = @physState, width_active = @widthActive, speed_active = @speedActive,
@@ -63,28 +55,30 @@ export function createTopologyRepo(db: Db) {
   const insertHistory = db.prepare(
     'INSERT INTO port_state_history (port_id, at, scan_id, state, phys_state, width, speed) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  const upsertLink = db.prepare(
-    `INSERT INTO links (a_port_id, b_port_id, present, first_seen, last_seen) VALUES (?, ?, 1, ?, ?)
-     ON CONFLICT (a_port_id, b_port_id) DO UPDATE SET present = 1, last_seen = excluded.last_seen
-     RETURNING id, first_seen`,
+
+  // One stored port with everything `ingest` compares, looked up by id as the scan's ports
+  // come: loading all 69k into maps first (two of them, with a string key per port) held ~50 MB
+  // for the whole scan, while these rows are garbage right away.
+  const storedPort = db.prepare(
+    `SELECT id, node_guid AS nodeGuid, port_num AS portNum, lid, state, phys_state AS physState,
+       width_active AS widthActive, speed_active AS speedActive, remote_guid AS remoteGuid,
+       remote_port AS remotePort, first_seen AS firstSeen, port_guid AS portGuid, width_enabled AS we,
+       width_supported AS ws, speed_enabled AS se, speed_supported AS ss FROM ports WHERE id = ?`,
   );
 
-  function loadPorts(): Map<string, StoredPort> {
-    const rows = db
-      .prepare(
-        `SELECT id, node_guid AS nodeGuid, port_num AS portNum, lid, state, phys_state AS physState,
-           width_active AS widthActive, speed_active AS speedActive, remote_guid AS remoteGuid,
-           remote_port AS remotePort, first_seen AS firstSeen FROM ports`,
-      )
-      .all() as StoredPort[];
-    return new Map(rows.map((p) => [`${p.nodeGuid}:${p.portNum}`, p]));
+  /** Row ids of every stored port. */
+  function portIds(): PortIndex<number> {
+    const ids = new PortIndex<number>();
+    for (const [id, guid, port] of db.prepare('SELECT id, node_guid, port_num FROM ports').raw().iterate() as Iterable<[number, Guid, number]>) {
+      ids.set(guid, port, id);
+    }
+    return ids;
   }
 
   // Every write to nodes or ports goes through ingest/setTiers: they bump the topology version,
   // which readers compare instead of scanning 69k ports for a change (see topologyVersion).
   const bump = db.prepare("INSERT INTO change_counters (name, n) VALUES ('topology', 1) ON CONFLICT (name) DO UPDATE SET n = n + 1");
   return {
-    loadPorts,
     /**
      * Stores one topology observation. Must run inside the scan's transaction. Ports not in
      * `ports` keep their last state; links not in `links` are marked absent when `complete`.
@@ -93,78 +87,99 @@ export function createTopologyRepo(db: Db) {
       bump.run();
       const changes: TopologyChanges = { newNodes: 0, newPorts: 0, stateChanges: [], newLinks: 0, goneLinks: [] };
       const knownNodes = new Set((db.prepare('SELECT guid FROM nodes').pluck().all() as string[]));
+      const upsertNodes = new BatchInsert(db, 'INSERT INTO nodes (guid, type, description, num_ports, lid, first_seen, last_seen)', 7,
+        `ON CONFLICT (guid) DO UPDATE SET type = excluded.type, description = excluded.description,
+           num_ports = excluded.num_ports, lid = COALESCE(excluded.lid, nodes.lid), last_seen = excluded.last_seen`);
       for (const n of nodes) {
         if (!knownNodes.has(n.guid)) changes.newNodes++;
-        upsertNode.run({ guid: n.guid, type: n.type, description: n.description, numPorts: n.numPorts, lid: n.lid ?? null, at });
+        upsertNodes.add(n.guid, n.type, n.description, n.numPorts, n.lid ?? null, at, at);
       }
-      const remoteOf = new Map<string, { guid: Guid; port: number }>();
+      upsertNodes.flush();
+      const remoteOf = new PortIndex<PortRef>();
       for (const l of links) {
-        remoteOf.set(`${l.a.nodeGuid}:${l.a.portNum}`, { guid: l.b.nodeGuid, port: l.b.portNum });
-        remoteOf.set(`${l.b.nodeGuid}:${l.b.portNum}`, { guid: l.a.nodeGuid, port: l.a.portNum });
+        remoteOf.set(l.a.nodeGuid, l.a.portNum, l.b);
+        remoteOf.set(l.b.nodeGuid, l.b.portNum, l.a);
       }
-      const stored = loadPorts();
-      const extras = new Map((db.prepare(
-        'SELECT id, port_guid AS portGuid, width_enabled AS we, width_supported AS ws, speed_enabled AS se, speed_supported AS ss FROM ports',
-      ).all() as (PortExtras & { id: number })[]).map((r) => [r.id, r]));
+      const ids = portIds();
       const unchanged: number[] = [];
+      // New ports go in batches (all 63k at a fabric's first import), their first state row
+      // and their ids follow in one statement each after the loop.
+      const firstNewId = (db.prepare('SELECT COALESCE(MAX(id), 0) + 1 FROM ports').pluck().get() as number);
+      const newPorts = new BatchInsert(db, `INSERT INTO ports (node_guid, port_num, port_guid, lid, state, phys_state, width_active, speed_active,
+        width_enabled, width_supported, speed_enabled, speed_supported, remote_guid, remote_port, first_seen, last_seen)`, 16);
       for (const p of ports) {
-        const key = `${p.nodeGuid}:${p.portNum}`;
-        const remote = remoteOf.get(key);
+        const remote = remoteOf.get(p.nodeGuid, p.portNum);
         const row = {
           nodeGuid: p.nodeGuid, portNum: p.portNum, portGuid: p.portGuid ?? null, lid: p.lid ?? null,
           state: p.state ?? null, physState: p.physState ?? null, widthActive: p.widthActive ?? null,
           speedActive: p.speedActive ?? null, widthEnabled: list(p.widthEnabled), widthSupported: list(p.widthSupported),
           speedEnabled: list(p.speedEnabled), speedSupported: list(p.speedSupported),
-          remoteGuid: remote?.guid ?? null, remotePort: remote?.port ?? null, at,
+          remoteGuid: remote?.nodeGuid ?? null, remotePort: remote?.portNum ?? null, at,
         };
-        const old = stored.get(key);
-        if (!old) {
-          const id = Number(insertPort.run(row).lastInsertRowid);
+        const id = ids.get(p.nodeGuid, p.portNum);
+        if (id === NEW) continue; // the same port twice in one scan: the first is kept
+        if (id === undefined) {
+          ids.set(p.nodeGuid, p.portNum, NEW);
+          newPorts.add(row.nodeGuid, row.portNum, row.portGuid, row.lid, row.state, row.physState, row.widthActive, row.speedActive,
+            row.widthEnabled, row.widthSupported, row.speedEnabled, row.speedSupported, row.remoteGuid, row.remotePort, at, at);
           changes.newPorts++;
-          insertHistory.run(id, at, scanId, row.state, row.physState, row.widthActive, row.speedActive);
-          stored.set(key, { id, nodeGuid: p.nodeGuid, portNum: p.portNum, lid: row.lid, state: row.state, physState: row.physState,
-            widthActive: row.widthActive, speedActive: row.speedActive, remoteGuid: row.remoteGuid, remotePort: row.remotePort, firstSeen: at });
           continue;
         }
-        const extra = extras.get(old.id);
+        const old = storedPort.get(id) as StoredPort & PortExtras;
         // A port exactly as stored only needs its last-seen time (one statement for all of them
         // below): updating all 69k ports of a 10k-GPU fabric was most of a topology scan.
-        if (extra && sameAsStored(row, old, extra)) unchanged.push(old.id);
-        else updatePort.run({ ...row, id: old.id });
+        if (sameAsStored(row, old, old)) unchanged.push(id);
+        else updatePort.run(Object.assign({}, row, { id })); // not a spread: on Node 20 that is a hidden class per port
         if (old.state !== row.state || old.physState !== row.physState || old.widthActive !== row.widthActive || old.speedActive !== row.speedActive) {
-          insertHistory.run(old.id, at, scanId, row.state, row.physState, row.widthActive, row.speedActive);
-          changes.stateChanges.push({ portId: old.id, from: old, to: p });
+          insertHistory.run(id, at, scanId, row.state, row.physState, row.widthActive, row.speedActive);
+          changes.stateChanges.push({ portId: id, from: old, to: p });
         }
       }
       if (unchanged.length) db.prepare('UPDATE ports SET last_seen = ? WHERE id IN (SELECT value FROM json_each(?))').run(at, JSON.stringify(unchanged));
-      const seen = new Set<number>();
-      for (const l of links) {
-        const a = stored.get(`${l.a.nodeGuid}:${l.a.portNum}`);
-        const b = stored.get(`${l.b.nodeGuid}:${l.b.portNum}`);
-        if (!a || !b) continue;
-        const [x, y] = a.id < b.id ? [a.id, b.id] : [b.id, a.id];
-        const r = upsertLink.get(x, y, at, at) as { id: number; first_seen: number };
-        if (r.first_seen === at) changes.newLinks++;
-        seen.add(r.id);
-      }
-      if (complete) {
-        const present = db.prepare('SELECT id, a_port_id AS aPortId, b_port_id AS bPortId FROM links WHERE present = 1').all() as TopologyChanges['goneLinks'];
-        const markGone = db.prepare('UPDATE links SET present = 0 WHERE id = ?');
-        for (const l of present) {
-          if (seen.has(l.id)) continue;
-          markGone.run(l.id);
-          changes.goneLinks.push(l);
+      newPorts.flush();
+      if (changes.newPorts > 0) {
+        db.prepare(`INSERT INTO port_state_history (port_id, at, scan_id, state, phys_state, width, speed)
+          SELECT id, ?, ?, state, phys_state, width_active, speed_active FROM ports WHERE id >= ?`).run(at, scanId, firstNewId);
+        for (const [id, guid, port] of db.prepare('SELECT id, node_guid, port_num FROM ports WHERE id >= ?').raw().iterate(firstNewId) as Iterable<[number, Guid, number]>) {
+          ids.set(guid, port, id);
         }
+      }
+      const seen = new Set<number>();
+      const upsertLinks = new BatchInsert(db, 'INSERT INTO links (a_port_id, b_port_id, present, first_seen, last_seen)', 5,
+        'ON CONFLICT (a_port_id, b_port_id) DO UPDATE SET present = 1, last_seen = excluded.last_seen RETURNING id, first_seen',
+        (rows) => {
+          for (const r of rows as { id: number; first_seen: number }[]) {
+            if (r.first_seen === at) changes.newLinks++;
+            seen.add(r.id);
+          }
+        });
+      for (const l of links) {
+        const a = ids.get(l.a.nodeGuid, l.a.portNum);
+        const b = ids.get(l.b.nodeGuid, l.b.portNum);
+        if (a === undefined || b === undefined) continue;
+        upsertLinks.add(Math.min(a, b), Math.max(a, b), 1, at, at);
+      }
+      upsertLinks.flush();
+      if (complete) {
+        const present = db.prepare('SELECT id, a_port_id AS aPortId, b_port_id AS bPortId FROM links WHERE present = 1');
+        for (const l of present.iterate() as Iterable<TopologyChanges['goneLinks'][number]>) if (!seen.has(l.id)) changes.goneLinks.push(l);
+        const markGone = db.prepare('UPDATE links SET present = 0 WHERE id = ?');
+        for (const l of changes.goneLinks) markGone.run(l.id);
       }
       return changes;
     },
     setTiers(tiers: { guid: Guid; tier: string | null; rail: number | null }[]): void {
       bump.run();
-      const st = db.prepare('UPDATE nodes SET tier = ?, rail = ? WHERE guid = ?');
       const now = new Map((db.prepare('SELECT guid, tier, rail FROM nodes').all() as { guid: string; tier: string | null; rail: number | null }[]).map((n) => [n.guid, n]));
+      const changed: [Guid, string | null, number | null][] = [];
       for (const t of tiers) {
         const have = now.get(t.guid);
-        if (!have || have.tier !== t.tier || have.rail !== t.rail) st.run(t.tier, t.rail, t.guid);
+        if (!have || have.tier !== t.tier || have.rail !== t.rail) changed.push([t.guid, t.tier, t.rail]);
+      }
+      // One statement for all (every node changes at a fabric's first scan: 11k at 10k GPUs).
+      if (changed.length) {
+        db.prepare('UPDATE nodes SET tier = j.value ->> 1, rail = j.value ->> 2 FROM json_each(?) AS j WHERE nodes.guid = j.value ->> 0')
+          .run(JSON.stringify(changed));
       }
     },
     setLinkHealth(rows: { id: number; tier: string | null; health: string; reason: string | null }[]): void {

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { syntheticFatTree, type PortCounters } from '@ibwatch/fabric';
+import { cellValue, syntheticFatTree, type PortCounters } from '@ibwatch/fabric';
 import { runPipeline } from './scan-service.ts';
 import { storeTopology } from './topology-store.ts';
 import { storePm } from './pm-store.ts';
 import { CounterBaseline } from './counter-baseline.ts';
+import { lastValues } from '../db/counters-repo.ts';
 import { testContext } from '../test-support.ts';
 
 const MIN = 60_000;
@@ -44,8 +45,10 @@ describe('counter baseline: only changed ports are written, restarts lose and do
     // Data counters moved on every port; only port a's kept counters did.
     expect(rowsAt(1)).toBe(1);
     expect(db.prepare('SELECT at FROM counter_baseline').pluck().get()).toBe(t0 + MIN);
-    const stored = JSON.parse(db.prepare('SELECT vals FROM counter_last WHERE at = ?').pluck().get(t0 + MIN) as string);
-    expect(stored).toEqual({ SymbolErrorCounter: '4', PortRcvErrors: '0', PortXmitWait: '0' });
+    const row = db.prepare('SELECT c.vals, l.names FROM counter_last c JOIN counter_layouts l ON l.id = c.layout_id WHERE c.at = ?').get(t0 + MIN) as { vals: string; names: string };
+    expect(JSON.parse(row.names)).toEqual(['SymbolErrorCounter', 'PortRcvErrors', 'PortXmitWait']);
+    expect(row.vals).toBe('4,0,0');
+    expect(lastValues(row.vals, JSON.parse(row.names) as string[])).toEqual({ SymbolErrorCounter: '4', PortRcvErrors: '0', PortXmitWait: '0' });
 
     // Port c is not read in sweep 2; a restart happens before sweep 3.
     await store(2, sweep(2, new Map([[a, 4n], [b, 2n]]), c));
@@ -57,5 +60,39 @@ describe('counter baseline: only changed ports are written, restarts lose and do
       { port: `${a.nodeGuid}/${a.portNum}`, delta: 6, s: 60 }, // after the restart: the increase, not the total
       { port: `${c.nodeGuid}/${c.portNum}`, delta: 5, s: 60 }, // against its value before it went unread
     ]);
+  });
+});
+
+describe('counter_last rows', () => {
+  let ctx: ReturnType<typeof testContext>;
+  afterEach(() => ctx.cleanup());
+
+  it('keep 64-bit values exact and absent cells absent, and rows stored as JSON before layouts still load', async () => {
+    ctx = testContext();
+    const { db, config, names } = ctx;
+    const t = syntheticFatTree({ hosts: 4, rails: 1, hostsPerLeaf: 4, leavesPerPod: 1, spinesPerPod: 1, coreLinksPerSpine: 1 });
+    await runPipeline(db, 'topology', 'cli', async () => ({ data: t, raw: [], toolVersions: {}, warnings: [] }), (id, at, c) => storeTopology(db, config, names, id, at, c.data));
+    const [a, b] = t.ports.filter((p) => p.portNum > 0 && p.state === 'Active');
+    const baseline = new CounterBaseline(db);
+    const data: PortCounters[] = [
+      { nodeGuid: a!.nodeGuid, portNum: a!.portNum, counters: { SymbolErrorCounter: 3n, PortXmitWaitExt: 18446744073709551614n } },
+      { nodeGuid: b!.nodeGuid, portNum: b!.portNum, counters: { PortXmitWaitExt: 7n } },
+    ];
+    const row = await runPipeline(db, 'pm', 'schedule', async () => ({ data, raw: [], toolVersions: {}, warnings: [] }),
+      (id, at, cc) => storePm(db, config, names, baseline, id, at, cc.data));
+    expect(row.status).toBe('ok');
+    expect(db.prepare('SELECT vals FROM counter_last ORDER BY port_id').pluck().all()).toEqual(expect.arrayContaining(['3,18446744073709551614', ',7']));
+
+    // A row as versions before 0003 wrote it: a JSON object and no layout.
+    const legacyId = db.prepare('SELECT id FROM ports WHERE node_guid = ? AND port_num = ?').pluck().get(b!.nodeGuid, b!.portNum) as number;
+    db.prepare('UPDATE counter_last SET vals = ?, layout_id = NULL WHERE port_id = ?').run('{"PortXmitWaitExt":"9","SymbolErrorCounter":"1"}', legacyId);
+
+    const loaded = new CounterBaseline(db).load().table!;
+    const values = (p: typeof a) => {
+      const r = loaded.nodeGuids.findIndex((g, i) => g === p!.nodeGuid && loaded.portNums[i] === p!.portNum);
+      return Object.fromEntries(loaded.columns.map((c) => [c.name, cellValue(c, r)]).filter(([, v]) => v !== undefined));
+    };
+    expect(values(a)).toEqual({ SymbolErrorCounter: 3n, PortXmitWaitExt: 18446744073709551614n });
+    expect(values(b)).toEqual({ SymbolErrorCounter: 1n, PortXmitWaitExt: 9n });
   });
 });

@@ -1,7 +1,7 @@
 import { COUNTER_SPECS, CounterTableBuilder, type CounterName, type CounterTable } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
-import { createCountersRepo } from '../db/counters-repo.ts';
-import { createTopologyRepo, topologyVersion, type StoredPort } from '../db/topology-repo.ts';
+import { createCountersRepo, lastValues } from '../db/counters-repo.ts';
+import { topologyVersion } from '../db/topology-repo.ts';
 
 /** Counters whose per-sweep deltas are kept (sparse, non-zero only): errors, and congestion. */
 export const KEPT: ReadonlySet<CounterName> = new Set(
@@ -12,8 +12,6 @@ export const KEPT: ReadonlySet<CounterName> = new Set(
 export const STORED_COLUMNS: ReadonlySet<CounterName> = new Set(
   [...KEPT].flatMap((n) => [n, ...(COUNTER_SPECS.get(n)?.extNames ?? [])]),
 );
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * The last counter values of every port, as of the last stored sweep: the baseline the next
@@ -38,19 +36,30 @@ export class CounterBaseline {
 
   load(): { table: CounterTable | undefined; at: number } {
     if (!this.loaded) {
-      const guidOf = new Map(
-        (this.db.prepare('SELECT id, node_guid AS g, port_num AS p FROM ports').all() as { id: number; g: string; p: number }[]).map((r) => [r.id, r]),
-      );
-      const b = new CounterTableBuilder(guidOf.size + 16);
+      const portCount = this.db.prepare('SELECT COUNT(*) FROM ports').pluck().get() as number;
+      const b = new CounterTableBuilder(portCount + 16);
       let lastAt = 0;
+      // Rows come with their port's GUID and number (joined by SQLite): a map of all 69k ports
+      // built first to look them up was the first sweep's largest allocation after a restart.
+      // Each layout's columns in the table, found once.
+      const columnsOf = new Map<readonly string[], number[]>();
       for (const last of createCountersRepo(this.db).iterateLast()) {
-        const port = guidOf.get(last.portId);
-        if (!port) continue;
-        const r = b.addRow(port.g, port.p);
-        const vals = JSON.parse(last.vals) as Record<string, string>;
-        for (const k in vals) {
-          const v = vals[k]!;
-          b.setDecimal(b.column(k), r, v, 0, v.length);
+        const r = b.addRow(last.nodeGuid, last.portNum);
+        const v = last.vals;
+        if (last.layout === undefined) {
+          const vals = lastValues(v, undefined);
+          for (const k in vals) b.setDecimal(b.column(k), r, vals[k]!, 0, vals[k]!.length);
+        } else {
+          let cols = columnsOf.get(last.layout);
+          if (cols === undefined) columnsOf.set(last.layout, (cols = last.layout.map((n) => b.column(n))));
+          // The values in place, no array of strings: `0,0,,12,...` (empty = the port lacks it).
+          let start = 0;
+          for (let k = 0; k < cols.length && start <= v.length; k++) {
+            let end = v.indexOf(',', start);
+            if (end === -1) end = v.length;
+            if (end > start) b.setDecimal(cols[k]!, r, v, start, end);
+            start = end + 1;
+          }
         }
         lastAt = Math.max(lastAt, last.at);
       }
@@ -91,31 +100,49 @@ export class CounterBaseline {
   /**
    * The stored ports and node descriptions a sweep needs, reloaded only when a topology scan or
    * import wrote them (the topology version): at 60k ports, reloading and re-deriving them cost
-   * more per sweep than storing the sweep itself.
+   * more per sweep than storing the sweep itself. Only the columns a sweep reads: the first
+   * sweep after a topology scan rebuilds this while the scan's garbage is still on the heap.
    */
   topology(): TopologyView {
     const stamp = topologyVersion(this.db);
     if (this.view?.stamp !== stamp) {
-      const ports = createTopologyRepo(this.db).loadPorts();
+      this.view = null; // the old view is garbage before the new one is built, not after
       const descs = new Map((this.db.prepare('SELECT guid, description FROM nodes').all() as { guid: string; description: string }[]).map((n) => [n.guid, n.description]));
-      const linkFirstSeen = new Map<string, string>();
       // guid -> stored ports by number: a sweep looks up every one of its 60k ports, and a
       // `guid:port` string per look-up cost more than the look-up.
-      const byNode = new Map<string, (StoredPort | undefined)[]>();
-      for (const p of ports.values()) {
-        linkFirstSeen.set(`${p.nodeGuid}/${p.portNum}`, iso(p.firstSeen));
+      const byNode = new Map<string, (SweepPort | undefined)[]>();
+      const ports = this.db.prepare(
+        'SELECT id, node_guid AS nodeGuid, port_num AS portNum, width_active AS widthActive, speed_active AS speedActive, first_seen AS firstSeen FROM ports',
+      );
+      // SQLite hands over a new string per cell: one copy of each GUID and rate instead of 69k
+      // ("4X", "HDR") is ~5 MB less held for as long as the view lives.
+      const one = new Map<string, string>();
+      const shared = (v: string | null) => (v === null ? null : one.get(v) ?? (one.set(v, v), v));
+      for (const p of ports.iterate() as Iterable<SweepPort>) {
+        p.nodeGuid = shared(p.nodeGuid)!;
+        p.widthActive = shared(p.widthActive);
+        p.speedActive = shared(p.speedActive);
         let arr = byNode.get(p.nodeGuid);
         if (!arr) byNode.set(p.nodeGuid, (arr = []));
         arr[p.portNum] = p;
       }
-      this.view = { stamp, value: { byNode, descs, linkFirstSeen } };
+      this.view = { stamp, value: { byNode, descs } };
     }
     return this.view.value;
   }
 }
 
+/** A stored port as a sweep sees it: its row id, line rate and when it was first seen. */
+export interface SweepPort {
+  id: number;
+  nodeGuid: string;
+  portNum: number;
+  widthActive: string | null;
+  speedActive: string | null;
+  firstSeen: number;
+}
+
 export interface TopologyView {
-  byNode: Map<string, (StoredPort | undefined)[]>;
+  byNode: Map<string, (SweepPort | undefined)[]>;
   descs: Map<string, string>;
-  linkFirstSeen: Map<string, string>;
 }

@@ -25,7 +25,7 @@ export function storePm(
 ): Record<string, number> {
   const current = Array.isArray(sweep) ? tableFromPortCounters(sweep as readonly PortCounters[]) : (sweep as CounterTable);
   const counters = createCountersRepo(db);
-  const { byNode, descs, linkFirstSeen } = baseline.topology();
+  const { byNode, descs } = baseline.topology();
   const prev = baseline.load();
   const intervalS = prev.at > 0 ? (at - prev.at) / 1000 : 0;
   // Only ports on which a kept counter moved (or is pegged) come back: nothing else is stored
@@ -57,28 +57,38 @@ export function storePm(
   const storedCols = current.columns.filter((c) => STORED_COLUMNS.has(c.name));
   // New or changed ports the stored topology lacks (a topology scan is behind): not stored.
   let unknownPorts = 0;
+  const lastIds: number[] = [];
+  const lastRows: number[] = [];
   for (const r of result.changedRows) {
     const portId = portOf(current.nodeGuids[r]!, current.portNums[r]!)?.id;
     if (portId === undefined) unknownPorts++;
-    else counters.storeLastRow(portId, at, scanId, storedCols, r);
+    else {
+      lastIds.push(portId);
+      lastRows.push(r);
+    }
   }
+  counters.storeLastRows(at, scanId, storedCols, lastIds, lastRows);
   counters.storeBaselineTime(at, scanId);
   baseline.stage(prev.table ? appendRows(current, prev.table, result.unmatchedPrevious) : current, at);
 
   const portName = (g: string, n: number) => `${names.name(g, descs.get(g))} port ${n}`;
   const thresholds = healthThresholds(config);
   const flaps = flapEvents(db, at, thresholds.flaps.windowHours);
-  // Line rates of the judged ports only: the rules key every port they are given.
+  // Line rates and first-seen times of the judged ports only: the rules key every port they are given.
   const fabricPorts = [];
+  const linkFirstSeen = new Map<string, string>();
   for (const pd of result.ports) {
     const p = portOf(pd.nodeGuid, pd.portNum);
-    if (p) fabricPorts.push({ nodeGuid: p.nodeGuid, portNum: p.portNum, widthActive: (p.widthActive ?? undefined) as never, speedActive: (p.speedActive ?? undefined) as never });
+    if (!p) continue;
+    fabricPorts.push({ nodeGuid: p.nodeGuid, portNum: p.portNum, widthActive: (p.widthActive ?? undefined) as never, speedActive: (p.speedActive ?? undefined) as never });
+    linkFirstSeen.set(`${p.nodeGuid}/${p.portNum}`, iso(p.firstSeen));
   }
   const verdicts = [
     ...evaluatePortHealth(result.ports, { now: iso(at), ports: fabricPorts, linkFirstSeen, portName, thresholds }),
-    // The 30k-row links join only when there is a flap to place on a link.
+    // Only the links a flap is to be placed on: with any flap in the window (at 10k GPUs nearly
+    // always) all 31k links were loaded and keyed every sweep, most of a sweep's garbage.
     ...(flaps.length === 0 ? [] : evaluateFlaps(flaps, {
-      now: iso(at), links: linksOf(db), thresholds, nodeName: (g) => names.name(g, descs.get(g)),
+      now: iso(at), links: linksAt(db, flaps.map((f) => f.portId)), thresholds, nodeName: (g) => names.name(g, descs.get(g)),
     })),
   ];
   const findings = syncFindings(createFindingsRepo(db), verdicts, PM_KINDS, at, config.autoResolveSweeps);
@@ -97,20 +107,25 @@ function portsWithErrors(ports: PortDelta[]): { portsWithErrors: number } {
 }
 
 /** Flaps in the window: LinkDownedCounter increases as stored (already net of resets/baselines). */
-function flapEvents(db: Db, at: number, windowHours: number): FlapEvent[] {
+function flapEvents(db: Db, at: number, windowHours: number): (FlapEvent & { portId: number })[] {
   const rows = db
     .prepare(
-      `SELECT d.at, d.delta, p.node_guid AS g, p.port_num AS n FROM counter_deltas d JOIN ports p ON p.id = d.port_id
+      `SELECT d.at, d.delta, d.port_id AS id, p.node_guid AS g, p.port_num AS n FROM counter_deltas d JOIN ports p ON p.id = d.port_id
        JOIN counter_names c ON c.id = d.counter_id WHERE c.name = 'LinkDownedCounter' AND d.at > ?`,
     )
-    .all(at - windowHours * 3_600_000) as { at: number; delta: number; g: string; n: number }[];
-  return rows.map((r) => ({ at: iso(r.at), port: { nodeGuid: r.g, portNum: r.n }, count: r.delta, source: 'LinkDownedCounter' }));
+    .all(at - windowHours * 3_600_000) as { at: number; delta: number; id: number; g: string; n: number }[];
+  return rows.map((r) => ({ at: iso(r.at), port: { nodeGuid: r.g, portNum: r.n }, count: r.delta, source: 'LinkDownedCounter', portId: r.id }));
 }
 
-function linksOf(db: Db) {
+/** Every stored link (gone ones too) with an end among `portIds`, oldest first as in the table. */
+function linksAt(db: Db, portIds: number[]) {
+  const ids = JSON.stringify([...new Set(portIds)]);
   return (
     db
-      .prepare('SELECT pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id')
-      .all() as { ag: string; ap: number; bg: string; bp: number }[]
+      .prepare(
+        `SELECT pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id
+         WHERE l.a_port_id IN (SELECT value FROM json_each(?)) OR l.b_port_id IN (SELECT value FROM json_each(?)) ORDER BY l.id`,
+      )
+      .all(ids, ids) as { ag: string; ap: number; bg: string; bp: number }[]
   ).map((r) => ({ a: { nodeGuid: r.ag, portNum: r.ap }, b: { nodeGuid: r.bg, portNum: r.bp } }));
 }

@@ -15,6 +15,9 @@ import { storeSm } from './sm-store.ts';
 import { storeIbdiagnet } from './ibdiagnet-store.ts';
 import { importNcclText } from './nccl-import.ts';
 
+/** Kinds that share one queue (see `guarded`); every other kind has a queue of its own. */
+const SHARED_QUEUE: Record<string, string> = { topology: 'whole-fabric', pm: 'whole-fabric' };
+
 /** The scan service: every trigger (schedule, API, CLI) goes through these methods. */
 export function createScanService(db: Db, config: Config, runner: ToolRunner, names: NameBook): ScanService {
   const diags = createDiagsSource(runner, toolEnvProvider(config));
@@ -25,8 +28,12 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
 
   // Scans of one kind run one after the other: a cron SM scan and an API "scan now" that
   // overlapped both compared with the same previous observation and stored the failover twice.
+  // Topology scans and PM sweeps also wait for each other (one queue): each parses and stores
+  // the whole fabric, and the first scheduled sweep used to land in the middle of the start-up
+  // topology scan, its 24 MB output and counter tables on top of the scan's peak.
   async function guarded<T>(kind: string, fn: () => Promise<T>): Promise<T> {
-    const mine = (queues.get(kind) ?? Promise.resolve())
+    const queue = SHARED_QUEUE[kind] ?? kind;
+    const mine = (queues.get(queue) ?? Promise.resolve())
       .catch(() => undefined)
       .then(async () => {
         running.add(kind);
@@ -36,11 +43,11 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
           running.delete(kind);
         }
       });
-    queues.set(kind, mine);
+    queues.set(queue, mine);
     try {
       return await mine;
     } finally {
-      if (queues.get(kind) === mine) queues.delete(kind);
+      if (queues.get(queue) === mine) queues.delete(queue);
     }
   }
 
@@ -128,8 +135,8 @@ function portGuidMap(db: Db): () => Map<string, string> {
   return () => {
     const version = topologyVersion(db);
     if (cached?.version !== version) {
-      const rows = db.prepare('SELECT port_guid AS p, node_guid AS n FROM ports WHERE port_guid IS NOT NULL').all() as { p: string; n: string }[];
-      cached = { version, map: new Map(rows.map((r) => [r.p, r.n])) };
+      const rows = db.prepare('SELECT port_guid, node_guid FROM ports WHERE port_guid IS NOT NULL').raw();
+      cached = { version, map: new Map(rows.iterate() as Iterable<[string, string]>) };
     }
     return cached.map;
   };

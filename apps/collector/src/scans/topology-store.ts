@@ -1,6 +1,6 @@
 import {
   evaluateLinks, inferTopology, linkKey, tableFromPortCounters, topologyAnomalies,
-  type FabricLink, type FabricNode, type FabricPort, type FabricSnapshot,
+  type FabricLink, type FabricNode, type FabricPort, type FabricSnapshot, type PortRef,
 } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import { createTopologyRepo } from '../db/topology-repo.ts';
@@ -28,7 +28,10 @@ function knownGraph(db: Db): FabricSnapshot {
   // A link is only stored once both ends were up, so "previously Active" is true of every
   // stored link: a link-down verdict then holds for as long as an end stays down, instead of
   // firing once and auto-resolving while the cable is still dark.
-  const ports = links.flatMap((l) => [{ ...l.a, state: 'Active' as const }, { ...l.b, state: 'Active' as const }]);
+  // Literals, not `{ ...l.a, state }`: on Node 20 every object a spread makes in a hot loop gets
+  // a hidden class of its own (~200 bytes more each, 63k of them here).
+  const activeEnd = (e: PortRef) => ({ nodeGuid: e.nodeGuid, portNum: e.portNum, state: 'Active' as const });
+  const ports = links.flatMap((l) => [activeEnd(l.a), activeEnd(l.b)]);
   const nodes = (db.prepare('SELECT guid, type, description, num_ports AS numPorts FROM nodes').all() as FabricNode[]);
   return { source: 'diags', nodes, ports, links, counters: tableFromPortCounters([]), sms: [], cables: [], toolFindings: [], meta: {} };
 }
@@ -45,14 +48,18 @@ export function storeTopology(db: Db, config: Config, names: NameBook, scanId: n
   const allNodes = db.prepare('SELECT guid, type, description, num_ports AS numPorts FROM nodes').all() as FabricNode[];
   const model = inferTopology({ nodes: allNodes, links: t.links.length ? t.links : before.links });
   repo.setTiers(allNodes.map((n) => ({ guid: n.guid, tier: model.tiers.get(n.guid) ?? null, rail: model.rails.get(n.guid) ?? model.leafRails.get(n.guid)?.rail ?? null })));
-  const linkTier = db.prepare('UPDATE links SET tier = ? WHERE id = ?');
+  const tierChanges: [number, string][] = [];
   const linkRows = db
     .prepare('SELECT l.id, l.tier, pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id')
     .all() as { id: number; tier: string | null; ag: string; ap: number; bg: string; bp: number }[];
   for (const l of linkRows) {
     const tier = model.linkTiers.get(linkKey({ nodeGuid: l.ag, portNum: l.ap }, { nodeGuid: l.bg, portNum: l.bp }));
     // Only links whose tier changed: rewriting all 30k every topology scan was a second at 10k GPUs.
-    if (tier && tier !== l.tier) linkTier.run(tier, l.id);
+    if (tier && tier !== l.tier) tierChanges.push([l.id, tier]);
+  }
+  // One statement: every link is new at a fabric's first scan (31k at 10k GPUs).
+  if (tierChanges.length) {
+    db.prepare('UPDATE links SET tier = j.value ->> 1 FROM json_each(?) AS j WHERE links.id = j.value ->> 0').run(JSON.stringify(tierChanges));
   }
 
   const current: FabricSnapshot = { ...before, nodes: allNodes, ports: t.ports, links: t.links };

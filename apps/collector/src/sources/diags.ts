@@ -1,11 +1,11 @@
-import type { CounterTable, FabricLink, FabricNode, FabricPort, Guid, LinkSpeed, SmObservation } from '@ibwatch/fabric';
-import { LANE_GBPS } from '@ibwatch/fabric';
+import type { CounterTable, FabricLink, FabricNode, FabricPort, Guid, SmObservation } from '@ibwatch/fabric';
 import {
   IBQE_ERROR_MODE_COUNTERS, parseIbnetdiscover, parseIblinkinfo, ibqueryerrorsTable, parseSaquerySmir, parseSminfo, ParseError,
 } from '@ibwatch/parsers';
 import type { Collected, RawOutput } from '../scans/scan-service.ts';
 import { ScanError } from '../scans/scan-service.ts';
 import { mergePmSweep } from './pm-sweep.ts';
+import { TopologyPorts } from './topology-ports.ts';
 import { describeFailure, type RunOptions, type ToolRun, type ToolRunner } from './tool-runner.ts';
 import type { ToolEnv } from './tool-env.ts';
 
@@ -24,8 +24,6 @@ function isBlankOutput(r: ToolRun): boolean {
   for (const b of r.stdoutBytes) if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return false;
   return true;
 }
-
-const SPEED_BY_LANE = new Map<string, LinkSpeed>(Object.entries(LANE_GBPS).map(([s, g]) => [String(g), s as LinkSpeed]));
 
 /** infiniband-diags as a fabric source: topology, all-port PM counters, every SM's state. */
 export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolEnv>) {
@@ -84,50 +82,16 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
       const topo = parse('ibnetdiscover', raw, () => parseIbnetdiscover(disc.stdout, { file: 'ibnetdiscover' }));
       const warnings = topo.warnings.map((w) => `ibnetdiscover:${w.line ?? '?'}: ${w.message}`);
       let partial = false;
-      const ports = new Map<string, FabricPort>(topo.value.ports.map((p) => [`${p.nodeGuid}:${p.portNum}`, { ...p }]));
+      const ports = new TopologyPorts(topo.value.ports);
       if (describeFailure(linkinfo)) {
         partial = true;
         warnings.push(`port states unknown: ${describeFailure(linkinfo)}`);
       } else {
-        const li = parse('iblinkinfo', raw, () => parseIblinkinfo(linkinfo.stdout, { file: 'iblinkinfo' }));
+        const li = parse('iblinkinfo', raw, () => parseIblinkinfo(linkinfo.stdout, { file: 'iblinkinfo', onPort: (lp) => ports.fold(lp) }));
         warnings.push(...li.warnings.map((w) => `iblinkinfo:${w.line ?? '?'}: ${w.message}`));
-        const byLid = new Map<number, FabricPort>();
-        for (const p of ports.values()) if (p.lid !== undefined) byLid.set(p.lid, p);
-        for (const lp of li.value.ports) {
-          if (!lp.nodeGuid) continue;
-          const key = `${lp.nodeGuid}:${lp.portNum}`;
-          const speedHint = lp.couldBe.map((h) => SPEED_BY_LANE.get(h.replace(/\s*Gbps$/, ''))).find((s) => s !== undefined);
-          const known = ports.get(key);
-          const merged: FabricPort = {
-            ...(known ?? { nodeGuid: lp.nodeGuid, portNum: lp.portNum }),
-            state: lp.state,
-            physState: lp.physState,
-            widthActive: lp.widthActive ?? known?.widthActive,
-            speedActive: lp.speedActive ?? known?.speedActive,
-          };
-          // "(Could be 53.125 Gbps)": the port supports a faster speed than it trained to.
-          // "Could be 12X" is printed by ibsim on every link and is not used (see link health).
-          if (speedHint && merged.speedActive) merged.speedSupported = [merged.speedActive, speedHint];
-          ports.set(key, merged);
-          // The CA end of the link has the same state; iblinkinfo lists CAs only as peers.
-          if (lp.peer && lp.state !== 'Down') {
-            const peer = byLid.get(lp.peer.lid);
-            if (peer && peer.portNum === lp.peer.portNum) {
-              peer.state = lp.state;
-              peer.physState = lp.physState;
-              if (speedHint && peer.speedActive) peer.speedSupported = [peer.speedActive, speedHint];
-            }
-          }
-        }
-      }
-      for (const p of ports.values()) {
-        if (!p.state) {
-          p.state = 'Active';
-          p.physState = 'LinkUp';
-        }
       }
       return {
-        data: { nodes: topo.value.nodes, ports: [...ports.values()], links: topo.value.links },
+        data: { nodes: topo.value.nodes, ports: ports.finish(), links: topo.value.links },
         raw,
         toolVersions: { ...versions },
         warnings,

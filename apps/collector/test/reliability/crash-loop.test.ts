@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countersAt } from './ingest-driver.ts';
 import { cleanupTemp, tempDir } from './support.ts';
+import { lastValues } from '../../src/db/counters-repo.ts';
 
 const COLLECTOR = resolve(import.meta.dirname, '../..');
 const DRIVER = join(import.meta.dirname, 'ingest-driver.ts');
@@ -133,7 +134,8 @@ describe('kill -9 during ingest', () => {
       // total is the closed form at the last k for every port (no port left behind), and the
       // hourly rollups hold the same sums.
       const ports = db.prepare('SELECT id FROM ports WHERE port_num > 0 ORDER BY id').pluck().all() as number[];
-      const last = new Map((db.prepare('SELECT port_id, vals FROM counter_last').all() as { port_id: number; vals: string }[]).map((r) => [r.port_id, JSON.parse(r.vals) as Record<string, string>]));
+      const last = new Map((db.prepare('SELECT c.port_id, c.vals, l.names FROM counter_last c LEFT JOIN counter_layouts l ON l.id = c.layout_id').all() as { port_id: number; vals: string; names: string | null }[])
+        .map((r) => [r.port_id, lastValues(r.vals, r.names === null ? undefined : JSON.parse(r.names) as string[])]));
       const sums = new Map<string, bigint>();
       for (const r of db.prepare('SELECT d.port_id AS p, n.name AS c, SUM(d.delta) AS s FROM counter_deltas d JOIN counter_names n ON n.id = d.counter_id GROUP BY 1, 2').safeIntegers().all() as { p: bigint; c: string; s: bigint }[]) sums.set(`${r.p}/${r.c}`, r.s);
       const rollups = new Map<string, bigint>();

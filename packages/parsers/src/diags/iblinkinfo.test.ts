@@ -67,6 +67,15 @@ describe('parseIblinkinfo() variants', () => {
     expect(parseIblinkinfo(lf.replace(/\n/g, '\r\n')).value).toEqual(parseIblinkinfo(lf).value);
   });
 
+  it('onPort: hands over each port as parsed, collecting none', () => {
+    const text = fixture('diags/lab-iblinkinfo.txt');
+    const handed: LinkInfoPort[] = [];
+    const r = parseIblinkinfo(text, { onPort: (p) => handed.push(p) });
+    expect(handed).toEqual(parseIblinkinfo(text).value.ports);
+    expect(r.value).toEqual({ ports: [], links: [] });
+    expect(() => parseIblinkinfo('CA: dgx-0001 mlx5_0:\n', { onPort: () => undefined })).toThrowError(/no port lines found/);
+  });
+
   it('throws on empty and binary input', () => {
     expect(() => parseIblinkinfo('', { file: 'x.txt' })).toThrowError('iblinkinfo:x.txt: empty output');
     expect(() => parseIblinkinfo(fixture('diags/binary.bad.txt'))).toThrowError(/iblinkinfo:2: binary data/);

@@ -1,0 +1,46 @@
+import type { Db } from './open-db.ts';
+
+/** Rows per statement: SQLite allows 32766 parameters, so up to 127 columns at this size. */
+const BATCH = 256;
+
+/**
+ * Many rows through one INSERT: `head` is `INSERT INTO t (a, b, ...)` with `width` columns,
+ * `tail` what follows the VALUES (an ON CONFLICT clause, RETURNING...). The rows go `BATCH` to a
+ * statement: the first import of a 10k-GPU fabric writes ~200k rows (ports, their first state,
+ * links, counter baselines), and one statement per row cost more than writing the rows.
+ */
+export class BatchInsert {
+  private readonly many;
+  private readonly one;
+  private readonly params: unknown[] = [];
+  private readonly returns: boolean;
+
+  /** `onRows` gets what a statement with a RETURNING `tail` returned, batch after batch. */
+  constructor(db: Db, head: string, private readonly width: number, tail = '', private readonly onRows?: (rows: unknown[]) => void) {
+    const row = `(${Array(width).fill('?').join(', ')})`;
+    this.many = db.prepare(`${head} VALUES ${Array(BATCH).fill(row).join(', ')} ${tail}`);
+    this.one = db.prepare(`${head} VALUES ${row} ${tail}`);
+    this.returns = onRows !== undefined;
+  }
+
+  /** One row's values, in the columns' order. */
+  add(...values: unknown[]): void {
+    if (values.length !== this.width) throw new Error(`BatchInsert: ${values.length} values for ${this.width} columns`);
+    this.params.push(...values);
+    if (this.params.length === BATCH * this.width) {
+      this.exec(this.many, this.params);
+      this.params.length = 0;
+    }
+  }
+
+  /** Writes the rows still held (fewer than a batch), one statement each. */
+  flush(): void {
+    for (let k = 0; k < this.params.length; k += this.width) this.exec(this.one, this.params.slice(k, k + this.width));
+    this.params.length = 0;
+  }
+
+  private exec(st: ReturnType<Db['prepare']>, params: unknown[]): void {
+    if (this.returns) this.onRows!(st.all(params));
+    else st.run(params);
+  }
+}
