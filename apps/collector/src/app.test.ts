@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { appOf, auth, testContext } from './test-support.ts';
+import { securityHeaders } from './security-headers.ts';
 
 describe('buildApp()', () => {
   const ctx = testContext({ IBWATCH_BODY_LIMIT_BYTES: '2048' });
@@ -29,6 +30,12 @@ describe('buildApp()', () => {
     expect(r.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(r.headers['x-content-type-options']).toBe('nosniff');
     expect(r.headers['x-frame-options']).toBe('DENY');
+    // Exactly the headers helmet itself makes for these options, on every reply (404s too).
+    const helmets = await securityHeaders(ctx.config);
+    expect(Object.keys(helmets).length).toBeGreaterThanOrEqual(10);
+    for (const res of [r, await app.inject('/api/nothing-here')]) {
+      for (const [name, value] of Object.entries(helmets)) expect(res.headers[name], name).toBe(value);
+    }
   });
 
   it('answers 404 as JSON for an unknown API route', async () => {

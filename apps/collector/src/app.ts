@@ -1,5 +1,4 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -9,6 +8,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/open-db.ts';
 import type { ToolRunner } from './sources/tool-runner.ts';
 import { authHook } from './auth.ts';
+import { securityHeaders } from './security-headers.ts';
 import { registerRoutes } from './routes/index.ts';
 import type { ScanService } from './scans/scan-service.ts';
 import type { NameBook } from './names.ts';
@@ -39,20 +39,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Recharts positions tooltips and labels with inline style attributes.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", ...config.peers.map((p) => p.url)],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    frameguard: { action: 'deny' },
+  const headers = await securityHeaders(config);
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(headers);
+    done();
   });
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
