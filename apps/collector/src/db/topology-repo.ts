@@ -29,17 +29,18 @@ export interface TopologyChanges {
 
 const list = (v: string[] | undefined) => (v && v.length ? v.join(',') : null);
 
-interface PortExtras { portGuid: string | null; we: string | null; ws: string | null; se: string | null; ss: string | null }
+/** A stored port with the columns `updatePort` only fills in (COALESCE) besides the compared ones. */
+type StoredRow = StoredPort & { portGuid: string | null; we: string | null; ws: string | null; se: string | null; ss: string | null };
 
 /** True when `updatePort` would write back exactly what is stored (its COALESCEs included). */
 function sameAsStored(
   row: { portGuid: string | null; lid: number | null; state: string | null; physState: string | null; widthActive: string | null; speedActive: string | null;
     widthEnabled: string | null; widthSupported: string | null; speedEnabled: string | null; speedSupported: string | null; remoteGuid: string | null; remotePort: number | null },
-  old: StoredPort, x: PortExtras,
+  old: StoredRow,
 ): boolean {
-  return (row.portGuid ?? x.portGuid) === x.portGuid && (row.lid ?? old.lid) === old.lid && row.state === old.state && row.physState === old.physState
-    && row.widthActive === old.widthActive && row.speedActive === old.speedActive && (row.widthEnabled ?? x.we) === x.we
-    && (row.widthSupported ?? x.ws) === x.ws && (row.speedEnabled ?? x.se) === x.se && (row.speedSupported ?? x.ss) === x.ss
+  return (row.portGuid ?? old.portGuid) === old.portGuid && (row.lid ?? old.lid) === old.lid && row.state === old.state && row.physState === old.physState
+    && row.widthActive === old.widthActive && row.speedActive === old.speedActive && (row.widthEnabled ?? old.we) === old.we
+    && (row.widthSupported ?? old.ws) === old.ws && (row.speedEnabled ?? old.se) === old.se && (row.speedSupported ?? old.ss) === old.ss
     && row.remoteGuid === old.remoteGuid && row.remotePort === old.remotePort;
 }
 
@@ -125,10 +126,10 @@ export function createTopologyRepo(db: Db) {
           changes.newPorts++;
           continue;
         }
-        const old = storedPort.get(id) as StoredPort & PortExtras;
+        const old = storedPort.get(id) as StoredRow;
         // A port exactly as stored only needs its last-seen time (one statement for all of them
         // below): updating all 69k ports of a 10k-GPU fabric was most of a topology scan.
-        if (sameAsStored(row, old, old)) unchanged.push(id);
+        if (sameAsStored(row, old)) unchanged.push(id);
         else updatePort.run(Object.assign({}, row, { id })); // not a spread: on Node 20 that is a hidden class per port
         if (old.state !== row.state || old.physState !== row.physState || old.widthActive !== row.widthActive || old.speedActive !== row.speedActive) {
           insertHistory.run(id, at, scanId, row.state, row.physState, row.widthActive, row.speedActive);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cellValue, syntheticFatTree, type PortCounters } from '@ibwatch/fabric';
+import { syntheticFatTree, tableRow, type PortCounters } from '@ibwatch/fabric';
 import { runPipeline } from './scan-service.ts';
 import { storeTopology } from './topology-store.ts';
 import { storePm } from './pm-store.ts';
@@ -9,16 +9,31 @@ import { testContext } from '../test-support.ts';
 
 const MIN = 60_000;
 
+type Ctx = ReturnType<typeof testContext>;
+
+/** `t` stored by a topology scan; its cabled ports (port 0 is a switch's management port). */
+async function storedFabric({ db, config, names }: Ctx, t: ReturnType<typeof syntheticFatTree>) {
+  await runPipeline(db, 'topology', 'cli', async () => ({ data: t, raw: [], toolVersions: {}, warnings: [] }), (id, at, c) => storeTopology(db, config, names, id, at, c.data));
+  return t.ports.filter((p) => p.portNum > 0 && p.state === 'Active');
+}
+
+/** One PM sweep through the scan pipeline (at `at()` when given), its baseline committed. */
+async function pmSweep({ db, config, names }: Ctx, baseline: CounterBaseline, data: PortCounters[], at?: () => number) {
+  const row = await runPipeline(db, 'pm', 'schedule', async () => ({ data, raw: [], toolVersions: {}, warnings: [] }),
+    (id, when, cc) => storePm(db, config, names, baseline, id, when, cc.data), at);
+  expect(row.status).toBe('ok');
+  baseline.commit();
+  return row;
+}
+
 describe('counter baseline: only changed ports are written, restarts lose and double nothing', () => {
-  let ctx: ReturnType<typeof testContext>;
+  let ctx: Ctx;
   afterEach(() => ctx.cleanup());
 
   it('rewrites the rows of changed ports only, and a restarted collector continues exactly', async () => {
     ctx = testContext();
-    const { db, config, names } = ctx;
-    const t = syntheticFatTree({ hosts: 8, rails: 2, hostsPerLeaf: 4, leavesPerPod: 2, spinesPerPod: 2, coreLinksPerSpine: 1 });
-    await runPipeline(db, 'topology', 'cli', async () => ({ data: t, raw: [], toolVersions: {}, warnings: [] }), (id, at, c) => storeTopology(db, config, names, id, at, c.data));
-    const ports = t.ports.filter((p) => p.portNum > 0 && p.state === 'Active');
+    const { db } = ctx;
+    const ports = await storedFabric(ctx, syntheticFatTree({ hosts: 8, rails: 2, hostsPerLeaf: 4, leavesPerPod: 2, spinesPerPod: 2, coreLinksPerSpine: 1 }));
     const [a, b, c] = [ports[0]!, ports[1]!, ports[2]!];
     const sweep = (k: number, errs: Map<typeof a, bigint>, skip?: typeof a): PortCounters[] =>
       ports.filter((p) => p !== skip).map((p) => ({
@@ -27,13 +42,7 @@ describe('counter baseline: only changed ports are written, restarts lose and do
       }));
     const t0 = Date.now() - 10 * MIN;
     let baseline = new CounterBaseline(db);
-    const store = async (k: number, data: PortCounters[]) => {
-      const row = await runPipeline(db, 'pm', 'schedule', async () => ({ data, raw: [], toolVersions: {}, warnings: [] }),
-        (id, at, cc) => storePm(db, config, names, baseline, id, at, cc.data), () => t0 + k * MIN);
-      expect(row.status).toBe('ok');
-      baseline.commit();
-      return row;
-    };
+    const store = (k: number, data: PortCounters[]) => pmSweep(ctx, baseline, data, () => t0 + k * MIN);
     const rowsAt = (k: number) => db.prepare('SELECT COUNT(*) FROM counter_last WHERE at = ?').pluck().get(t0 + k * MIN);
     const deltas = () => db.prepare(
       `SELECT p.node_guid || '/' || p.port_num AS port, d.delta, d.interval_s AS s FROM counter_deltas d JOIN ports p ON p.id = d.port_id ORDER BY d.rowid`,
@@ -64,23 +73,18 @@ describe('counter baseline: only changed ports are written, restarts lose and do
 });
 
 describe('counter_last rows', () => {
-  let ctx: ReturnType<typeof testContext>;
+  let ctx: Ctx;
   afterEach(() => ctx.cleanup());
 
   it('keep 64-bit values exact and absent cells absent, and rows stored as JSON before layouts still load', async () => {
     ctx = testContext();
-    const { db, config, names } = ctx;
-    const t = syntheticFatTree({ hosts: 4, rails: 1, hostsPerLeaf: 4, leavesPerPod: 1, spinesPerPod: 1, coreLinksPerSpine: 1 });
-    await runPipeline(db, 'topology', 'cli', async () => ({ data: t, raw: [], toolVersions: {}, warnings: [] }), (id, at, c) => storeTopology(db, config, names, id, at, c.data));
-    const [a, b] = t.ports.filter((p) => p.portNum > 0 && p.state === 'Active');
-    const baseline = new CounterBaseline(db);
+    const { db } = ctx;
+    const [a, b] = await storedFabric(ctx, syntheticFatTree({ hosts: 4, rails: 1, hostsPerLeaf: 4, leavesPerPod: 1, spinesPerPod: 1, coreLinksPerSpine: 1 }));
     const data: PortCounters[] = [
       { nodeGuid: a!.nodeGuid, portNum: a!.portNum, counters: { SymbolErrorCounter: 3n, PortXmitWaitExt: 18446744073709551614n } },
       { nodeGuid: b!.nodeGuid, portNum: b!.portNum, counters: { PortXmitWaitExt: 7n } },
     ];
-    const row = await runPipeline(db, 'pm', 'schedule', async () => ({ data, raw: [], toolVersions: {}, warnings: [] }),
-      (id, at, cc) => storePm(db, config, names, baseline, id, at, cc.data));
-    expect(row.status).toBe('ok');
+    await pmSweep(ctx, new CounterBaseline(db), data);
     expect(db.prepare('SELECT vals FROM counter_last ORDER BY port_id').pluck().all()).toEqual(expect.arrayContaining(['3,18446744073709551614', ',7']));
 
     // A row as versions before 0003 wrote it: a JSON object and no layout.
@@ -88,10 +92,7 @@ describe('counter_last rows', () => {
     db.prepare('UPDATE counter_last SET vals = ?, layout_id = NULL WHERE port_id = ?').run('{"PortXmitWaitExt":"9","SymbolErrorCounter":"1"}', legacyId);
 
     const loaded = new CounterBaseline(db).load().table!;
-    const values = (p: typeof a) => {
-      const r = loaded.nodeGuids.findIndex((g, i) => g === p!.nodeGuid && loaded.portNums[i] === p!.portNum);
-      return Object.fromEntries(loaded.columns.map((c) => [c.name, cellValue(c, r)]).filter(([, v]) => v !== undefined));
-    };
+    const values = (p: typeof a) => tableRow(loaded, loaded.nodeGuids.findIndex((g, i) => g === p!.nodeGuid && loaded.portNums[i] === p!.portNum)).counters;
     expect(values(a)).toEqual({ SymbolErrorCounter: 3n, PortXmitWaitExt: 18446744073709551614n });
     expect(values(b)).toEqual({ SymbolErrorCounter: 1n, PortXmitWaitExt: 9n });
   });

@@ -1,4 +1,4 @@
-import { COUNTER_SPECS, CounterTableBuilder, type CounterName, type CounterTable } from '@ibwatch/fabric';
+import { COUNTER_SPECS, CounterTableBuilder, PortIndex, type CounterName, type CounterTable } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import { createCountersRepo, lastValues } from '../db/counters-repo.ts';
 import { topologyVersion } from '../db/topology-repo.ts';
@@ -108,9 +108,9 @@ export class CounterBaseline {
     if (this.view?.stamp !== stamp) {
       this.view = null; // the old view is garbage before the new one is built, not after
       const descs = new Map((this.db.prepare('SELECT guid, description FROM nodes').all() as { guid: string; description: string }[]).map((n) => [n.guid, n.description]));
-      // guid -> stored ports by number: a sweep looks up every one of its 60k ports, and a
-      // `guid:port` string per look-up cost more than the look-up.
-      const byNode = new Map<string, (SweepPort | undefined)[]>();
+      // By GUID and port number: a sweep looks up every one of its 60k ports, and a `guid:port`
+      // string per look-up cost more than the look-up.
+      const byPort = new PortIndex<SweepPort>();
       const ports = this.db.prepare(
         'SELECT id, node_guid AS nodeGuid, port_num AS portNum, width_active AS widthActive, speed_active AS speedActive, first_seen AS firstSeen FROM ports',
       );
@@ -122,11 +122,9 @@ export class CounterBaseline {
         p.nodeGuid = shared(p.nodeGuid)!;
         p.widthActive = shared(p.widthActive);
         p.speedActive = shared(p.speedActive);
-        let arr = byNode.get(p.nodeGuid);
-        if (!arr) byNode.set(p.nodeGuid, (arr = []));
-        arr[p.portNum] = p;
+        byPort.set(p.nodeGuid, p.portNum, p);
       }
-      this.view = { stamp, value: { byNode, descs } };
+      this.view = { stamp, value: { byPort, descs } };
     }
     return this.view.value;
   }
@@ -143,6 +141,6 @@ export interface SweepPort {
 }
 
 export interface TopologyView {
-  byNode: Map<string, (SweepPort | undefined)[]>;
+  byPort: PortIndex<SweepPort>;
   descs: Map<string, string>;
 }

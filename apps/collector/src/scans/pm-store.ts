@@ -25,7 +25,7 @@ export function storePm(
 ): Record<string, number> {
   const current = Array.isArray(sweep) ? tableFromPortCounters(sweep as readonly PortCounters[]) : (sweep as CounterTable);
   const counters = createCountersRepo(db);
-  const { byNode, descs } = baseline.topology();
+  const { byPort, descs } = baseline.topology();
   const prev = baseline.load();
   const intervalS = prev.at > 0 ? (at - prev.at) / 1000 : 0;
   // Only ports on which a kept counter moved (or is pegged) come back: nothing else is stored
@@ -40,7 +40,7 @@ export function storePm(
       if (Object.keys(td.counters).some((k) => KEPT.has(k) && (td.counters[k]!.delta ?? 0n) > 0n)) result.ports.push(td);
     }
   }
-  const portOf = (g: string, n: number) => byNode.get(g)?.[n];
+  const portOf = (g: string, n: number) => byPort.get(g, n);
 
   let stored = 0;
   for (const pd of result.ports) {

@@ -105,14 +105,35 @@ export function regexItems(rest: string, line: string, ctx: LineContext): Record
     counters[it[1]] = BigInt(it[2]);
     consumed++;
   }
-  const opened = (rest.match(/\[/g) ?? []).length;
-  if (opened !== consumed) ctx.unknown(line, `${opened - consumed} counter item(s) not understood (output cut?)`);
+  warnItems(ctx, line, (rest.match(/\[/g) ?? []).length, consumed);
   return counters;
 }
 
 /** The warning for `[` that opened no readable item (a line cut mid-item). */
-export function warnItems(ctx: LineContext, line: string, opened: number, consumed: number): void {
+function warnItems(ctx: LineContext, line: string, opened: number, consumed: number): void {
   if (opened !== consumed) ctx.unknown(line, `${opened - consumed} counter item(s) not understood (output cut?)`);
+}
+
+/**
+ * The items of a port line from `from` on, as matchAll(ITEM_RE) finds them: an item is looked
+ * for at each `[` outside the items already taken, and every `[` counts as an opened item.
+ * Each item read is in {@link scannedItem} when `take(k)` (k = items taken so far) is called;
+ * `take` returns false for a value it cannot hold, which then counts as not understood.
+ * `names` is {@link scanItem}'s. Warns once for the line if any `[` opened no item taken.
+ */
+export function scanItems(ctx: LineContext, line: string, from: number, names: string[], take: (k: number) => boolean): void {
+  let opened = 0;
+  let consumed = 0;
+  let taken = 0;
+  for (let b = line.indexOf('[', from); b !== -1; b = line.indexOf('[', b + 1)) {
+    opened++;
+    if (b < taken) continue;
+    const end = scanItem(line, b + 1, names, consumed);
+    if (end === -1) continue;
+    taken = end;
+    if (take(consumed)) consumed++;
+  }
+  warnItems(ctx, line, opened, consumed);
 }
 
 /** One `##` footer line; returns the summary, created by the `## Summary:` line. */

@@ -26,8 +26,8 @@ import { isBlank } from '../lines.ts';
 import { GuidTable } from '../ibdiagnet/guid-table.ts';
 import { LineContext } from './common.ts';
 import {
-  DATA_HDR, ERR_HDR, type IbqeSummary, LINK_INFO_RE, PORT_RE, portLineHead, regexItems, scanItem, scannedItem,
-  scanPortHead, summaryLine, warnItems,
+  DATA_HDR, ERR_HDR, type IbqeSummary, LINK_INFO_RE, PORT_RE, portLineHead, regexItems, scanItems, scannedItem,
+  scanPortHead, summaryLine,
 } from './ibqueryerrors-grammar.ts';
 import { QuickPortLine } from './ibqueryerrors-quick.ts';
 import { parseLinkLine } from './link-line.ts';
@@ -178,19 +178,7 @@ class TableReader {
     this.pending = false;
     const guidAt = guidEnd - guidStart === 18 ? this.guids.getAt(line, guidStart, guidEnd) : undefined;
     const row = this.rowFor(guidAt ?? this.ctx.guid(line.slice(guidStart, guidEnd), line), port, line);
-    let opened = 0;
-    let consumed = 0;
-    let taken = 0;
-    for (let i = line.indexOf('[', colon); i !== -1; i = line.indexOf('[', i + 1)) {
-      opened++;
-      if (i < taken) continue;
-      const end = scanItem(line, i + 1, this.itemNames, consumed);
-      if (end === -1) continue;
-      taken = end;
-      if (row >= 0 && !this.store(row, line, consumed)) continue;
-      consumed++;
-    }
-    warnItems(this.ctx, line, opened, consumed);
+    scanItems(this.ctx, line, colon, this.itemNames, (k) => row < 0 || this.store(row, line, k));
     return true;
   }
 

@@ -57,8 +57,8 @@ import { GuidTable } from '../ibdiagnet/guid-table.ts';
 import { SMALL_BIGINTS } from '../ibdiagnet/values.ts';
 import { LineContext, type LineInput, type LineParser, type ParseOptions, runLines } from './common.ts';
 import {
-  DATA_HDR, ERR_HDR, type IbqeSummary, LINK_INFO_RE, PORT_RE, portLineHead, regexItems, scanItem, scannedItem,
-  scanPortHead, summaryLine, warnItems,
+  DATA_HDR, ERR_HDR, type IbqeSummary, LINK_INFO_RE, PORT_RE, portLineHead, regexItems, scanItems, scannedItem,
+  scanPortHead, summaryLine,
 } from './ibqueryerrors-grammar.ts';
 import { type LinkLine, parseLinkLine } from './link-line.ts';
 
@@ -153,25 +153,14 @@ export function createIbqueryerrorsParser(opts: IbqueryerrorsOptions = {}): Line
     const guidAt = guidEnd - guidStart === 18 ? guids.getAt(line, guidStart, guidEnd) : undefined;
     const guid = guidAt ?? ctx.guid(line.slice(guidStart, guidEnd), line);
     const counters: Record<string, bigint> = {};
-    // As with matchAll(ITEM_RE): an item is looked for at each `[` outside the items already
-    // taken, and every `[` counts as an opened item.
-    let opened = 0;
-    let consumed = 0;
-    let taken = 0;
-    for (let b = line.indexOf('[', colon); b !== -1; b = line.indexOf('[', b + 1)) {
-      opened++;
-      if (b < taken) continue;
-      const end = scanItem(line, b + 1, itemNames, consumed);
-      if (end === -1) continue;
-      consumed++;
-      taken = end;
+    scanItems(ctx, line, colon, itemNames, () => {
       // Exact in a double up to 2^53; PortXmitData of a busy port goes beyond that.
       const { name, value: v } = scannedItem;
       counters[name] = v <= Number.MAX_SAFE_INTEGER
         ? (v < 1024 ? SMALL_BIGINTS[v] : BigInt(v))
         : BigInt(line.slice(scannedItem.digits, scannedItem.digitsEnd));
-    }
-    warnItems(ctx, line, opened, consumed);
+      return true;
+    });
     const p: IbqePort = { nodeDescription: node.description, guid, guidKind: node.dataMode ? 'node' : 'port', port, counters };
     if (node.guid !== undefined) p.nodeGuid = node.guid;
     if (node.type !== undefined) p.nodeType = node.type;

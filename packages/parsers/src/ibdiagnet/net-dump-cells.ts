@@ -21,7 +21,8 @@ export interface PortCells {
   description(i: number): string | undefined;
 }
 
-const na = (s: string | undefined): boolean => s === undefined || s === '' || s === 'N/A';
+/** A cell's text, undefined when it is empty or `N/A` (what a DOWN port prints for most of them). */
+export const na = (s: string | undefined): string | undefined => (s === undefined || s === '' || s === 'N/A' ? undefined : s);
 const quoted = (s: string): boolean => s.length >= 2 && s.charCodeAt(0) === 34 && s.charCodeAt(s.length - 1) === 34;
 
 /** `bytes[s, e)` is empty or `N/A`. */
@@ -65,14 +66,14 @@ export class LineCells implements PortCells {
   }
 
   guid(i: number): Guid | undefined {
-    const t = this.text(i);
-    return na(t) ? undefined : this.guids.get(t!);
+    const t = na(this.text(i));
+    return t === undefined ? undefined : this.guids.get(t);
   }
 
   description(i: number): string | undefined {
-    const t = this.text(i);
-    if (na(t)) return undefined;
-    return quoted(t!) ? t!.slice(1, -1) : t;
+    const t = na(this.text(i));
+    if (t === undefined) return undefined;
+    return quoted(t) ? t.slice(1, -1) : t;
   }
 }
 

@@ -15,7 +15,7 @@ import { runLineParser } from './line-source.ts';
 import type { LineParser, LineSource } from './line-source.ts';
 import { laneSpeedFromGbps, widthFromText } from './speed-bits.ts';
 import { TextDump } from './text-dump.ts';
-import { ByteCells, LineCells } from './net-dump-cells.ts';
+import { ByteCells, LineCells, na } from './net-dump-cells.ts';
 import type { PortCells } from './net-dump-cells.ts';
 import { GuidTable } from './guid-table.ts';
 import type { DumpHeader } from './values.ts';
@@ -72,7 +72,6 @@ class Memo<T> {
   }
 }
 const BLOCK = /^"(.*)",\s*([^,]*),\s*(0x[0-9a-fA-F]+),\s*LID\s+(\d+)\s*$/;
-const na = (s: string | undefined): string | undefined => (s === undefined || s === '' || s === 'N/A' ? undefined : s);
 
 /** Column positions of a switch block's `#  : IB# : Sta ...` header, -1 when absent. */
 interface Cols {

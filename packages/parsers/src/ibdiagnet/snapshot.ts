@@ -11,7 +11,7 @@ import type {
   CableInfo, CounterTable, FabricLink, FabricNode, FabricPort, FabricSnapshot, Guid, ParseResult, ParseWarning,
   SmObservation,
 } from '@ibwatch/fabric';
-import { CounterTableBuilder, tableFromPortCounters } from '@ibwatch/fabric';
+import { CounterTableBuilder, PortIndex, tableFromPortCounters } from '@ibwatch/fabric';
 import type { CablesData } from './cables.ts';
 import { toCableInfo } from './cables.ts';
 import type { DbCsvData } from './db-csv-types.ts';
@@ -160,24 +160,19 @@ function buildNodes(p: IbdiagnetParsed): FabricNode[] {
   return [...byGuid.values()];
 }
 
-/**
- * Ports keyed by (node GUID, port number) in insertion order. Nested maps instead of a
- * `${guid}:${port}` string key: 70k ports at 10k GPUs would each build and hash a new string.
- */
+/** Ports in insertion order, one per (node GUID, port number): the first added is kept. */
 class PortMap {
-  private readonly byNode = new Map<Guid, Map<number, FabricPort>>();
+  private readonly index = new PortIndex<FabricPort>();
   readonly list: FabricPort[] = [];
 
   get(g: Guid, p: number): FabricPort | undefined {
-    return this.byNode.get(g)?.get(p);
+    return this.index.get(g, p);
   }
 
   /** Adds `port` unless its (node, port) is already present. */
   add(port: FabricPort): void {
-    let m = this.byNode.get(port.nodeGuid);
-    if (m === undefined) this.byNode.set(port.nodeGuid, (m = new Map()));
-    if (m.has(port.portNum)) return;
-    m.set(port.portNum, port);
+    if (this.index.get(port.nodeGuid, port.portNum) !== undefined) return;
+    this.index.set(port.nodeGuid, port.portNum, port);
     this.list.push(port);
   }
 }
@@ -224,19 +219,14 @@ function ordered(a: { nodeGuid: Guid; portNum: number }, b: { nodeGuid: Guid; po
   return a.nodeGuid < b.nodeGuid || (a.nodeGuid === b.nodeGuid && a.portNum <= b.portNum) ? { a: x, b: y } : { a: y, b: x };
 }
 
-/**
- * Links without repeats, in first-seen order. Keyed by the `a` end in nested maps, as
- * `PortMap` does, not by a `${a}-${b}` string per link (20k at 10k GPUs).
- */
+/** Links without repeats, in first-seen order, found by their `a` end. */
 class LinkSet {
-  private readonly byEnd = new Map<Guid, Map<number, FabricLink[]>>();
+  private readonly byEnd = new PortIndex<FabricLink[]>();
   readonly list: FabricLink[] = [];
 
   add(l: FabricLink): void {
-    let m = this.byEnd.get(l.a.nodeGuid);
-    if (m === undefined) this.byEnd.set(l.a.nodeGuid, (m = new Map()));
-    const same = m.get(l.a.portNum);
-    if (same === undefined) m.set(l.a.portNum, [l]);
+    const same = this.byEnd.get(l.a.nodeGuid, l.a.portNum);
+    if (same === undefined) this.byEnd.set(l.a.nodeGuid, l.a.portNum, [l]);
     else if (same.some((o) => o.b.nodeGuid === l.b.nodeGuid && o.b.portNum === l.b.portNum)) return;
     else same.push(l);
     this.list.push(l);
@@ -244,22 +234,20 @@ class LinkSet {
 }
 
 function buildLinks(p: IbdiagnetParsed): FabricLink[] {
-  const set = new LinkSet();
-  const links = set.list;
-  const add = (l: FabricLink): void => set.add(l);
-  for (const l of p.dbCsv?.value.links ?? []) add(l);
-  if (links.length === 0) for (const l of p.lst?.value.links ?? []) add(ordered(l.a, l.b));
-  if (links.length === 0) {
+  const links = new LinkSet();
+  for (const l of p.dbCsv?.value.links ?? []) links.add(l);
+  if (links.list.length === 0) for (const l of p.lst?.value.links ?? []) links.add(ordered(l.a, l.b));
+  if (links.list.length === 0) {
     // Only switch-side port numbers are known for CA neighbours (`N#` is a PCI label) — but a
     // CA port label ends with its port number: `B184D0F0/0/0/1`.
     for (const sw of p.netDump?.value.switches ?? []) {
       for (const np of sw.ports) {
         const peerPort = np.neighborLabel ? Number(np.neighborLabel.split('/').pop()) : NaN;
-        if (np.neighborGuid && Number.isInteger(peerPort)) add(ordered({ nodeGuid: sw.guid, portNum: np.portNum }, { nodeGuid: np.neighborGuid, portNum: peerPort }));
+        if (np.neighborGuid && Number.isInteger(peerPort)) links.add(ordered({ nodeGuid: sw.guid, portNum: np.portNum }, { nodeGuid: np.neighborGuid, portNum: peerPort }));
       }
     }
   }
-  return links;
+  return links.list;
 }
 
 function buildSms(p: IbdiagnetParsed, nodes: Map<Guid, FabricNode>): SmObservation[] {
