@@ -24,7 +24,6 @@ import { PmTableWriter } from './pm-table.ts';
 import { parseCounter, parseIntField } from './values.ts';
 
 const MAX_PORT = 0xffff;
-const TWO32 = 4_294_967_296;
 /** {@link PmReader.bases} of a column that is not a counter. */
 const OTHER = -1;
 const NODE = -2;
@@ -165,12 +164,13 @@ class PmReader implements SectionReader {
     const base = this.bases();
     const cols = base.length;
     const row = b.rows;
-    const H = b.hi;
     const L = b.lo;
     for (let i = from; ; i++) {
       const start = i;
       const at = col < cols ? base[col]! : OTHER;
       let c = bytes[i]!;
+      // Only a quote that opens a cell changes how the row splits (csv.ts): the CSV path reads it.
+      if (c === 34) return false;
       // `0,`, most cells: nothing to write (the row starts zeroed), unless it is a key.
       if (c === 48 && bytes[i + 1] === 44 && at >= OTHER) {
         i++;
@@ -195,13 +195,9 @@ class PmReader implements SectionReader {
         if (v === 0) {
           // Nothing to write.
         } else if (v <= 0xffff_ffff) L[at + row] = v;
-        else {
-          const lo = v >>> 0;
-          L[at + row] = lo;
-          H[at + row] = (v - lo) / TWO32;
-        }
+        else b.setNumberAt(at, row, v);
       } else {
-        for (; i < to && c !== 44; c = bytes[++i]!) if (c === 34) return false;
+        while (i < to && c !== 44) c = bytes[++i]!;
         if (at >= 0) this.oddCell(bytes, start, i, plain, this.slotOf[col]!);
         else if (at === NODE) {
           nodeStart = start;

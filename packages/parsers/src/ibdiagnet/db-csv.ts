@@ -39,11 +39,23 @@ import { GuidTable } from './guid-table.ts';
 
 export const DB_CSV_FORMAT = 'ibdiagnet2.db_csv';
 
+/**
+ * Which thread reads the PM_INFO / PM_DELTA rows (40% of a 10k-GPU file, see pm-worker.ts):
+ * `inline` this parser; `skip` none (their rows are only counted, as for a section this parser
+ * does not know); `only` this parser and nothing else (every other section only counted, and
+ * only the warnings of the PM sections kept: the parser reading the rest reports the others).
+ */
+export type PmRows = 'inline' | 'skip' | 'only';
+
 /** Options of the db_csv parser. */
 export interface DbCsvOptions {
   /** File name for messages (`ibdiagnet2.db_csv` when omitted). */
   file?: string;
+  /** Default `inline`. */
+  pm?: PmRows;
 }
+
+const isPmSection = (name: string): boolean => name === 'PM_INFO' || name === 'PM_DELTA';
 
 interface OpenSection {
   name: string;
@@ -58,10 +70,19 @@ interface OpenSection {
 
 /** Line-at-a-time db_csv parser; see the module comment for the decisions it makes. */
 export class DbCsvParser implements LineParser<DbCsvData> {
-  private lineNo = 0;
+  /** Lines read so far: at a `ParseError`, the line it was found on. */
+  lineNo = 0;
   private open: OpenSection | undefined;
   private seen = new Map<string, number>();
   private readonly warnings: ParseWarning[] = [];
+  /**
+   * The line each warning was given on (its `line` may be earlier: a PM column's summary names
+   * its first bad cell at END_), so the warnings of two parsers of one file merge in file order.
+   */
+  readonly warnedAt: number[] = [];
+  private readonly pm: PmRows;
+  /** Rows of PORTS: one PM row per port, the PM tables' size hint. */
+  private portRows = 0;
   private readonly data: DbCsvData = {
     runInfo: {}, nodes: [], ports: [], links: [], pmInfo: new CounterTableBuilder().build(), pmDelta: new CounterTableBuilder().build(), sms: [], cables: [],
     findings: [], temperatures: [], sections: [],
@@ -75,6 +96,7 @@ export class DbCsvParser implements LineParser<DbCsvData> {
 
   constructor(options: DbCsvOptions = {}) {
     this.file = options.file;
+    this.pm = options.pm ?? 'inline';
   }
 
   private fail(line: number | undefined, text: string | undefined, reason: string): never {
@@ -82,7 +104,9 @@ export class DbCsvParser implements LineParser<DbCsvData> {
   }
 
   private warn(line: number, message: string): void {
+    if (this.pm === 'only' && !(this.open !== undefined && isPmSection(this.open.name))) return;
     this.warnings.push({ line, message, file: this.file ?? DB_CSV_FORMAT });
+    this.warnedAt.push(this.lineNo);
   }
 
   feed(line: string): void {
@@ -122,9 +146,11 @@ export class DbCsvParser implements LineParser<DbCsvData> {
     const s = this.open;
     if (s === undefined || s.header === undefined) return from;
     const reader = s.ignored ? undefined : s.reader;
+    // No read past the end of `bytes` (see NetDumpParser.takeLines for why).
+    const len = bytes.length;
     let pos = from;
-    for (;;) {
-      const c = bytes[pos];
+    while (pos < len) {
+      const c = bytes[pos]!;
       if (c === 69 /* E */ || c === 83 /* S */) return pos;
       const nl = bytes.indexOf(10, pos);
       if (nl === -1) return pos;
@@ -137,6 +163,7 @@ export class DbCsvParser implements LineParser<DbCsvData> {
       }
       pos = nl + 1;
     }
+    return pos;
   }
 
   private start(line: string, no: number): void {
@@ -148,7 +175,9 @@ export class DbCsvParser implements LineParser<DbCsvData> {
       this.warn(no, `section ${name} repeated (first at line ${earlier}); the repeat is ignored`);
     } else {
       this.seen.set(name, no);
-      s.reader = sectionReader(name, this.data, { warn: (l, m) => this.warn(l, m), guids: this.guids });
+      // RUN_INFO in every mode: its Date tells two parsers of one file that they read the same run.
+      const read = this.pm === 'inline' || name === 'RUN_INFO' || (this.pm === 'only') === isPmSection(name);
+      if (read) s.reader = sectionReader(name, this.data, { warn: (l, m) => this.warn(l, m), guids: this.guids, rowsHint: this.portRows });
     }
     this.open = s;
   }
@@ -196,6 +225,7 @@ export class DbCsvParser implements LineParser<DbCsvData> {
       }
     }
     if (!s.ignored) this.data.sections.push({ name: s.name, startLine: s.startLine, endLine: no, rows: s.rows });
+    if (s.name === 'PORTS' && !s.ignored) this.portRows = s.rows;
     this.open = undefined;
   }
 

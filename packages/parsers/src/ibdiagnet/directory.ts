@@ -5,15 +5,20 @@
  * 2. Each other file's `# Running timestamp` is read from its first 4 KB; files of another run
  *    are not parsed at all: skipped with a warning, or `ParseError` with `strict: true`.
  * 3. The rest are streamed through their parsers and joined (snapshot.ts).
+ * A big db_csv has its PM rows read on a worker thread meanwhile (pm-thread.ts), joined in
+ * when the .pm fallback is decided, or at the end.
  * A broken secondary file (truncated, binary) is skipped with a warning unless `strict`; a
  * broken db_csv always throws. Every file is optional, but a directory with none throws.
  */
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FabricSnapshot, ParseResult, ParseWarning } from '@ibwatch/fabric';
 import { ParseError } from '../parse-error.ts';
 import type { LineParser } from './line-source.ts';
 import { IBDIAGNET_PARSERS, secondaryFailure } from './parse-files.ts';
+import { NetDumpParser } from './net-dump.ts';
+import { PM_THREAD_MIN_BYTES, readDbCsvOnTwoThreads } from './pm-thread.ts';
+import type { TwoThreadRead } from './pm-thread.ts';
 import { parseFile, readHead } from './read-file.ts';
 import { selectRun } from './runs.ts';
 import type { FileStamp } from './runs.ts';
@@ -25,14 +30,17 @@ import type { DumpHeader } from './values.ts';
 export interface ReadIbdiagnetOptions {
   /** Throw `ParseError` for a file of another run or a broken secondary file. Default false. */
   strict?: boolean;
+  /**
+   * Read the db_csv's PM rows on a worker thread: by default when the file has at least
+   * {@link PM_THREAD_MIN_BYTES}; the result is the same either way.
+   */
+  pmThread?: boolean;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
+/** Size of the file at `path`, undefined when there is none (synchronous: see read-file.ts). */
+function fileSize(path: string): number | undefined {
+  const s = statSync(path, { throwIfNoEntry: false });
+  return s?.isFile() ? s.size : undefined;
 }
 
 async function headTimestamp(path: string): Promise<string | undefined> {
@@ -46,15 +54,25 @@ export async function readIbdiagnetDir(dir: string, options: ReadIbdiagnetOption
   const strict = options.strict ?? false;
   const warnings: ParseWarning[] = [];
   const kinds = [] as (keyof IbdiagnetParsed)[];
-  for (const k of RUN_PRIORITY) if (await exists(join(dir, IBDIAGNET_FILES[k]))) kinds.push(k);
+  const sizes = new Map<keyof IbdiagnetParsed, number>();
+  for (const k of RUN_PRIORITY) {
+    const size = fileSize(join(dir, IBDIAGNET_FILES[k]));
+    if (size === undefined) continue;
+    kinds.push(k);
+    sizes.set(k, size);
+  }
   if (kinds.length === 0) {
     throw new ParseError({ format: 'ibdiagnet2', file: dir, reason: 'no ibdiagnet2.* files in directory' });
   }
   const parsed: IbdiagnetParsed = {};
   const parse = async (k: keyof IbdiagnetParsed): Promise<void> => {
     const path = join(dir, IBDIAGNET_FILES[k]);
+    // With db_csv's links, the snapshot takes only port records from .net_dump (snapshot.ts).
+    const parser = k === 'netDump' && (parsed.dbCsv?.value.links.length ?? 0) > 0
+      ? new NetDumpParser({ file: path, fields: 'ports' })
+      : IBDIAGNET_PARSERS[k](path);
     try {
-      (parsed as Record<string, unknown>)[k] = await parseFile(path, IBDIAGNET_PARSERS[k](path) as LineParser<unknown>);
+      (parsed as Record<string, unknown>)[k] = await parseFile(path, parser as LineParser<unknown>);
     } catch (err) {
       if (k === 'dbCsv') throw err;
       secondaryFailure(err, strict, warnings);
@@ -62,8 +80,22 @@ export async function readIbdiagnetDir(dir: string, options: ReadIbdiagnetOption
   };
 
   const stamps: FileStamp[] = [];
+  let twoThreads: TwoThreadRead | undefined;
+  const joinPm = async (): Promise<void> => {
+    if (twoThreads === undefined) return;
+    const read = twoThreads;
+    twoThreads = undefined;
+    parsed.dbCsv = await read.join();
+  };
   if (kinds[0] === 'dbCsv') {
-    await parse('dbCsv');
+    if (options.pmThread ?? sizes.get('dbCsv')! >= PM_THREAD_MIN_BYTES) {
+      twoThreads = await readDbCsvOnTwoThreads(join(dir, IBDIAGNET_FILES.dbCsv));
+      parsed.dbCsv = twoThreads.main;
+      // With `strict` the first error must be the db_csv's, before any other file's.
+      if (strict) await joinPm();
+    } else {
+      await parse('dbCsv');
+    }
     stamps.push({ file: IBDIAGNET_FILES.dbCsv, timestamp: parsed.dbCsv!.value.runTimestamp });
   }
   for (const k of kinds) {
@@ -72,13 +104,17 @@ export async function readIbdiagnetDir(dir: string, options: ReadIbdiagnetOption
   const sel = selectRun(stamps, strict, warnings);
   // Fallback-only files are not read when db_csv already has their data (.pm is 1.2 MB for
   // 542 ports, and PM_INFO holds the same counters).
-  const db = parsed.dbCsv?.value;
-  const redundant = new Set<keyof IbdiagnetParsed>();
-  if (db && db.pmInfo.rows > 0) redundant.add('pm');
-  if (db && db.links.length > 0 && db.nodes.length > 0) redundant.add('lst');
+  const redundant = (k: keyof IbdiagnetParsed): boolean => {
+    const db = parsed.dbCsv?.value;
+    if (k === 'pm') return db !== undefined && db.pmInfo.rows > 0;
+    return k === 'lst' && db !== undefined && db.links.length > 0 && db.nodes.length > 0;
+  };
   for (const k of kinds) {
-    if (k !== 'dbCsv' && !redundant.has(k) && sel.accepted.has(IBDIAGNET_FILES[k])) await parse(k);
+    if (k === 'dbCsv' || !sel.accepted.has(IBDIAGNET_FILES[k])) continue;
+    if (k === 'pm') await joinPm();
+    if (!redundant(k)) await parse(k);
   }
+  await joinPm();
 
   const result = buildIbdiagnetSnapshot(parsed, { strict, preselected: { run: sel.run, skipped: sel.rejected.map((r) => r.file) } } satisfies SnapshotOptions);
   return { value: result.value, warnings: [...warnings, ...result.warnings] };

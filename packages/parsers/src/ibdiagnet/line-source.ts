@@ -145,7 +145,7 @@ export class ByteLineSplitter {
     }
     const tail = this.lines(chunk, from);
     // A copy (`Buffer#slice` would be a view of the buffer the reader is about to re-use).
-    if (tail < chunk.length) this.rest = new Uint8Array(chunk.subarray(tail));
+    if (tail < chunk.length) this.rest = Buffer.from(chunk.subarray(tail));
   }
 
   end(): void {
@@ -198,7 +198,7 @@ function hasLoneCr(bytes: Uint8Array, from: number): boolean {
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
+  const out = Buffer.allocUnsafe(a.length + b.length);
   out.set(a);
   out.set(b, a.length);
   return out;

@@ -79,6 +79,17 @@ interface Cols {
   fec: number; nguid: number; nlabel: number; nlid: number; ndesc: number;
 }
 
+export interface NetDumpOptions {
+  /** File name for messages. */
+  file?: string;
+  /**
+   * `ports`: of each port row only what a port record holds (number, label, state, physical
+   * state, width, speed), not its MTU, FEC and neighbour: for a directory whose db_csv has the
+   * links, where the snapshot takes nothing else from this file. Default `all`.
+   */
+  fields?: 'all' | 'ports';
+}
+
 /** Line-at-a-time .net_dump parser (port rows read in place from bytes when it can). */
 export class NetDumpParser implements LineParser<NetDumpData> {
   private readonly t: TextDump;
@@ -94,8 +105,11 @@ export class NetDumpParser implements LineParser<NetDumpData> {
   private readonly lineCells: LineCells;
   private readonly byteCells: ByteCells;
 
-  constructor(options: { file?: string } = {}) {
+  private readonly portsOnly: boolean;
+
+  constructor(options: NetDumpOptions = {}) {
     this.t = new TextDump(NET_DUMP_FORMAT, options.file);
+    this.portsOnly = options.fields === 'ports';
     this.lineCells = new LineCells(this.guids);
     this.byteCells = new ByteCells(this.guids);
   }
@@ -148,22 +162,32 @@ export class NetDumpParser implements LineParser<NetDumpData> {
     if (this.current === undefined || c === undefined) return from;
     const colon = this.colon;
     const need = this.width - 1;
+    // Every read is kept inside `bytes`: once a loop has read past the end (`undefined`), V8
+    // compiles its byte loads to return a number or undefined, and every compare slows down.
+    const len = bytes.length;
     let pos = from;
-    for (;;) {
-      const b0 = bytes[pos];
-      if (b0 === undefined || b0 === 35 /* # */ || b0 === 34 /* " */ || b0 === 10 || b0 === 13) return pos;
+    while (pos < len) {
+      const b0 = bytes[pos]!;
+      if (b0 === 35 /* # */ || b0 === 34 /* " */ || b0 === 10 || b0 === 13) return pos;
       let n = 0;
       let i = pos;
       let b = b0;
-      for (; b >= 0x20 && b <= 0x7e; b = bytes[++i]!) if (b === 58 /* : */ && n < need) colon[n++] = i;
+      if (b < 0x20 || b > 0x7e) return pos;
+      for (;;) {
+        if (b === 58 /* : */ && n < need) colon[n++] = i;
+        if (++i === len) return pos;
+        b = bytes[i]!;
+        if (b < 0x20 || b > 0x7e) break;
+      }
       // The row ends at `\n` or `\r\n`; anything else (a control byte, non-ASCII, the end of
       // the chunk) and a row short of columns go to `feed`.
-      const crlf = b === 13 && bytes[i + 1] === 10;
+      const crlf = b === 13 && i + 1 < len && bytes[i + 1] === 10;
       if (n < need || (b !== 10 && !crlf)) return pos;
       this.t.countRow();
       this.port(this.byteCells.of(bytes, pos, i, colon, this.width), c);
       pos = crlf ? i + 2 : i + 1;
     }
+    return pos;
   }
 
   private port(cells: PortCells, c: Cols): void {
@@ -172,9 +196,17 @@ export class NetDumpParser implements LineParser<NetDumpData> {
     const state = STATE.get(cells.text(c.state) ?? '') ?? 'Unknown';
     const physState = PHYS.get(cells.text(c.phys) ?? '') ?? 'Unknown';
     const label = na(cells.text(c.label));
-    const mtu = cells.int(c.mtu);
     const width = this.widths.of(cells.text(c.width) ?? '');
     const speed = this.speeds.of(cells.text(c.speed) ?? '');
+    if (this.portsOnly) {
+      const p: NetDumpPort = { portNum, state, physState };
+      if (label !== undefined) p.label = label;
+      if (width !== undefined) p.width = width;
+      if (speed !== undefined) p.speed = speed;
+      this.current!.ports.push(p);
+      return;
+    }
+    const mtu = cells.int(c.mtu);
     const fec = na(cells.text(c.fec));
     const neighborGuid = cells.guid(c.nguid);
     const neighborLabel = na(cells.text(c.nlabel));
@@ -209,6 +241,6 @@ export class NetDumpParser implements LineParser<NetDumpData> {
 }
 
 /** Parse a whole .net_dump given as text or lines. */
-export function parseNetDump(input: LineSource, options?: { file?: string }): ParseResult<NetDumpData> {
+export function parseNetDump(input: LineSource, options?: NetDumpOptions): ParseResult<NetDumpData> {
   return runLineParser(new NetDumpParser(options), input);
 }

@@ -20,32 +20,37 @@ const TWO32 = 4_294_967_296;
 export class PmTableWriter {
   /** Committed rows; the row being written is `rows`. */
   rows = 0;
-  /** Rows each column can hold: column `c` is `hi/lo[c * cap, (c + 1) * cap)`. */
+  /** Rows each column can hold: column `c`'s low halves are `lo[c * cap, (c + 1) * cap)`. */
   cap: number;
   private readonly guids: Guid[] = [];
   private ports: Uint16Array;
   private readonly names: string[] = [];
   private readonly index = new Map<string, number>();
   /**
-   * All columns' halves in two arrays, column after column: a cell is `hi/lo[c * cap + row]`,
+   * All columns' low halves in one array, column after column: a cell is `lo[c * cap + row]`,
    * one store at a computed index where an array of per-column arrays cost two more loads per
    * cell (4M cells at 10k GPUs); `build` hands out views, so nothing is copied.
    */
-  hi: Uint32Array;
   lo: Uint32Array;
+  /**
+   * High halves, a column's array made at its first value of 2^32 or more (or absent cell):
+   * most counters never get there, and zeroed arrays for all of them were half of the 55 MB a
+   * 10k-GPU file's two tables took (and of the time to allocate them).
+   */
+  private readonly hi: (Uint32Array | undefined)[] = [];
   /** A row was reserved and not committed yet. */
   private pending = false;
 
   constructor(capacity: number) {
     this.cap = Math.max(16, capacity);
     this.ports = new Uint16Array(this.cap);
-    this.hi = new Uint32Array(0);
     this.lo = new Uint32Array(0);
   }
 
   /** Index of each column of `names`, those not there yet added (absent in every row). */
   columns(names: readonly string[]): Int32Array {
     const out = new Int32Array(names.length);
+    const before = this.names.length;
     names.forEach((name, k) => {
       let i = this.index.get(name);
       if (i === undefined) {
@@ -56,8 +61,24 @@ export class PmTableWriter {
       out[k] = i;
     });
     // Once for all of them: the columns are laid out one after another in one array.
-    if (this.hi.length !== this.cap * this.names.length) this.resize(this.cap, this.names.length);
+    if (this.names.length !== before) {
+      const lo = new Uint32Array(this.cap * this.names.length);
+      lo.set(this.lo);
+      this.lo = lo;
+      // The committed rows of a new column are absent.
+      if (this.rows > 0) {
+        for (let c = before; c < this.names.length; c++) {
+          lo.fill(ABSENT, c * this.cap, c * this.cap + this.rows);
+          this.highs(c).fill(ABSENT, 0, this.rows);
+        }
+      }
+    }
     return out;
+  }
+
+  /** Column `col`'s high halves, made (zeroed) on first use. */
+  private highs(col: number): Uint32Array {
+    return (this.hi[col] ??= new Uint32Array(this.cap));
   }
 
   /** Make room for the row about to be written (index `rows`); call before its cells. */
@@ -65,43 +86,35 @@ export class PmTableWriter {
     if (this.pending) {
       // The last row written was refused: its cells back to 0.
       const { hi, lo, cap, rows } = this;
-      for (let at = rows; at < hi.length; at += cap) {
-        hi[at] = 0;
-        lo[at] = 0;
-      }
+      for (let at = rows; at < lo.length; at += cap) lo[at] = 0;
+      for (const h of hi) if (h !== undefined) h[rows] = 0;
     }
     this.pending = true;
-    if (this.rows === this.cap) {
-      const p = new Uint16Array(this.cap * 2);
-      p.set(this.ports);
-      this.ports = p;
-      this.resize(this.cap * 2, this.names.length);
-    }
+    if (this.rows === this.cap) this.grow();
+  }
+
+  /** Value `v` (an integer 0..2^53) at `at + row`, where `at` is `column * cap`. */
+  setNumberAt(at: number, row: number, v: number): void {
+    const lo = v >>> 0;
+    this.lo[at + row] = lo;
+    this.highs(at / this.cap)[row] = (v - lo) / TWO32;
   }
 
   setNumber(col: number, row: number, v: number): void {
-    const at = col * this.cap + row;
-    const lo = v >>> 0;
-    this.lo[at] = lo;
-    this.hi[at] = (v - lo) / TWO32;
+    this.setNumberAt(col * this.cap, row, v);
   }
 
   setHalves(col: number, row: number, hi: number, lo: number): void {
-    const at = col * this.cap + row;
-    this.hi[at] = hi;
-    this.lo[at] = lo;
+    this.lo[col * this.cap + row] = lo;
+    if (hi !== 0 || this.hi[col] !== undefined) this.highs(col)[row] = hi;
   }
 
   setAbsent(col: number, row: number): void {
-    const at = col * this.cap + row;
-    this.hi[at] = ABSENT;
-    this.lo[at] = ABSENT;
+    this.setHalves(col, row, ABSENT, ABSENT);
   }
 
   setBigint(col: number, row: number, v: bigint): void {
-    const at = col * this.cap + row;
-    this.hi[at] = Number((v >> 32n) & 0xffff_ffffn);
-    this.lo[at] = Number(v & 0xffff_ffffn);
+    this.setHalves(col, row, Number((v >> 32n) & 0xffff_ffffn), Number(v & 0xffff_ffffn));
   }
 
   /** Count the row written at `rows` as node `nodeGuid`, port `portNum`. */
@@ -115,33 +128,40 @@ export class PmTableWriter {
   build(): CounterTable {
     const n = this.rows;
     const { cap, hi, lo } = this;
+    // Columns that never reached 2^32 share one array of zeros (tables are read, never written).
+    let zeros: Uint32Array | undefined;
     return {
       rows: n,
       nodeGuids: this.guids,
       portNums: this.ports.slice(0, n),
-      columns: this.names.map((name, c) => ({ name, hi: hi.subarray(c * cap, c * cap + n), lo: lo.subarray(c * cap, c * cap + n) })),
+      columns: this.names.map((name, c) => ({
+        name,
+        hi: hi[c]?.subarray(0, n) ?? (zeros ??= new Uint32Array(n)),
+        lo: lo.subarray(c * cap, c * cap + n),
+      })),
     };
   }
 
   /**
-   * Re-lay the columns out for `cap` rows and `cols` columns. Only the committed rows of a new
-   * column are set absent: no 16 MB `fill` per table, since every committed row writes every
-   * column (see the module comment) and the cells past `rows` are written before they count.
+   * Twice the rows. Only the committed rows are copied: every committed row wrote every column
+   * (see the module comment), and the cells past `rows` are written before they count.
    */
-  private resize(cap: number, cols: number): void {
+  private grow(): void {
     const old = this.cap;
-    const move = (a: Uint32Array): Uint32Array => {
-      const b = new Uint32Array(cap * cols);
-      if (cap === old) {
-        b.set(a);
-        for (let c = a.length / old; c < cols; c++) b.fill(ABSENT, c * cap, c * cap + this.rows);
-      } else {
-        for (let c = 0; c < cols; c++) b.set(a.subarray(c * old, c * old + this.rows), c * cap);
-      }
-      return b;
-    };
-    this.hi = move(this.hi);
-    this.lo = move(this.lo);
+    const cap = old * 2;
+    const p = new Uint16Array(cap);
+    p.set(this.ports);
+    this.ports = p;
+    const cols = this.names.length;
+    const lo = new Uint32Array(cap * cols);
+    for (let c = 0; c < cols; c++) lo.set(this.lo.subarray(c * old, c * old + this.rows), c * cap);
+    this.lo = lo;
+    this.hi.forEach((h, c) => {
+      if (h === undefined) return;
+      const g = new Uint32Array(cap);
+      g.set(h.subarray(0, this.rows));
+      this.hi[c] = g;
+    });
     this.cap = cap;
   }
 }

@@ -1,0 +1,202 @@
+/**
+ * A big db_csv read by two threads. The PM_INFO / PM_DELTA rows are 24 of the 60 MB of a
+ * 10k-GPU file and about 40% of its parse (4M counter cells); a worker thread reads them (its
+ * own pass over the file, `pm: 'only'`) while the main thread reads everything else
+ * (`pm: 'skip'`). The directory then takes about as long as the longer of the two parts, and
+ * the collector's event loop is not held by the PM rows. The tables come back as transferred
+ * arrays, not copies.
+ *
+ * The joined result is what one parser reading the whole file gives (pm-thread.test.ts): the
+ * same tables, the same warnings in the same order, and of two `ParseError`s the one found on
+ * the earlier line. If the worker cannot run (no thread, its loader missing) the PM rows are
+ * read on the main thread after all.
+ */
+import { Worker } from 'node:worker_threads';
+import type { CounterTable, ParseResult, ParseWarning } from '@ibwatch/fabric';
+import { ParseError } from '../parse-error.ts';
+import type { ParseErrorInit } from '../parse-error.ts';
+import { DB_CSV_FORMAT, DbCsvParser } from './db-csv.ts';
+import type { DbCsvData, DbCsvSectionInfo } from './db-csv-types.ts';
+import { parseFile } from './read-file.ts';
+
+/** db_csv files from this size on have their PM rows read on the worker (a 2k-GPU file is ~12 MB). */
+export const PM_THREAD_MIN_BYTES = 8 << 20;
+
+/** What the main thread asks the worker. */
+export interface PmJob {
+  id: number;
+  path: string;
+  /** File name for messages. */
+  file: string;
+}
+
+/**
+ * A table as posted: its node GUIDs as runs (a switch's 64 rows name one GUID), so the message
+ * carries ~11k strings instead of 2 x 63k at 10k GPUs. The arrays are transferred.
+ */
+export interface PostedTable extends Omit<CounterTable, 'nodeGuids'> {
+  guids: string[];
+  /** Rows of each of `guids` in turn. */
+  runs: Uint32Array;
+}
+
+export function postedTable(t: CounterTable): PostedTable {
+  const guids: string[] = [];
+  const runs: number[] = [];
+  for (let r = 0; r < t.rows; r++) {
+    const g = t.nodeGuids[r]!;
+    if (guids.length > 0 && guids[guids.length - 1] === g) runs[runs.length - 1]!++;
+    else {
+      guids.push(g);
+      runs.push(1);
+    }
+  }
+  const { nodeGuids: _, ...rest } = t;
+  return { ...rest, guids, runs: Uint32Array.from(runs) };
+}
+
+function receivedTable(p: PostedTable): CounterTable {
+  const { guids, runs, ...rest } = p;
+  const nodeGuids = new Array<string>(p.rows);
+  let r = 0;
+  runs.forEach((n, k) => {
+    nodeGuids.fill(guids[k]!, r, r + n);
+    r += n;
+  });
+  return { ...rest, nodeGuids };
+}
+
+/** What the worker read: the PM tables and what the join is checked with. */
+export interface PmPart {
+  pmInfo: PostedTable;
+  pmDelta: PostedTable;
+  runTimestamp?: string;
+  sections: DbCsvSectionInfo[];
+  warnings: ParseWarning[];
+  warnedAt: number[];
+}
+
+export type PmReply =
+  | { id: number; part: PmPart }
+  | { id: number; parseError: ParseErrorInit; foundAt: number }
+  | { id: number; failure: string };
+
+type PmOutcome = { part: PmPart } | { error: ParseError; foundAt: number };
+
+/** One worker for the process, started on first use; it keeps the process alive only while it has work. */
+class PmThread {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, (r: PmReply) => void>();
+  private nextId = 1;
+
+  request(path: string, file: string): Promise<PmReply> {
+    let w: Worker;
+    try {
+      w = this.worker ?? this.start();
+    } catch (err) {
+      return Promise.resolve({ id: 0, failure: err instanceof Error ? err.message : String(err) });
+    }
+    const id = this.nextId++;
+    w.ref();
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      w.postMessage({ id, path, file } satisfies PmJob);
+    });
+  }
+
+  private start(): Worker {
+    const w = new Worker(new URL('./pm-thread-worker.mjs', import.meta.url));
+    w.on('message', (r: PmReply) => {
+      const done = this.pending.get(r.id);
+      this.pending.delete(r.id);
+      if (this.pending.size === 0) w.unref();
+      done?.(r);
+    });
+    const fail = (why: string): void => {
+      if (this.worker === w) this.worker = undefined;
+      for (const [id, done] of this.pending) done({ id, failure: why });
+      this.pending.clear();
+    };
+    w.on('error', (err) => fail(err.message));
+    w.on('exit', (code) => fail(`PM worker exited with code ${code}`));
+    w.unref();
+    this.worker = w;
+    return w;
+  }
+}
+
+const thread = new PmThread();
+
+/** The worker's reply, or the PM rows read here when the worker could not run. */
+async function outcome(reply: Promise<PmReply>, path: string): Promise<PmOutcome> {
+  const r = await reply;
+  if ('part' in r) return { part: r.part };
+  if ('parseError' in r) return { error: new ParseError(r.parseError), foundAt: r.foundAt };
+  const parser = new DbCsvParser({ file: path, pm: 'only' });
+  try {
+    const { value, warnings } = await parseFile(path, parser);
+    const { pmInfo, pmDelta, runTimestamp, sections } = value;
+    return { part: { pmInfo: postedTable(pmInfo), pmDelta: postedTable(pmDelta), runTimestamp, sections, warnings, warnedAt: parser.warnedAt } };
+  } catch (err) {
+    if (err instanceof ParseError) return { error: err, foundAt: parser.lineNo };
+    throw err;
+  }
+}
+
+/** The PM sections as (name, lines, rows): both parts must have seen the same ones. */
+const pmSections = (sections: DbCsvSectionInfo[]): string =>
+  sections.filter((s) => s.name === 'PM_INFO' || s.name === 'PM_DELTA').map((s) => `${s.name}@${s.startLine}-${s.endLine}:${s.rows}`).join(' ');
+
+function join(path: string, main: ParseResult<DbCsvData>, mainWarnedAt: number[], part: PmPart): ParseResult<DbCsvData> {
+  const data = main.value;
+  if (part.runTimestamp !== data.runTimestamp || pmSections(part.sections) !== pmSections(data.sections)) {
+    throw new ParseError({ format: DB_CSV_FORMAT, file: path, reason: 'file changed while it was read (its two readers saw different runs or PM sections)' });
+  }
+  data.pmInfo = receivedTable(part.pmInfo);
+  data.pmDelta = receivedTable(part.pmDelta);
+  // Both lists are in the order they were given; merged by the line each was given on.
+  const warnings: ParseWarning[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < main.warnings.length || j < part.warnings.length) {
+    const takeMain = j === part.warnings.length || (i < main.warnings.length && mainWarnedAt[i]! <= part.warnedAt[j]!);
+    warnings.push(takeMain ? main.warnings[i++]! : part.warnings[j++]!);
+  }
+  return { value: data, warnings };
+}
+
+/** A db_csv being read on two threads; {@link readDbCsvOnTwoThreads}. */
+export interface TwoThreadRead {
+  /** Everything but the PM tables (they are empty until `join`). */
+  main: ParseResult<DbCsvData>;
+  /** Waits for the PM part and puts it in `main`; throws the PM sections' `ParseError`. */
+  join(): Promise<ParseResult<DbCsvData>>;
+}
+
+/**
+ * Start reading the PM rows of the db_csv at `path` on the worker and read the rest here.
+ * Resolves once the main part is read, so the caller can go on with other files meanwhile.
+ */
+export async function readDbCsvOnTwoThreads(path: string): Promise<TwoThreadRead> {
+  const pm = outcome(thread.request(path, path), path);
+  // Never left unhandled: awaited below or by `join`.
+  pm.catch(() => undefined);
+  const parser = new DbCsvParser({ file: path, pm: 'skip' });
+  let main: ParseResult<DbCsvData>;
+  try {
+    main = await parseFile(path, parser);
+  } catch (err) {
+    if (!(err instanceof ParseError)) throw err;
+    // The worker may have met an error earlier in the file (a PM row of binary data...).
+    const o = await pm.catch(() => undefined);
+    throw o !== undefined && 'error' in o && o.foundAt < parser.lineNo ? o.error : err;
+  }
+  return {
+    main,
+    async join() {
+      const o = await pm;
+      if ('error' in o) throw o.error;
+      return join(path, main, parser.warnedAt, o.part);
+    },
+  };
+}
