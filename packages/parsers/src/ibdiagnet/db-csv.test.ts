@@ -193,6 +193,43 @@ describe('parseDbCsv() on hand-made inputs', () => {
     expect(r.warnings).toEqual([{ line: 26, file: 'ibdiagnet2.db_csv', message: 'PM_INFO row skipped: row has 5 fields, header has 9' }]);
   });
 
+  it('reads PORTS and LINKS cells in one pass as a row with a quoted field is read', () => {
+    const g = '0xb0cf0e0300d33fc0';
+    const ports = [
+      `${g},${g},1,0x0,24,2,19,19,2052,3845,3845,5,4,x`,
+      `${g},${g},0x2,0x0,0x18,0x2,0x13,19,2052,3845,3845,5,4,x`, // hex cells
+      `${g},,3,0x0,,2,19,19,,3845,3845,5,4,x`, // empty cells
+      `${g.toUpperCase().replace('0X', '0x')},${g},4,0x0, 25,2,19,19,2052,3845,3845,5,4,x`, // upper-case GUID, space
+      `${g},${g},5,0x0,1234567890123456,2,19,19,2052,3845,3845,5,4,x`, // 16 digits
+      `garbage,${g},6,0x0,24,2,19,19,2052,3845,3845,5,4,x`,
+      `${g},${g},N/A,0x0,24,2,19,19,2052,3845,3845,5,4,x`,
+      `${g},${g},8,0x0,24`,
+      `${g},${g},9,0x0,24,2,19,19,2052,3845,3845,5,4,x,y`,
+    ];
+    const links = [`${g},1,0x5c25730300e6706e,0x1`, `${g},2,0x5c25730300e6706e,N/A`, `${g},3,0x5c25730300e6706e`];
+    const doc = (rows: string[], linkRows: string[]): string => [
+      'START_PORTS', 'NodeGuid,PortGuid,PortNum,MKey,LID,LinkWidthActv,LinkWidthSup,LinkWidthEn,LinkSpeedActv,LinkSpeedEn,LinkSpeedSup,PortPhyState,PortState,Extra',
+      ...rows, 'END_PORTS', 'START_LINKS', 'NodeGuid1,PortNum1,NodeGuid2,PortNum2,Extra', ...linkRows.map((l) => `${l},z`), 'END_LINKS',
+    ].join('\n');
+    const plain = parseDbCsv(doc(ports, links));
+    // A field that opens with a quote sends the row to the CsvRow path.
+    const quoted = parseDbCsv(doc(ports.map((r) => r.replace(',0x0,', ',"0x0",')), links.map((l) => `"${l.slice(0, 18)}"${l.slice(18)}`)));
+    expect(quoted.value.ports).toEqual(plain.value.ports);
+    expect(quoted.value.links).toEqual(plain.value.links);
+    expect(quoted.warnings).toEqual(plain.warnings);
+    const p = plain.value.ports;
+    expect(p.map((x) => [x.portNum, x.lid])).toEqual([[1, 24], [2, 24], [3, undefined], [4, 25], [5, 1234567890123456]]);
+    expect({ ...p[1], portNum: 1 }).toEqual(p[0]);
+    expect(p[2]).toMatchObject({ widthActive: '4X', widthSupported: ['1X', '2X', '4X'] });
+    expect(p[2]!.portGuid).toBeUndefined();
+    expect(plain.value.links).toEqual([{ a: { nodeGuid: '0x5c25730300e6706e', portNum: 1 }, b: { nodeGuid: g, portNum: 1 } }]);
+    expect(plain.warnings.map((w) => [w.line, w.message])).toEqual([
+      [8, 'PORTS row skipped: bad NodeGuid "garbage"'], [9, 'PORTS row skipped: bad PortNum "N/A"'],
+      [10, 'PORTS row skipped: row has 5 fields, header has 14'], [11, 'PORTS row skipped: row has 15 fields, header has 14'],
+      [16, 'LINKS row skipped: bad GUID or port number'], [17, 'LINKS row skipped: row has 4 fields, header has 5'],
+    ]);
+  });
+
   it('rejects a section none of whose rows can be used', () => {
     const e = parseError(() => parseDbCsv(fixture('all-rows-short.bad.db_csv')));
     expect(e.reason).toMatch(/section PM_INFO unusable/);

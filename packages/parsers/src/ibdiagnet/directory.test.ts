@@ -31,6 +31,21 @@ describe('readIbdiagnetDir()', () => {
     expect(s.counterDeltas?.ports.rows).toBe(542);
   });
 
+  it('takes from .net_dump read for port records only the snapshot a full read gives', async () => {
+    // With db_csv's links, readIbdiagnetDir reads .net_dump with `fields: 'ports'`.
+    const files = { dbCsv: real(runA, 'ibdiagnet2.db_csv'), log: real(runA, 'ibdiagnet2.log'), netDump: real(runA, 'ibdiagnet2.net_dump'), sm: real(runA, 'ibdiagnet2.sm') };
+    const full = parseIbdiagnetFiles(files);
+    const { value } = await readIbdiagnetDir(runA);
+    // The directory also has an .cables of another run, which the full read was not given.
+    expect(value).toEqual({ ...full.value, meta: { ...full.value.meta, filesSkipped: 'ibdiagnet2.cables' } });
+    // .net_dump lists switch ports only, with their front-panel labels (`1/1/1`): 583 of the
+    // 594: not port 0, and not port 65 of the two switches whose blocks there stop at port 64.
+    const switches = new Set(value.nodes.filter((n) => n.type === 'switch').map((n) => n.guid));
+    const labelled = value.ports.filter((p) => p.label !== undefined);
+    expect(labelled).toHaveLength(583);
+    expect(labelled.every((p) => switches.has(p.nodeGuid))).toBe(true);
+  });
+
   it('adds DOWN ports from .net_dump with their labels, and the SM LID from .sm', async () => {
     const { value: s } = await readIbdiagnetDir(runA);
     expect(s.ports.filter((p) => p.state === 'Down')).toHaveLength(306);

@@ -67,14 +67,26 @@ describe('parseNetDump()', () => {
       '',
       '   ',
       '  1/4/1      : 7   : ARM  : LINK UP    : 5   : 4x      : 200     : RS_FEC_544_514      : NO-RTR : 0x5c25730300c06f62 : 2          : 158  : plain desc ',
+      // Non-ASCII from the first byte on.
+      'é1/5/1       : 8   : ACT  : LINK UP    : 5   : 4x      : 200     : RS_FEC_544_514      : NO-RTR : 0x5c25730300c06f63 : 3          : 159  : "n"',
     ];
     for (const text of [real(runA, 'ibdiagnet2.net_dump'), odd.join('\n'), odd.join('\r\n')]) {
       const bytes = parseNetDump(Buffer.from(text));
       const lines = parseNetDump(text.split(/\r?\n/));
       expect(bytes).toEqual(lines);
+      // `fields: 'ports'`: the same rows, each with only what a port record takes.
+      const ports = parseNetDump(Buffer.from(text), { fields: 'ports' });
+      expect(parseNetDump(text.split(/\r?\n/), { fields: 'ports' })).toEqual(ports);
+      const keep = new Set(['portNum', 'label', 'state', 'physState', 'width', 'speed']);
+      const projected = bytes.value.switches.map((sw) => ({
+        ...sw, ports: sw.ports.map((p) => Object.fromEntries(Object.entries(p).filter(([k]) => keep.has(k)))),
+      }));
+      expect(ports.value.switches).toEqual(projected);
+      expect(ports.warnings).toEqual(bytes.warnings);
     }
     const r = parseNetDump(Buffer.from(odd.join('\n'))).value.switches[0]!;
-    expect(r.ports.map((p) => p.portNum)).toEqual([1, 2, 3, 4, 7]);
+    expect(r.ports.map((p) => p.portNum)).toEqual([1, 2, 3, 4, 7, 8]);
+    expect(r.ports[5]).toMatchObject({ label: 'é1/5/1', neighborDescription: 'n' });
     expect(r.ports[1]).toMatchObject({ neighborLid: 31, neighborDescription: '' });
     expect('fec' in r.ports[1]!).toBe(false);
     expect(r.ports[2]).toMatchObject({ label: '1/2/1', neighborDescription: 'nœud-2: mlx5_1' });

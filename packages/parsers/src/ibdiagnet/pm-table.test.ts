@@ -33,3 +33,24 @@ describe('PmTableWriter', () => {
     expect(tableToPortCounters(t)).toEqual(tableToPortCounters(b.build()));
   });
 });
+
+describe('PmTableWriter high halves', () => {
+  it('are made for a column at its first value of 2^32 or more, and a refused row leaves none behind', () => {
+    const w = new PmTableWriter(4);
+    const [small, big] = Array.from(w.columns(['Small', 'Big']));
+    for (let r = 0; r < 10; r++) {
+      w.reserve();
+      w.setNumber(small!, w.rows, r);
+      // Row 3 is refused after writing 2^40 into Big (its first high half); row 7 commits one.
+      if (r === 3 || r === 7) w.setNumber(big!, w.rows, 2 ** 40 + r);
+      if (r === 3) continue;
+      w.commit('0x0000000000000001', r);
+    }
+    const t = w.build();
+    expect(t.rows).toBe(9);
+    const bigHi = Array.from(t.columns[1]!.hi);
+    expect(bigHi).toEqual([0, 0, 0, 0, 0, 0, 256, 0, 0]);
+    expect(Array.from(t.columns[1]!.lo)).toEqual([0, 0, 0, 0, 0, 0, 7, 0, 0]);
+    expect(Array.from(t.columns[0]!.hi)).toEqual(new Array(9).fill(0));
+  });
+});

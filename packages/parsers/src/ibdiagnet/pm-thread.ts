@@ -81,13 +81,19 @@ export type PmReply =
   | { id: number; parseError: ParseErrorInit; foundAt: number }
   | { id: number; failure: string };
 
-type PmOutcome = { part: PmPart } | { error: ParseError; foundAt: number };
+/** Who read the PM rows: the worker, or the main thread when the worker could not run. */
+export type PmReader = 'worker' | 'main thread';
+
+type PmOutcome = { part: PmPart; by: PmReader } | { error: ParseError; foundAt: number };
 
 /** One worker for the process, started on first use; it keeps the process alive only while it has work. */
-class PmThread {
+export class PmThread {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, (r: PmReply) => void>();
   private nextId = 1;
+
+  /** `entry`: the worker's script (tests give one that cannot start). */
+  constructor(private readonly entry = new URL('./pm-thread-worker.mjs', import.meta.url)) {}
 
   request(path: string, file: string): Promise<PmReply> {
     let w: Worker;
@@ -105,7 +111,7 @@ class PmThread {
   }
 
   private start(): Worker {
-    const w = new Worker(new URL('./pm-thread-worker.mjs', import.meta.url));
+    const w = new Worker(this.entry);
     w.on('message', (r: PmReply) => {
       const done = this.pending.get(r.id);
       this.pending.delete(r.id);
@@ -130,13 +136,13 @@ const thread = new PmThread();
 /** The worker's reply, or the PM rows read here when the worker could not run. */
 async function outcome(reply: Promise<PmReply>, path: string): Promise<PmOutcome> {
   const r = await reply;
-  if ('part' in r) return { part: r.part };
+  if ('part' in r) return { part: r.part, by: 'worker' };
   if ('parseError' in r) return { error: new ParseError(r.parseError), foundAt: r.foundAt };
   const parser = new DbCsvParser({ file: path, pm: 'only' });
   try {
     const { value, warnings } = await parseFile(path, parser);
     const { pmInfo, pmDelta, runTimestamp, sections } = value;
-    return { part: { pmInfo: postedTable(pmInfo), pmDelta: postedTable(pmDelta), runTimestamp, sections, warnings, warnedAt: parser.warnedAt } };
+    return { part: { pmInfo: postedTable(pmInfo), pmDelta: postedTable(pmDelta), runTimestamp, sections, warnings, warnedAt: parser.warnedAt }, by: 'main thread' };
   } catch (err) {
     if (err instanceof ParseError) return { error: err, foundAt: parser.lineNo };
     throw err;
@@ -147,7 +153,11 @@ async function outcome(reply: Promise<PmReply>, path: string): Promise<PmOutcome
 const pmSections = (sections: DbCsvSectionInfo[]): string =>
   sections.filter((s) => s.name === 'PM_INFO' || s.name === 'PM_DELTA').map((s) => `${s.name}@${s.startLine}-${s.endLine}:${s.rows}`).join(' ');
 
-function join(path: string, main: ParseResult<DbCsvData>, mainWarnedAt: number[], part: PmPart): ParseResult<DbCsvData> {
+/**
+ * Put the PM part into the main part: the tables, and the warnings merged by the line each was
+ * given on. Throws when the two parts did not read the same file (see below).
+ */
+export function joinPmPart(path: string, main: ParseResult<DbCsvData>, mainWarnedAt: number[], part: PmPart): ParseResult<DbCsvData> {
   const data = main.value;
   if (part.runTimestamp !== data.runTimestamp || pmSections(part.sections) !== pmSections(data.sections)) {
     throw new ParseError({ format: DB_CSV_FORMAT, file: path, reason: 'file changed while it was read (its two readers saw different runs or PM sections)' });
@@ -171,14 +181,16 @@ export interface TwoThreadRead {
   main: ParseResult<DbCsvData>;
   /** Waits for the PM part and puts it in `main`; throws the PM sections' `ParseError`. */
   join(): Promise<ParseResult<DbCsvData>>;
+  /** Who read the PM rows, once `join` has returned. */
+  pmReadBy?: PmReader;
 }
 
 /**
  * Start reading the PM rows of the db_csv at `path` on the worker and read the rest here.
  * Resolves once the main part is read, so the caller can go on with other files meanwhile.
  */
-export async function readDbCsvOnTwoThreads(path: string): Promise<TwoThreadRead> {
-  const pm = outcome(thread.request(path, path), path);
+export async function readDbCsvOnTwoThreads(path: string, on: PmThread = thread): Promise<TwoThreadRead> {
+  const pm = outcome(on.request(path, path), path);
   // Never left unhandled: awaited below or by `join`.
   pm.catch(() => undefined);
   const parser = new DbCsvParser({ file: path, pm: 'skip' });
@@ -191,12 +203,14 @@ export async function readDbCsvOnTwoThreads(path: string): Promise<TwoThreadRead
     const o = await pm.catch(() => undefined);
     throw o !== undefined && 'error' in o && o.foundAt < parser.lineNo ? o.error : err;
   }
-  return {
+  const read: TwoThreadRead = {
     main,
     async join() {
       const o = await pm;
       if ('error' in o) throw o.error;
-      return join(path, main, parser.warnedAt, o.part);
+      read.pmReadBy = o.by;
+      return joinPmPart(path, main, parser.warnedAt, o.part);
     },
   };
+  return read;
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The monorepo root (/work/main in the dev container). */
+/** The monorepo root. */
 export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
 /** Shared real samples live next to the repo, not in it (3 MB). */
 export const samplesDir = resolve(repoRoot, '../shared/samples');
