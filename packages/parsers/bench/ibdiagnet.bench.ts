@@ -9,7 +9,8 @@
  *
  *   node --import tsx packages/parsers/bench/ibdiagnet.bench.ts [dir]
  *   node --import tsx packages/parsers/bench/ibdiagnet.bench.ts --generate [switches] [hcas] [runs]
- *   node --import tsx packages/parsers/bench/ibdiagnet.bench.ts --json <dir> <runs> [ibqueryerrors file...]
+ *   node --import tsx packages/parsers/bench/ibdiagnet.bench.ts --json <dir> <runs>
+ *   node --import tsx packages/parsers/bench/ibdiagnet.bench.ts --json-ibqueryerrors <runs> <file...>
  * Without a dir it generates a 10k-GPU directory (480 switches, 10 000 HCAs) and the two
  * ibqueryerrors outputs of a 10k-GPU fabric (800 switches × 64 ports + 10 000 HCAs) in a temp dir.
  */
@@ -21,7 +22,7 @@ import { readIbdiagnetDir } from '../src/ibdiagnet/directory.ts';
 import { generateIbdiagnetDir } from './generate.ts';
 import { benchIbqueryerrors, reportIbqueryerrors } from './ibqueryerrors.bench.ts';
 import { generateIbqueryerrors } from './ibqueryerrors-generate.ts';
-import { line, measure, readAndSplit, readAndTouch } from './measure.ts';
+import { line, measureRounds, readAndSplit, readAndTouch } from './measure.ts';
 import type { Timing } from './measure.ts';
 
 export interface BenchFigures {
@@ -52,9 +53,11 @@ export async function benchIbdiagnet(dir: string, runs = 5): Promise<BenchFigure
   const files = (first.value.meta.filesUsed ?? '').split(',').filter(Boolean);
   let bytes = 0;
   for (const f of files) bytes += (await stat(join(dir, f))).size;
-  const parse = await measure(runs, () => readIbdiagnetDir(dir));
-  const floor = await measure(runs, async () => { for (const f of files) await readAndSplit(join(dir, f)); });
-  const touch = await measure(runs, async () => { for (const f of files) await readAndTouch(join(dir, f)); });
+  const { parse, floor, touch } = await measureRounds(runs, {
+    parse: () => readIbdiagnetDir(dir),
+    floor: async () => { for (const f of files) await readAndSplit(join(dir, f)); },
+    touch: async () => { for (const f of files) await readAndTouch(join(dir, f)); },
+  });
   const mb = bytes / 1e6;
   const s = first.value;
   return {
@@ -79,19 +82,23 @@ function report(f: BenchFigures): string {
 }
 
 /**
- * `--json <dir> <runs> [ibqueryerrors file...]`: the figures as one JSON line, for `pnpm bench`,
- * which runs this in a process of its own so that the generator's and other stages' heaps do
- * not weigh on the parsers' garbage collection.
+ * `--json <dir> <runs>` and `--json-ibqueryerrors <runs> <file...>`: the figures as one JSON
+ * line, for `pnpm bench`, which runs each in a process of its own so that the generator's, the
+ * other stages' and the other benchmark's heaps do not weigh on the parsers' garbage collection.
  */
 async function json(args: string[]): Promise<void> {
-  const [dir, runs, ...ibqe] = args;
-  const ib = await benchIbdiagnet(dir!, Number(runs));
-  const q = ibqe.length ? await benchIbqueryerrors(ibqe, Number(runs)) : undefined;
-  console.log(JSON.stringify({ ibdiagnet: ib, ibqueryerrors: q }));
+  const [dir, runs] = args;
+  console.log(JSON.stringify(await benchIbdiagnet(dir!, Number(runs))));
+}
+
+async function jsonIbqueryerrors(args: string[]): Promise<void> {
+  const [runs, ...files] = args;
+  console.log(JSON.stringify(await benchIbqueryerrors(files, Number(runs))));
 }
 
 async function main(args: string[]): Promise<void> {
   if (args[0] === '--json') return json(args.slice(1));
+  if (args[0] === '--json-ibqueryerrors') return jsonIbqueryerrors(args.slice(1));
   if (args[0] && args[0] !== '--generate') {
     console.log(report(await benchIbdiagnet(args[0])));
     return;

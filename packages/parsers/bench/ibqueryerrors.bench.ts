@@ -10,7 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ibqueryerrorsTable } from '../src/diags/ibqueryerrors-table.ts';
-import { line, measure, readAndSplit } from './measure.ts';
+import { line, measureRounds, readAndSplit } from './measure.ts';
 import type { Timing } from './measure.ts';
 
 export interface IbqeBenchFigures {
@@ -40,8 +40,10 @@ export async function benchIbqueryerrors(files: string[], runs = 5): Promise<Ibq
   // One run of a 5 MB error-mode output is too short for V8 to have optimised the reader.
   let ports = 0;
   for (let i = 0; i < 3; i++) ports = await parseAll(files);
-  const parse = await measure(runs, () => parseAll(files));
-  const floor = await measure(runs, async () => { for (const f of files) await readAndSplit(f); });
+  const { parse, floor } = await measureRounds(runs, {
+    parse: () => parseAll(files),
+    floor: async () => { for (const f of files) await readAndSplit(f); },
+  });
   return { files, bytes, ports, parse, floor, cpuRatio: parse.cpuMs / floor.cpuMs, ratio: parse.wallMs / floor.wallMs };
 }
 

@@ -21,19 +21,32 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** Run `fn` `runs` times. */
-export async function measure(runs: number, fn: () => Promise<unknown>): Promise<Timing> {
-  const wall: number[] = [];
-  const cpu: number[] = [];
+/**
+ * Run each of `fns` once per round, in turn, for `runs` rounds. Interleaved, so that a parse
+ * and the floor it is compared with meet the same spells of a busy neighbour: timed one block
+ * after the other, a noisy half-minute lands on one side only and moves the ratio by itself.
+ */
+export async function measureRounds<K extends string>(runs: number, fns: Record<K, () => Promise<unknown>>): Promise<Record<K, Timing>> {
+  const names = Object.keys(fns) as K[];
+  const wall = new Map<K, number[]>(names.map((k) => [k, []]));
+  const cpu = new Map<K, number[]>(names.map((k) => [k, []]));
   for (let i = 0; i < runs; i++) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    await fn();
-    wall.push(performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
+    for (const k of names) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      await fns[k]();
+      wall.get(k)!.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      cpu.get(k)!.push((c.user + c.system) / 1000);
+    }
   }
-  return { wallMs: Math.min(...wall), wallMedianMs: median(wall), cpuMs: Math.min(...cpu), cpuMedianMs: median(cpu) };
+  const out = {} as Record<K, Timing>;
+  for (const k of names) {
+    const w = wall.get(k)!;
+    const c = cpu.get(k)!;
+    out[k] = { wallMs: Math.min(...w), wallMedianMs: median(w), cpuMs: Math.min(...c), cpuMedianMs: median(c) };
+  }
+  return out;
 }
 
 /**

@@ -40,6 +40,12 @@ interface ItemKey {
   next: ItemKey | undefined;
 }
 
+/** `GUID`, ` 0`, ` por`, `t ` as big-endian words (the `x` of `0x` is checked by itself). */
+const GUID_ = 0x47554944;
+const SPACE_0 = 0x2030;
+const SPACE_POR = 0x20706f72;
+const RT_SPACE = 0x7420;
+
 const isWordChar = (c: number): boolean =>
   (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 
@@ -61,13 +67,15 @@ export class QuickPortLine {
   private readonly staged: ItemKey[] = [];
   /** The builder the keys' `col` belong to. */
   private builder: CounterTableBuilder | undefined;
-  private view: DataView | undefined;
+  private view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+  /** The bytes `view` is over: compared by identity (`t.buffer` is a getter call per line). */
+  private viewOf: Uint8Array | undefined;
   /** Staged values: the digits' value (exact up to 15 digits) and where they are. */
   private readonly value = new Float64Array(MAX_ITEMS);
   private readonly start = new Int32Array(MAX_ITEMS);
   private readonly end = new Int32Array(MAX_ITEMS);
-  /** The GUID of the previous line (a switch prints 64 port lines with the same one). */
-  private readonly lastGuidBytes = new Uint8Array(16);
+  /** The GUID of the previous line (a switch prints 64 port lines with the same one), as the four big-endian words of its digits. */
+  private readonly lastGuidWords = new Int32Array(4);
   private lastGuid: Guid | undefined;
 
   constructor(private readonly guids: GuidTable) {}
@@ -78,15 +86,18 @@ export class QuickPortLine {
    */
   read(t: Uint8Array, s: number, e: number): boolean {
     if (t[s] !== 32) return false;
-    let dv = this.view;
-    if (dv === undefined || dv.buffer !== t.buffer || dv.byteOffset !== t.byteOffset) {
-      this.view = dv = new DataView(t.buffer, t.byteOffset, t.byteLength);
+    if (this.viewOf !== t) {
+      this.viewOf = t;
+      this.view = new DataView(t.buffer, t.byteOffset, t.byteLength);
     }
+    const dv = this.view;
     let i = s + 1;
     while (t[i] === 32) i++;
     const gs = i + 5;
-    if (gs + 24 > e || !startsWithAscii(t, i, 'GUID ') || !startsWithAscii(t, gs + 18, ' port ')) return false;
-    const guid = this.guidAt(t, gs);
+    // `GUID 0x` and ` port ` as big-endian words.
+    if (gs + 24 > e || dv.getUint32(i) !== GUID_ || dv.getUint16(i + 4) !== SPACE_0 || t[gs + 1] !== 120) return false;
+    if (dv.getUint32(gs + 18) !== SPACE_POR || dv.getUint16(gs + 22) !== RT_SPACE) return false;
+    const guid = this.guidAt(dv, t, gs);
     if (guid === undefined) return false;
     i = gs + 24;
     let port = 0;
@@ -160,17 +171,20 @@ export class QuickPortLine {
     return true;
   }
 
-  /** The GUID `t[gs, gs + 18)`, by comparing its digits with the previous line's first. */
-  private guidAt(t: Uint8Array, gs: number): Guid | undefined {
-    const last = this.lastGuidBytes;
-    if (this.lastGuid !== undefined && t[gs] === 48 && t[gs + 1] === 120) {
-      let k = 0;
-      while (k < 16 && t[gs + 2 + k] === last[k]) k++;
-      if (k === 16) return this.lastGuid;
-    }
+  /** The GUID `t[gs, gs + 18)` (`0x` checked), by comparing its digits with the previous line's first. */
+  private guidAt(dv: DataView<ArrayBufferLike>, t: Uint8Array, gs: number): Guid | undefined {
+    const last = this.lastGuidWords;
+    const a = dv.getInt32(gs + 2);
+    const b = dv.getInt32(gs + 6);
+    const c = dv.getInt32(gs + 10);
+    const d = dv.getInt32(gs + 14);
+    if (this.lastGuid !== undefined && d === last[3] && c === last[2] && b === last[1] && a === last[0]) return this.lastGuid;
     const guid = this.guids.getBytes(t, gs, gs + 18);
     if (guid !== undefined) {
-      last.set(t.subarray(gs + 2, gs + 18));
+      last[0] = a;
+      last[1] = b;
+      last[2] = c;
+      last[3] = d;
       this.lastGuid = guid;
     }
     return guid;
@@ -209,7 +223,7 @@ function littleEndianWords(key: Uint8Array): Uint32Array {
  * `t[at...]` (viewed by `dv`; `at + key.length` must not pass the line) starts with the bytes of
  * `key`, whose first `words.length * 4` bytes are `words`.
  */
-function sameKey(dv: DataView, t: Uint8Array, at: number, key: Uint8Array, words: Uint32Array): boolean {
+function sameKey(dv: DataView<ArrayBufferLike>, t: Uint8Array, at: number, key: Uint8Array, words: Uint32Array): boolean {
   const nw = words.length;
   for (let w = 0; w < nw; w++) if (dv.getUint32(at + 4 * w, true) !== words[w]) return false;
   for (let k = nw * 4; k < key.length; k++) if (t[at + k] !== key[k]) return false;

@@ -50,43 +50,44 @@ export class GuidTable {
     if (end - start !== 18 || bytes[start] !== 48 || (bytes[start + 1]! | 32) !== 120) {
       return parseGuidField(decodeUtf8(bytes, start, end));
     }
-    const last = this.lastDigits;
-    if (this.lastGuid !== undefined) {
-      // From the last digit: GUIDs of one fabric mostly differ only there, so a miss is cheap.
-      let k = 15;
-      while (k >= 0 && bytes[start + 2 + k] === last[k]) k--;
-      if (k < 0) return this.lastGuid;
+    if (this.viewOf !== bytes) {
+      this.viewOf = bytes;
+      this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     }
-    return this.digitsAt(bytes, start, end);
-  }
-
-  private readonly lastDigits = new Uint8Array(16);
-  private lastGuid: Guid | undefined;
-
-  /** {@link getBytes} past its `0x` check; a GUID read as 16 hex digits becomes the last one. */
-  private digitsAt(bytes: Uint8Array, start: number, end: number): Guid | undefined {
-    let hi = 0;
-    let lo = 0;
-    // A table look-up per digit; a non-digit (-1) is noticed once, after the loops.
-    let bad = 0;
-    for (let i = start + 2; i < start + 10; i++) {
-      const d = HEX[bytes[i]!]!;
-      bad |= d;
-      hi = (hi << 4) | d;
+    // The 16 digits as four 32-bit words (their ASCII, read as is): four compares for a repeat.
+    const v = this.view;
+    const a = v.getUint32(start + 2);
+    const b = v.getUint32(start + 6);
+    const c = v.getUint32(start + 10);
+    const d = v.getUint32(start + 14);
+    if (this.lastGuid !== undefined && d === this.last3 && c === this.last2 && b === this.last1 && a === this.last0) return this.lastGuid;
+    // Two digits per look-up: 8 of them for the 64-bit value.
+    const hi = (PAIR[a >>> 16]! << 24) | (PAIR[a & 0xffff]! << 16) | (PAIR[b >>> 16]! << 8) | PAIR[b & 0xffff]!;
+    const lo = (PAIR[c >>> 16]! << 24) | (PAIR[c & 0xffff]! << 16) | (PAIR[d >>> 16]! << 8) | PAIR[d & 0xffff]!;
+    // A pair that is not two hex digits reads -1.
+    if ((PAIR[a >>> 16]! | PAIR[a & 0xffff]! | PAIR[b >>> 16]! | PAIR[b & 0xffff]! | PAIR[c >>> 16]! | PAIR[c & 0xffff]! | PAIR[d >>> 16]! | PAIR[d & 0xffff]!) < 0) {
+      return parseGuidField(decodeUtf8(bytes, start, end));
     }
-    for (let i = start + 10; i < end; i++) {
-      const d = HEX[bytes[i]!]!;
-      bad |= d;
-      lo = (lo << 4) | d;
-    }
-    if (bad < 0) return parseGuidField(decodeUtf8(bytes, start, end));
     const guid = this.lookup(hi, lo);
     if (guid !== undefined) {
-      for (let k = 0; k < 16; k++) this.lastDigits[k] = bytes[start + 2 + k]!;
+      this.last0 = a;
+      this.last1 = b;
+      this.last2 = c;
+      this.last3 = d;
       this.lastGuid = guid;
     }
     return guid;
   }
+
+  /** The last GUID read by {@link getBytes}, as the four words of its digits. */
+  private last0 = 0;
+  private last1 = 0;
+  private last2 = 0;
+  private last3 = 0;
+  private lastGuid: Guid | undefined;
+  /** Big-endian 32-bit reads of the bytes of the chunk being read; made once per chunk. */
+  private view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+  private viewOf: Uint8Array | undefined;
 
   /** The canonical string of GUID `hi:lo` (32-bit halves), made on first sight. */
   private lookup(hi: number, lo: number): Guid | undefined {
@@ -130,6 +131,12 @@ export class GuidTable {
 
 /** Value of each byte as a hex digit, -1 for any other byte. */
 const HEX = Int8Array.from({ length: 256 }, (_, b) => hexValue(b));
+/** Value of two hex digits read as a big-endian 16-bit word (`0x3132` = "12" = 0x12), -1 for any other pair. */
+const PAIR = Int16Array.from({ length: 65536 }, (_, w) => {
+  const h = HEX[w >>> 8]!;
+  const l = HEX[w & 0xff]!;
+  return h < 0 || l < 0 ? -1 : (h << 4) | l;
+});
 
 // By byte from a table: `Number#toString(16)` cost ~250 ns a call, and a 10k-GPU
 // `ibqueryerrors` output makes ~20k GUIDs per sweep. (Eight characters: V8 makes them one flat
