@@ -87,6 +87,21 @@ describe('ibqueryerrorsTable() gives what ibqePortCounters(parseIbqueryerrors())
     expect(viaTable(text, 'hand.txt')).toEqual(want);
   });
 
+  it('on "Errors for" headers of every form, the byte-read ones and those left to the general reader', () => {
+    const port = '   GUID 0xfc6a1c0300001120 port 1: [PortRcvErrors == 2]';
+    const headers = [
+      'Errors for 0xfc6a1c0300001120 "leaf-r0-02"', 'Errors for "dgx-0099 mlx5_0"', 'Errors for 0XFC6A1C0300001120 "upper X"',
+      'Errors for 0x0000000000000000 "zero"', 'Errors for 0xfc6a1c03 "short"', 'Errors for ""', 'Errors for 0xfc6a1c0300001120 "a "b" c"',
+      'Errors for 0xfc6a1c0300001120 "trailing" ', 'Errors for 0xfc6a1c0300001120 "né"', 'Errors for 0xfc6a1c0300001120 leaf',
+    ];
+    const text = headers.flatMap((h) => [h, port]).join('\n');
+    const want = viaRecords(text, 'headers.txt');
+    expect(want).not.toHaveProperty('error');
+    expect(viaTable(text, 'headers.txt')).toEqual(want);
+    expect(viaTable(Buffer.from(text), 'headers.txt')).toEqual(want);
+    expect((want as { unresolved: number }).unresolved).toBeGreaterThan(0);
+  });
+
   it('throws on an invalid GUID naming line and text, as the record parser does', () => {
     const text = 'Errors for "x"\n   GUID 0xZZ12 port 1: [PortRcvErrors == 7]\n';
     expect(() => ibqueryerrorsTable(text)).toThrowError(/ibqueryerrors:2: invalid GUID "0xZZ12": "   GUID 0xZZ12 port 1/);

@@ -121,7 +121,7 @@ class TableReader {
         this.ctx.nonBlank++;
         const row = this.rowFor(q.guid, q.port === -1 ? 'ALL' : q.port, '');
         if (row >= 0) q.commit(this.b, row, bytes);
-      } else if (!this.dataHeader(bytes, pos, end)) {
+      } else if (!this.dataHeader(bytes, pos, end) && !this.errorsHeader(bytes, pos, end)) {
         const line = decodeUtf8(bytes, pos, end);
         if (line.indexOf('\r') === -1) this.feed(line);
         else for (const piece of line.split('\r')) this.feed(piece);
@@ -149,6 +149,34 @@ class TableReader {
     this.pending = false;
     if (this.mode === 'unknown') this.mode = 'counters';
     this.node = { guid };
+    return true;
+  }
+
+  /**
+   * `Errors for 0xfc6a1c0300000000 "leaf-0000"` (a switch) and `Errors for "gpu-node-1 mlx5_0"`
+   * (an HCA: its ports name it) read in place, as ERR_HDR reads them; false leaves any other
+   * form to `feed`.
+   */
+  private errorsHeader(t: Uint8Array, s: number, e: number): boolean {
+    if (t[s] !== 69 /* E */ || e < s + 13 || !startsWithAscii(t, s, 'Errors for ')) return false;
+    let q = s + 11;
+    let guid: Guid | undefined;
+    if (t[q] !== 34) {
+      // ERR_HDR's `0x` is lower-case.
+      if (e < q + 21 || t[q] !== 48 || t[q + 1] !== 120 || t[q + 18] !== 32) return false;
+      for (let i = q + 2; i < q + 18; i++) if (hexValue(t[i]!) < 0) return false;
+      // The all-zero GUID is not in the table; `feed` reads it.
+      guid = this.guids.getBytes(t, q, q + 18);
+      if (guid === undefined) return false;
+      q += 19;
+    }
+    if (t[q] !== 34 || t[e - 1] !== 34 || e - 1 <= q) return false;
+    for (let i = q + 1; i < e - 1; i++) if (t[i]! < 32 || t[i]! > 126) return false;
+    this.ctx.lineNo++;
+    this.ctx.nonBlank++;
+    this.pending = false;
+    if (this.mode === 'unknown') this.mode = 'errors';
+    this.node = guid === undefined ? { type: 'ca' } : { type: 'switch', guid };
     return true;
   }
 

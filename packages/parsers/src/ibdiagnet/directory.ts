@@ -17,7 +17,7 @@ import { ParseError } from '../parse-error.ts';
 import type { LineParser } from './line-source.ts';
 import { IBDIAGNET_PARSERS, secondaryFailure } from './parse-files.ts';
 import { NetDumpParser } from './net-dump.ts';
-import { PM_THREAD_MIN_BYTES, readDbCsvOnTwoThreads } from './pm-thread.ts';
+import { PM_THREAD_MIN_BYTES, pmThreadWarm, readDbCsvOnTwoThreads } from './pm-thread.ts';
 import type { TwoThreadRead } from './pm-thread.ts';
 import { parseFile, readHead } from './read-file.ts';
 import { selectRun } from './runs.ts';
@@ -32,7 +32,8 @@ export interface ReadIbdiagnetOptions {
   strict?: boolean;
   /**
    * Read the db_csv's PM rows on a worker thread: by default when the file has at least
-   * {@link PM_THREAD_MIN_BYTES}; the result is the same either way.
+   * {@link PM_THREAD_MIN_BYTES} and the worker is loaded (the first such read starts it); the
+   * result is the same either way.
    */
   pmThread?: boolean;
 }
@@ -88,7 +89,9 @@ export async function readIbdiagnetDir(dir: string, options: ReadIbdiagnetOption
     parsed.dbCsv = await read.join();
   };
   if (kinds[0] === 'dbCsv') {
-    if (options.pmThread ?? sizes.get('dbCsv')! >= PM_THREAD_MIN_BYTES) {
+    // A cold worker (the first big directory of the process) would make this read wait for its
+    // start-up: this one is read on one thread, and the worker is ready for the next.
+    if (options.pmThread ?? (sizes.get('dbCsv')! >= PM_THREAD_MIN_BYTES && pmThreadWarm())) {
       twoThreads = await readDbCsvOnTwoThreads(join(dir, IBDIAGNET_FILES.dbCsv));
       parsed.dbCsv = twoThreads.main;
       // With `strict` the first error must be the db_csv's, before any other file's.

@@ -45,3 +45,4 @@ let queue = Promise.resolve();
 parentPort!.on('message', (job: PmJob) => {
   queue = queue.then(() => run(job));
 });
+parentPort!.postMessage({ ready: true } satisfies PmReply);

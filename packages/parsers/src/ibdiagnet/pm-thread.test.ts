@@ -118,6 +118,18 @@ describe('the PM rows of a db_csv read on a worker thread', () => {
     expect(joined).toEqual(alone);
   });
 
+  it('wait for a worker that is loaded: the first call starts it, and reports ready once it is', async () => {
+    const t = new PmThread();
+    expect(t.warm()).toBe(false);
+    const until = Date.now() + 20_000;
+    while (!t.warm() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(t.warm()).toBe(true);
+    const broken = new PmThread(new URL('./no-such-worker.mjs', import.meta.url));
+    broken.warm();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(broken.warm()).toBe(false);
+  });
+
   it('refuse to join two parts that read different runs of the file', async () => {
     const text = fixture('minimal.good.db_csv');
     const dir = tmp();

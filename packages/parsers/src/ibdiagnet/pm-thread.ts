@@ -77,6 +77,7 @@ export interface PmPart {
 }
 
 export type PmReply =
+  | { ready: true }
   | { id: number; part: PmPart }
   | { id: number; parseError: ParseErrorInit; foundAt: number }
   | { id: number; failure: string };
@@ -89,11 +90,28 @@ type PmOutcome = { part: PmPart; by: PmReader } | { error: ParseError; foundAt: 
 /** One worker for the process, started on first use; it keeps the process alive only while it has work. */
 export class PmThread {
   private worker: Worker | undefined;
+  /** The worker has loaded its code (it takes ~0.4 s: tsx and the parsers). */
+  private ready = false;
   private readonly pending = new Map<number, (r: PmReply) => void>();
   private nextId = 1;
 
   /** `entry`: the worker's script (tests give one that cannot start). */
   constructor(private readonly entry = new URL('./pm-thread-worker.mjs', import.meta.url)) {}
+
+  /**
+   * True once the worker is loaded; starts it when it is not running. A caller that does not
+   * want to wait for a cold start reads on one thread meanwhile.
+   */
+  warm(): boolean {
+    if (this.worker === undefined) {
+      try {
+        this.start();
+      } catch {
+        return false;
+      }
+    }
+    return this.ready;
+  }
 
   request(path: string, file: string): Promise<PmReply> {
     let w: Worker;
@@ -113,13 +131,20 @@ export class PmThread {
   private start(): Worker {
     const w = new Worker(this.entry);
     w.on('message', (r: PmReply) => {
+      if ('ready' in r) {
+        this.ready = true;
+        return;
+      }
       const done = this.pending.get(r.id);
       this.pending.delete(r.id);
       if (this.pending.size === 0) w.unref();
       done?.(r);
     });
     const fail = (why: string): void => {
-      if (this.worker === w) this.worker = undefined;
+      if (this.worker === w) {
+        this.worker = undefined;
+        this.ready = false;
+      }
       for (const [id, done] of this.pending) done({ id, failure: why });
       this.pending.clear();
     };
@@ -132,6 +157,9 @@ export class PmThread {
 }
 
 const thread = new PmThread();
+
+/** Whether the process's PM worker is loaded; starts it when it is not (see {@link PmThread.warm}). */
+export const pmThreadWarm = (): boolean => thread.warm();
 
 /** The worker's reply, or the PM rows read here when the worker could not run. */
 async function outcome(reply: Promise<PmReply>, path: string): Promise<PmOutcome> {
