@@ -48,7 +48,8 @@ export const parseStage: Stage = async (ctx) => {
 
   const size = `${sizeLabel(f)}, ${mb(ib.bytes).toFixed(0)} MB`;
   rows.push({ stage: 'parse', what: 'ibdiagnet2 dir: read bytes + parse (best of runs)', size, value: ib.parse.wallMs, unit: 'ms', runs,
-    floor: { what: 'read+split lines', value: ib.floor.wallMs }, ratioMax: 3, note: cpu(ib.parse, ib.floor) });
+    floor: { what: 'read+split lines', value: ib.floor.wallMs }, ratioMax: 3,
+    note: `${cpu(ib.parse, ib.floor)}; on one thread ${ib.parseOneThread.wallMs.toFixed(0)} ms: ${(ib.parseOneThread.wallMs / ib.floor.wallMs).toFixed(2)}x` });
   rows.push({ stage: 'parse', what: 'ibdiagnet2 dir: throughput', size, value: mb(ib.bytes) / (ib.parse.wallMs / 1000), unit: 'MB/s', runs,
     target: { op: '>=', value: 50 }, note: `floor ${(mb(ib.bytes) / (ib.floor.wallMs / 1000)).toFixed(0)} MB/s` });
   const qSize = `${q.ports} ports, ${mb(q.bytes).toFixed(0)} MB`;

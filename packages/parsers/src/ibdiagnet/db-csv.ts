@@ -40,7 +40,7 @@ import { GuidTable } from './guid-table.ts';
 export const DB_CSV_FORMAT = 'ibdiagnet2.db_csv';
 
 /**
- * Which thread reads the PM_INFO / PM_DELTA rows (40% of a 10k-GPU file, see pm-worker.ts):
+ * Which thread reads the PM_INFO / PM_DELTA rows (40% of a 10k-GPU file, see pm-thread.ts):
  * `inline` this parser; `skip` none (their rows are only counted, as for a section this parser
  * does not know); `only` this parser and nothing else (every other section only counted, and
  * only the warnings of the PM sections kept: the parser reading the rest reports the others).
