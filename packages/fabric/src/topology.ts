@@ -1,6 +1,6 @@
 import { linkKey, portKey, type Verdict } from './findings.ts';
 import { asymmetry } from './topology-asymmetry.ts';
-import type { FabricLink, FabricNode, FabricSnapshot, Guid, PortRef } from './types.ts';
+import type { FabricNode, FabricSnapshot, Guid, PortRef } from './types.ts';
 
 /**
  * Fat-tree model inferred from the graph alone (no naming convention needed): HCAs are the
