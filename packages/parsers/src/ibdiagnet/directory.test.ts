@@ -118,6 +118,18 @@ describe('readIbdiagnetDir()', () => {
 });
 
 describe('parseIbdiagnetFiles()', () => {
+  it('lists each link once, whichever end a LINKS row names first, and keeps two links of one port', () => {
+    const hca = '0x5c25730300e6706e';
+    const sw = '0xb0cf0e0300d33fc0';
+    const rows = [`${sw},1,${hca},1`, `${hca},1,${sw},1`, `${sw},1,${hca},1`, `${hca},1,${sw},2`, `${sw},2,${hca},1`];
+    const text = fixture('minimal.good.db_csv').replace(`${sw},1,${hca},1`, rows.join('\n'));
+    const { value } = parseIbdiagnetFiles({ dbCsv: text });
+    expect(value.links).toEqual([
+      { a: { nodeGuid: hca, portNum: 1 }, b: { nodeGuid: sw, portNum: 1 } },
+      { a: { nodeGuid: hca, portNum: 1 }, b: { nodeGuid: sw, portNum: 2 } },
+    ]);
+  });
+
   it('joins in-memory texts with the same run rules', () => {
     const r = parseIbdiagnetFiles({
       dbCsv: fixture('two-runs/ibdiagnet2.db_csv'), sm: fixture('two-runs/ibdiagnet2.sm'),

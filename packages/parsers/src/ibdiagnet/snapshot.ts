@@ -146,8 +146,10 @@ function buildNodes(p: IbdiagnetParsed): FabricNode[] {
     }
   }
   for (const port of db?.ports ?? []) {
+    // A switch's LID is its port 0's: the other 63k ports at 10k GPUs need no look-up.
+    if (port.portNum !== 0 || port.lid === undefined) continue;
     const n = byGuid.get(port.nodeGuid);
-    if (n && n.type === 'switch' && port.portNum === 0 && port.lid !== undefined) n.lid = port.lid;
+    if (n && n.type === 'switch') n.lid = port.lid;
   }
   for (const s of p.netDump?.value.switches ?? []) {
     const n = byGuid.get(s.guid);
@@ -219,16 +221,23 @@ function ordered(a: { nodeGuid: Guid; portNum: number }, b: { nodeGuid: Guid; po
   return a.nodeGuid < b.nodeGuid || (a.nodeGuid === b.nodeGuid && a.portNum <= b.portNum) ? { a: x, b: y } : { a: y, b: x };
 }
 
-/** Links without repeats, in first-seen order, found by their `a` end. */
+/**
+ * Links without repeats, in first-seen order, found by their `a` end: the link itself, or a list
+ * when one end has several (an array per link was 31k arrays at 10k GPUs, for a case that a
+ * cabled fabric does not have).
+ */
 class LinkSet {
-  private readonly byEnd = new PortIndex<FabricLink[]>();
+  private readonly byEnd = new PortIndex<FabricLink | FabricLink[]>();
   readonly list: FabricLink[] = [];
 
   add(l: FabricLink): void {
     const same = this.byEnd.get(l.a.nodeGuid, l.a.portNum);
-    if (same === undefined) this.byEnd.set(l.a.nodeGuid, l.a.portNum, [l]);
-    else if (same.some((o) => o.b.nodeGuid === l.b.nodeGuid && o.b.portNum === l.b.portNum)) return;
-    else same.push(l);
+    if (same !== undefined) {
+      const list = Array.isArray(same) ? same : [same];
+      if (list.some((o) => o.b.nodeGuid === l.b.nodeGuid && o.b.portNum === l.b.portNum)) return;
+      list.push(l);
+      if (list !== same) this.byEnd.set(l.a.nodeGuid, l.a.portNum, list);
+    } else this.byEnd.set(l.a.nodeGuid, l.a.portNum, l);
     this.list.push(l);
   }
 }
