@@ -74,9 +74,6 @@ export class QuickPortLine {
   private readonly value = new Float64Array(MAX_ITEMS);
   private readonly start = new Int32Array(MAX_ITEMS);
   private readonly end = new Int32Array(MAX_ITEMS);
-  /** The GUID of the previous line (a switch prints 64 port lines with the same one), as the four big-endian words of its digits. */
-  private readonly lastGuidWords = new Int32Array(4);
-  private lastGuid: Guid | undefined;
 
   constructor(private readonly guids: GuidTable) {}
 
@@ -97,7 +94,8 @@ export class QuickPortLine {
     // `GUID 0x` and ` port ` as big-endian words.
     if (gs + 24 > e || dv.getUint32(i) !== GUID_ || dv.getUint16(i + 4) !== SPACE_0 || t[gs + 1] !== 120) return false;
     if (dv.getUint32(gs + 18) !== SPACE_POR || dv.getUint16(gs + 22) !== RT_SPACE) return false;
-    const guid = this.guidAt(dv, t, gs);
+    // The table answers a switch's 64 lines naming one GUID from its last one, by four compares.
+    const guid = this.guids.getBytes(t, gs, gs + 18);
     if (guid === undefined) return false;
     i = gs + 24;
     let port = 0;
@@ -169,25 +167,6 @@ export class QuickPortLine {
     this.port = port;
     this.items = n;
     return true;
-  }
-
-  /** The GUID `t[gs, gs + 18)` (`0x` checked), by comparing its digits with the previous line's first. */
-  private guidAt(dv: DataView<ArrayBufferLike>, t: Uint8Array, gs: number): Guid | undefined {
-    const last = this.lastGuidWords;
-    const a = dv.getInt32(gs + 2);
-    const b = dv.getInt32(gs + 6);
-    const c = dv.getInt32(gs + 10);
-    const d = dv.getInt32(gs + 14);
-    if (this.lastGuid !== undefined && d === last[3] && c === last[2] && b === last[1] && a === last[0]) return this.lastGuid;
-    const guid = this.guids.getBytes(t, gs, gs + 18);
-    if (guid !== undefined) {
-      last[0] = a;
-      last[1] = b;
-      last[2] = c;
-      last[3] = d;
-      this.lastGuid = guid;
-    }
-    return guid;
   }
 
   /** Write the staged items of the last `read` of `t` into `row`. */

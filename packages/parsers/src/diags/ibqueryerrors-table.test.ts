@@ -93,6 +93,7 @@ describe('ibqueryerrorsTable() gives what ibqePortCounters(parseIbqueryerrors())
       'Errors for 0xfc6a1c0300001120 "leaf-r0-02"', 'Errors for "dgx-0099 mlx5_0"', 'Errors for 0XFC6A1C0300001120 "upper X"',
       'Errors for 0x0000000000000000 "zero"', 'Errors for 0xfc6a1c03 "short"', 'Errors for ""', 'Errors for 0xfc6a1c0300001120 "a "b" c"',
       'Errors for 0xfc6a1c0300001120 "trailing" ', 'Errors for 0xfc6a1c0300001120 "né"', 'Errors for 0xfc6a1c0300001120 leaf',
+      'Errors for 0xfc6a1c03000011zz "not hex"', 'Errors for ', 'Data Counters for 0xfc6a1c0300001120 "data"',
     ];
     const text = headers.flatMap((h) => [h, port]).join('\n');
     const want = viaRecords(text, 'headers.txt');

@@ -105,7 +105,7 @@ class TableReader {
 
   /**
    * The lines of `bytes` as `splitLines` cuts the decoded text (a leading BOM dropped; `\n`,
-   * `\r\n` and a lone `\r` end a line). A port line or data header in the tool's exact form is
+   * `\r\n` and a lone `\r` end a line). A port line or node header in the tool's exact form is
    * read in place (ASCII only, so never one holding a `\r`); any other line is decoded and fed.
    */
   private lines(bytes: Uint8Array): void {
@@ -121,7 +121,7 @@ class TableReader {
         this.ctx.nonBlank++;
         const row = this.rowFor(q.guid, q.port === -1 ? 'ALL' : q.port, '');
         if (row >= 0) q.commit(this.b, row, bytes);
-      } else if (!this.dataHeader(bytes, pos, end) && !this.errorsHeader(bytes, pos, end)) {
+      } else if (!this.header(bytes, pos, end)) {
         const line = decodeUtf8(bytes, pos, end);
         if (line.indexOf('\r') === -1) this.feed(line);
         else for (const piece of line.split('\r')) this.feed(piece);
@@ -131,52 +131,35 @@ class TableReader {
   }
 
   /**
-   * `Data Counters for 0xfc6a1c0300000000 "leaf-0000"` (10k of them at 10k GPUs) read in place:
-   * DATA_HDR's grammar for a 16-digit GUID and a printable-ASCII description; false leaves any
-   * other form to `feed`.
+   * A node header read in place, as DATA_HDR and ERR_HDR read it: `Data Counters for
+   * 0xfc6a1c0300000000 "leaf-0000"` (10k of them at 10k GPUs), `Errors for 0xfc6a1c0300000000
+   * "leaf-0000"` (a switch) and `Errors for "gpu-node-1 mlx5_0"` (an HCA: its ports name it).
+   * Only a 16-digit GUID and a printable-ASCII name; false leaves any other form to `feed`.
    */
-  private dataHeader(t: Uint8Array, s: number, e: number): boolean {
-    const g = s + 18;
-    if (t[s] !== 68 /* D */ || e < g + 21 || !startsWithAscii(t, s, 'Data Counters for 0x')) return false;
-    for (let i = g + 2; i < g + 18; i++) if (hexValue(t[i]!) < 0) return false;
-    if (t[g + 18] !== 32 || t[g + 19] !== 34 || t[e - 1] !== 34) return false;
-    for (let i = g + 20; i < e - 1; i++) if (t[i]! < 32 || t[i]! > 126) return false;
-    // The all-zero GUID is not in the table; `feed` reads it.
-    const guid = this.guids.getBytes(t, g, g + 18);
-    if (guid === undefined) return false;
-    this.ctx.lineNo++;
-    this.ctx.nonBlank++;
-    this.pending = false;
-    if (this.mode === 'unknown') this.mode = 'counters';
-    this.node = { guid };
-    return true;
-  }
-
-  /**
-   * `Errors for 0xfc6a1c0300000000 "leaf-0000"` (a switch) and `Errors for "gpu-node-1 mlx5_0"`
-   * (an HCA: its ports name it) read in place, as ERR_HDR reads them; false leaves any other
-   * form to `feed`.
-   */
-  private errorsHeader(t: Uint8Array, s: number, e: number): boolean {
-    if (t[s] !== 69 /* E */ || e < s + 13 || !startsWithAscii(t, s, 'Errors for ')) return false;
-    let q = s + 11;
+  private header(t: Uint8Array, s: number, e: number): boolean {
+    let q: number;
+    const errors = t[s] === 69 /* E */;
+    if (errors && startsWithAscii(t, s, 'Errors for ')) q = s + 11;
+    else if (t[s] === 68 /* D */ && startsWithAscii(t, s, 'Data Counters for ')) q = s + 18;
+    else return false;
+    // At least `""` after the prefix (and no read past the line).
+    if (e < q + 2) return false;
     let guid: Guid | undefined;
-    if (t[q] !== 34) {
-      // ERR_HDR's `0x` is lower-case.
+    if (!errors || t[q] !== 34) {
+      // Both regexes want a lower-case `0x`. The all-zero GUID is not in the table: `feed` reads it.
       if (e < q + 21 || t[q] !== 48 || t[q + 1] !== 120 || t[q + 18] !== 32) return false;
       for (let i = q + 2; i < q + 18; i++) if (hexValue(t[i]!) < 0) return false;
-      // The all-zero GUID is not in the table; `feed` reads it.
       guid = this.guids.getBytes(t, q, q + 18);
       if (guid === undefined) return false;
       q += 19;
     }
-    if (t[q] !== 34 || t[e - 1] !== 34 || e - 1 <= q) return false;
+    if (e - 1 <= q || t[q] !== 34 || t[e - 1] !== 34) return false;
     for (let i = q + 1; i < e - 1; i++) if (t[i]! < 32 || t[i]! > 126) return false;
     this.ctx.lineNo++;
     this.ctx.nonBlank++;
     this.pending = false;
-    if (this.mode === 'unknown') this.mode = 'errors';
-    this.node = guid === undefined ? { type: 'ca' } : { type: 'switch', guid };
+    if (this.mode === 'unknown') this.mode = errors ? 'errors' : 'counters';
+    this.node = !errors ? { guid } : guid === undefined ? { type: 'ca' } : { type: 'switch', guid };
     return true;
   }
 

@@ -55,7 +55,7 @@ export interface DbCsvOptions {
   pm?: PmRows;
 }
 
-const isPmSection = (name: string): boolean => name === 'PM_INFO' || name === 'PM_DELTA';
+export const isPmSection = (name: string): boolean => name === 'PM_INFO' || name === 'PM_DELTA';
 
 interface OpenSection {
   name: string;

@@ -55,12 +55,12 @@ export async function readIbdiagnetDir(dir: string, options: ReadIbdiagnetOption
   const strict = options.strict ?? false;
   const warnings: ParseWarning[] = [];
   const kinds = [] as (keyof IbdiagnetParsed)[];
-  const sizes = new Map<keyof IbdiagnetParsed, number>();
+  let dbCsvSize = 0;
   for (const k of RUN_PRIORITY) {
     const size = fileSize(join(dir, IBDIAGNET_FILES[k]));
     if (size === undefined) continue;
     kinds.push(k);
-    sizes.set(k, size);
+    if (k === 'dbCsv') dbCsvSize = size;
   }
   if (kinds.length === 0) {
     throw new ParseError({ format: 'ibdiagnet2', file: dir, reason: 'no ibdiagnet2.* files in directory' });
@@ -91,7 +91,7 @@ export async function readIbdiagnetDir(dir: string, options: ReadIbdiagnetOption
   if (kinds[0] === 'dbCsv') {
     // A cold worker (the first big directory of the process) would make this read wait for its
     // start-up: this one is read on one thread, and the worker is ready for the next.
-    if (options.pmThread ?? (sizes.get('dbCsv')! >= PM_THREAD_MIN_BYTES && pmThreadWarm())) {
+    if (options.pmThread ?? (dbCsvSize >= PM_THREAD_MIN_BYTES && pmThreadWarm())) {
       twoThreads = await readDbCsvOnTwoThreads(join(dir, IBDIAGNET_FILES.dbCsv));
       parsed.dbCsv = twoThreads.main;
       // With `strict` the first error must be the db_csv's, before any other file's.

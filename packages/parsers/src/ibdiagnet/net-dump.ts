@@ -198,21 +198,15 @@ export class NetDumpParser implements LineParser<NetDumpData> {
     const label = na(cells.text(c.label));
     const width = this.widths.of(cells.text(c.width) ?? '');
     const speed = this.speeds.of(cells.text(c.speed) ?? '');
-    if (this.portsOnly) {
-      const p: NetDumpPort = { portNum, state, physState };
-      if (label !== undefined) p.label = label;
-      if (width !== undefined) p.width = width;
-      if (speed !== undefined) p.speed = speed;
-      this.current!.ports.push(p);
-      return;
-    }
-    const mtu = cells.int(c.mtu);
-    const fec = na(cells.text(c.fec));
-    const neighborGuid = cells.guid(c.nguid);
-    const neighborLabel = na(cells.text(c.nlabel));
-    const neighborLid = cells.int(c.nlid);
+    // `fields: 'ports'` leaves the rest unread (undefined): the record below then has none of it.
+    const all = !this.portsOnly;
+    const mtu = all ? cells.int(c.mtu) : undefined;
+    const fec = all ? na(cells.text(c.fec)) : undefined;
+    const neighborGuid = all ? cells.guid(c.nguid) : undefined;
+    const neighborLabel = all ? na(cells.text(c.nlabel)) : undefined;
+    const neighborLid = all ? cells.int(c.nlid) : undefined;
     // `"is-north-7-compute-1 mlx5_10"`: the quotes are the tool's, not the name's.
-    const neighborDescription = cells.description(c.ndesc);
+    const neighborDescription = all ? cells.description(c.ndesc) : undefined;
     if (label !== undefined && mtu !== undefined && width !== undefined && speed !== undefined && fec !== undefined &&
       neighborGuid !== undefined && neighborLabel !== undefined && neighborLid !== undefined && neighborDescription !== undefined) {
       // A linked port has every field: one literal, allocated once with its fields inside it.

@@ -23,10 +23,13 @@ export class PlannedCells {
   /** A plain decimal cell's value (1 to 15 digits), else -1. */
   private readonly ints: Float64Array;
 
-  /** `columns[slot]` is the header index of that slot's column, -1 when the header lacks it. */
+  /**
+   * `columns[slot]` is the header index of that slot's column, -1 when the header lacks it; two
+   * slots may not name one column (the readers ask for distinct names).
+   */
   constructor(columns: readonly number[]) {
     const present = columns.map((col, slot) => ({ col, slot })).filter((c) => c.col >= 0).sort((a, b) => a.col - b.col);
-    // Two slots of one column (`PortNum` and `PortNumber` both looked up...) read it once each.
+    if (present.some((c, k) => k > 0 && c.col === present[k - 1]!.col)) throw new Error('PlannedCells: two slots of one column');
     this.wanted = Int32Array.from(present, (c) => c.col);
     this.slotOf = Int32Array.from(present, (c) => c.slot);
     this.has = new Uint8Array(columns.length);
@@ -48,11 +51,7 @@ export class PlannedCells {
     let col = 0;
     for (let w = 0; w < wanted.length; w++) {
       const target = wanted[w]!;
-      // Fields before the wanted one. (Two slots of one column: the second reads it again.)
-      if (target < col) {
-        this.copySlot(this.slotOf[w - 1]!, this.slotOf[w]!);
-        continue;
-      }
+      // Fields before the wanted one.
       for (; col < target; col++) {
         if (bytes[i] === 34) return -1;
         while (i < to && bytes[i] !== 44) i++;
@@ -86,12 +85,6 @@ export class PlannedCells {
       if (i === to) return col;
       i++;
     }
-  }
-
-  private copySlot(from: number, to: number): void {
-    this.ints[to] = this.ints[from]!;
-    this.starts[to] = this.starts[from]!;
-    this.ends[to] = this.ends[from]!;
   }
 
   /** Text of a slot's cell; undefined when the header lacks its column. */

@@ -143,8 +143,8 @@ export class PmTableWriter {
   }
 
   /**
-   * Twice the rows. Only the committed rows are copied: every committed row wrote every column
-   * (see the module comment), and the cells past `rows` are written before they count.
+   * Twice the rows. Only the committed rows are copied: the rows past them start at 0 in the new
+   * arrays, as the module comment wants a row to start.
    */
   private grow(): void {
     const old = this.cap;

@@ -15,19 +15,17 @@ import { Worker } from 'node:worker_threads';
 import type { CounterTable, ParseResult, ParseWarning } from '@ibwatch/fabric';
 import { ParseError } from '../parse-error.ts';
 import type { ParseErrorInit } from '../parse-error.ts';
-import { DB_CSV_FORMAT, DbCsvParser } from './db-csv.ts';
+import { DB_CSV_FORMAT, DbCsvParser, isPmSection } from './db-csv.ts';
 import type { DbCsvData, DbCsvSectionInfo } from './db-csv-types.ts';
 import { parseFile } from './read-file.ts';
 
 /** db_csv files from this size on have their PM rows read on the worker (a 2k-GPU file is ~12 MB). */
 export const PM_THREAD_MIN_BYTES = 8 << 20;
 
-/** What the main thread asks the worker. */
+/** What the main thread asks the worker: the db_csv at `path` (also its name in messages). */
 export interface PmJob {
   id: number;
   path: string;
-  /** File name for messages. */
-  file: string;
 }
 
 /**
@@ -87,7 +85,29 @@ export type PmReply =
 /** Who read the PM rows: the worker, or the main thread when the worker could not run. */
 export type PmReader = 'worker' | 'main thread';
 
-type PmOutcome = { part: PmPart; by: PmReader } | { error: ParseError; foundAt: number };
+/** A `ParseError` and the line it was found on (the error's own `line` may name an earlier one). */
+export interface PmError {
+  error: ParseError;
+  foundAt: number;
+}
+
+type PmOutcome = { part: PmPart; by: PmReader } | PmError;
+
+/**
+ * Read the PM rows of the db_csv at `path`, every other section only counted: what the worker
+ * does, and the main thread when the worker cannot run. Throws only what is not a `ParseError`.
+ */
+export async function readPmPart(path: string): Promise<{ part: PmPart } | PmError> {
+  const parser = new DbCsvParser({ file: path, pm: 'only' });
+  try {
+    const { value, warnings } = await parseFile(path, parser);
+    const { pmInfo, pmDelta, runTimestamp, sections } = value;
+    return { part: { pmInfo: postedTable(pmInfo), pmDelta: postedTable(pmDelta), runTimestamp, sections, warnings, warnedAt: parser.warnedAt } };
+  } catch (err) {
+    if (err instanceof ParseError) return { error: err, foundAt: parser.lineNo };
+    throw err;
+  }
+}
 
 /** One worker for the process, started on first use; it keeps the process alive only while it has work. */
 export class PmThread {
@@ -115,7 +135,7 @@ export class PmThread {
     return this.ready;
   }
 
-  request(path: string, file: string): Promise<PmReply> {
+  request(path: string): Promise<PmReply> {
     let w: Worker;
     try {
       w = this.worker ?? this.start();
@@ -126,7 +146,7 @@ export class PmThread {
     w.ref();
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
-      w.postMessage({ id, path, file } satisfies PmJob);
+      w.postMessage({ id, path } satisfies PmJob);
     });
   }
 
@@ -168,20 +188,13 @@ async function outcome(reply: Promise<PmReply>, path: string): Promise<PmOutcome
   const r = await reply;
   if ('part' in r) return { part: r.part, by: 'worker' };
   if ('parseError' in r) return { error: new ParseError(r.parseError), foundAt: r.foundAt };
-  const parser = new DbCsvParser({ file: path, pm: 'only' });
-  try {
-    const { value, warnings } = await parseFile(path, parser);
-    const { pmInfo, pmDelta, runTimestamp, sections } = value;
-    return { part: { pmInfo: postedTable(pmInfo), pmDelta: postedTable(pmDelta), runTimestamp, sections, warnings, warnedAt: parser.warnedAt }, by: 'main thread' };
-  } catch (err) {
-    if (err instanceof ParseError) return { error: err, foundAt: parser.lineNo };
-    throw err;
-  }
+  const here = await readPmPart(path);
+  return 'part' in here ? { part: here.part, by: 'main thread' } : here;
 }
 
 /** The PM sections as (name, lines, rows): both parts must have seen the same ones. */
 const pmSections = (sections: DbCsvSectionInfo[]): string =>
-  sections.filter((s) => s.name === 'PM_INFO' || s.name === 'PM_DELTA').map((s) => `${s.name}@${s.startLine}-${s.endLine}:${s.rows}`).join(' ');
+  sections.filter((s) => isPmSection(s.name)).map((s) => `${s.name}@${s.startLine}-${s.endLine}:${s.rows}`).join(' ');
 
 /**
  * Put the PM part into the main part: the tables, and the warnings merged by the line each was
@@ -220,7 +233,7 @@ export interface TwoThreadRead {
  * Resolves once the main part is read, so the caller can go on with other files meanwhile.
  */
 export async function readDbCsvOnTwoThreads(path: string, on: PmThread = thread): Promise<TwoThreadRead> {
-  const pm = outcome(on.request(path, path), path);
+  const pm = outcome(on.request(path), path);
   // Never left unhandled: awaited below or by `join`.
   pm.catch(() => undefined);
   const parser = new DbCsvParser({ file: path, pm: 'skip' });
