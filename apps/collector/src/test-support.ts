@@ -15,9 +15,9 @@ import { runPipeline } from './scans/scan-service.ts';
 import { storePm } from './scans/pm-store.ts';
 import { CounterBaseline } from './scans/counter-baseline.ts';
 
-/** The repository root; in CI it is cloned elsewhere with `shared/` beside it. */
+/** The repository root. */
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
-export const IBDIAGNET_RUNS = resolve(REPO_ROOT, '../shared/samples/ibdiagnet2-runs');
+export const IBDIAGNET_RUNS = resolve(REPO_ROOT, 'packages/parsers/fixtures/ibdiagnet2-runs');
 export const SAMPLE_A = join(IBDIAGNET_RUNS, 'ndr-fat-tree-a');
 export const SAMPLE_B = join(IBDIAGNET_RUNS, 'ndr-fat-tree-b');
 export const NCCL_FIXTURES = resolve(REPO_ROOT, 'packages/parsers/fixtures/nccl');
@@ -90,7 +90,9 @@ export const auth = { authorization: `Bearer ${TOKEN}` };
 export function pmSweep(ctx: Context, at: number, counters: PortCounters[]): Promise<ScanRow> {
   const baseline = new CounterBaseline(ctx.db);
   return runPipeline(
-    ctx.db, 'pm', 'cli',
+    ctx.db,
+    'pm',
+    'cli',
     async () => ({ data: counters, raw: [], toolVersions: {}, warnings: [] }),
     (id, t, c) => storePm(ctx.db, ctx.config, ctx.names, baseline, id, t, c.data),
     () => at,
@@ -101,7 +103,12 @@ export function pmSweep(ctx: Context, at: number, counters: PortCounters[]): Pro
  * Counters with `add` added to one counter of one port, and to its 64-bit `...Ext` twin when the
  * port has one (ibdiagnet's PM_INFO carries both; the twin is what is read). A copy.
  */
-export function withErrors(counters: PortCounters[], port: { nodeGuid: string; portNum: number }, name: string, add: bigint): PortCounters[] {
+export function withErrors(
+  counters: PortCounters[],
+  port: { nodeGuid: string; portNum: number },
+  name: string,
+  add: bigint,
+): PortCounters[] {
   return counters.map((p) => {
     if (p.nodeGuid !== port.nodeGuid || p.portNum !== port.portNum) return p;
     const c = { ...p.counters, [name]: (p.counters[name] ?? 0n) + add };
@@ -131,7 +138,17 @@ export async function seedFabric(ctx: Context): Promise<{ goodRun: number; badRu
   errored = withErrors(errored, ERROR_PORT, 'LinkErrorRecoveryCounter', 50n);
   errored = withErrors(errored, FLAP_PORT, 'LinkDownedCounter', 3n);
   await pmSweep(ctx, now, errored);
-  const good = await ctx.scans.importNccl(ncclFixture('all_reduce_perf.gdr-enabled.multinode.good.txt'), { cluster: 'a' }, 'good.txt', 'api');
-  const bad = await ctx.scans.importNccl(ncclFixture('all_reduce_perf.gdr-disabled.multinode.good.txt'), { cluster: 'a' }, 'bad.txt', 'api');
+  const good = await ctx.scans.importNccl(
+    ncclFixture('all_reduce_perf.gdr-enabled.multinode.good.txt'),
+    { cluster: 'a' },
+    'good.txt',
+    'api',
+  );
+  const bad = await ctx.scans.importNccl(
+    ncclFixture('all_reduce_perf.gdr-disabled.multinode.good.txt'),
+    { cluster: 'a' },
+    'bad.txt',
+    'api',
+  );
   return { goodRun: good.runId!, badRun: bad.runId! };
 }

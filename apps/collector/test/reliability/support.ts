@@ -9,10 +9,9 @@ import type { Db } from '../../src/db/open-db.ts';
 import type { RunOptions, ToolRun, ToolRunner } from '../../src/sources/tool-runner.ts';
 
 export const REPO = resolve(import.meta.dirname, '../../../..');
-// CI clones the repo elsewhere with shared/ beside it.
-export const SAMPLES = resolve(REPO, '../shared/samples');
-export const RUN_A = join(SAMPLES, 'ibdiagnet2-runs/ndr-fat-tree-a');
-export const RUN_B = join(SAMPLES, 'ibdiagnet2-runs/ndr-fat-tree-b');
+// The two real ibdiagnet2 runs are fixtures of packages/parsers (see its SOURCE.md).
+export const RUN_A = join(REPO, 'packages/parsers/fixtures/ibdiagnet2-runs/ndr-fat-tree-a');
+export const RUN_B = join(REPO, 'packages/parsers/fixtures/ibdiagnet2-runs/ndr-fat-tree-b');
 export const PARSER_FIXTURES = join(REPO, 'packages/parsers/fixtures');
 export const BAD_FIXTURES = resolve(import.meta.dirname, '../fixtures/bad');
 export const TOKEN = 'reliability-token-0123456789';
@@ -47,8 +46,19 @@ export function testConfig(dir: string, env: Record<string, string> = {}): Confi
 
 /** Tables whose content is "the fabric as ibwatch knows it"; scans and raw_outputs are the audit trail. */
 const DATA_TABLES = [
-  'nodes', 'ports', 'links', 'port_state_history', 'counter_last', 'counter_deltas', 'counter_rollups',
-  'sm_observations', 'sm_events', 'nccl_runs', 'nccl_results', 'findings', 'cables',
+  'nodes',
+  'ports',
+  'links',
+  'port_state_history',
+  'counter_last',
+  'counter_deltas',
+  'counter_rollups',
+  'sm_observations',
+  'sm_events',
+  'nccl_runs',
+  'nccl_results',
+  'findings',
+  'cables',
 ];
 
 /**
@@ -60,7 +70,11 @@ export function fingerprint(db: Db): string {
   const counts: string[] = [];
   for (const t of DATA_TABLES) {
     const rows = db.prepare(`SELECT * FROM ${t}`).raw().all() as unknown[][];
-    const lines = rows.map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : Buffer.isBuffer(v) ? v.toString('hex') : v)));
+    const lines = rows.map((r) =>
+      JSON.stringify(r, (_k, v: unknown) =>
+        typeof v === 'bigint' ? v.toString() : Buffer.isBuffer(v) ? v.toString('hex') : v,
+      ),
+    );
     lines.sort();
     for (const l of lines) h.update(l).update('\n');
     counts.push(`${t}=${rows.length}`);
@@ -91,7 +105,8 @@ export class CannedRunner implements ToolRunner {
     const key = [tool, ...args].join(' ');
     this.calls.push(key);
     const base = { tool, args, signal: null, durationMs: 1, timedOut: false, truncated: false, spawnError: null };
-    if (args[0] === '-V') return { ...base, stdout: '', stderr: `${tool} BUILD VERSION: 44.0 Build date: test`, exitCode: 0 };
+    if (args[0] === '-V')
+      return { ...base, stdout: '', stderr: `${tool} BUILD VERSION: 44.0 Build date: test`, exitCode: 0 };
     const o = this.outputs.get(key) ?? this.outputs.get(tool);
     if (!o) return { ...base, stdout: '', stderr: '', exitCode: null, spawnError: 'ENOENT' };
     return { ...base, stdout: o.stdout ?? '', stderr: o.stderr ?? '', exitCode: o.exitCode ?? 0 };
@@ -115,4 +130,3 @@ export function cannedLab(): CannedRunner {
   for (const [k, v] of Object.entries(labOutputs())) r.set(k, v);
   return r;
 }
-

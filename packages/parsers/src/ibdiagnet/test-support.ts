@@ -5,17 +5,16 @@ import { fileURLToPath } from 'node:url';
 
 /** The monorepo root. */
 export const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
-/** Shared real samples live next to the repo, not in it (3 MB). */
-export const samplesDir = resolve(repoRoot, '../shared/samples');
-export const runA = resolve(samplesDir, 'ibdiagnet2-runs/ndr-fat-tree-a');
-export const runB = resolve(samplesDir, 'ibdiagnet2-runs/ndr-fat-tree-b');
+/** The two complete real ibdiagnet2 runs (see fixtures/ibdiagnet2-runs/SOURCE.md). */
+export const runA = resolve(repoRoot, 'packages/parsers/fixtures/ibdiagnet2-runs/ndr-fat-tree-a');
+export const runB = resolve(repoRoot, 'packages/parsers/fixtures/ibdiagnet2-runs/ndr-fat-tree-b');
 export const fixturesDir = resolve(repoRoot, 'packages/parsers/fixtures/ibdiagnet2');
 
 const ANNOTATION = /^# (SAMPLE SOURCE|NOTE|TRIMMED|EXCERPT|\(Lines after this)/;
 
-/** An excerpt from samples/ibdiagnet2/ with its leading annotation lines removed. */
+/** A real excerpt from fixtures/ibdiagnet2/samples/ with its leading annotation lines removed. */
 export function excerpt(name: string): string {
-  const lines = readFileSync(resolve(samplesDir, 'ibdiagnet2', name), 'utf8').split('\n');
+  const lines = readFileSync(resolve(fixturesDir, 'samples', name), 'utf8').split('\n');
   let i = 0;
   while (i < lines.length && ANNOTATION.test(lines[i])) i++;
   return lines.slice(i).join('\n');
