@@ -18,23 +18,43 @@ import { serveStage } from './stages/serve.ts';
 import { liveLabStage } from './stages/live-lab.ts';
 
 const STAGES: Record<string, Stage> = {
-  parse: parseStage, ibdiagnet: ibdiagnetStage, pm: pmStage, 'db-size': dbSizeStage, nccl: ncclStage, serve: serveStage, 'live-lab': liveLabStage,
+  parse: parseStage,
+  ibdiagnet: ibdiagnetStage,
+  pm: pmStage,
+  'db-size': dbSizeStage,
+  nccl: ncclStage,
+  serve: serveStage,
+  'live-lab': liveLabStage,
 };
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, markdown: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      markdown: { type: 'boolean', default: false },
+    },
+  });
   const only = values.only ? values.only.split(',') : Object.keys(STAGES);
-  for (const s of only) if (!STAGES[s]) throw new Error(`unknown stage "${s}" (stages: ${Object.keys(STAGES).join(', ')})`);
+  for (const s of only)
+    if (!STAGES[s]) throw new Error(`unknown stage "${s}" (stages: ${Object.keys(STAGES).join(', ')})`);
   const dirs = tempDirs();
   const quick = values.quick ?? false;
   const ctx: StageCtx = {
-    quick, big: quick ? 4000 : 10000, sizes: quick ? [1000, 4000] : [1000, 4000, 10000], runs: quick ? 3 : 5,
-    log: (m) => process.stderr.write(`[bench] ${m}\n`), tmp: dirs.make,
+    quick,
+    big: quick ? 4000 : 10000,
+    sizes: quick ? [1000, 4000] : [1000, 4000, 10000],
+    runs: quick ? 3 : 5,
+    log: (m) => process.stderr.write(`[bench] ${m}\n`),
+    tmp: dirs.make,
   };
   const rows: Row[] = [];
   const started = Date.now();
   let failed = 0;
-  const onSignal = () => { dirs.cleanup(); process.exit(130); };
+  const onSignal = () => {
+    dirs.cleanup();
+    process.exit(130);
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
@@ -45,8 +65,15 @@ async function main(): Promise<number> {
         rows.push(...(await STAGES[name]!(ctx)));
       } catch (err) {
         failed++;
-        ctx.log(`stage ${name} FAILED: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
-        rows.push({ stage: name, what: `FAILED: ${err instanceof Error ? err.message.slice(0, 120) : String(err)}`, size: '', value: NaN, unit: 'ms', runs: 0 });
+        ctx.log(`stage ${name} FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        rows.push({
+          stage: name,
+          what: `FAILED: ${err instanceof Error ? err.message.slice(0, 120) : String(err)}`,
+          size: '',
+          value: NaN,
+          unit: 'ms',
+          runs: 0,
+        });
       }
       ctx.log(`stage ${name} done in ${((Date.now() - t) / 1000).toFixed(0)} s`);
     }
@@ -55,14 +82,34 @@ async function main(): Promise<number> {
   }
   const out = resolve(import.meta.dirname, 'out');
   mkdirSync(out, { recursive: true });
-  writeFileSync(resolve(out, 'results.json'), JSON.stringify({
-    at: new Date().toISOString(), quick, node: process.version, totalS: (Date.now() - started) / 1000,
-    rows: rows.map((r) => ({ ...r, verdict: verdict(r) })),
-  }, null, 2));
+  writeFileSync(
+    resolve(out, 'results.json'),
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        quick,
+        node: process.version,
+        totalS: (Date.now() - started) / 1000,
+        rows: rows.map((r) => ({ ...r, verdict: verdict(r) })),
+      },
+      null,
+      2,
+    ),
+  );
   console.log(table(rows, values.markdown));
   for (const r of rows) if (r.note) console.log(`  ${r.stage}: ${r.what}: ${r.note}`);
-  console.log(`\n${rows.length} figures in ${((Date.now() - started) / 1000).toFixed(0)} s; results in bench/out/results.json`);
+  console.log(
+    `\n${rows.length} figures in ${((Date.now() - started) / 1000).toFixed(0)} s; results in bench/out/results.json`,
+  );
   return failed ? 1 : 0;
 }
 
-main().then((code) => { process.exitCode = code; }, (err: unknown) => { console.error(err); process.exitCode = 1; });
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  },
+);

@@ -40,7 +40,8 @@ async function waitReady(baseURL: string, pid: number, log: string): Promise<voi
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let last = 'no answer';
   while (Date.now() < deadline) {
-    if (!collectorAlive(pid)) throw new Error(`the collector (pid ${pid}) exited during start-up; log tail:\n${tail(log)}`);
+    if (!collectorAlive(pid))
+      throw new Error(`the collector (pid ${pid}) exited during start-up; log tail:\n${tail(log)}`);
     try {
       const res = await fetch(`${baseURL}/api/ready`);
       if (res.status === 200) return;
@@ -50,7 +51,9 @@ async function waitReady(baseURL: string, pid: number, log: string): Promise<voi
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error(`the collector was not ready within ${READY_TIMEOUT_MS / 1000} s (last: ${last}); log tail:\n${tail(log)}`);
+  throw new Error(
+    `the collector was not ready within ${READY_TIMEOUT_MS / 1000} s (last: ${last}); log tail:\n${tail(log)}`,
+  );
 }
 
 /**
@@ -84,7 +87,9 @@ export default async function globalSetup(): Promise<void> {
     await startLab({ gpus: 256, tiers: 3, dir: state.labDir });
     const labS = secs();
     // Only our own IBWATCH_* settings: a developer's shell exports must not change the run.
-    const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('IBWATCH_')));
+    const env: NodeJS.ProcessEnv = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !k.startsWith('IBWATCH_')),
+    );
     Object.assign(env, {
       IBWATCH_SOURCE: 'lab',
       IBWATCH_LAB_DIR: state.labDir,
@@ -114,7 +119,9 @@ export default async function globalSetup(): Promise<void> {
     state.collectorPid = child.pid;
     writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
     await waitReady(baseURL, child.pid, state.collectorLog);
-    console.log(`e2e: lab up in ${labS} s, collector ready at ${baseURL} after ${secs()} s (log ${state.collectorLog})`);
+    console.log(
+      `e2e: lab up in ${labS} s, collector ready at ${baseURL} after ${secs()} s (log ${state.collectorLog})`,
+    );
   } catch (err) {
     if (state.collectorPid !== null && collectorAlive(state.collectorPid)) process.kill(state.collectorPid, 'SIGKILL');
     await stopLab(state.labDir).catch(() => false);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one command that runs every test: typecheck, unit + integration (vitest; the integration
+# The one command that runs every test: lint (formatter, standalone check), typecheck, unit + integration (vitest; the integration
 # tests start the simulated lab), the web build, the e2e suite (Playwright + Debian Chromium
 # against the real collector on the lab) and the docker-compose check. Ends with one line
 # "N passed, N failed" summed over all runners.
@@ -36,6 +36,7 @@ summary() {
 }
 
 step setup bash scripts/setup.sh || { summary 1; exit 1; }
+step lint pnpm lint
 step typecheck pnpm typecheck
 step unit pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$OUT/unit.json"
 step build pnpm build

@@ -10,11 +10,25 @@ import { IBQE_ERROR_MODE_COUNTERS } from '../../packages/parsers/src/diags/ibque
 
 const hex = (g: string): string => g.slice(2);
 const nodeId = (n: TopoNode): string => `${n.type === 'switch' ? 'S' : 'H'}-${hex(n.guid)}`;
-const LANE_GBPS: Record<string, string> = { SDR: '2.5', DDR: '5.0', QDR: '10.0', FDR: '14.0625', EDR: '25.78125', HDR: '53.125', NDR: '106.25' };
+const LANE_GBPS: Record<string, string> = {
+  SDR: '2.5',
+  DDR: '5.0',
+  QDR: '10.0',
+  FDR: '14.0625',
+  EDR: '25.78125',
+  HDR: '53.125',
+  NDR: '106.25',
+};
 
 export function ibnetdiscoverText(f: BenchFabric): string {
   const rate = `${f.topo.width.toLowerCase()}${f.topo.speed}`;
-  const out: string[] = ['#', '# Topology file: generated on Mon Mar 31 23:43:18 2025', '#', `# Initiated from node ${hex(f.switches[0]!.guid)} port ${hex(f.switches[0]!.guid)}`, ''];
+  const out: string[] = [
+    '#',
+    '# Topology file: generated on Mon Mar 31 23:43:18 2025',
+    '#',
+    `# Initiated from node ${hex(f.switches[0]!.guid)} port ${hex(f.switches[0]!.guid)}`,
+    '',
+  ];
   const byNode = new Map<TopoNode, BenchPort[]>();
   for (const p of f.connected) {
     let l = byNode.get(p.node);
@@ -26,16 +40,27 @@ export function ibnetdiscoverText(f: BenchFabric): string {
     out.push(`Switch\t${n.numPorts} "${nodeId(n)}"\t\t# "${n.name}" base port 0 lid ${f.lidOf.get(n.name)} lmc 0`);
     for (const p of byNode.get(n) ?? []) {
       const q = p.peer!;
-      const far = q.node.type === 'ca' ? `"${nodeId(q.node)}"[${q.port}](${hex(portGuid(q.node))}) ` : `"${nodeId(q.node)}"[${q.port}]`;
+      const far =
+        q.node.type === 'ca'
+          ? `"${nodeId(q.node)}"[${q.port}](${hex(portGuid(q.node))}) `
+          : `"${nodeId(q.node)}"[${q.port}]`;
       out.push(`[${p.port}]\t${far}\t\t# "${q.node.name}" lid ${q.lid} ${rate}`);
     }
     out.push('');
   }
   for (const n of f.cas) {
-    out.push('vendid=0x0', 'devid=0x0', `sysimgguid=${n.guid}`, `caguid=${n.guid}`, `Ca\t1 "${nodeId(n)}"\t\t# "${n.name}"`);
+    out.push(
+      'vendid=0x0',
+      'devid=0x0',
+      `sysimgguid=${n.guid}`,
+      `caguid=${n.guid}`,
+      `Ca\t1 "${nodeId(n)}"\t\t# "${n.name}"`,
+    );
     for (const p of byNode.get(n) ?? []) {
       const q = p.peer!;
-      out.push(`[1](${hex(portGuid(n))}) \t"${nodeId(q.node)}"[${q.port}]\t\t# lid ${p.lid} lmc 0 "${q.node.name}" lid ${q.lid} ${rate}`);
+      out.push(
+        `[1](${hex(portGuid(n))}) \t"${nodeId(q.node)}"[${q.port}]\t\t# lid ${p.lid} lmc 0 "${q.node.name}" lid ${q.lid} ${rate}`,
+      );
     }
     out.push('');
   }
@@ -49,7 +74,9 @@ export function iblinkinfoText(f: BenchFabric): string {
     if (p.node.type !== 'ca') continue;
     const q = p.peer!;
     out.push(`CA: ${p.node.name}:`);
-    out.push(`      ${portGuid(p.node)}${String(p.lid).padStart(7)}${String(p.port).padStart(5)}[  ] ${up}${String(q.lid).padStart(8)}${String(q.port).padStart(5)}[  ] "${q.node.name}" (Could be 12X )`);
+    out.push(
+      `      ${portGuid(p.node)}${String(p.lid).padStart(7)}${String(p.port).padStart(5)}[  ] ${up}${String(q.lid).padStart(8)}${String(q.port).padStart(5)}[  ] "${q.node.name}" (Could be 12X )`,
+    );
   }
   let cur: TopoNode | null = null;
   for (const p of f.ports) {
@@ -57,9 +84,11 @@ export function iblinkinfoText(f: BenchFabric): string {
     if (p.node !== cur) out.push(`Switch: ${p.node.guid} ${(cur = p.node).name}:`);
     const head = `${String(p.lid).padStart(12)}${String(p.port).padStart(5)}[  ] `;
     const q = p.peer;
-    out.push(q
-      ? `${head}${up}${String(q.lid).padStart(8)}${String(q.port).padStart(5)}[  ] "${q.node.name}" (Could be 12X )`
-      : `${head}==(                Down/ Polling)==>             [  ] "" ( )`);
+    out.push(
+      q
+        ? `${head}${up}${String(q.lid).padStart(8)}${String(q.port).padStart(5)}[  ] "${q.node.name}" (Could be 12X )`
+        : `${head}==(                Down/ Polling)==>             [  ] "" ( )`,
+    );
   }
   return out.join('\n') + '\n';
 }
@@ -68,13 +97,18 @@ function human(v: number, unit: string): string {
   const units = ['', 'K', 'M', 'G', 'T', 'P'];
   let x = v;
   let u = 0;
-  while (x >= 1024 && u < units.length - 1) { x /= 1024; u++; }
+  while (x >= 1024 && u < units.length - 1) {
+    x /= 1024;
+    u++;
+  }
   return `${x.toFixed(3)}${units[u]}${unit}`;
 }
 
 function dataFields(xd: number, rd: number, xp: number, rp: number, full: boolean): string {
   const f = `[PortXmitData == ${xd} (${human(xd * 4, 'B')})] [PortRcvData == ${rd} (${human(rd * 4, 'B')})] [PortXmitPkts == ${xp} (${human(xp, '')})] [PortRcvPkts == ${rp} (${human(rp, '')})]`;
-  return full ? `${f} [PortUnicastXmitPkts == ${xp} (${human(xp, '')})] [PortUnicastRcvPkts == ${rp} (${human(rp, '')})] [PortMulticastXmitPkts == 0 (0.000)] [PortMulticastRcvPkts == 0 (0.000)]` : f;
+  return full
+    ? `${f} [PortUnicastXmitPkts == ${xp} (${human(xp, '')})] [PortUnicastRcvPkts == ${rp} (${human(rp, '')})] [PortMulticastXmitPkts == 0 (0.000)] [PortMulticastRcvPkts == 0 (0.000)]`
+    : f;
 }
 
 function summary(nodes: number, ports: number, bad: number, badPorts: number): string {
@@ -106,17 +140,26 @@ export function ibqeErrorsText(f: BenchFabric, s: SweepState): string {
   }
   const out: string[] = [];
   let badPorts = 0;
-  const fields = (e: Record<string, number>) => IBQE_ERROR_MODE_COUNTERS.filter((c) => e[c]).map((c) => `[${c} == ${e[c]}]`).join(' ');
+  const fields = (e: Record<string, number>) =>
+    IBQE_ERROR_MODE_COUNTERS.filter((c) => e[c])
+      .map((c) => `[${c} == ${e[c]}]`)
+      .join(' ');
   for (const [n, list] of byNode) {
     const sw = n.type === 'switch';
     out.push(sw ? `Errors for ${n.guid} "${n.name}"` : `Errors for "${n.name}"`);
     if (sw) {
       const all: Record<string, number> = {};
-      let xd = 0, rd = 0, xp = 0, rp = 0;
+      let xd = 0,
+        rd = 0,
+        xp = 0,
+        rp = 0;
       for (const i of list) {
         for (const [k, v] of Object.entries(s.errors.get(i)!)) all[k] = (all[k] ?? 0) + v;
         const d = s.data(i);
-        xd += d.xd; rd += d.rd; xp += d.xp; rp += d.rp;
+        xd += d.xd;
+        rd += d.rd;
+        xp += d.xp;
+        rp += d.rp;
       }
       out.push(`   GUID ${n.guid} port ALL: ${fields(all)} ${dataFields(xd, rd, xp, rp, false)}`);
     }
@@ -124,7 +167,9 @@ export function ibqeErrorsText(f: BenchFabric, s: SweepState): string {
       const p = f.connected[i]!;
       const d = s.data(i);
       badPorts++;
-      out.push(`   GUID ${portGuid(n)} port ${p.port}: ${fields(s.errors.get(i)!)} ${dataFields(d.xd, d.rd, d.xp, d.rp, false)}`);
+      out.push(
+        `   GUID ${portGuid(n)} port ${p.port}: ${fields(s.errors.get(i)!)} ${dataFields(d.xd, d.rd, d.xp, d.rp, false)}`,
+      );
     }
   }
   return out.join('\n') + '\n' + summary(f.switches.length + f.cas.length, f.ports.length, byNode.size, badPorts);

@@ -32,7 +32,8 @@ export function sweepIncrements(f: BenchFabric, sweep: number): SweepIncrements 
     if (r() < 0.2) add(i, 'LinkErrorRecoveryCounter', 1);
   }
   for (let k = 0; k < Math.round(P * 0.0002); k++) add(Math.floor(r() * P), 'PortRcvErrors', 1 + Math.floor(r() * 20));
-  for (let k = 0; k < Math.round(P * 0.0002); k++) add(Math.floor(r() * P), 'PortXmitDiscards', 1 + Math.floor(r() * 50));
+  for (let k = 0; k < Math.round(P * 0.0002); k++)
+    add(Math.floor(r() * P), 'PortXmitDiscards', 1 + Math.floor(r() * 50));
   if (sweep % 100 === 99) {
     const i = Math.floor(r() * P);
     add(i, 'LinkDownedCounter', 1);
@@ -41,7 +42,8 @@ export function sweepIncrements(f: BenchFabric, sweep: number): SweepIncrements 
     if (j >= 0) add(j, 'LinkDownedCounter', 1);
   }
   const hot = seededRandom(1000 + Math.floor(sweep / 60));
-  for (let k = 0; k < Math.round(P * 0.01); k++) add(Math.floor(hot() * P), 'PortXmitWait', 1000 + Math.floor(r() * 100_000));
+  for (let k = 0; k < Math.round(P * 0.01); k++)
+    add(Math.floor(hot() * P), 'PortXmitWait', 1000 + Math.floor(r() * 100_000));
   return out;
 }
 
@@ -69,6 +71,11 @@ export class SweepState {
   data(i: number): { xd: number; rd: number; xp: number; rp: number } {
     const s = this.sweep + 1;
     const base = 1_000_000 + (i % 997) * 1013;
-    return { xd: base * 64 + s * 2_500_000, rd: base * 64 + s * 2_400_000 + i, xp: base + s * 40_000, rp: base + s * 39_000 };
+    return {
+      xd: base * 64 + s * 2_500_000,
+      rd: base * 64 + s * 2_400_000 + i,
+      xp: base + s * 40_000,
+      rp: base + s * 39_000,
+    };
   }
 }

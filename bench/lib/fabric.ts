@@ -46,7 +46,8 @@ export function benchFabric(gpus: number): BenchFabric {
   const ports: BenchPort[] = [];
   for (const n of [...switches, ...cas]) {
     const count = n.type === 'switch' ? n.numPorts : 1;
-    for (let p = 1; p <= count; p++) ports.push({ node: n, port: p, lid: lidOf.get(n.name)!, peer: far.get(`${n.name}:${p}`) });
+    for (let p = 1; p <= count; p++)
+      ports.push({ node: n, port: p, lid: lidOf.get(n.name)!, peer: far.get(`${n.name}:${p}`) });
   }
   const f: BenchFabric = { gpus, topo, switches, cas, lidOf, ports, connected: ports.filter((p) => p.peer) };
   cache.set(gpus, f);

@@ -22,7 +22,10 @@ interface Sweep {
 }
 
 const sweepOf = (errors: string, counters: string): Sweep => ({
-  errors, counters, errorsBytes: Buffer.from(errors), countersBytes: Buffer.from(counters),
+  errors,
+  counters,
+  errorsBytes: Buffer.from(errors),
+  countersBytes: Buffer.from(counters),
 });
 
 /** Tool outputs of one fabric; `pm()` advances the sweep model by one sweep. */
@@ -62,7 +65,16 @@ export class FakeFabricTools {
   /** A ToolRunner for `createContext(config, { runner })`; each `--counters` call is a new sweep. */
   runner(): ToolRunner {
     const ok = (tool: string, args: string[], stdout: string, stdoutBytes?: Buffer): ToolRun => ({
-      tool, args, stdout, stderr: '', exitCode: 0, signal: null, durationMs: 0, timedOut: false, truncated: false, spawnError: null,
+      tool,
+      args,
+      stdout,
+      stderr: '',
+      exitCode: 0,
+      signal: null,
+      durationMs: 0,
+      timedOut: false,
+      truncated: false,
+      spawnError: null,
       ...(stdoutBytes ? { stdoutBytes } : {}),
     });
     // Asked for bytes (as the collector asks for ibqueryerrors), the runner hands over the
@@ -106,12 +118,19 @@ export class FakeFabricTools {
       writeFileSync(join(dir, `errors-${i}.txt`), s.errors);
       writeFileSync(join(dir, `counters-${i}.txt`), s.counters);
     }
-    const script = (body: string) => `#!/bin/sh\ncase "$*" in *-V*) echo "BUILD VERSION: 44.0" >&2; exit 0;; esac\n${body}\n`;
-    const put = (name: string, body: string) => { writeFileSync(join(bin, name), script(body)); chmodSync(join(bin, name), 0o755); };
+    const script = (body: string) =>
+      `#!/bin/sh\ncase "$*" in *-V*) echo "BUILD VERSION: 44.0" >&2; exit 0;; esac\n${body}\n`;
+    const put = (name: string, body: string) => {
+      writeFileSync(join(bin, name), script(body));
+      chmodSync(join(bin, name), 0o755);
+    };
     put('ibnetdiscover', `cat '${dir}/ibnetdiscover.txt'`);
     put('iblinkinfo', `cat '${dir}/iblinkinfo.txt'`);
     put('saquery', `cat '${dir}/saquery.txt'`);
-    put('ibqueryerrors', `i=$(( $(date +%s) / ${periodS} % ${sweeps} ))\ncase "$*" in *--counters*) cat "${dir}/counters-$i.txt";; *) cat "${dir}/errors-$i.txt";; esac`);
+    put(
+      'ibqueryerrors',
+      `i=$(( $(date +%s) / ${periodS} % ${sweeps} ))\ncase "$*" in *--counters*) cat "${dir}/counters-$i.txt";; *) cat "${dir}/errors-$i.txt";; esac`,
+    );
     return bin;
   }
 }

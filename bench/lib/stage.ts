@@ -26,7 +26,9 @@ export function tempDirs(): { make: (prefix: string) => string; cleanup: () => v
       dirs.push(d);
       return d;
     },
-    cleanup: () => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); },
+    cleanup: () => {
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    },
   };
 }
 

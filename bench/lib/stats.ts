@@ -73,16 +73,30 @@ export function targetText(r: Row): string {
 export function table(rows: Row[], markdown = false): string {
   const head = ['stage', 'measure', 'size', 'median', 'runs', 'floor', 'ratio', 'target', 'verdict'];
   const body = rows.map((r) => [
-    r.stage, r.what, r.size, fmt(r.value, r.unit), String(r.runs),
+    r.stage,
+    r.what,
+    r.size,
+    fmt(r.value, r.unit),
+    String(r.runs),
     r.floor ? `${fmt(r.floor.value, r.unit)} (${r.floor.what})` : '',
-    r.floor ? `${(r.value / r.floor.value).toFixed(2)}x` : '', targetText(r), verdict(r),
+    r.floor ? `${(r.value / r.floor.value).toFixed(2)}x` : '',
+    targetText(r),
+    verdict(r),
   ]);
   if (markdown) {
     const esc = (s: string) => s.replace(/\|/g, '\\|');
-    return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((b) => `| ${b.map(esc).join(' | ')} |`)].join('\n');
+    return [
+      `| ${head.join(' | ')} |`,
+      `|${head.map(() => '---').join('|')}|`,
+      ...body.map((b) => `| ${b.map(esc).join(' | ')} |`),
+    ].join('\n');
   }
   const w = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(w[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(w[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(head), w.map((n) => '-'.repeat(n)).join('  '), ...body.map(line)].join('\n');
 }
 

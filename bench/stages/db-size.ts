@@ -37,10 +37,18 @@ export function historyDb(ctx: StageCtx): Promise<HistoryDb> {
 export const dbSizeStage: Stage = async (ctx) => {
   const h = await historyDb(ctx);
   const f = benchFabric(ctx.big);
-  return [{
-    stage: 'db-size', what: `database after ${h.days} d of 60-s sweeps (VACUUMed)`, size: sizeLabel(f), value: h.bytes / 1e9, unit: 'GB', runs: 1,
-    ...(h.days === 30 ? { target: { op: '<' as const, value: 5 } } : {}), note: h.note,
-  }];
+  return [
+    {
+      stage: 'db-size',
+      what: `database after ${h.days} d of 60-s sweeps (VACUUMed)`,
+      size: sizeLabel(f),
+      value: h.bytes / 1e9,
+      unit: 'GB',
+      runs: 1,
+      ...(h.days === 30 ? { target: { op: '<' as const, value: 5 } } : {}),
+      note: h.note,
+    },
+  ];
 };
 
 async function build(ctx: StageCtx): Promise<HistoryDb> {
@@ -52,10 +60,17 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
   const days = ctx.quick ? 3 : 30;
   const rawDays = Math.min(days, c.config.retention.rawDeltaDays);
   // Older sweeps' deltas are pruned by maintenance; only their hourly rollups remain.
-  const rollup = c.db.prepare('INSERT INTO counter_rollups (port_id, counter_id, hour, delta) VALUES (?, ?, ?, ?) ON CONFLICT (port_id, counter_id, hour) DO UPDATE SET delta = delta + excluded.delta');
+  const rollup = c.db.prepare(
+    'INSERT INTO counter_rollups (port_id, counter_id, hour, delta) VALUES (?, ?, ?, ?) ON CONFLICT (port_id, counter_id, hour) DO UPDATE SET delta = delta + excluded.delta',
+  );
   const portIds = c.db.prepare('SELECT p.id FROM ports p ORDER BY p.id').pluck().all() as number[];
   const idOf = new Map<string, number>();
-  for (const r of c.db.prepare('SELECT id, node_guid AS g, port_num AS n FROM ports').all() as { id: number; g: string; n: number }[]) idOf.set(`${r.g}:${r.n}`, r.id);
+  for (const r of c.db.prepare('SELECT id, node_guid AS g, port_num AS n FROM ports').all() as {
+    id: number;
+    g: string;
+    n: number;
+  }[])
+    idOf.set(`${r.g}:${r.n}`, r.id);
   const ids = f.connected.map((p) => idOf.get(`${p.node.guid}:${p.port}`) ?? portIds[0]!);
   const repo = createCountersRepo(c.db);
   const scans = createScansRepo(c.db);
@@ -73,7 +88,13 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
       for (let s = s0; s < Math.min(sweeps, s0 + 1440); s++) {
         const at = start + s * MIN;
         const scanId = scans.start('pm', 'schedule', at);
-        scans.finish(scanId, at + 900, { status: 'ok', warnings: [], toolVersions: { ibqueryerrors: '44.0' }, summary: { ports: f.connected.length }, error: null });
+        scans.finish(scanId, at + 900, {
+          status: 'ok',
+          warnings: [],
+          toolVersions: { ibqueryerrors: '44.0' },
+          summary: { ports: f.connected.length },
+          error: null,
+        });
         if (s % 60 === 0 && at > end - 3 * DAY) {
           scans.addRawOutput(scanId, 'ibqueryerrors-errors.txt', at, rawText.errors.length, gz[0]!);
           scans.addRawOutput(scanId, 'ibqueryerrors-counters.txt', at, rawText.counters.length, gz[1]!);
@@ -104,10 +125,21 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
   const bytes = statSync(c.config.dbFile).size;
   const count = (t: string) => c.db.prepare(`SELECT COUNT(*) FROM ${t}`).pluck().get() as number;
   const note = `${count('counter_deltas')} delta rows (${rawDays} d), ${count('counter_rollups')} rollups, ${count('scans')} scans, ${count('raw_outputs')} raw outputs; ${rows} deltas modelled, written in ${writeS.toFixed(0)} s`;
-  const top = c.db.prepare('SELECT port_id AS id, COUNT(*) AS n FROM counter_rollups GROUP BY port_id ORDER BY n DESC LIMIT 1').get() as { id: number; n: number };
-  const p = c.db.prepare('SELECT node_guid AS guid, port_num AS port FROM ports WHERE id = ?').get(top.id) as { guid: string; port: number };
+  const top = c.db
+    .prepare('SELECT port_id AS id, COUNT(*) AS n FROM counter_rollups GROUP BY port_id ORDER BY n DESC LIMIT 1')
+    .get() as { id: number; n: number };
+  const p = c.db.prepare('SELECT node_guid AS guid, port_num AS port FROM ports WHERE id = ?').get(top.id) as {
+    guid: string;
+    port: number;
+  };
   const deltas = c.db.prepare('SELECT COUNT(*) FROM counter_deltas WHERE port_id = ?').pluck().get(top.id) as number;
   c.db.close();
   ctx.log(`db-size: ${(bytes / 1e9).toFixed(2)} GB; ${note}`);
-  return { file: c.config.dbFile, bytes, days, note, port: { ...p, points: `${top.n} hourly rollups, ${deltas} sweep deltas` } };
+  return {
+    file: c.config.dbFile,
+    bytes,
+    days,
+    note,
+    port: { ...p, points: `${top.n} hourly rollups, ${deltas} sweep deltas` },
+  };
 }

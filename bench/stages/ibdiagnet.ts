@@ -22,8 +22,13 @@ export const ibdiagnetStage: Stage = async (ctx) => {
     const hourly: number[] = [];
     const runs = gpus === ctx.big ? 3 : 1;
     for (let i = 0; i < runs; i++) {
-      const c = createContext(benchConfig(`${dir}`, { IBWATCH_SOURCE: 'import-only', IBWATCH_DB: `${dir}/db-${i}.sqlite` }));
-      for (const [run, out] of [['run', first], ['run-1h', hourly]] as const) {
+      const c = createContext(
+        benchConfig(`${dir}`, { IBWATCH_SOURCE: 'import-only', IBWATCH_DB: `${dir}/db-${i}.sqlite` }),
+      );
+      for (const [run, out] of [
+        ['run', first],
+        ['run-1h', hourly],
+      ] as const) {
         const t = performance.now();
         const row = await c.scans.importIbdiagnet(`${dir}/${run}`, 'cli');
         out.push(performance.now() - t);
@@ -33,10 +38,24 @@ export const ibdiagnetStage: Stage = async (ctx) => {
       c.db.close();
     }
     const target = gpus === ctx.big ? { target: { op: '<' as const, value: 5000 } } : {};
-    rows.push({ stage: 'ibdiagnet', what: 'first ibdiagnet run of a fabric into an empty database: parse + analyse + store', size: sizeLabel(f),
-      value: median(first), unit: 'ms', runs, ...target });
-    rows.push({ stage: 'ibdiagnet', what: 'next hourly ibdiagnet run of the same fabric: parse + analyse + store', size: sizeLabel(f),
-      value: median(hourly), unit: 'ms', runs, ...target });
+    rows.push({
+      stage: 'ibdiagnet',
+      what: 'first ibdiagnet run of a fabric into an empty database: parse + analyse + store',
+      size: sizeLabel(f),
+      value: median(first),
+      unit: 'ms',
+      runs,
+      ...target,
+    });
+    rows.push({
+      stage: 'ibdiagnet',
+      what: 'next hourly ibdiagnet run of the same fabric: parse + analyse + store',
+      size: sizeLabel(f),
+      value: median(hourly),
+      unit: 'ms',
+      runs,
+      ...target,
+    });
   }
   return rows;
 };

@@ -55,8 +55,16 @@ export const liveLabStage: Stage = async (ctx) => {
     const s = lab.state.counts;
     const size = `${gpus / 1000}k GPU lab: ${s.switches} sw, ${s.cas} HCA, ${s.links} links; ${(bytes / 1e6).toFixed(0)} MB tool output`;
     const rows: Row[] = [
-      { stage: 'live-lab', what: 'full PM sweep through ibwatch vs bare tool runs', size, value: median(full), unit: 'ms', runs: ctx.runs,
-        floor: { what: 'bare ibqueryerrors x2', value: median(bare) }, ratioMax: 1.2 },
+      {
+        stage: 'live-lab',
+        what: 'full PM sweep through ibwatch vs bare tool runs',
+        size,
+        value: median(full),
+        unit: 'ms',
+        runs: ctx.runs,
+        floor: { what: 'bare ibqueryerrors x2', value: median(bare) },
+        ratioMax: 1.2,
+      },
       { stage: 'live-lab', what: 'lab bring-up (ibsim + 2 OpenSM, SUBNET UP)', size, value: upS, unit: 's', runs: 1 },
     ];
     return rows;

@@ -14,9 +14,15 @@ export const ncclStage: Stage = async (ctx) => {
   const end = Date.now();
   const ms: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const startedAt = end - 365 * DAY + i * (365 * DAY / runs);
+    const startedAt = end - 365 * DAY + i * ((365 * DAY) / runs);
     const t = performance.now();
-    const r = await c.scans.importNccl(texts[i]!, { cluster: 'bench', nodes: 2, gpuModel: 'H100' } as never, `run-${i}.txt`, 'cli', { startedAt, finishedAt: startedAt + 600_000 } as never);
+    const r = await c.scans.importNccl(
+      texts[i]!,
+      { cluster: 'bench', nodes: 2, gpuModel: 'H100' } as never,
+      `run-${i}.txt`,
+      'cli',
+      { startedAt, finishedAt: startedAt + 600_000 } as never,
+    );
     ms.push(performance.now() - t);
     if (r.runId === null) throw new Error(`nccl import ${i} failed: ${r.scan.error}`);
   }
@@ -31,7 +37,14 @@ export const ncclStage: Stage = async (ctx) => {
   await app.close();
   const size = `${runs} runs over a year`;
   const rows: Row[] = [
-    { stage: 'nccl', what: 'import one nccl-tests output (parse, verdict, store)', size, value: median(ms), unit: 'ms', runs },
+    {
+      stage: 'nccl',
+      what: 'import one nccl-tests output (parse, verdict, store)',
+      size,
+      value: median(ms),
+      unit: 'ms',
+      runs,
+    },
     { stage: 'nccl', what: 'bandwidth report over the year', size, value: median(q), unit: 'ms', runs: q.length },
   ];
   return rows;

@@ -38,24 +38,60 @@ export const parseStage: Stage = async (ctx) => {
   // and on a shared 2-core VM the best of 5 still moved the ratio by 0.5 from run to run.
   const runs = Math.max(ctx.runs, 9);
   const bench = async (args: string[]): Promise<unknown> => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', BENCH, ...args], { maxBuffer: 1 << 20, timeout: 600_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', BENCH, ...args], {
+      maxBuffer: 1 << 20,
+      timeout: 600_000,
+    });
     return JSON.parse(stdout);
   };
   const ib = (await bench(['--json', dir, String(runs)])) as BenchFigures;
   const q = (await bench(['--json-ibqueryerrors', String(runs), file])) as IbqeBenchFigures;
-  const cpu = (p: Timing, fl: Timing) => `cpu ${p.cpuMs.toFixed(0)} ms vs ${fl.cpuMs.toFixed(0)} ms: ${(p.cpuMs / fl.cpuMs).toFixed(2)}x; `
-    + `median wall ${p.wallMedianMs.toFixed(0)} ms vs ${fl.wallMedianMs.toFixed(0)} ms: ${(p.wallMedianMs / fl.wallMedianMs).toFixed(2)}x`;
+  const cpu = (p: Timing, fl: Timing) =>
+    `cpu ${p.cpuMs.toFixed(0)} ms vs ${fl.cpuMs.toFixed(0)} ms: ${(p.cpuMs / fl.cpuMs).toFixed(2)}x; ` +
+    `median wall ${p.wallMedianMs.toFixed(0)} ms vs ${fl.wallMedianMs.toFixed(0)} ms: ${(p.wallMedianMs / fl.wallMedianMs).toFixed(2)}x`;
 
   const size = `${sizeLabel(f)}, ${mb(ib.bytes).toFixed(0)} MB`;
-  rows.push({ stage: 'parse', what: 'ibdiagnet2 dir: read bytes + parse (best of runs)', size, value: ib.parse.wallMs, unit: 'ms', runs,
-    floor: { what: 'read+split lines', value: ib.floor.wallMs }, ratioMax: 3,
-    note: `${cpu(ib.parse, ib.floor)}; on one thread ${ib.parseOneThread.wallMs.toFixed(0)} ms: ${(ib.parseOneThread.wallMs / ib.floor.wallMs).toFixed(2)}x` });
-  rows.push({ stage: 'parse', what: 'ibdiagnet2 dir: throughput', size, value: mb(ib.bytes) / (ib.parse.wallMs / 1000), unit: 'MB/s', runs,
-    target: { op: '>=', value: 50 }, note: `floor ${(mb(ib.bytes) / (ib.floor.wallMs / 1000)).toFixed(0)} MB/s` });
+  rows.push({
+    stage: 'parse',
+    what: 'ibdiagnet2 dir: read bytes + parse (best of runs)',
+    size,
+    value: ib.parse.wallMs,
+    unit: 'ms',
+    runs,
+    floor: { what: 'read+split lines', value: ib.floor.wallMs },
+    ratioMax: 3,
+    note: `${cpu(ib.parse, ib.floor)}; on one thread ${ib.parseOneThread.wallMs.toFixed(0)} ms: ${(ib.parseOneThread.wallMs / ib.floor.wallMs).toFixed(2)}x`,
+  });
+  rows.push({
+    stage: 'parse',
+    what: 'ibdiagnet2 dir: throughput',
+    size,
+    value: mb(ib.bytes) / (ib.parse.wallMs / 1000),
+    unit: 'MB/s',
+    runs,
+    target: { op: '>=', value: 50 },
+    note: `floor ${(mb(ib.bytes) / (ib.floor.wallMs / 1000)).toFixed(0)} MB/s`,
+  });
   const qSize = `${q.ports} ports, ${mb(q.bytes).toFixed(0)} MB`;
-  rows.push({ stage: 'parse', what: 'ibqueryerrors --counters: read bytes + parse (best of runs)', size: qSize, value: q.parse.wallMs, unit: 'ms',
-    runs, floor: { what: 'read+split lines', value: q.floor.wallMs }, ratioMax: 3, note: cpu(q.parse, q.floor) });
-  rows.push({ stage: 'parse', what: 'ibqueryerrors --counters: throughput', size: `${mb(q.bytes).toFixed(0)} MB`, value: mb(q.bytes) / (q.parse.wallMs / 1000),
-    unit: 'MB/s', runs, target: { op: '>=', value: 50 } });
+  rows.push({
+    stage: 'parse',
+    what: 'ibqueryerrors --counters: read bytes + parse (best of runs)',
+    size: qSize,
+    value: q.parse.wallMs,
+    unit: 'ms',
+    runs,
+    floor: { what: 'read+split lines', value: q.floor.wallMs },
+    ratioMax: 3,
+    note: cpu(q.parse, q.floor),
+  });
+  rows.push({
+    stage: 'parse',
+    what: 'ibqueryerrors --counters: throughput',
+    size: `${mb(q.bytes).toFixed(0)} MB`,
+    value: mb(q.bytes) / (q.parse.wallMs / 1000),
+    unit: 'MB/s',
+    runs,
+    target: { op: '>=', value: 50 },
+  });
   return rows;
 };

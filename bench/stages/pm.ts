@@ -61,29 +61,65 @@ export const pmStage: Stage = async (ctx) => {
     let summary: Record<string, number> = {};
     const inTx = (fn: (scanId: number) => void) => {
       try {
-        c.db.transaction(() => { fn(scans.start('pm', 'cli', at)); throw new Rollback(); })();
+        c.db.transaction(() => {
+          fn(scans.start('pm', 'cli', at));
+          throw new Rollback();
+        })();
       } catch (e) {
         if (!(e instanceof Rollback)) throw e;
       }
     };
-    const storeMs = await times(runs, () => inTx((id) => { summary = storePm(c.db, config, c.names, baseline, id, at, sweep); }), 1);
+    const storeMs = await times(
+      runs,
+      () =>
+        inTx((id) => {
+          summary = storePm(c.db, config, c.names, baseline, id, at, sweep);
+        }),
+      1,
+    );
 
     // Floor: the same rows, raw.
     const portIds = c.db.prepare('SELECT id FROM ports ORDER BY id').pluck().all() as number[];
     const nLast = summary.changedPorts ?? 0;
-    const json = Array.from({ length: nLast }, (_, r) => JSON.stringify(Object.fromEntries(
-      Object.entries(tableRow(sweep, r % sweep.rows).counters).filter(([k]) => STORED_COLUMNS.has(k)).map(([k, v]) => [k, String(v)]))));
+    const json = Array.from({ length: nLast }, (_, r) =>
+      JSON.stringify(
+        Object.fromEntries(
+          Object.entries(tableRow(sweep, r % sweep.rows).counters)
+            .filter(([k]) => STORED_COLUMNS.has(k))
+            .map(([k, v]) => [k, String(v)]),
+        ),
+      ),
+    );
     const nDeltas = summary.deltasStored ?? 0;
-    const upBase = c.db.prepare('INSERT INTO counter_baseline (id, at, scan_id) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id');
-    const upLast = c.db.prepare('INSERT INTO counter_last (port_id, at, scan_id, vals) VALUES (?, ?, ?, ?) ON CONFLICT (port_id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id, vals = excluded.vals');
-    const insDelta = c.db.prepare('INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id) VALUES (?, ?, ?, ?, ?, ?)');
-    const upRoll = c.db.prepare('INSERT INTO counter_rollups (port_id, counter_id, hour, delta) VALUES (?, ?, ?, ?) ON CONFLICT (port_id, counter_id, hour) DO UPDATE SET delta = delta + excluded.delta');
-    const findingIds = c.db.prepare("SELECT id FROM findings WHERE state != 'resolved' ORDER BY id").pluck().all() as number[];
-    const evidence = c.db.prepare("SELECT evidence FROM findings WHERE state != 'resolved' ORDER BY id").pluck().all() as string[];
-    const touch = c.db.prepare('UPDATE findings SET severity = ?, title = ?, short = ?, evidence = ?, last_seen = ?, clean_sweeps = 0 WHERE id = ?');
-    const clean = c.db.prepare('UPDATE findings SET clean_sweeps = clean_sweeps + 1 WHERE id IN (SELECT value FROM json_each(?))');
+    const upBase = c.db.prepare(
+      'INSERT INTO counter_baseline (id, at, scan_id) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id',
+    );
+    const upLast = c.db.prepare(
+      'INSERT INTO counter_last (port_id, at, scan_id, vals) VALUES (?, ?, ?, ?) ON CONFLICT (port_id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id, vals = excluded.vals',
+    );
+    const insDelta = c.db.prepare(
+      'INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    const upRoll = c.db.prepare(
+      'INSERT INTO counter_rollups (port_id, counter_id, hour, delta) VALUES (?, ?, ?, ?) ON CONFLICT (port_id, counter_id, hour) DO UPDATE SET delta = delta + excluded.delta',
+    );
+    const findingIds = c.db
+      .prepare("SELECT id FROM findings WHERE state != 'resolved' ORDER BY id")
+      .pluck()
+      .all() as number[];
+    const evidence = c.db
+      .prepare("SELECT evidence FROM findings WHERE state != 'resolved' ORDER BY id")
+      .pluck()
+      .all() as string[];
+    const touch = c.db.prepare(
+      'UPDATE findings SET severity = ?, title = ?, short = ?, evidence = ?, last_seen = ?, clean_sweeps = 0 WHERE id = ?',
+    );
+    const clean = c.db.prepare(
+      'UPDATE findings SET clean_sweeps = clean_sweeps + 1 WHERE id IN (SELECT value FROM json_each(?))',
+    );
     const resolve = c.db.prepare("UPDATE findings SET state = 'resolved', resolved_at = ? WHERE id = ?");
-    const open = c.db.prepare(`INSERT INTO findings (kind, severity, state, subject_type, subject_key, subject, title, short, evidence, first_seen, last_seen)
+    const open =
+      c.db.prepare(`INSERT INTO findings (kind, severity, state, subject_type, subject_key, subject, title, short, evidence, first_seen, last_seen)
       VALUES ('bench', 'minor', 'open', 'port', ?, '{}', 'bench finding', 'bench', ?, ?, ?)`);
     const nTouch = summary.findingsUpdated ?? 0;
     const nClean = summary.findingsCleaned ?? 0;
@@ -94,31 +130,72 @@ export const pmStage: Stage = async (ctx) => {
     // deltas, rules or findings costs).
     c.db.exec('CREATE TABLE IF NOT EXISTS bench_raw_sweep (port_id INTEGER, at INTEGER, scan_id INTEGER, vals TEXT)');
     const insRaw = c.db.prepare('INSERT INTO bench_raw_sweep (port_id, at, scan_id, vals) VALUES (?, ?, ?, ?)');
-    const sweepJson = Array.from({ length: sweep.rows }, (_, r) => JSON.stringify(Object.fromEntries(
-      Object.entries(tableRow(sweep, r).counters).map(([k, v]) => [k, String(v)]))));
-    const rawMs = await times(runs, () => inTx((id) => {
-      for (let i = 0; i < sweepJson.length; i++) insRaw.run(portIds[i % portIds.length], at, id, sweepJson[i]);
-    }), 1);
+    const sweepJson = Array.from({ length: sweep.rows }, (_, r) =>
+      JSON.stringify(Object.fromEntries(Object.entries(tableRow(sweep, r).counters).map(([k, v]) => [k, String(v)]))),
+    );
+    const rawMs = await times(
+      runs,
+      () =>
+        inTx((id) => {
+          for (let i = 0; i < sweepJson.length; i++) insRaw.run(portIds[i % portIds.length], at, id, sweepJson[i]);
+        }),
+      1,
+    );
     // Second floor, stricter: only the rows storePm itself writes, written raw.
-    const floorMs = await times(runs, () => inTx((id) => {
-      const fid = (i: number) => findingIds[i % Math.max(1, findingIds.length)] ?? 0;
-      for (let i = 0; i < nTouch; i++) touch.run('minor', 'Symbol errors on a port: estimated BER 1e-12 (10/h)', 'symbol errors 1e-12 BER (10/h)', evidence[i % evidence.length] ?? '{}', at, fid(i));
-      clean.run(JSON.stringify(Array.from({ length: nClean }, (_, i) => fid(nTouch + i))));
-      for (let i = 0; i < nResolve; i++) resolve.run(at, fid(nTouch + nClean + i));
-      for (let i = 0; i < nOpen; i++) open.run(`port:bench/${i}`, evidence[i % evidence.length] ?? '{}', at, at);
-      for (let i = 0; i < json.length; i++) upLast.run(portIds[i % portIds.length], at, id, json[i]);
-      upBase.run(at, id);
-      for (let i = 0; i < nDeltas; i++) {
-        insDelta.run(portIds[i * 37 % portIds.length], 1 + (i % 5), at, 60, 17, id);
-        upRoll.run(portIds[i * 37 % portIds.length], 1 + (i % 5), Math.floor(at / 3_600_000) * 3_600_000, 17);
-      }
-    }), 1);
+    const floorMs = await times(
+      runs,
+      () =>
+        inTx((id) => {
+          const fid = (i: number) => findingIds[i % Math.max(1, findingIds.length)] ?? 0;
+          for (let i = 0; i < nTouch; i++)
+            touch.run(
+              'minor',
+              'Symbol errors on a port: estimated BER 1e-12 (10/h)',
+              'symbol errors 1e-12 BER (10/h)',
+              evidence[i % evidence.length] ?? '{}',
+              at,
+              fid(i),
+            );
+          clean.run(JSON.stringify(Array.from({ length: nClean }, (_, i) => fid(nTouch + i))));
+          for (let i = 0; i < nResolve; i++) resolve.run(at, fid(nTouch + nClean + i));
+          for (let i = 0; i < nOpen; i++) open.run(`port:bench/${i}`, evidence[i % evidence.length] ?? '{}', at, at);
+          for (let i = 0; i < json.length; i++) upLast.run(portIds[i % portIds.length], at, id, json[i]);
+          upBase.run(at, id);
+          for (let i = 0; i < nDeltas; i++) {
+            insDelta.run(portIds[(i * 37) % portIds.length], 1 + (i % 5), at, 60, 17, id);
+            upRoll.run(portIds[(i * 37) % portIds.length], 1 + (i % 5), Math.floor(at / 3_600_000) * 3_600_000, 17);
+          }
+        }),
+      1,
+    );
     const size = `${sizeLabel(f)}; ${nDeltas} deltas, ${nLast} changed ports, ${summary.portsWithErrors ?? 0} w/ errors, ${nTouch + nOpen + nClean + nResolve} findings rows`;
-    rows.push({ stage: 'pm-ingest', what: 'storePm: one sweep (deltas, rules, findings)', size, value: median(storeMs), unit: 'ms', runs,
-      floor: { what: `the sweep's ${sweep.rows} port rows raw into SQLite`, value: median(rawMs) }, ...(big ? { target: { op: '<' as const, value: 1000 }, ratioMax: 2 } : {}) });
-    rows.push({ stage: 'pm-ingest', what: 'storePm vs only the rows it writes, raw', size, value: median(storeMs), unit: 'ms', runs,
-      floor: { what: 'rows written by storePm, raw', value: median(floorMs) } });
-    rows.push({ stage: 'pm-ingest', what: 'PM scan: parse 2 ibqueryerrors outputs + store', size: sizeLabel(f), value: median(scanMs), unit: 'ms', runs });
+    rows.push({
+      stage: 'pm-ingest',
+      what: 'storePm: one sweep (deltas, rules, findings)',
+      size,
+      value: median(storeMs),
+      unit: 'ms',
+      runs,
+      floor: { what: `the sweep's ${sweep.rows} port rows raw into SQLite`, value: median(rawMs) },
+      ...(big ? { target: { op: '<' as const, value: 1000 }, ratioMax: 2 } : {}),
+    });
+    rows.push({
+      stage: 'pm-ingest',
+      what: 'storePm vs only the rows it writes, raw',
+      size,
+      value: median(storeMs),
+      unit: 'ms',
+      runs,
+      floor: { what: 'rows written by storePm, raw', value: median(floorMs) },
+    });
+    rows.push({
+      stage: 'pm-ingest',
+      what: 'PM scan: parse 2 ibqueryerrors outputs + store',
+      size: sizeLabel(f),
+      value: median(scanMs),
+      unit: 'ms',
+      runs,
+    });
     c.db.close();
   }
   return rows;

@@ -22,13 +22,25 @@ interface Page {
   goto(url: string): Promise<unknown>;
   waitForFunction(fn: () => boolean, arg: undefined, o: { timeout: number }): Promise<unknown>;
   evaluate<T>(fn: () => T): Promise<T>;
-  locator(sel: string): { first(): { boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null> } };
-  mouse: { move(x: number, y: number, o?: { steps: number }): Promise<void>; wheel(dx: number, dy: number): Promise<void>; down(): Promise<void>; up(): Promise<void> };
+  locator(sel: string): {
+    first(): { boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null> };
+  };
+  mouse: {
+    move(x: number, y: number, o?: { steps: number }): Promise<void>;
+    wheel(dx: number, dy: number): Promise<void>;
+    down(): Promise<void>;
+    up(): Promise<void>;
+  };
   waitForTimeout(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 interface Playwright {
-  chromium: { launch(o: { executablePath: string; args: string[] }): Promise<{ newPage(o: object): Promise<Page>; close(): Promise<void> }> };
+  chromium: {
+    launch(o: {
+      executablePath: string;
+      args: string[];
+    }): Promise<{ newPage(o: object): Promise<Page>; close(): Promise<void> }>;
+  };
 }
 
 export const serveStage: Stage = async (ctx) => {
@@ -39,11 +51,20 @@ export const serveStage: Stage = async (ctx) => {
   const port = 18000 + Math.floor(Math.random() * 2000);
   ctx.log(`serve: starting the collector on :${port} (sweeps every 20 s)`);
   const started = Date.now();
-  const server = await startServer({
-    IBWATCH_SOURCE: 'diags', IBWATCH_DB: db.file, PATH: `${bin}:${process.env.PATH}`, IBWATCH_EXPECTED_RATE: '4X HDR',
-    IBWATCH_CRON_PM: '*/20 * * * * *', IBWATCH_CRON_SM: '10 * * * * *', IBWATCH_CRON_TOPOLOGY: '0 0 */6 * * *', IBWATCH_JITTER_MS: '0',
-    IBWATCH_TOKEN: 'bench-token-0123456789abcdef',
-  }, port);
+  const server = await startServer(
+    {
+      IBWATCH_SOURCE: 'diags',
+      IBWATCH_DB: db.file,
+      PATH: `${bin}:${process.env.PATH}`,
+      IBWATCH_EXPECTED_RATE: '4X HDR',
+      IBWATCH_CRON_PM: '*/20 * * * * *',
+      IBWATCH_CRON_SM: '10 * * * * *',
+      IBWATCH_CRON_TOPOLOGY: '0 0 */6 * * *',
+      IBWATCH_JITTER_MS: '0',
+      IBWATCH_TOKEN: 'bench-token-0123456789abcdef',
+    },
+    port,
+  );
   const rss = sampleRss(server.pid);
   const rows: Row[] = [];
   try {
@@ -52,7 +73,9 @@ export const serveStage: Stage = async (ctx) => {
     // the clients run.
     await waitForScan(server.url, 'pm', started);
     const startupRss = rss.peek();
-    ctx.log(`serve: start-up scans done after ${((Date.now() - started) / 1000).toFixed(1)} s; RSS max so far ${maxOf(startupRss).toFixed(0)} MB`);
+    ctx.log(
+      `serve: start-up scans done after ${((Date.now() - started) / 1000).toFixed(1)} s; RSS max so far ${maxOf(startupRss).toFixed(0)} MB`,
+    );
     const size = sizeLabel(f);
     // Each endpoint is loaded for longer than one sweep period (20 s), so that the share of
     // requests a sweep's stall delays is what it would be in steady state. (Over a short burst
@@ -60,30 +83,71 @@ export const serveStage: Stage = async (ctx) => {
     const n = ctx.quick ? 100 : 400;
     const durationMs = ctx.quick ? 10_000 : 30_000;
     const endpoints: [string, string][] = [
-      ['overview', '/api/summary'], ['worklist', '/api/worklist'], ['findings', '/api/findings'], ['topology', '/api/topology'],
+      ['overview', '/api/summary'],
+      ['worklist', '/api/worklist'],
+      ['findings', '/api/findings'],
+      ['topology', '/api/topology'],
     ];
-    const tail = (lat: number[]) => `p50 ${median(lat).toFixed(0)} ms, p99 ${percentile(lat, 99).toFixed(0)} ms, max ${maxOf(lat).toFixed(0)} ms`;
+    const tail = (lat: number[]) =>
+      `p50 ${median(lat).toFixed(0)} ms, p99 ${percentile(lat, 99).toFixed(0)} ms, max ${maxOf(lat).toFixed(0)} ms`;
     for (const [name, path] of endpoints) {
       await load(server.url, path, 2, 4); // warm-up
       const lat = await load(server.url, path, CLIENTS, n, durationMs);
-      rows.push({ stage: 'api', what: `${name} (${path}) p95, ${CLIENTS} clients`, size, value: percentile(lat, 95), unit: 'ms', runs: lat.length,
-        target: { op: '<', value: 100 }, note: tail(lat) });
+      rows.push({
+        stage: 'api',
+        what: `${name} (${path}) p95, ${CLIENTS} clients`,
+        size,
+        value: percentile(lat, 95),
+        unit: 'ms',
+        runs: lat.length,
+        target: { op: '<', value: 100 },
+        note: tail(lat),
+      });
     }
     const hist = `/api/ports/${db.port.guid}/${db.port.port}/counters?range=30d`;
     const lat = await load(server.url, hist, CLIENTS, n, durationMs);
-    rows.push({ stage: 'api', what: `one port's 30-day counter history p95, ${CLIENTS} clients`, size: db.port.points, value: percentile(lat, 95), unit: 'ms',
-      runs: lat.length, target: { op: '<', value: 30 }, note: tail(lat) });
+    rows.push({
+      stage: 'api',
+      what: `one port's 30-day counter history p95, ${CLIENTS} clients`,
+      size: db.port.points,
+      value: percentile(lat, 95),
+      unit: 'ms',
+      runs: lat.length,
+      target: { op: '<', value: 30 },
+      note: tail(lat),
+    });
     rows.push(...(await render(ctx, server, size)));
-    const sweeps = ((await (await fetch(`${server.url}/api/scans?kind=pm&limit=50`)).json()) as { startedAt: number; status: string; durationMs: number }[])
-      .filter((r) => r.startedAt >= started && r.status !== 'running' && r.status !== 'failed').map((r) => r.durationMs);
+    const sweeps = (
+      (await (await fetch(`${server.url}/api/scans?kind=pm&limit=50`)).json()) as {
+        startedAt: number;
+        status: string;
+        durationMs: number;
+      }[]
+    )
+      .filter((r) => r.startedAt >= started && r.status !== 'running' && r.status !== 'failed')
+      .map((r) => r.durationMs);
     if (sweeps.length) {
-      rows.push({ stage: 'api', what: 'PM scan in the server meanwhile (tools + parse + store, 30-day database)', size, value: median(sweeps), unit: 'ms',
-        runs: sweeps.length, note: `max ${maxOf(sweeps)} ms` });
+      rows.push({
+        stage: 'api',
+        what: 'PM scan in the server meanwhile (tools + parse + store, 30-day database)',
+        size,
+        value: median(sweeps),
+        unit: 'ms',
+        runs: sweeps.length,
+        note: `max ${maxOf(sweeps)} ms`,
+      });
     }
     const xs = rss.stop();
-    rows.push({ stage: 'rss', what: 'collector RSS while serving + sweeping (max)', size, value: maxOf(xs), unit: 'MB', runs: xs.length,
+    rows.push({
+      stage: 'rss',
+      what: 'collector RSS while serving + sweeping (max)',
+      size,
+      value: maxOf(xs),
+      unit: 'MB',
+      runs: xs.length,
       target: { op: '<', value: 500 },
-      note: `median ${median(xs).toFixed(0)} MB; start-up (topology scan + first sweep) max ${maxOf(startupRss).toFixed(0)} MB, after start-up max ${maxOf(xs.slice(startupRss.length)).toFixed(0)} MB` });
+      note: `median ${median(xs).toFixed(0)} MB; start-up (topology scan + first sweep) max ${maxOf(startupRss).toFixed(0)} MB, after start-up max ${maxOf(xs.slice(startupRss.length)).toFixed(0)} MB`,
+    });
   } finally {
     rss.stop();
     await server.stop();
@@ -95,7 +159,10 @@ export const serveStage: Stage = async (ctx) => {
 async function waitForScan(url: string, kind: string, since: number): Promise<void> {
   const deadline = Date.now() + 300_000;
   for (;;) {
-    const rows = (await (await fetch(`${url}/api/scans?kind=${kind}&limit=5`)).json()) as { startedAt: number; status: string }[];
+    const rows = (await (await fetch(`${url}/api/scans?kind=${kind}&limit=5`)).json()) as {
+      startedAt: number;
+      status: string;
+    }[];
     if (rows.some((r) => r.startedAt >= since && r.status !== 'running')) return;
     if (Date.now() > deadline) throw new Error(`no ${kind} scan finished within 300 s of start`);
     await new Promise((r) => setTimeout(r, 500));
@@ -112,7 +179,10 @@ async function render(ctx: StageCtx, server: Server, size: string): Promise<Row[
     ctx.log('render: @playwright/test not installed in e2e/, skipped');
     return [];
   }
-  const browser = await pw.chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--disable-gpu', '--disable-quic'] });
+  const browser = await pw.chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--disable-gpu', '--disable-quic'],
+  });
   const first: number[] = [];
   const nav: number[] = [];
   const frames: number[] = [];
@@ -121,9 +191,15 @@ async function render(ctx: StageCtx, server: Server, size: string): Promise<Row[
       const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
       const t = Date.now();
       await page.goto(`${server.url}/topology`);
-      await page.waitForFunction(() => (globalThis as { __ibwatchTopoStats?: unknown }).__ibwatchTopoStats !== undefined, undefined, { timeout: 60_000 });
+      await page.waitForFunction(
+        () => (globalThis as { __ibwatchTopoStats?: unknown }).__ibwatchTopoStats !== undefined,
+        undefined,
+        { timeout: 60_000 },
+      );
       nav.push(Date.now() - t);
-      const stats = await page.evaluate(() => (globalThis as unknown as { __ibwatchTopoStats: { firstRenderMs: number } }).__ibwatchTopoStats);
+      const stats = await page.evaluate(
+        () => (globalThis as unknown as { __ibwatchTopoStats: { firstRenderMs: number } }).__ibwatchTopoStats,
+      );
       first.push(stats.firstRenderMs);
       const canvas = page.locator('canvas').first();
       const box = (await canvas.boundingBox())!;
@@ -134,7 +210,12 @@ async function render(ctx: StageCtx, server: Server, size: string): Promise<Row[
         await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 20, { steps: 4 });
         await page.mouse.up();
         await page.waitForTimeout(50);
-        frames.push(await page.evaluate(() => (globalThis as unknown as { __ibwatchTopoStats: { lastFrameMs: number } }).__ibwatchTopoStats.lastFrameMs));
+        frames.push(
+          await page.evaluate(
+            () =>
+              (globalThis as unknown as { __ibwatchTopoStats: { lastFrameMs: number } }).__ibwatchTopoStats.lastFrameMs,
+          ),
+        );
       }
       await page.close();
     }
@@ -142,8 +223,32 @@ async function render(ctx: StageCtx, server: Server, size: string): Promise<Row[
     await browser.close();
   }
   return [
-    { stage: 'render', what: 'topology view: first render (canvas)', size, value: median(first), unit: 'ms', runs: first.length, target: { op: '<', value: 3000 } },
-    { stage: 'render', what: 'topology view: navigation to first render', size, value: median(nav), unit: 'ms', runs: nav.length, target: { op: '<', value: 3000 } },
-    { stage: 'render', what: 'topology view: pan/zoom frame time', size, value: median(frames), unit: 'ms', runs: frames.length, note: `p95 ${percentile(frames, 95).toFixed(1)} ms` },
+    {
+      stage: 'render',
+      what: 'topology view: first render (canvas)',
+      size,
+      value: median(first),
+      unit: 'ms',
+      runs: first.length,
+      target: { op: '<', value: 3000 },
+    },
+    {
+      stage: 'render',
+      what: 'topology view: navigation to first render',
+      size,
+      value: median(nav),
+      unit: 'ms',
+      runs: nav.length,
+      target: { op: '<', value: 3000 },
+    },
+    {
+      stage: 'render',
+      what: 'topology view: pan/zoom frame time',
+      size,
+      value: median(frames),
+      unit: 'ms',
+      runs: frames.length,
+      note: `p95 ${percentile(frames, 95).toFixed(1)} ms`,
+    },
   ];
 }

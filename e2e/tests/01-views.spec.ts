@@ -1,6 +1,5 @@
 import { expect, test, type FabricSummary, type PortsReply, type ScanRow, type SmReply } from './fixtures.ts';
 
-
 // Runs first, on the healthy fabric global-setup brought up: every view loads with real data
 // from the lab and shows its empty state where the fabric gives it nothing to say.
 
@@ -24,7 +23,10 @@ test.describe('every view loads with real lab data', () => {
     await expect(page.getByTestId('sm-status')).toContainText('ONE MASTER');
     // The crons run every 3-10 s, so the latest scan of a kind may be the one running right now.
     for (const kind of ['topology', 'sm', 'pm']) {
-      await expect(page.locator(`[data-testid="overview-scan"][data-kind="${kind}"]`)).toHaveAttribute('data-status', /^(ok|running)$/);
+      await expect(page.locator(`[data-testid="overview-scan"][data-kind="${kind}"]`)).toHaveAttribute(
+        'data-status',
+        /^(ok|running)$/,
+      );
     }
   });
 
@@ -32,7 +34,9 @@ test.describe('every view loads with real lab data', () => {
     const topo = await api.get<{ nodes: unknown[]; links: unknown[] }>('/api/topology');
     await page.goto('/topology');
     await expect(page.getByTestId('topology-canvas')).toBeVisible();
-    const stats = await page.waitForFunction(() => (window as unknown as { __ibwatchTopoStats?: TopoStats }).__ibwatchTopoStats);
+    const stats = await page.waitForFunction(
+      () => (window as unknown as { __ibwatchTopoStats?: TopoStats }).__ibwatchTopoStats,
+    );
     const st = (await stats.jsonValue()) as TopoStats;
     expect(st.nodes).toBe(topo.nodes.length);
     expect(st.links).toBe(topo.links.length);
@@ -47,7 +51,9 @@ test.describe('every view loads with real lab data', () => {
     await page.goto('/ports');
     await expect(page.getByTestId('ports-page')).toBeVisible();
     const first = ports.items[0]!;
-    await expect(page.locator(`[data-testid="port-row"][data-guid="${first.guid}"][data-port="${first.port}"]`)).toBeVisible();
+    await expect(
+      page.locator(`[data-testid="port-row"][data-guid="${first.guid}"][data-port="${first.port}"]`),
+    ).toBeVisible();
     await expect(page.getByTestId('ports-range')).toContainText(ports.total.toLocaleString('en-US'));
   });
 
@@ -78,10 +84,14 @@ test.describe('every view loads with real lab data', () => {
 
   test('scans list shows the start-up and scheduled scans as ok', async ({ page, api }) => {
     const scans = await api.get<ScanRow[]>('/api/scans?limit=50');
-    expect(new Set(scans.filter((s) => s.status === 'ok').map((s) => s.kind))).toEqual(new Set(['topology', 'sm', 'pm']));
+    expect(new Set(scans.filter((s) => s.status === 'ok').map((s) => s.kind))).toEqual(
+      new Set(['topology', 'sm', 'pm']),
+    );
     await page.goto('/scans');
     for (const kind of ['topology', 'sm', 'pm']) {
-      await expect(page.locator(`[data-testid="scan-row"][data-kind="${kind}"][data-status="ok"]`).first()).toBeVisible();
+      await expect(
+        page.locator(`[data-testid="scan-row"][data-kind="${kind}"][data-status="ok"]`).first(),
+      ).toBeVisible();
     }
     await expect(page.locator('[data-testid="scan-row"][data-status="failed"]')).toHaveCount(0);
   });

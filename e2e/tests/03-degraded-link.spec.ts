@@ -13,7 +13,8 @@ test('a link degraded to 2X is listed and explained on the topology', async ({ p
 
   const link = await api.scanUntil(
     'topology',
-    async () => (await api.get<TopologyReply>('/api/topology')).links.find((l) => isUplink(l) && l.health === 'degraded'),
+    async () =>
+      (await api.get<TopologyReply>('/api/topology')).links.find((l) => isUplink(l) && l.health === 'degraded'),
     `${UPLINK.node} port ${UPLINK.port} to be degraded`,
   );
   expect(link.tier).toBe('leaf-spine');

@@ -20,7 +20,9 @@ test('markup in nccl labels is rendered inert, as text', async ({ page, api }) =
   await expect(detail).toContainText(`cluster=${CLUSTER}`);
   await expect(detail).toContainText(`runBy=${RUN_BY}`);
   await expect(page.locator('img[src="x"]')).toHaveCount(0);
-  expect(await page.locator('script').evaluateAll((els) => els.some((e) => e.textContent?.includes('__pwned')))).toBe(false);
+  expect(await page.locator('script').evaluateAll((els) => els.some((e) => e.textContent?.includes('__pwned')))).toBe(
+    false,
+  );
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 
   await page.goto('/bandwidth');

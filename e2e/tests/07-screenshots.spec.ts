@@ -19,11 +19,16 @@ test.describe('screenshots of every view with faults present', () => {
     const overview = await snap(page, 'overview');
 
     await page.goto('/topology');
-    await page.waitForFunction(() => (window as unknown as { __ibwatchTopoStats?: object }).__ibwatchTopoStats !== undefined);
+    await page.waitForFunction(
+      () => (window as unknown as { __ibwatchTopoStats?: object }).__ibwatchTopoStats !== undefined,
+    );
     await expect(page.getByTestId('topology-details')).toContainText('DEGRADED');
     const topology = await snap(page, 'topology');
 
-    for (const [src, name] of [[overview, 'overview.png'], [topology, 'topology.png']] as const) {
+    for (const [src, name] of [
+      [overview, 'overview.png'],
+      [topology, 'topology.png'],
+    ] as const) {
       expect(statSync(src).size, `${name} size`).toBeLessThan(MAX_DOC_BYTES);
       if (process.env.E2E_UPDATE_DOCS === '1') copyFileSync(src, resolve(DOCS, name));
     }

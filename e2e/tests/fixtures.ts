@@ -22,7 +22,10 @@ type ScanKind = 'pm' | 'sm' | 'topology';
 
 /** Typed reads and token-bearing writes against the collector the suite started. */
 export class Api {
-  constructor(private readonly req: APIRequestContext, private readonly token: string) {}
+  constructor(
+    private readonly req: APIRequestContext,
+    private readonly token: string,
+  ) {}
 
   async get<T>(path: string): Promise<T> {
     const res = await this.req.get(path);
@@ -46,7 +49,13 @@ export class Api {
    * Scans are at least `gapMs` apart so the suite stays under the 30/min write limit; the cron
    * scans keep running in between as well.
    */
-  async scanUntil<T>(kind: ScanKind, probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000, gapMs = 3_000): Promise<T> {
+  async scanUntil<T>(
+    kind: ScanKind,
+    probe: () => Promise<T | undefined>,
+    what: string,
+    timeoutMs = 30_000,
+    gapMs = 3_000,
+  ): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     let lastScan = 0;
     for (;;) {

@@ -20,7 +20,15 @@ describe('buildApp()', () => {
     const doc = r.json<{ openapi: string; info: { title: string }; paths: Record<string, unknown> }>();
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.info.title).toBe('ibwatch collector API');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/summary', '/api/ports', '/api/ports/{guid}/{port}', '/api/nccl-runs', '/api/worklist.csv']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/summary',
+        '/api/ports',
+        '/api/ports/{guid}/{port}',
+        '/api/nccl-runs',
+        '/api/worklist.csv',
+      ]),
+    );
     expect(doc.paths).not.toHaveProperty('/metrics');
   });
 
@@ -41,11 +49,19 @@ describe('buildApp()', () => {
   it('answers 404 as JSON for an unknown API route', async () => {
     const r = await app.inject('/api/nothing-here');
     expect(r.statusCode).toBe(404);
-    expect(r.json()).toMatchObject({ statusCode: 404, message: expect.stringContaining('no route GET /api/nothing-here') });
+    expect(r.json()).toMatchObject({
+      statusCode: 404,
+      message: expect.stringContaining('no route GET /api/nothing-here'),
+    });
   });
 
   it('refuses a body over the configured limit with 413', async () => {
-    const r = await app.inject({ method: 'POST', url: '/api/nccl-runs', payload: { text: 'x'.repeat(4096) }, headers: auth });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/api/nccl-runs',
+      payload: { text: 'x'.repeat(4096) },
+      headers: auth,
+    });
     expect(r.statusCode).toBe(413);
   });
 
@@ -105,7 +121,11 @@ describe('a 5xx', () => {
       const r = await app.inject(url);
       expect(r.statusCode, url).toBe(500);
       const body = r.json<{ message: string }>();
-      expect(body).toEqual({ statusCode: 500, error: 'Internal Server Error', message: expect.stringMatching(/^internal error \(request [a-z0-9]+\)$/) });
+      expect(body).toEqual({
+        statusCode: 500,
+        error: 'Internal Server Error',
+        message: expect.stringMatching(/^internal error \(request [a-z0-9]+\)$/),
+      });
       expect(r.body).not.toMatch(/\n\s+at |SELECT|sqlite|database/i);
     }
   });

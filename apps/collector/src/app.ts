@@ -47,7 +47,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'ibwatch collector API', version: VERSION, description: 'InfiniBand fabric health: topology, counters, SMs, nccl-tests.' },
+      info: {
+        title: 'ibwatch collector API',
+        version: VERSION,
+        description: 'InfiniBand fabric health: topology, counters, SMs, nccl-tests.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
   });
@@ -60,7 +64,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const status = err.statusCode ?? 500;
     if (status >= 500) {
       req.log.error({ err }, 'request failed');
-      return reply.code(status).send({ statusCode: status, error: 'Internal Server Error', message: `internal error (request ${req.id})` });
+      return reply
+        .code(status)
+        .send({ statusCode: status, error: 'Internal Server Error', message: `internal error (request ${req.id})` });
     }
     return reply.code(status).send({ statusCode: status, error: err.name, message: err.message });
   });
@@ -71,12 +77,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false });
     // Client-side routes (/topology, /ports/...) all load the SPA shell.
     app.setNotFoundHandler((req, reply) => {
-      if (req.method === 'GET' && !req.url.startsWith('/api/') && req.url !== '/metrics') return reply.sendFile('index.html');
-      return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no route ${req.method} ${req.url.split('?')[0]}` });
+      if (req.method === 'GET' && !req.url.startsWith('/api/') && req.url !== '/metrics')
+        return reply.sendFile('index.html');
+      return reply
+        .code(404)
+        .send({ statusCode: 404, error: 'Not Found', message: `no route ${req.method} ${req.url.split('?')[0]}` });
     });
   } else {
     app.setNotFoundHandler((req, reply) =>
-      reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no route ${req.method} ${req.url.split('?')[0]} (web UI not built: pnpm build)` }),
+      reply.code(404).send({
+        statusCode: 404,
+        error: 'Not Found',
+        message: `no route ${req.method} ${req.url.split('?')[0]} (web UI not built: pnpm build)`,
+      }),
     );
   }
   app.addHook('onClose', async () => deps.db.close());

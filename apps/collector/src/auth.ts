@@ -26,7 +26,10 @@ export function authHook(token: string | null, readsNeedToken: boolean) {
     if (!isWrite && !readsNeedToken) return;
     if (!tokenMatches(token, req.headers.authorization)) {
       const why = token ? 'missing or wrong bearer token' : 'writes are disabled: set IBWATCH_TOKEN';
-      await reply.code(401).header('www-authenticate', 'Bearer').send({ statusCode: 401, error: 'Unauthorized', message: why });
+      await reply
+        .code(401)
+        .header('www-authenticate', 'Bearer')
+        .send({ statusCode: 401, error: 'Unauthorized', message: why });
     }
   };
 }

@@ -9,13 +9,27 @@ const COLLECTOR = resolve(import.meta.dirname, '..');
 const tmp = tempDir('ibwatch-cli-');
 const db = join(tmp.dir, 'cli.db');
 
-interface Result { code: number; stdout: string; stderr: string }
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 /** Runs the CLI as a user would (`pnpm ibwatch ...` is `node --import tsx src/cli.ts ...`). */
 async function cli(...args: string[]): Promise<Result> {
-  const env: NodeJS.ProcessEnv = { ...process.env, IBWATCH_SOURCE: 'import-only', IBWATCH_TOKEN: '', IBWATCH_NODE_NAME_MAP: '' };
-  for (const k of Object.keys(env)) if (k.startsWith('IBWATCH_') && !['IBWATCH_SOURCE', 'IBWATCH_TOKEN'].includes(k)) delete env[k];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    IBWATCH_SOURCE: 'import-only',
+    IBWATCH_TOKEN: '',
+    IBWATCH_NODE_NAME_MAP: '',
+  };
+  for (const k of Object.keys(env))
+    if (k.startsWith('IBWATCH_') && !['IBWATCH_SOURCE', 'IBWATCH_TOKEN'].includes(k)) delete env[k];
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: COLLECTOR, env, timeout: 20_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+      cwd: COLLECTOR,
+      env,
+      timeout: 20_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout: string; stderr: string };
@@ -26,7 +40,17 @@ async function cli(...args: string[]): Promise<Result> {
 let imported: Result;
 beforeAll(async () => {
   imported = await cli('import', 'ibdiagnet', SAMPLE_A, '--json', '--db', db);
-  const nccl = await cli('import', 'nccl', join(NCCL_FIXTURES, 'all_reduce_perf.gdr-disabled.multinode.good.txt'), '--label', 'cluster=cli', '--label', 'nodes=2', '--db', db);
+  const nccl = await cli(
+    'import',
+    'nccl',
+    join(NCCL_FIXTURES, 'all_reduce_perf.gdr-disabled.multinode.good.txt'),
+    '--label',
+    'cluster=cli',
+    '--label',
+    'nodes=2',
+    '--db',
+    db,
+  );
   expect(nccl.code, nccl.stderr).toBe(0);
 }, 60_000);
 afterAll(tmp.cleanup);
@@ -36,7 +60,12 @@ describe('ibwatch CLI', { timeout: 30_000 }, () => {
   it('import ibdiagnet --json prints only the scan as JSON on stdout and exits 0', () => {
     expect(imported.code, imported.stderr).toBe(0);
     const scan = JSON.parse(imported.stdout) as ScanRow;
-    expect(scan).toMatchObject({ kind: 'import-ibdiagnet', trigger: 'cli', status: 'partial', summary: { 'topology.nodes': 272, 'topology.links': 271 } });
+    expect(scan).toMatchObject({
+      kind: 'import-ibdiagnet',
+      trigger: 'cli',
+      status: 'partial',
+      summary: { 'topology.nodes': 272, 'topology.links': 271 },
+    });
   });
 
   it('import nccl of a bad file exits non-zero naming the file and line on stderr', async () => {
@@ -51,13 +80,21 @@ describe('ibwatch CLI', { timeout: 30_000 }, () => {
 
   it('worklist, findings, sm and nccl --json print parseable JSON from the database', async () => {
     const [w, f, sm, n] = await Promise.all([
-      cli('worklist', '--json', '--db', db), cli('findings', '--json', '--db', db), cli('sm', '--json', '--db', db), cli('nccl', '--json', '--db', db),
+      cli('worklist', '--json', '--db', db),
+      cli('findings', '--json', '--db', db),
+      cli('sm', '--json', '--db', db),
+      cli('nccl', '--json', '--db', db),
     ]);
     for (const r of [w, f, sm, n]) expect(r.code, r.stderr).toBe(0);
     expect(Array.isArray(JSON.parse(w.stdout) as WorklistEntry[])).toBe(true);
     expect((JSON.parse(f.stdout) as FindingRow[]).map((x) => x.kind)).toContain('nccl-host-memory');
-    expect((JSON.parse(sm.stdout) as SmReply).summary).toMatchObject({ status: 'ok', masterGuid: '0xb0cf0e0300d33fc0' });
-    expect((JSON.parse(n.stdout) as NcclRunRow[])).toEqual([expect.objectContaining({ verdict: 'host-memory-fallback', labels: { cluster: 'cli', nodes: 2 } })]);
+    expect((JSON.parse(sm.stdout) as SmReply).summary).toMatchObject({
+      status: 'ok',
+      masterGuid: '0xb0cf0e0300d33fc0',
+    });
+    expect(JSON.parse(n.stdout) as NcclRunRow[]).toEqual([
+      expect.objectContaining({ verdict: 'host-memory-fallback', labels: { cluster: 'cli', nodes: 2 } }),
+    ]);
   });
 
   it('exits 2 with the usage for an unknown command', async () => {

@@ -31,7 +31,8 @@ const fmtTime = (ms: number | null) => (ms ? new Date(ms).toISOString().replace(
 
 /** The scan line goes to stderr; with --json only failures, so a script still sees why it failed. */
 function printScan(s: ScanRow, json: boolean): void {
-  if (!json || s.status === 'failed') err(`scan #${s.id} ${s.kind}: ${s.status} in ${s.durationMs ?? '?'} ms${s.error ? ` — ${s.error}` : ''}`);
+  if (!json || s.status === 'failed')
+    err(`scan #${s.id} ${s.kind}: ${s.status} in ${s.durationMs ?? '?'} ms${s.error ? ` — ${s.error}` : ''}`);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -39,8 +40,12 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
-      db: { type: 'string' }, json: { type: 'boolean', default: false }, csv: { type: 'boolean', default: false },
-      kind: { type: 'string', multiple: true }, state: { type: 'string' }, label: { type: 'string', multiple: true },
+      db: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      csv: { type: 'boolean', default: false },
+      kind: { type: 'string', multiple: true },
+      state: { type: 'string' },
+      label: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -63,7 +68,12 @@ async function main(argv: string[]): Promise<number> {
   try {
     switch (cmd) {
       case 'scan': {
-        const kinds = (values.kind?.length ? values.kind : ['topology', 'sm', 'pm']) as ('pm' | 'sm' | 'topology' | 'ibdiagnet')[];
+        const kinds = (values.kind?.length ? values.kind : ['topology', 'sm', 'pm']) as (
+          | 'pm'
+          | 'sm'
+          | 'topology'
+          | 'ibdiagnet'
+        )[];
         const rows: ScanRow[] = [];
         for (const k of kinds) {
           if (!['pm', 'sm', 'topology', 'ibdiagnet'].includes(k)) throw new UsageError(`unknown scan kind ${k}`);
@@ -76,7 +86,8 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'import': {
         const [what, path] = rest;
-        if (!path || (what !== 'ibdiagnet' && what !== 'nccl')) throw new UsageError('import ibdiagnet DIR | import nccl FILE');
+        if (!path || (what !== 'ibdiagnet' && what !== 'nccl'))
+          throw new UsageError('import ibdiagnet DIR | import nccl FILE');
         if (what === 'ibdiagnet') {
           const r = await ctx.scans.importIbdiagnet(path, 'cli');
           printScan(r, json);
@@ -86,7 +97,8 @@ async function main(argv: string[]): Promise<number> {
         const labels: Record<string, string | number> = {};
         for (const l of values.label ?? []) {
           const [k, v] = l.split('=');
-          if (!k || v === undefined || !['cluster', 'nodes', 'gpuModel', 'hcaCount', 'runBy'].includes(k)) throw new UsageError(`bad label ${l}`);
+          if (!k || v === undefined || !['cluster', 'nodes', 'gpuModel', 'hcaCount', 'runBy'].includes(k))
+            throw new UsageError(`bad label ${l}`);
           labels[k] = k === 'nodes' || k === 'hcaCount' ? Number(v) : v;
         }
         const { scan, runId } = await ctx.scans.importNccl(readFileSync(path, 'utf8'), labels, basename(path), 'cli');
@@ -96,16 +108,23 @@ async function main(argv: string[]): Promise<number> {
         return runId === null ? 1 : 0;
       }
       case 'findings': {
-        const rows = createFindingsRepo(ctx.db).list({ state: values.state ?? 'active', limit: 10_000 }).map(toFindingRow);
+        const rows = createFindingsRepo(ctx.db)
+          .list({ state: values.state ?? 'active', limit: 10_000 })
+          .map(toFindingRow);
         if (json) out(JSON.stringify(rows));
-        else for (const f of rows) out(`${f.severity.padEnd(8)} ${f.state.padEnd(12)} ${fmtTime(f.lastSeen)}  ${f.title}`);
+        else
+          for (const f of rows) out(`${f.severity.padEnd(8)} ${f.state.padEnd(12)} ${fmtTime(f.lastSeen)}  ${f.title}`);
         return 0;
       }
       case 'worklist': {
         const entries = worklist(ctx.db, ctx.names, values.state ? { state: values.state } : {});
         if (json) out(JSON.stringify(entries));
         else if (values.csv) process.stdout.write(worklistCsv(entries));
-        else for (const e of entries) out(`${String(e.rank).padStart(3)}. [${e.severity}] ${e.a.name} port ${e.a.port} <-> ${e.b ? `${e.b.name} port ${e.b.port}` : '?'}: ${e.reasons.join('; ')} => ${e.action}`);
+        else
+          for (const e of entries)
+            out(
+              `${String(e.rank).padStart(3)}. [${e.severity}] ${e.a.name} port ${e.a.port} <-> ${e.b ? `${e.b.name} port ${e.b.port}` : '?'}: ${e.reasons.join('; ')} => ${e.action}`,
+            );
         return 0;
       }
       case 'sm': {
@@ -114,7 +133,8 @@ async function main(argv: string[]): Promise<number> {
         if (json) out(JSON.stringify(data));
         else {
           out(`status: ${data.summary.status}`);
-          for (const s of data.sms) out(`${s.state.padEnd(11)} ${s.guid} lid ${s.lid ?? '?'} priority ${s.priority} ${s.name ?? ''}`);
+          for (const s of data.sms)
+            out(`${s.state.padEnd(11)} ${s.guid} lid ${s.lid ?? '?'} priority ${s.priority} ${s.name ?? ''}`);
           for (const e of data.events) out(`${fmtTime(e.at)} ${e.kind}: ${e.detail}`);
         }
         return 0;
@@ -122,7 +142,11 @@ async function main(argv: string[]): Promise<number> {
       case 'nccl': {
         const runs = createNcclRepo(ctx.db).list({ limit: 200 });
         if (json) out(JSON.stringify(runs));
-        else for (const r of runs) out(`#${r.id} ${fmtTime(r.createdAt)} ${r.collective} peak ${r.peakBusbwGBs ?? '?'} GB/s GDR ${r.gdr} ${r.verdict}`);
+        else
+          for (const r of runs)
+            out(
+              `#${r.id} ${fmtTime(r.createdAt)} ${r.collective} peak ${r.peakBusbwGBs ?? '?'} GB/s GDR ${r.gdr} ${r.verdict}`,
+            );
         return 0;
       }
       default:

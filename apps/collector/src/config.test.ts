@@ -16,9 +16,22 @@ describe('loadConfig()', () => {
   it('uses documented defaults when no IBWATCH_* variable is set', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
-      host: '127.0.0.1', port: 8080, token: null, readsNeedToken: false, source: 'lab',
-      expectedRate: { width: '4X', speed: 'HDR' }, jitterMs: 2000, toolTimeoutMs: 60_000, ibdiagnetPath: 'ibdiagnet',
-      ibdiagnetArgs: [], nodeNameMap: null, ncclDropDir: null, autoResolveSweeps: 10, gracePeriodMin: 30, logLevel: 'info', peers: [],
+      host: '127.0.0.1',
+      port: 8080,
+      token: null,
+      readsNeedToken: false,
+      source: 'lab',
+      expectedRate: { width: '4X', speed: 'HDR' },
+      jitterMs: 2000,
+      toolTimeoutMs: 60_000,
+      ibdiagnetPath: 'ibdiagnet',
+      ibdiagnetArgs: [],
+      nodeNameMap: null,
+      ncclDropDir: null,
+      autoResolveSweeps: 10,
+      gracePeriodMin: 30,
+      logLevel: 'info',
+      peers: [],
       retention: { rawDeltaDays: 7, rollupDays: 365, rawOutputDays: 3, scanDays: 90 },
       cron: { pm: '0 * * * * *', sm: '30 * * * * *', topology: '0 */10 * * * *', ibdiagnet: '0 0 * * * *' },
     });
@@ -31,17 +44,45 @@ describe('loadConfig()', () => {
 
   it('reads every setting from its variable', () => {
     const c = loadConfig({
-      IBWATCH_HOST: '0.0.0.0', IBWATCH_PORT: '9090', IBWATCH_DB: '/tmp/x/ib.db', IBWATCH_TOKEN: 'a-token-of-20-chars!', IBWATCH_READS_NEED_TOKEN: 'yes',
-      IBWATCH_SOURCE: 'diags', IBWATCH_EXPECTED_RATE: '2x xdr', IBWATCH_CRON_PM: '*/30 * * * * *', IBWATCH_JITTER_MS: '0',
-      IBWATCH_TOOL_TIMEOUT_MS: '5000', IBWATCH_TOOL_MAX_OUTPUT_BYTES: '2048', IBWATCH_IBDIAGNET_ARGS: '--pc -P all=1 --get_cable_info',
-      IBWATCH_RETENTION_RAW_DAYS: '2', IBWATCH_AUTO_RESOLVE_SWEEPS: '3', IBWATCH_GRACE_PERIOD_MIN: '0', IBWATCH_BODY_LIMIT_BYTES: '4096',
-      IBWATCH_LOG_LEVEL: 'debug', IBWATCH_PEERS: 'fab-b=http://10.0.0.2:8080/,fab-c=https://c.example:443',
+      IBWATCH_HOST: '0.0.0.0',
+      IBWATCH_PORT: '9090',
+      IBWATCH_DB: '/tmp/x/ib.db',
+      IBWATCH_TOKEN: 'a-token-of-20-chars!',
+      IBWATCH_READS_NEED_TOKEN: 'yes',
+      IBWATCH_SOURCE: 'diags',
+      IBWATCH_EXPECTED_RATE: '2x xdr',
+      IBWATCH_CRON_PM: '*/30 * * * * *',
+      IBWATCH_JITTER_MS: '0',
+      IBWATCH_TOOL_TIMEOUT_MS: '5000',
+      IBWATCH_TOOL_MAX_OUTPUT_BYTES: '2048',
+      IBWATCH_IBDIAGNET_ARGS: '--pc -P all=1 --get_cable_info',
+      IBWATCH_RETENTION_RAW_DAYS: '2',
+      IBWATCH_AUTO_RESOLVE_SWEEPS: '3',
+      IBWATCH_GRACE_PERIOD_MIN: '0',
+      IBWATCH_BODY_LIMIT_BYTES: '4096',
+      IBWATCH_LOG_LEVEL: 'debug',
+      IBWATCH_PEERS: 'fab-b=http://10.0.0.2:8080/,fab-c=https://c.example:443',
     });
     expect(c).toMatchObject({
-      host: '0.0.0.0', port: 9090, dbFile: '/tmp/x/ib.db', token: 'a-token-of-20-chars!', readsNeedToken: true, source: 'diags',
-      expectedRate: { width: '2X', speed: 'XDR' }, jitterMs: 0, toolTimeoutMs: 5000, toolMaxOutputBytes: 2048,
-      ibdiagnetArgs: ['--pc', '-P', 'all=1', '--get_cable_info'], autoResolveSweeps: 3, gracePeriodMin: 0, bodyLimitBytes: 4096, logLevel: 'debug',
-      peers: [{ name: 'fab-b', url: 'http://10.0.0.2:8080' }, { name: 'fab-c', url: 'https://c.example:443' }],
+      host: '0.0.0.0',
+      port: 9090,
+      dbFile: '/tmp/x/ib.db',
+      token: 'a-token-of-20-chars!',
+      readsNeedToken: true,
+      source: 'diags',
+      expectedRate: { width: '2X', speed: 'XDR' },
+      jitterMs: 0,
+      toolTimeoutMs: 5000,
+      toolMaxOutputBytes: 2048,
+      ibdiagnetArgs: ['--pc', '-P', 'all=1', '--get_cable_info'],
+      autoResolveSweeps: 3,
+      gracePeriodMin: 0,
+      bodyLimitBytes: 4096,
+      logLevel: 'debug',
+      peers: [
+        { name: 'fab-b', url: 'http://10.0.0.2:8080' },
+        { name: 'fab-c', url: 'https://c.example:443' },
+      ],
     });
     expect(c.cron.pm).toBe('*/30 * * * * *');
     expect(c.retention.rawDeltaDays).toBe(2);
@@ -49,20 +90,39 @@ describe('loadConfig()', () => {
 
   it('reports every bad value in one ConfigError', () => {
     const problems = problemsOf({
-      IBWATCH_PORT: '70000', IBWATCH_SOURCE: 'ssh', IBWATCH_READS_NEED_TOKEN: 'maybe', IBWATCH_EXPECTED_RATE: '4X FAST',
-      IBWATCH_CRON_PM: 'every minute', IBWATCH_JITTER_MS: '-1', IBWATCH_TOOL_TIMEOUT_MS: '1.5', IBWATCH_PEERS: 'nourl',
-      IBWATCH_RETENTION_SCAN_DAYS: 'ninety', IBWATCH_LOG_LEVEL: 'loud',
+      IBWATCH_PORT: '70000',
+      IBWATCH_SOURCE: 'ssh',
+      IBWATCH_READS_NEED_TOKEN: 'maybe',
+      IBWATCH_EXPECTED_RATE: '4X FAST',
+      IBWATCH_CRON_PM: 'every minute',
+      IBWATCH_JITTER_MS: '-1',
+      IBWATCH_TOOL_TIMEOUT_MS: '1.5',
+      IBWATCH_PEERS: 'nourl',
+      IBWATCH_RETENTION_SCAN_DAYS: 'ninety',
+      IBWATCH_LOG_LEVEL: 'loud',
     });
     expect(problems).toHaveLength(10);
-    for (const k of ['IBWATCH_PORT', 'IBWATCH_SOURCE', 'IBWATCH_READS_NEED_TOKEN', 'IBWATCH_EXPECTED_RATE', 'IBWATCH_CRON_PM', 'IBWATCH_JITTER_MS',
-      'IBWATCH_TOOL_TIMEOUT_MS', 'IBWATCH_PEERS', 'IBWATCH_RETENTION_SCAN_DAYS', 'IBWATCH_LOG_LEVEL']) {
+    for (const k of [
+      'IBWATCH_PORT',
+      'IBWATCH_SOURCE',
+      'IBWATCH_READS_NEED_TOKEN',
+      'IBWATCH_EXPECTED_RATE',
+      'IBWATCH_CRON_PM',
+      'IBWATCH_JITTER_MS',
+      'IBWATCH_TOOL_TIMEOUT_MS',
+      'IBWATCH_PEERS',
+      'IBWATCH_RETENTION_SCAN_DAYS',
+      'IBWATCH_LOG_LEVEL',
+    ]) {
       expect(problems.some((p) => p.startsWith(k))).toBe(true);
     }
     expect(problems.find((p) => p.startsWith('IBWATCH_PORT'))).toContain('from 0 to 65535');
   });
 
   it('lists the problems in the error message, one per line', () => {
-    expect(() => loadConfig({ IBWATCH_PORT: 'x', IBWATCH_JITTER_MS: 'y' })).toThrow(/invalid configuration:\n {2}- IBWATCH_PORT.*\n {2}- IBWATCH_JITTER_MS/);
+    expect(() => loadConfig({ IBWATCH_PORT: 'x', IBWATCH_JITTER_MS: 'y' })).toThrow(
+      /invalid configuration:\n {2}- IBWATCH_PORT.*\n {2}- IBWATCH_JITTER_MS/,
+    );
   });
 
   it.each([
@@ -79,9 +139,12 @@ describe('loadConfig()', () => {
     expect(problemsOf({ [key]: value }).join('\n')).toContain(key);
   });
 
-  it.each(['--pc;rm -rf /', '$(reboot)', '`id`', 'a|b', '--out=/etc', '>/tmp/x', '-o'])('refuses the ibdiagnet argument %j', (arg) => {
-    expect(problemsOf({ IBWATCH_IBDIAGNET_ARGS: `--pc ${arg}` }).join('\n')).toContain('IBWATCH_IBDIAGNET_ARGS');
-  });
+  it.each(['--pc;rm -rf /', '$(reboot)', '`id`', 'a|b', '--out=/etc', '>/tmp/x', '-o'])(
+    'refuses the ibdiagnet argument %j',
+    (arg) => {
+      expect(problemsOf({ IBWATCH_IBDIAGNET_ARGS: `--pc ${arg}` }).join('\n')).toContain('IBWATCH_IBDIAGNET_ARGS');
+    },
+  );
 
   it('refuses a token shorter than 16 characters', () => {
     expect(problemsOf({ IBWATCH_TOKEN: 'short' })).toEqual(['IBWATCH_TOKEN: use at least 16 characters']);

@@ -105,14 +105,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const ibdiagnetArgs = str('IBWATCH_IBDIAGNET_ARGS', '').split(/\s+/).filter(Boolean);
   for (const a of ibdiagnetArgs) {
-    if (!SAFE_ARG.test(a)) problems.push(`IBWATCH_IBDIAGNET_ARGS: argument ${JSON.stringify(a)} has characters outside [A-Za-z0-9_.,:=/+-]`);
-    if (a === '-o' || a.startsWith('--out')) problems.push('IBWATCH_IBDIAGNET_ARGS: -o is set by ibwatch (IBWATCH_IBDIAGNET_OUT)');
+    if (!SAFE_ARG.test(a))
+      problems.push(`IBWATCH_IBDIAGNET_ARGS: argument ${JSON.stringify(a)} has characters outside [A-Za-z0-9_.,:=/+-]`);
+    if (a === '-o' || a.startsWith('--out'))
+      problems.push('IBWATCH_IBDIAGNET_ARGS: -o is set by ibwatch (IBWATCH_IBDIAGNET_OUT)');
   }
 
   const peers: Config['peers'] = [];
   for (const item of str('IBWATCH_PEERS', '').split(',').filter(Boolean)) {
     const [name, url] = item.split('=');
-    if (!name || !url || !/^https?:\/\/[^\s]+$/.test(url)) problems.push(`IBWATCH_PEERS: ${JSON.stringify(item)} is not name=http(s)://host:port`);
+    if (!name || !url || !/^https?:\/\/[^\s]+$/.test(url))
+      problems.push(`IBWATCH_PEERS: ${JSON.stringify(item)} is not name=http(s)://host:port`);
     else peers.push({ name, url: url.replace(/\/$/, '') });
   }
 
@@ -120,7 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (/\s/.test(host)) problems.push(`IBWATCH_HOST=${JSON.stringify(host)}: expected one address or host name`);
   // Fastify's logger (pino) throws on an unknown level at start-up, after the config was accepted.
   const logLevel = str('IBWATCH_LOG_LEVEL', 'info').toLowerCase();
-  if (!LOG_LEVELS.includes(logLevel)) problems.push(`IBWATCH_LOG_LEVEL=${JSON.stringify(logLevel)}: expected one of ${LOG_LEVELS.join(', ')}`);
+  if (!LOG_LEVELS.includes(logLevel))
+    problems.push(`IBWATCH_LOG_LEVEL=${JSON.stringify(logLevel)}: expected one of ${LOG_LEVELS.join(', ')}`);
 
   const config: Config = {
     host,

@@ -25,7 +25,8 @@ export interface Context {
 export function loadNames(config: Config): { names: NameBook; warnings: string[] } {
   let file = config.nodeNameMap;
   if (!file && config.source === 'lab') file = readState(config.labDir)?.paths.nodeNameMap ?? null;
-  if (!file || !existsSync(file)) return { names: new NameBook(), warnings: file ? [`node-name map ${file} not found`] : [] };
+  if (!file || !existsSync(file))
+    return { names: new NameBook(), warnings: file ? [`node-name map ${file} not found`] : [] };
   const r = parseNodeNameMap(readFileSync(file, 'utf8'), { file });
   const rackOf = (e: (typeof r.value)[number]) => e.rack ?? e.location ?? null;
   return {
@@ -44,8 +45,11 @@ export function createContext(config: Config, opts: { runner?: ToolRunner; db?: 
   try {
     createScansRepo(db).failInterrupted(Date.now());
   } catch (err) {
-    warnings.push(`database ${config.dbFile} refuses writes (${err instanceof Error ? err.message : String(err)}): serving stored data only`);
+    warnings.push(
+      `database ${config.dbFile} refuses writes (${err instanceof Error ? err.message : String(err)}): serving stored data only`,
+    );
   }
-  const runner = opts.runner ?? createToolRunner({ timeoutMs: config.toolTimeoutMs, maxOutputBytes: config.toolMaxOutputBytes });
+  const runner =
+    opts.runner ?? createToolRunner({ timeoutMs: config.toolTimeoutMs, maxOutputBytes: config.toolMaxOutputBytes });
   return { config, db, runner, names, nameWarnings: warnings, scans: createScanService(db, config, runner, names) };
 }

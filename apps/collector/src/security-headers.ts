@@ -3,7 +3,14 @@ import helmet from '@fastify/helmet';
 import type { Config } from './config.ts';
 
 /** Headers of any reply that are not helmet's. */
-const NOT_HELMETS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+const NOT_HELMETS = new Set([
+  'content-type',
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
 
 /** The helmet options of the dashboard: same-origin everything, no framing. */
 function helmetOptions(config: Config) {

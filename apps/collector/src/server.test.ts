@@ -56,7 +56,10 @@ describe('server.ts', () => {
   it('runs the scheduled kinds and the drop-dir watcher, and stops on SIGTERM with exit 0', async () => {
     const tool = join(tmp.dir, 'bin', 'ibdiagnet');
     mkdirSync(join(tmp.dir, 'bin'));
-    writeFileSync(tool, `#!/bin/sh\nwhile [ $# -gt 0 ]; do case "$1" in -o) out=$2; shift;; esac; shift; done\ncp -R '${SAMPLE_B}'/. "$out"/\n`);
+    writeFileSync(
+      tool,
+      `#!/bin/sh\nwhile [ $# -gt 0 ]; do case "$1" in -o) out=$2; shift;; esac; shift; done\ncp -R '${SAMPLE_B}'/. "$out"/\n`,
+    );
     chmodSync(tool, 0o755);
     const drop = join(tmp.dir, 'drop');
     mkdirSync(drop);
@@ -81,7 +84,10 @@ describe('server.ts', () => {
       },
       { timeout: 20_000, interval: 50 },
     );
-    const startLog = s.lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; tasks?: string[] }).find((l) => l.msg === 'scheduler started');
+    const startLog = s.lines
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { msg: string; tasks?: string[] })
+      .find((l) => l.msg === 'scheduler started');
     expect(startLog?.tasks).toEqual(['ibdiagnet@* * * * * *', 'sm@0 0 0 1 1 *']);
 
     // The cron task fires within ~1 s and stores the run; the drop-dir file is imported at start.

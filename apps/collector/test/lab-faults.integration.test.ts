@@ -32,7 +32,11 @@ async function scanOk(kind: 'topology' | 'pm' | 'sm') {
 async function onlyOn(ends: Port[]): Promise<FindingRow[]> {
   const keys = new Set(ends.map((e) => e.key));
   const found = await h.linkFindings();
-  for (const f of found) expect(endsOf(f).every((e) => keys.has(e)), `${f.kind}: ${f.title}`).toBe(true);
+  for (const f of found)
+    expect(
+      endsOf(f).every((e) => keys.has(e)),
+      `${f.kind}: ${f.title}`,
+    ).toBe(true);
   return found;
 }
 
@@ -91,7 +95,9 @@ describe('collector against a live 256-GPU lab', () => {
     expect(found.map((f) => [f.kind, f.subjectKey])).toEqual([['symbol-errors', `port:${sw.key}`]]);
     expect(await history(sw, 'SymbolErrorCounter')).toEqual([expect.objectContaining({ delta: 500 })]);
     expect(await history(hca, 'SymbolErrorCounter')).toEqual([]);
-    expect((await nonOkLinks()).map((l) => [l.health, [l.a.name, l.b.name].sort()])).toEqual([['errors', [sw.node, hca.node].sort()]]);
+    expect((await nonOkLinks()).map((l) => [l.health, [l.a.name, l.b.name].sort()])).toEqual([
+      ['errors', [sw.node, hca.node].sort()],
+    ]);
 
     // No new errors: rate 0, no new point; the finding waits for IBWATCH_AUTO_RESOLVE_SWEEPS=2.
     const quiet = await scanOk('pm');
@@ -126,25 +132,35 @@ describe('collector against a live 256-GPU lab', () => {
     expect(h.node(up.node).role).toBe('spine');
     await degradeLink(h.lab, sw, { width: '2X' });
     // OpenSM re-sweeps every 2 s; the topology scan shows the width once both ends retrained.
-    const f = await until('link-degraded-width', async () => {
-      await scanOk('topology');
-      return (await h.linkFindings()).find((x) => x.kind === 'link-degraded-width');
-    }, 20_000);
+    const f = await until(
+      'link-degraded-width',
+      async () => {
+        await scanOk('topology');
+        return (await h.linkFindings()).find((x) => x.kind === 'link-degraded-width');
+      },
+      20_000,
+    );
     expect(endsOf(f).sort()).toEqual([sw.key, up.key].sort());
     expect(f.title).toContain(`${sw.node} port ${sw.port}`);
     expect(f.title).toContain(`${up.node} port ${up.port}`);
     expect(f.title).toMatch(/2X instead of 4X/);
     expect((await onlyOn([sw, up])).map((x) => x.kind)).toEqual(['link-degraded-width']);
     const bad = await nonOkLinks();
-    expect(bad.map((l) => [l.health, l.widthActive, [l.a.name, l.b.name].sort()])).toEqual([['degraded', '2X', [sw.node, up.node].sort()]]);
+    expect(bad.map((l) => [l.health, l.widthActive, [l.a.name, l.b.name].sort()])).toEqual([
+      ['degraded', '2X', [sw.node, up.node].sort()],
+    ]);
     const work = await h.openWorklist();
     expect(work.map((e) => entryEnds(e).sort())).toEqual([[sw.key, up.key].sort()]);
 
     await restoreLink(h.lab, sw);
-    await until('the degraded-width finding to resolve', async () => {
-      await scanOk('topology');
-      return (await h.linkFindings()).length === 0 ? true : undefined;
-    }, 20_000);
+    await until(
+      'the degraded-width finding to resolve',
+      async () => {
+        await scanOk('topology');
+        return (await h.linkFindings()).length === 0 ? true : undefined;
+      },
+      20_000,
+    );
     expect(await nonOkLinks()).toEqual([]);
     expect(await h.openWorklist()).toEqual([]);
   }, 60_000);
@@ -157,20 +173,31 @@ describe('collector against a live 256-GPU lab', () => {
     expect(killed.portGuid).toBe(before.summary.masterGuid);
     // The takeover needs sminfo_polling_timeout x polling_retry_number (~4 s); the scans in
     // between see no master (saquery SMIR: "Query SA failed: Connection timed out").
-    await until('the standby to be MASTER', async () => {
-      const row = await scanOk('sm');
-      return row.summary.master === master.portGuid ? true : undefined;
-    }, 30_000);
+    await until(
+      'the standby to be MASTER',
+      async () => {
+        const row = await scanOk('sm');
+        return row.summary.master === master.portGuid ? true : undefined;
+      },
+      30_000,
+    );
 
     const sms = await h.get<SmReply>('/api/sms');
-    expect(sms.summary).toMatchObject({ status: 'ok', masterGuid: master.portGuid, masterCount: 1, failoversLast24h: 1 });
+    expect(sms.summary).toMatchObject({
+      status: 'ok',
+      masterGuid: master.portGuid,
+      masterCount: 1,
+      failoversLast24h: 1,
+    });
     expect(sms.summary.masterName).toBe(master.host);
     const failovers = sms.events.filter((e) => e.kind === 'failover');
     expect(failovers.map((e) => [e.fromGuid, e.toGuid])).toEqual([[killed.portGuid, master.portGuid]]);
     const smFindings = (await h.get<FindingRow[]>('/api/findings?state=active')).filter((f) => f.subjectType === 'sm');
     expect(smFindings.find((f) => f.kind === 'sm-failover')?.subjectKey).toBe(`sm:${master.portGuid}`);
     // The dead master is the only SM reported lost; no port or link is blamed.
-    expect(smFindings.filter((f) => f.kind === 'sm-standby-lost').map((f) => f.subjectKey)).toEqual([`sm:${killed.portGuid}`]);
+    expect(smFindings.filter((f) => f.kind === 'sm-standby-lost').map((f) => f.subjectKey)).toEqual([
+      `sm:${killed.portGuid}`,
+    ]);
     expect(await h.linkFindings()).toEqual([]);
 
     // With one master again, a "no master" seen during the takeover resolves after clean sweeps.
@@ -193,7 +220,9 @@ describe('collector against a live 256-GPU lab', () => {
     expect(down && endsOf(down).sort()).toEqual([sw.key, hca.key].sort());
     expect(down?.title).toContain(`${sw.node} port ${sw.port}`);
     expect(down?.title).toContain(`${hca.node} port ${hca.port}`);
-    expect(found.filter((f) => f.kind === 'link-flapping').map((f) => endsOf(f).sort())).toEqual([[sw.key, hca.key].sort()]);
+    expect(found.filter((f) => f.kind === 'link-flapping').map((f) => endsOf(f).sort())).toEqual([
+      [sw.key, hca.key].sort(),
+    ]);
     expect(found.some((f) => f.kind === 'link-downed' && f.subjectKey === `port:${sw.key}`)).toBe(true);
     const bad = await nonOkLinks();
     expect(bad.map((l) => [l.health, [l.a.name, l.b.name].sort()])).toEqual([['down', [sw.node, hca.node].sort()]]);
@@ -204,11 +233,15 @@ describe('collector against a live 256-GPU lab', () => {
 
     await linkUp(h.lab, sw);
     const [guid, port] = sw.key.split('/');
-    await until('the link to be Active again', async () => {
-      await scanOk('topology');
-      const r = await h.get<{ port: { state: string | null } }>(`/api/ports/${guid}/${port}`);
-      return r.port.state === 'Active' ? true : undefined;
-    }, 15_000);
+    await until(
+      'the link to be Active again',
+      async () => {
+        await scanOk('topology');
+        const r = await h.get<{ port: { state: string | null } }>(`/api/ports/${guid}/${port}`);
+        return r.port.state === 'Active' ? true : undefined;
+      },
+      15_000,
+    );
     await scanOk('topology');
     await scanOk('topology');
     const left = await onlyOn([sw, hca]);
@@ -220,7 +253,8 @@ describe('collector against a live 256-GPU lab', () => {
 
   it('fails a PM sweep whose ibsim dies mid-run with a clear error, keeps earlier data, and scans a new lab', async () => {
     const tables = ['nodes', 'ports', 'links', 'counter_last', 'counter_deltas', 'findings', 'sm_observations'];
-    const count = () => Object.fromEntries(tables.map((t) => [t, h.ctx.db.prepare(`SELECT COUNT(*) FROM ${t}`).pluck().get()]));
+    const count = () =>
+      Object.fromEntries(tables.map((t) => [t, h.ctx.db.prepare(`SELECT COUNT(*) FROM ${t}`).pluck().get()]));
     const before = count();
     const findingsBefore = await h.get<FindingRow[]>('/api/findings?limit=10000');
 
@@ -240,7 +274,9 @@ describe('collector against a live 256-GPU lab', () => {
     expect(Date.now() - t0).toBeLessThan(2000);
 
     await h.restartLab();
-    expect((await scanOk('topology')).summary).toMatchObject({ nodes: h.lab.state.counts.switches + h.lab.state.counts.cas });
+    expect((await scanOk('topology')).summary).toMatchObject({
+      nodes: h.lab.state.counts.switches + h.lab.state.counts.cas,
+    });
     // The new lab's counters start at 0 again: a reset against the old baseline, not new errors.
     // A loaded machine can leave some PMA queries of the fresh lab unanswered: 'partial', not failed.
     const pm = await scanOk('pm');

@@ -58,12 +58,18 @@ export function entryEnds(e: WorklistEntry): string[] {
  * Polls `f` until it returns a value (not undefined), at most `timeoutMs`. `what` may be a
  * function, so the timeout message can say what was seen last.
  */
-export async function until<T>(what: string | (() => string), f: () => Promise<T | undefined>, timeoutMs: number, everyMs = 500): Promise<T> {
+export async function until<T>(
+  what: string | (() => string),
+  f: () => Promise<T | undefined>,
+  timeoutMs: number,
+  everyMs = 500,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await f();
     if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
     await sleep(everyMs);
   }
 }
@@ -73,7 +79,8 @@ export async function until<T>(what: string | (() => string), f: () => Promise<T
  * tool's cwd (a dir of a dead PID is a leftover of a killed tool, not a running one).
  */
 export async function toolAttached(lab: Lab, timeoutMs = 10_000): Promise<void> {
-  const running = () => readdirSync(lab.state.paths.scratch).some((d) => /^sys-\d+$/.test(d) && isAlive(Number(d.slice(4))));
+  const running = () =>
+    readdirSync(lab.state.paths.scratch).some((d) => /^sys-\d+$/.test(d) && isAlive(Number(d.slice(4))));
   await until('a diags tool to attach to ibsim', async () => (running() ? true : undefined), timeoutMs, 5);
 }
 
@@ -107,7 +114,11 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const byName = nodesByName(lab.topology());
 
   const h: Harness = {
-    root, labDir, lab, ctx, app,
+    root,
+    labDir,
+    lab,
+    ctx,
+    app,
     scan: (kind) => ctx.scans.run(kind, 'cli'),
     async get<T>(url: string): Promise<T> {
       const r = await app.inject({ method: 'GET', url });

@@ -48,12 +48,20 @@ describe('one collector per fabric, listing each other', () => {
       let err = '';
       const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
         env: {
-          ...process.env, IBWATCH_SOURCE: 'import-only', IBWATCH_DB: join(dir, `${name}.db`), IBWATCH_HOST: '127.0.0.1',
-          IBWATCH_PORT: String(port), IBWATCH_PEERS: peers, IBWATCH_LOG_LEVEL: 'warn', IBWATCH_WEB_DIST: join(dir, 'no-web'),
+          ...process.env,
+          IBWATCH_SOURCE: 'import-only',
+          IBWATCH_DB: join(dir, `${name}.db`),
+          IBWATCH_HOST: '127.0.0.1',
+          IBWATCH_PORT: String(port),
+          IBWATCH_PEERS: peers,
+          IBWATCH_LOG_LEVEL: 'warn',
+          IBWATCH_WEB_DIST: join(dir, 'no-web'),
         },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
-      child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+      child.stderr!.on('data', (d: Buffer) => {
+        err += d.toString();
+      });
       procs.push(child);
       return waitHealthy(`http://127.0.0.1:${port}`, child, () => err);
     };
@@ -61,17 +69,28 @@ describe('one collector per fabric, listing each other', () => {
   }, 90_000);
 
   afterAll(async () => {
-    await Promise.all(procs.map((p) => new Promise<void>((r) => {
-      if (p.exitCode !== null) return r();
-      p.once('exit', () => r());
-      p.kill('SIGTERM');
-    })));
+    await Promise.all(
+      procs.map(
+        (p) =>
+          new Promise<void>((r) => {
+            if (p.exitCode !== null) return r();
+            p.once('exit', () => r());
+            p.kill('SIGTERM');
+          }),
+      ),
+    );
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('GET /api/peers on each collector lists the other', async () => {
-    expect(await (await fetch(`${a}/api/peers`)).json()).toEqual({ self: { source: 'import-only' }, peers: [{ name: 'fabric-b', url: b }] });
-    expect(await (await fetch(`${b}/api/peers`)).json()).toEqual({ self: { source: 'import-only' }, peers: [{ name: 'fabric-a', url: a }] });
+    expect(await (await fetch(`${a}/api/peers`)).json()).toEqual({
+      self: { source: 'import-only' },
+      peers: [{ name: 'fabric-b', url: b }],
+    });
+    expect(await (await fetch(`${b}/api/peers`)).json()).toEqual({
+      self: { source: 'import-only' },
+      peers: [{ name: 'fabric-a', url: a }],
+    });
   });
 
   it('GET /metrics on each collector answers Prometheus text for its own fabric', async () => {

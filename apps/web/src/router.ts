@@ -59,7 +59,9 @@ export function parseQuery(search: string): Query {
  * (pasteable in an incident chat, comparable in tests). Empty/undefined/null values are dropped.
  */
 export function serializeQuery(q: Record<string, string | number | boolean | null | undefined>): string {
-  const keys = Object.keys(q).filter((k) => q[k] !== undefined && q[k] !== null && q[k] !== '' && q[k] !== false).sort();
+  const keys = Object.keys(q)
+    .filter((k) => q[k] !== undefined && q[k] !== null && q[k] !== '' && q[k] !== false)
+    .sort();
   if (keys.length === 0) return '';
   const p = new URLSearchParams();
   for (const k of keys) p.set(k, q[k] === true ? '1' : String(q[k]));
@@ -149,7 +151,10 @@ export function useLocation(): Location {
 }
 
 /** Update the current page's query (filters, selection, range). */
-export function setQuery(patch: Record<string, string | number | null | undefined>, opts: { replace?: boolean } = {}): void {
+export function setQuery(
+  patch: Record<string, string | number | null | undefined>,
+  opts: { replace?: boolean } = {},
+): void {
   const current = parseQuery(window.location.search);
   navigate(window.location.pathname + serializeQuery(patchQuery(current, patch)), opts);
 }

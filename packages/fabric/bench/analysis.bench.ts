@@ -5,7 +5,8 @@ import { inferTopology, topologyAnomalies } from '../src/topology.ts';
 import type { PortCounters } from '../src/types.ts';
 
 /** The full ibdiagnet PM_INFO counter header (~50 columns), as parsers hand it over. */
-const PM_INFO_COLUMNS = ('LinkDownedCounter,LinkErrorRecoveryCounter,SymbolErrorCounter,PortRcvRemotePhysicalErrors,PortRcvErrors,' +
+const PM_INFO_COLUMNS = (
+  'LinkDownedCounter,LinkErrorRecoveryCounter,SymbolErrorCounter,PortRcvRemotePhysicalErrors,PortRcvErrors,' +
   'PortXmitDiscards,PortRcvSwitchRelayErrors,ExcessiveBufferOverrunErrors,LocalLinkIntegrityErrors,PortRcvConstraintErrors,' +
   'PortXmitConstraintErrors,VL15Dropped,PortXmitData,PortRcvData,PortXmitPkts,PortRcvPkts,PortXmitWait,PortXmitDataExtended,' +
   'PortRcvDataExtended,PortXmitPktsExtended,PortRcvPktsExtended,PortUniCastXmitPkts,PortUniCastRcvPkts,PortMultiCastXmitPkts,' +
@@ -14,7 +15,8 @@ const PM_INFO_COLUMNS = ('LinkDownedCounter,LinkErrorRecoveryCounter,SymbolError
   'PortRcvConstraintErrorsExt,LocalLinkIntegrityErrorsExt,ExcessiveBufferOverrunErrorsExt,VL15DroppedExt,PortXmitWaitExt,' +
   'QP1DroppedExt,PortLocalPhysicalErrors,PortMalformedPacketErrors,PortBufferOverrunErrors,PortDLIDMappingErrors,' +
   'PortVLMappingErrors,PortLoopingErrors,PortInactiveDiscards,PortNeighborMTUDiscards,PortSwLifetimeLimitDiscards,' +
-  'PortSwHOQLifetimeLimitDiscards').split(',');
+  'PortSwHOQLifetimeLimitDiscards'
+).split(',');
 
 function sweep(ports: number, columns: readonly string[], t: number): PortCounters[] {
   const out: PortCounters[] = [];
@@ -23,7 +25,13 @@ function sweep(ports: number, columns: readonly string[], t: number): PortCounte
     for (const col of columns) {
       const traffic = /Data|Pkts|Wait/.test(col);
       // Traffic moves every sweep; 1 port in 100 has symbol errors.
-      c[col] = col.includes('Wait') ? BigInt(i + t * 1000) : traffic ? BigInt(1_000_000_000 + i + t * 5_000_000) : col.startsWith('SymbolError') && i % 100 === 0 ? BigInt(t * 7) : 0n;
+      c[col] = col.includes('Wait')
+        ? BigInt(i + t * 1000)
+        : traffic
+          ? BigInt(1_000_000_000 + i + t * 5_000_000)
+          : col.startsWith('SymbolError') && i % 100 === 0
+            ? BigInt(t * 7)
+            : 0n;
     }
     out.push({ nodeGuid: '0x' + (i >> 6).toString(16).padStart(16, '0'), portNum: (i & 63) + 1, counters: c });
   }
@@ -39,10 +47,24 @@ function time<T>(f: () => T): [T, number] {
 /** Prints ms for 60k-port deltas + port rules (full PM_INFO width and the 12 rule counters) and 10k-GPU tier inference. */
 export function benchAnalysis(): Record<string, number> {
   const res: Record<string, number> = {};
-  const narrow = ['SymbolErrorCounterExt', 'LinkErrorRecoveryCounterExt', 'LinkDownedCounterExt', 'PortRcvErrorsExt',
-    'PortRcvRemotePhysicalErrorsExt', 'PortXmitDiscardsExt', 'LocalLinkIntegrityErrorsExt', 'ExcessiveBufferOverrunErrorsExt',
-    'PortXmitWaitExt', 'PortXmitPktsExtended', 'PortRcvDataExtended', 'PortXmitDataExtended'];
-  for (const [label, cols] of [['full PM_INFO (49 cols)', PM_INFO_COLUMNS], ['rule counters (12 cols)', narrow]] as const) {
+  const narrow = [
+    'SymbolErrorCounterExt',
+    'LinkErrorRecoveryCounterExt',
+    'LinkDownedCounterExt',
+    'PortRcvErrorsExt',
+    'PortRcvRemotePhysicalErrorsExt',
+    'PortXmitDiscardsExt',
+    'LocalLinkIntegrityErrorsExt',
+    'ExcessiveBufferOverrunErrorsExt',
+    'PortXmitWaitExt',
+    'PortXmitPktsExtended',
+    'PortRcvDataExtended',
+    'PortXmitDataExtended',
+  ];
+  for (const [label, cols] of [
+    ['full PM_INFO (49 cols)', PM_INFO_COLUMNS],
+    ['rule counters (12 cols)', narrow],
+  ] as const) {
     const a = sweep(60_000, cols, 1);
     const b = sweep(60_000, cols, 2);
     computeDeltas(a, b, 60); // warm-up

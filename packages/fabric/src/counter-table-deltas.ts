@@ -77,7 +77,12 @@ export function computeTableDeltas(
  * Flags rows whose cell differs between the sweeps. Separate loops per case keep each one
  * monomorphic over its typed arrays: this runs ~15 times over 69k rows per sweep.
  */
-function markChanged(flag: Uint8Array, prevRow: Int32Array, cur: CounterColumn | undefined, prev: CounterColumn | undefined): void {
+function markChanged(
+  flag: Uint8Array,
+  prevRow: Int32Array,
+  cur: CounterColumn | undefined,
+  prev: CounterColumn | undefined,
+): void {
   const n = flag.length;
   if (cur && prev) {
     const ch = cur.hi;
@@ -202,12 +207,17 @@ export function appendRows(base: CounterTable, from: CounterTable, rows: readonl
   });
   const portNums = new Uint16Array(n);
   portNums.set(base.portNums);
-  rows.forEach((r, k) => { portNums[base.rows + k] = from.portNums[r]!; });
+  rows.forEach((r, k) => {
+    portNums[base.rows + k] = from.portNums[r]!;
+  });
   let extended: Uint8Array | undefined;
   if (base.extended || from.extended) {
     extended = new Uint8Array(n);
     if (base.extended) extended.set(base.extended);
-    if (from.extended) rows.forEach((r, k) => { extended![base.rows + k] = from.extended![r]!; });
+    if (from.extended)
+      rows.forEach((r, k) => {
+        extended![base.rows + k] = from.extended![r]!;
+      });
   }
   return {
     rows: n,

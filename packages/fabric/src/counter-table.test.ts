@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { appendRows, computeTableDeltas } from './counter-table-deltas.ts';
-import { cellValue, CounterTableBuilder, tableFromPortCounters, tableRow, tableToPortCounters } from './counter-table.ts';
+import {
+  cellValue,
+  CounterTableBuilder,
+  tableFromPortCounters,
+  tableRow,
+  tableToPortCounters,
+} from './counter-table.ts';
 import { computeDeltas } from './counters.ts';
 import { seededRandom } from './random.ts';
 import type { PortCounters } from './types.ts';
@@ -11,7 +17,17 @@ describe('CounterTableBuilder', () => {
   it('stores decimal digits of any 64-bit value exactly, refusing what does not fit', () => {
     const b = new CounterTableBuilder(2);
     const col = b.column('PortXmitDataExtended');
-    const cases = ['0', '7', '65535', '4294967295', '4294967296', '9007199254740993', '123456789012345678', '18446744073709551614', '18446744073709551613'];
+    const cases = [
+      '0',
+      '7',
+      '65535',
+      '4294967295',
+      '4294967296',
+      '9007199254740993',
+      '123456789012345678',
+      '18446744073709551614',
+      '18446744073709551613',
+    ];
     for (const digits of cases) {
       const r = b.addRow('0x0000000000000001', 1);
       expect(b.setDecimal(col, r, ` ${digits}]`, 1, 1 + digits.length)).toBe(true);
@@ -31,7 +47,12 @@ describe('CounterTableBuilder', () => {
   it('round-trips records, with columns that appear late reading absent before', () => {
     const list: PortCounters[] = [
       { nodeGuid: '0x0000000000000001', portNum: 1, counters: { SymbolErrorCounter: 3n } },
-      { nodeGuid: '0x0000000000000002', portNum: 7, counters: { SymbolErrorCounter: 0n, PortXmitDataExtended: 2n ** 63n + 5n }, extended: true },
+      {
+        nodeGuid: '0x0000000000000002',
+        portNum: 7,
+        counters: { SymbolErrorCounter: 0n, PortXmitDataExtended: 2n ** 63n + 5n },
+        extended: true,
+      },
     ];
     const t = tableFromPortCounters(list);
     expect(t.columns.map((c) => c.name)).toEqual(['SymbolErrorCounter', 'PortXmitDataExtended']);
@@ -59,12 +80,21 @@ function sweeps(seed: number, ports: number): [PortCounters[], PortCounters[]] {
     const g = `0x${(0x1000 + Math.floor(i / 4)).toString(16).padStart(16, '0')}`;
     const a: Record<string, bigint> = {};
     const b: Record<string, bigint> = {};
-    for (const name of ['SymbolErrorCounter', 'LinkDownedCounter', 'PortRcvErrors', 'PortXmitWait', 'PortXmitData', 'SymbolErrorCounterExt', 'PortXmitDataExtended']) {
+    for (const name of [
+      'SymbolErrorCounter',
+      'LinkDownedCounter',
+      'PortRcvErrors',
+      'PortXmitWait',
+      'PortXmitData',
+      'SymbolErrorCounterExt',
+      'PortXmitDataExtended',
+    ]) {
       if (rand() < 0.15) continue; // column missing for this port
       const v = pick([0n, 0n, 0n, 5n, 255n, 65535n, 4294967295n, 2n ** 40n]);
       a[name] = v;
       const move = rand();
-      b[name] = move < 0.7 ? v : move < 0.8 ? v + BigInt(Math.floor(rand() * 100)) : move < 0.9 ? 0n : pick([65535n, 255n, 3n]);
+      b[name] =
+        move < 0.7 ? v : move < 0.8 ? v + BigInt(Math.floor(rand() * 100)) : move < 0.9 ? 0n : pick([65535n, 255n, 3n]);
       if (rand() < 0.05) delete b[name];
     }
     const ext = rand() < 0.1;
@@ -72,7 +102,12 @@ function sweeps(seed: number, ports: number): [PortCounters[], PortCounters[]] {
     if (rand() < 0.03) continue; // port not read this sweep
     cur.push({ nodeGuid: g, portNum: 1 + (i % 4), counters: b, ...(ext ? { extended: true } : {}) });
   }
-  for (let i = 0; i < 5; i++) cur.push({ nodeGuid: `0x${(0xf000 + i).toString(16).padStart(16, '0')}`, portNum: 1, counters: { SymbolErrorCounter: 9n } });
+  for (let i = 0; i < 5; i++)
+    cur.push({
+      nodeGuid: `0x${(0xf000 + i).toString(16).padStart(16, '0')}`,
+      portNum: 1,
+      counters: { SymbolErrorCounter: 9n },
+    });
   // Some shuffling: position matching must fall back to look-ups.
   for (let i = 0; i < cur.length / 10; i++) {
     const x = Math.floor(rand() * cur.length);
@@ -116,13 +151,22 @@ describe('computeTableDeltas', () => {
     expect(r.baseline).toEqual([{ nodeGuid: '0x0000000000000003', portNum: 1 }]);
     const next = appendRows(tableFromPortCounters(cur), tableFromPortCounters(prev), r.unmatchedPrevious);
     expect(tableToPortCounters(next).map((p) => `${p.nodeGuid}/${p.portNum}`)).toEqual([
-      '0x0000000000000001/1', '0x0000000000000001/2', '0x0000000000000003/1', '0x0000000000000002/1',
+      '0x0000000000000001/1',
+      '0x0000000000000001/2',
+      '0x0000000000000003/1',
+      '0x0000000000000002/1',
     ]);
     expect(tableRow(next, 3).counters).toEqual({ SymbolErrorCounter: 0n });
   });
 
   it('judges a pegged counter that did not move (saturated) like the record code', () => {
-    const prev: PortCounters[] = [{ nodeGuid: '0x0000000000000001', portNum: 1, counters: { SymbolErrorCounter: 65535n, SymbolErrorCounterExt: 0n } }];
+    const prev: PortCounters[] = [
+      {
+        nodeGuid: '0x0000000000000001',
+        portNum: 1,
+        counters: { SymbolErrorCounter: 65535n, SymbolErrorCounterExt: 0n },
+      },
+    ];
     const r = computeTableDeltas(tableFromPortCounters(prev), tableFromPortCounters(prev), 60, { watch });
     expect(r.changedRows).toEqual([]);
     expect(r.ports[0]?.counters.SymbolErrorCounter?.event).toBe('saturated');

@@ -4,9 +4,17 @@ import type { PortCounters } from './types.ts';
 
 const G = '0x0000000000000001';
 const pc = (counters: Record<string, bigint>, extra: Partial<PortCounters> = {}): PortCounters => ({
-  nodeGuid: G, portNum: 1, counters, ...extra,
+  nodeGuid: G,
+  portNum: 1,
+  counters,
+  ...extra,
 });
-const one = (prev: Record<string, bigint>, cur: Record<string, bigint>, interval = 60, extra: Partial<PortCounters> = {}) => {
+const one = (
+  prev: Record<string, bigint>,
+  cur: Record<string, bigint>,
+  interval = 60,
+  extra: Partial<PortCounters> = {},
+) => {
   const r = computeDeltas([pc(prev, extra)], [pc(cur, extra)], interval);
   expect(r.ports).toHaveLength(1);
   return r.ports[0]!;
@@ -34,7 +42,10 @@ describe('computeDeltas()', () => {
   });
 
   it('treats a counter that went down as a reset and uses the new value as the delta', () => {
-    const p = one({ SymbolErrorCounter: 900n, PortXmitDataExtended: 10_000n }, { SymbolErrorCounter: 4n, PortXmitDataExtended: 50n });
+    const p = one(
+      { SymbolErrorCounter: 900n, PortXmitDataExtended: 10_000n },
+      { SymbolErrorCounter: 4n, PortXmitDataExtended: 50n },
+    );
     expect(p.portReset).toBe(true);
     expect(p.counters.SymbolErrorCounter).toMatchObject({ event: 'reset', delta: 4n });
     expect(p.counters.PortXmitData).toMatchObject({ event: 'reset', delta: 50n, source: 'PortXmitDataExtended' });
@@ -78,8 +89,10 @@ describe('computeDeltas()', () => {
   });
 
   it('reports a saturated 16-bit SymbolErrorCounter whose Ext twin reads 0 as rate unknown', () => {
-    const d = one({ SymbolErrorCounter: 65535n, SymbolErrorCounterExt: 0n }, { SymbolErrorCounter: 65535n, SymbolErrorCounterExt: 0n })
-      .counters.SymbolErrorCounter!;
+    const d = one(
+      { SymbolErrorCounter: 65535n, SymbolErrorCounterExt: 0n },
+      { SymbolErrorCounter: 65535n, SymbolErrorCounterExt: 0n },
+    ).counters.SymbolErrorCounter!;
     expect(d.event).toBe('saturated');
     expect(d.delta).toBeUndefined();
     expect(d.ratePerSecond).toBeUndefined();
@@ -93,7 +106,10 @@ describe('computeDeltas()', () => {
   });
 
   it('knows 4-bit and 8-bit widths', () => {
-    const p = one({ LocalLinkIntegrityErrors: 3n, LinkDownedCounter: 200n }, { LocalLinkIntegrityErrors: 15n, LinkDownedCounter: 255n });
+    const p = one(
+      { LocalLinkIntegrityErrors: 3n, LinkDownedCounter: 200n },
+      { LocalLinkIntegrityErrors: 15n, LinkDownedCounter: 255n },
+    );
     expect(p.counters.LocalLinkIntegrityErrors).toMatchObject({ event: 'saturated', widthBits: 4 });
     expect(p.counters.LinkDownedCounter).toMatchObject({ event: 'saturated', widthBits: 8 });
   });
@@ -108,8 +124,10 @@ describe('computeDeltas()', () => {
   });
 
   it('ignores -1 and 0xfffffffffffffffe sentinels', () => {
-    const p = one({ PortLoopingErrors: -1n, PortXmitWaitExt: -1n, PortXmitWait: 5n, QP1DroppedExt: 0xfffffffffffffffen },
-      { PortLoopingErrors: -1n, PortXmitWaitExt: -1n, PortXmitWait: 9n, QP1DroppedExt: 0xfffffffffffffffen });
+    const p = one(
+      { PortLoopingErrors: -1n, PortXmitWaitExt: -1n, PortXmitWait: 5n, QP1DroppedExt: 0xfffffffffffffffen },
+      { PortLoopingErrors: -1n, PortXmitWaitExt: -1n, PortXmitWait: 9n, QP1DroppedExt: 0xfffffffffffffffen },
+    );
     expect(p.counters.PortLoopingErrors).toBeUndefined();
     expect(p.counters.QP1Dropped).toBeUndefined();
     expect(p.counters.PortXmitWait).toMatchObject({ source: 'PortXmitWait', delta: 4n, widthBits: 32 });
@@ -185,11 +203,21 @@ describe('intervalSeconds()', () => {
 
 describe('computeDeltas() with watched counters', () => {
   const watch = new Set(['SymbolErrorCounter', 'PortXmitWait']);
-  const sweep = (portNum: number, counters: Record<string, bigint>): PortCounters => ({ nodeGuid: G, portNum, counters });
+  const sweep = (portNum: number, counters: Record<string, bigint>): PortCounters => ({
+    nodeGuid: G,
+    portNum,
+    counters,
+  });
 
   it('leaves out ports where only unwatched counters moved, and keeps every counter of the others', () => {
-    const prev = [sweep(1, { SymbolErrorCounter: 0n, PortXmitData: 10n }), sweep(2, { SymbolErrorCounter: 0n, PortXmitData: 10n, PortRcvData: 5n })];
-    const cur = [sweep(1, { SymbolErrorCounter: 0n, PortXmitData: 99n }), sweep(2, { SymbolErrorCounter: 3n, PortXmitData: 50n, PortRcvData: 5n })];
+    const prev = [
+      sweep(1, { SymbolErrorCounter: 0n, PortXmitData: 10n }),
+      sweep(2, { SymbolErrorCounter: 0n, PortXmitData: 10n, PortRcvData: 5n }),
+    ];
+    const cur = [
+      sweep(1, { SymbolErrorCounter: 0n, PortXmitData: 99n }),
+      sweep(2, { SymbolErrorCounter: 3n, PortXmitData: 50n, PortRcvData: 5n }),
+    ];
     const r = computeDeltas(prev, cur, 60, { watch });
     expect(r.quiet).toBe(1);
     expect(r.ports.map((p) => p.portNum)).toEqual([2]);
@@ -197,7 +225,12 @@ describe('computeDeltas() with watched counters', () => {
   });
 
   it('keeps a port whose watched counter is pegged though unchanged (saturated) or went down (reset)', () => {
-    const pegged = computeDeltas([sweep(1, { SymbolErrorCounter: 65_535n })], [sweep(1, { SymbolErrorCounter: 65_535n })], 60, { watch });
+    const pegged = computeDeltas(
+      [sweep(1, { SymbolErrorCounter: 65_535n })],
+      [sweep(1, { SymbolErrorCounter: 65_535n })],
+      60,
+      { watch },
+    );
     expect(pegged.ports[0]?.counters.SymbolErrorCounter?.event).toBe('saturated');
     const reset = computeDeltas([sweep(1, { PortXmitWait: 900n })], [sweep(1, { PortXmitWait: 4n })], 60, { watch });
     expect(reset.ports).toHaveLength(1);

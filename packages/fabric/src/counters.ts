@@ -24,7 +24,6 @@ export interface CounterSpec {
   extNames: CounterName[];
 }
 
-
 /**
  * Twin names as ibdiagnet's PM_INFO spells them: `PortXmitDataExtended` for data/packet
  * counters, `SymbolErrorCounterExt` for the rest. One exact name per counter keeps look-ups
@@ -38,21 +37,50 @@ function spec(name: string, widthBits: CounterSpec['widthBits'], kind: CounterKi
 /** Widths from the IBA PortCounters attribute (and PortRcvErrorDetails/PortXmitDiscardDetails). */
 export const COUNTER_SPECS: ReadonlyMap<CounterName, CounterSpec> = new Map(
   [
-    ...['SymbolErrorCounter', 'PortRcvErrors', 'PortRcvRemotePhysicalErrors', 'PortRcvSwitchRelayErrors',
-      'PortXmitDiscards', 'VL15Dropped', 'QP1Dropped', 'PortLocalPhysicalErrors', 'PortMalformedPacketErrors',
-      'PortBufferOverrunErrors', 'PortDLIDMappingErrors', 'PortVLMappingErrors', 'PortLoopingErrors',
-      'PortInactiveDiscards', 'PortNeighborMTUDiscards', 'PortSwLifetimeLimitDiscards',
-      'PortSwHOQLifetimeLimitDiscards'].map((n) => spec(n, 16, 'error'))
+    ...[
+      'SymbolErrorCounter',
+      'PortRcvErrors',
+      'PortRcvRemotePhysicalErrors',
+      'PortRcvSwitchRelayErrors',
+      'PortXmitDiscards',
+      'VL15Dropped',
+      'QP1Dropped',
+      'PortLocalPhysicalErrors',
+      'PortMalformedPacketErrors',
+      'PortBufferOverrunErrors',
+      'PortDLIDMappingErrors',
+      'PortVLMappingErrors',
+      'PortLoopingErrors',
+      'PortInactiveDiscards',
+      'PortNeighborMTUDiscards',
+      'PortSwLifetimeLimitDiscards',
+      'PortSwHOQLifetimeLimitDiscards',
+    ]
+      .map((n) => spec(n, 16, 'error'))
       // PortRcvErrorDetails / PortXmitDiscardDetails counters have no 64-bit twin.
-      .map((s) => (/^Port(LocalPhysical|Malformed|BufferOverrun|DLID|VLMapping|Looping|Inactive|Neighbor|Sw)/.test(s.name) ? { ...s, extNames: [] } : s)),
-    ...['LinkErrorRecoveryCounter', 'LinkDownedCounter', 'PortRcvConstraintErrors', 'PortXmitConstraintErrors']
-      .map((n) => spec(n, 8, 'error')),
+      .map((s) =>
+        /^Port(LocalPhysical|Malformed|BufferOverrun|DLID|VLMapping|Looping|Inactive|Neighbor|Sw)/.test(s.name)
+          ? { ...s, extNames: [] }
+          : s,
+      ),
+    ...['LinkErrorRecoveryCounter', 'LinkDownedCounter', 'PortRcvConstraintErrors', 'PortXmitConstraintErrors'].map(
+      (n) => spec(n, 8, 'error'),
+    ),
     ...['LocalLinkIntegrityErrors', 'ExcessiveBufferOverrunErrors'].map((n) => spec(n, 4, 'error')),
-    ...['PortXmitData', 'PortRcvData', 'PortXmitPkts', 'PortRcvPkts', 'PortXmitWait'].map((n) => spec(n, 32, 'traffic')),
+    ...['PortXmitData', 'PortRcvData', 'PortXmitPkts', 'PortRcvPkts', 'PortXmitWait'].map((n) =>
+      spec(n, 32, 'traffic'),
+    ),
     // Only exist in PortCountersExtended; ibdiagnet spells them UniCast, perfquery Unicast.
-    ...['PortUniCastXmitPkts', 'PortUniCastRcvPkts', 'PortMultiCastXmitPkts', 'PortMultiCastRcvPkts',
-      'PortUnicastXmitPkts', 'PortUnicastRcvPkts', 'PortMulticastXmitPkts', 'PortMulticastRcvPkts']
-      .map((n) => spec(n, 64, 'traffic')),
+    ...[
+      'PortUniCastXmitPkts',
+      'PortUniCastRcvPkts',
+      'PortMultiCastXmitPkts',
+      'PortMultiCastRcvPkts',
+      'PortUnicastXmitPkts',
+      'PortUnicastRcvPkts',
+      'PortMulticastXmitPkts',
+      'PortMulticastRcvPkts',
+    ].map((n) => spec(n, 64, 'traffic')),
   ].map((s) => [s.name, s] as const),
 );
 
@@ -135,12 +163,18 @@ let rSatTwin = false;
 /** Maximum by width without a Map look-up: this runs ~40 times per port per sweep. */
 function maxFor(w: number): bigint {
   switch (w) {
-    case 4: return 15n;
-    case 8: return 255n;
-    case 16: return 65_535n;
-    case 32: return 4_294_967_295n;
-    case 64: return 18_446_744_073_709_551_615n;
-    default: return maxOfWidth(w);
+    case 4:
+      return 15n;
+    case 8:
+      return 255n;
+    case 16:
+      return 65_535n;
+    case 32:
+      return 4_294_967_295n;
+    case 64:
+      return 18_446_744_073_709_551_615n;
+    default:
+      return maxOfWidth(w);
   }
 }
 
@@ -322,15 +356,29 @@ export function deltaOf(p: PortDelta, counter: CounterName): bigint | undefined 
  * `undefined`, which JSON and the rules treat as absent).
  */
 function mk(
-  counter: CounterName, source: CounterName, widthBits: number, previous: bigint, current: bigint, delta: bigint | undefined,
-  event: DeltaEvent, ratePerSecond: number | undefined, lowerBound: bigint | undefined, note: string | undefined,
+  counter: CounterName,
+  source: CounterName,
+  widthBits: number,
+  previous: bigint,
+  current: bigint,
+  delta: bigint | undefined,
+  event: DeltaEvent,
+  ratePerSecond: number | undefined,
+  lowerBound: bigint | undefined,
+  note: string | undefined,
 ): CounterDelta {
   return { counter, source, widthBits, previous, current, delta, event, ratePerSecond, lowerBound, note };
 }
 
 function counterDelta(
-  s: CounterSpec, source: CounterName, previous: bigint, current: bigint, w: number, satTwin: boolean,
-  portReset: boolean, interval: number,
+  s: CounterSpec,
+  source: CounterName,
+  previous: bigint,
+  current: bigint,
+  w: number,
+  satTwin: boolean,
+  portReset: boolean,
+  interval: number,
 ): CounterDelta {
   const max = maxFor(w);
   const counter = s.name;
@@ -345,7 +393,18 @@ function counterDelta(
   }
   if (current >= previous) {
     const delta = current - previous;
-    return mk(counter, source, w, previous, current, delta, delta === 0n ? 'unchanged' : 'increase', rate(delta, interval), undefined, undefined);
+    return mk(
+      counter,
+      source,
+      w,
+      previous,
+      current,
+      delta,
+      delta === 0n ? 'unchanged' : 'increase',
+      rate(delta, interval),
+      undefined,
+      undefined,
+    );
   }
   const wrapped = max - previous + 1n + current;
   // A pegged counter (prev == max) that went down was cleared, not wrapped.
@@ -375,10 +434,23 @@ export function deltasFromToolDelta(ports: readonly PortCounters[], intervalSec:
       if (!read(p, s, undefined) || rSatTwin) continue;
       const v = rValue;
       counters[s.name] = {
-        counter: s.name, source: rSource, widthBits: rWidth, previous: 0n, current: v,
-        delta: v, event: v === 0n ? 'unchanged' : 'increase', ratePerSecond: rate(v, intervalSec),
+        counter: s.name,
+        source: rSource,
+        widthBits: rWidth,
+        previous: 0n,
+        current: v,
+        delta: v,
+        event: v === 0n ? 'unchanged' : 'increase',
+        ratePerSecond: rate(v, intervalSec),
       };
     }
-    return { nodeGuid: p.nodeGuid, portNum: p.portNum, intervalSeconds: intervalSec, portReset: false, counters, unchanged: [] };
+    return {
+      nodeGuid: p.nodeGuid,
+      portNum: p.portNum,
+      intervalSeconds: intervalSec,
+      portReset: false,
+      counters,
+      unchanged: [],
+    };
   });
 }

@@ -2,18 +2,49 @@ import { describe, expect, it } from 'vitest';
 import { findingKey, linkKey, mergeFindings, type Finding, type Verdict } from './findings.ts';
 
 const P = { nodeGuid: '0x0000000000000001', portNum: 1 };
-const v = (kind: string, severity: Verdict['severity'] = 'major'): Verdict => ({ kind, severity, subject: { kind: 'port', port: P }, title: kind, evidence: {} });
-const asFinding = (x: Verdict, extra: Partial<Finding> = {}): Finding => ({ ...x, key: findingKey(x), firstSeen: 't0', lastSeen: 't0', state: 'open', cleanSweeps: 0, ...extra });
+const v = (kind: string, severity: Verdict['severity'] = 'major'): Verdict => ({
+  kind,
+  severity,
+  subject: { kind: 'port', port: P },
+  title: kind,
+  evidence: {},
+});
+const asFinding = (x: Verdict, extra: Partial<Finding> = {}): Finding => ({
+  ...x,
+  key: findingKey(x),
+  firstSeen: 't0',
+  lastSeen: 't0',
+  state: 'open',
+  cleanSweeps: 0,
+  ...extra,
+});
 
 describe('mergeFindings()', () => {
   it('inserts new verdicts as open findings', () => {
     const r = mergeFindings([], [v('link-downed')], { now: 't1' });
-    expect(r.insert).toEqual([expect.objectContaining({ key: 'link-downed|port:0x0000000000000001/1', state: 'open', firstSeen: 't1', lastSeen: 't1' })]);
+    expect(r.insert).toEqual([
+      expect.objectContaining({
+        key: 'link-downed|port:0x0000000000000001/1',
+        state: 'open',
+        firstSeen: 't1',
+        lastSeen: 't1',
+      }),
+    ]);
   });
 
   it('updates a finding seen again, keeping firstSeen and the acknowledged state', () => {
-    const r = mergeFindings([asFinding(v('x', 'minor'), { state: 'acknowledged', cleanSweeps: 2 })], [v('x', 'critical')], { now: 't2' });
-    expect(r.update[0]).toMatchObject({ firstSeen: 't0', lastSeen: 't2', state: 'acknowledged', severity: 'critical', cleanSweeps: 0 });
+    const r = mergeFindings(
+      [asFinding(v('x', 'minor'), { state: 'acknowledged', cleanSweeps: 2 })],
+      [v('x', 'critical')],
+      { now: 't2' },
+    );
+    expect(r.update[0]).toMatchObject({
+      firstSeen: 't0',
+      lastSeen: 't2',
+      state: 'acknowledged',
+      severity: 'critical',
+      cleanSweeps: 0,
+    });
     expect(r.insert).toEqual([]);
   });
 
@@ -29,7 +60,11 @@ describe('mergeFindings()', () => {
   });
 
   it('does not count a sweep that did not evaluate the finding as clean', () => {
-    const r = mergeFindings([asFinding(v('sm-no-master'))], [], { now: 't1', resolveAfterCleanSweeps: 1, evaluated: (f) => !f.kind.startsWith('sm-') });
+    const r = mergeFindings([asFinding(v('sm-no-master'))], [], {
+      now: 't1',
+      resolveAfterCleanSweeps: 1,
+      evaluated: (f) => !f.kind.startsWith('sm-'),
+    });
     expect(r).toEqual({ insert: [], update: [], resolve: [] });
   });
 

@@ -126,7 +126,15 @@ export function mergeFindings(open: readonly Finding[], verdicts: readonly Verdi
     const v = byKey.get(f.key);
     if (v) {
       matched.add(f.key);
-      out.update.push({ ...f, ...v, key: f.key, firstSeen: f.firstSeen, lastSeen: opts.now, state: f.state, cleanSweeps: 0 });
+      out.update.push({
+        ...f,
+        ...v,
+        key: f.key,
+        firstSeen: f.firstSeen,
+        lastSeen: opts.now,
+        state: f.state,
+        cleanSweeps: 0,
+      });
       continue;
     }
     if (opts.evaluated && !opts.evaluated(f)) continue;
@@ -143,5 +151,7 @@ export function mergeFindings(open: readonly Finding[], verdicts: readonly Verdi
 
 /** Sort verdicts/findings worst first, then by key for a stable order. */
 export function sortBySeverity<T extends Verdict>(items: T[]): T[] {
-  return items.sort((x, y) => SEVERITY_RANK[y.severity] - SEVERITY_RANK[x.severity] || (findingKey(x) < findingKey(y) ? -1 : 1));
+  return items.sort(
+    (x, y) => SEVERITY_RANK[y.severity] - SEVERITY_RANK[x.severity] || (findingKey(x) < findingKey(y) ? -1 : 1),
+  );
 }

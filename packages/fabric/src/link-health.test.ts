@@ -8,16 +8,31 @@ const SW = '0x0000000000000001';
 const CA = '0x0000000000000002';
 const ALL_W: LinkWidth[] = ['1X', '2X', '4X', '8X', '12X'];
 function snap(a: Partial<FabricPort>, b: Partial<FabricPort>): FabricSnapshot {
-  const base = { state: 'Active' as const, physState: 'LinkUp' as const, widthActive: '4X' as const, speedActive: 'HDR' as const,
-    widthSupported: ALL_W, widthEnabled: ['1X', '4X'] as LinkWidth[], speedSupported: ['SDR', 'EDR', 'HDR'] as FabricPort['speedSupported'] };
+  const base = {
+    state: 'Active' as const,
+    physState: 'LinkUp' as const,
+    widthActive: '4X' as const,
+    speedActive: 'HDR' as const,
+    widthSupported: ALL_W,
+    widthEnabled: ['1X', '4X'] as LinkWidth[],
+    speedSupported: ['SDR', 'EDR', 'HDR'] as FabricPort['speedSupported'],
+  };
   return {
-    source: 'diags', nodes: [
+    source: 'diags',
+    nodes: [
       { guid: SW, type: 'switch', description: 'leaf-01', numPorts: 40, lid: 1 },
       { guid: CA, type: 'ca', description: 'dgx-node-001 mlx5_0', numPorts: 1 },
     ],
-    ports: [{ nodeGuid: SW, portNum: 3, ...base, ...a }, { nodeGuid: CA, portNum: 1, lid: 9, ...base, ...b }],
+    ports: [
+      { nodeGuid: SW, portNum: 3, ...base, ...a },
+      { nodeGuid: CA, portNum: 1, lid: 9, ...base, ...b },
+    ],
     links: [{ a: { nodeGuid: SW, portNum: 3 }, b: { nodeGuid: CA, portNum: 1 } }],
-    counters: new CounterTableBuilder().build(), sms: [], cables: [], toolFindings: [], meta: {},
+    counters: new CounterTableBuilder().build(),
+    sms: [],
+    cables: [],
+    toolFindings: [],
+    meta: {},
   };
 }
 
@@ -28,7 +43,10 @@ describe('evaluateLinks()', () => {
 
   it('flags a 2X link on a 4X-expected fabric and names both ends', () => {
     // ibportstate ... width 17 (1x|2x) on both ends, as the lab does it
-    const s = snap({ widthActive: '2X', widthEnabled: ['1X', '2X'] }, { widthActive: '2X', widthEnabled: ['1X', '2X'] });
+    const s = snap(
+      { widthActive: '2X', widthEnabled: ['1X', '2X'] },
+      { widthActive: '2X', widthEnabled: ['1X', '2X'] },
+    );
     const [v] = evaluateLinks(s, { expected: { width: '4X', speed: 'HDR' } });
     expect(v).toMatchObject({ kind: 'link-degraded-width', severity: 'major', short: 'width 4X->2X' });
     expect(v!.title).toContain('leaf-01 port 3');
@@ -55,7 +73,11 @@ describe('evaluateLinks()', () => {
     const prev = snap({}, {});
     const cur = snap({ state: 'Down', physState: 'Polling' }, {});
     const [v] = evaluateLinks(cur, { previous: prev });
-    expect(v).toMatchObject({ kind: 'link-down', severity: 'major', evidence: { physState: 'Polling', previousState: 'Active' } });
+    expect(v).toMatchObject({
+      kind: 'link-down',
+      severity: 'major',
+      evidence: { physState: 'Polling', previousState: 'Active' },
+    });
   });
 
   it('does not call a port that was already down "went down"', () => {
@@ -68,8 +90,14 @@ describe('flaps', () => {
   it('turns a LinkDownedCounter increment into a flap event, and a lifetime value into none', () => {
     const first = computeDeltas(undefined, [{ nodeGuid: CA, portNum: 1, counters: { LinkDownedCounter: 4n } }], 60);
     expect(flapEventsFromSweep(first.ports, undefined, [], 't0')).toEqual([]);
-    const d = computeDeltas([{ nodeGuid: CA, portNum: 1, counters: { LinkDownedCounter: 4n } }], [{ nodeGuid: CA, portNum: 1, counters: { LinkDownedCounter: 6n } }], 60);
-    expect(flapEventsFromSweep(d.ports, undefined, [], 't1')).toEqual([{ at: 't1', port: { nodeGuid: CA, portNum: 1 }, count: 2, source: 'LinkDownedCounter' }]);
+    const d = computeDeltas(
+      [{ nodeGuid: CA, portNum: 1, counters: { LinkDownedCounter: 4n } }],
+      [{ nodeGuid: CA, portNum: 1, counters: { LinkDownedCounter: 6n } }],
+      60,
+    );
+    expect(flapEventsFromSweep(d.ports, undefined, [], 't1')).toEqual([
+      { at: 't1', port: { nodeGuid: CA, portNum: 1 }, count: 2, source: 'LinkDownedCounter' },
+    ]);
   });
 
   it('counts an Active -> Down transition as a flap when the counter did not move', () => {
@@ -82,13 +110,38 @@ describe('flaps', () => {
     const s = snap({}, {});
     const now = '2025-04-02T00:00:00Z';
     const ev = [
-      { at: '2025-04-01T10:00:00Z', port: { nodeGuid: SW, portNum: 3 }, count: 2, source: 'LinkDownedCounter' as const },
-      { at: '2025-04-01T11:00:00Z', port: { nodeGuid: SW, portNum: 3 }, count: 1, source: 'LinkDownedCounter' as const },
-      { at: '2025-04-01T11:00:00Z', port: { nodeGuid: CA, portNum: 1 }, count: 3, source: 'LinkDownedCounter' as const },
-      { at: '2025-03-30T11:00:00Z', port: { nodeGuid: CA, portNum: 1 }, count: 50, source: 'LinkDownedCounter' as const },
+      {
+        at: '2025-04-01T10:00:00Z',
+        port: { nodeGuid: SW, portNum: 3 },
+        count: 2,
+        source: 'LinkDownedCounter' as const,
+      },
+      {
+        at: '2025-04-01T11:00:00Z',
+        port: { nodeGuid: SW, portNum: 3 },
+        count: 1,
+        source: 'LinkDownedCounter' as const,
+      },
+      {
+        at: '2025-04-01T11:00:00Z',
+        port: { nodeGuid: CA, portNum: 1 },
+        count: 3,
+        source: 'LinkDownedCounter' as const,
+      },
+      {
+        at: '2025-03-30T11:00:00Z',
+        port: { nodeGuid: CA, portNum: 1 },
+        count: 50,
+        source: 'LinkDownedCounter' as const,
+      },
     ];
     const v = evaluateFlaps(ev, { now, links: s.links });
     expect(v).toHaveLength(1);
-    expect(v[0]).toMatchObject({ kind: 'link-flapping', severity: 'major', short: 'link flapped 3 times in 24 h', subject: { kind: 'link' } });
+    expect(v[0]).toMatchObject({
+      kind: 'link-flapping',
+      severity: 'major',
+      short: 'link flapped 3 times in 24 h',
+      subject: { kind: 'link' },
+    });
   });
 });

@@ -5,7 +5,6 @@ import { resolveThresholds, type DeepPartial, type HealthThresholds } from './th
 import type { ExpectedRate } from './api.ts';
 import type { FabricLink, FabricPort, FabricSnapshot, LinkSpeed, LinkWidth, PortRef } from './types.ts';
 
-
 export interface LinkHealthOptions {
   /** The previous scan, for "was Active, now Down/Polling". */
   previous?: FabricSnapshot;
@@ -31,7 +30,11 @@ function nameFn(s: FabricSnapshot, custom?: (g: string) => string | undefined): 
  * shared): the widest width enabled, or the fastest speed supported, at both ends of a link.
  * No Set or array per call: this runs for both ends of all 30k links of a 10k-GPU fabric.
  */
-function commonMax<T extends string>(a: readonly T[] | undefined, b: readonly T[] | undefined, rank: Record<T, number>): T | undefined {
+function commonMax<T extends string>(
+  a: readonly T[] | undefined,
+  b: readonly T[] | undefined,
+  rank: Record<T, number>,
+): T | undefined {
   if (!a?.length || !b?.length) return undefined;
   let best: T | undefined;
   for (const x of a) if (b.includes(x) && (best === undefined || rank[x] > rank[best])) best = x;
@@ -73,8 +76,18 @@ export function evaluateLinks(current: FabricSnapshot, opts: LinkHealthOptions =
     // Named only for a verdict: building both ends' labels for every healthy link was most of this loop.
     const ends = (): string => `${portLabel(l.a, name)} <-> ${portLabel(l.b, name)}`;
     const subject = { kind: 'link' as const, a: l.a, b: l.b };
-    const w = a.widthActive && b.widthActive ? (WIDTH_LANES[a.widthActive] <= WIDTH_LANES[b.widthActive] ? a.widthActive : b.widthActive) : a.widthActive ?? b.widthActive;
-    const s = a.speedActive && b.speedActive ? (SPEED_RANK[a.speedActive] <= SPEED_RANK[b.speedActive] ? a.speedActive : b.speedActive) : a.speedActive ?? b.speedActive;
+    const w =
+      a.widthActive && b.widthActive
+        ? WIDTH_LANES[a.widthActive] <= WIDTH_LANES[b.widthActive]
+          ? a.widthActive
+          : b.widthActive
+        : (a.widthActive ?? b.widthActive);
+    const s =
+      a.speedActive && b.speedActive
+        ? SPEED_RANK[a.speedActive] <= SPEED_RANK[b.speedActive]
+          ? a.speedActive
+          : b.speedActive
+        : (a.speedActive ?? b.speedActive);
     if (w) {
       const enabledMax = commonMax(a.widthEnabled, b.widthEnabled, WIDTH_LANES);
       const exp = opts.expected?.width;
@@ -82,10 +95,18 @@ export function evaluateLinks(current: FabricSnapshot, opts: LinkHealthOptions =
       if (target && WIDTH_LANES[w] < WIDTH_LANES[target]) {
         const sev: Severity = WIDTH_LANES[w] * 2 <= WIDTH_LANES[target] ? 'major' : 'minor';
         out.push({
-          kind: 'link-degraded-width', severity: sev, subject,
+          kind: 'link-degraded-width',
+          severity: sev,
+          subject,
           title: `Link ${ends()} runs at ${w} instead of ${target}`,
           short: `width ${target}->${w}`,
-          evidence: { widthActive: w, target, expected: exp ?? null, enabledCommonMax: enabledMax ?? null, ...rateEvidence(w, s, target, s) },
+          evidence: {
+            widthActive: w,
+            target,
+            expected: exp ?? null,
+            enabledCommonMax: enabledMax ?? null,
+            ...rateEvidence(w, s, target, s),
+          },
         });
       }
     }
@@ -97,10 +118,18 @@ export function evaluateLinks(current: FabricSnapshot, opts: LinkHealthOptions =
         const wNow = w ?? '4X';
         const ratio = nominalGbps(wNow, s) / nominalGbps(wNow, target);
         out.push({
-          kind: 'link-degraded-speed', severity: ratio <= 0.5 ? 'major' : 'minor', subject,
+          kind: 'link-degraded-speed',
+          severity: ratio <= 0.5 ? 'major' : 'minor',
+          subject,
           title: `Link ${ends()} runs at ${s} instead of ${target}`,
           short: `speed ${nominalGbps(wNow, target)}G->${nominalGbps(wNow, s)}G`,
-          evidence: { speedActive: s, target, expected: exp ?? null, supportedCommonMax: supMax ?? null, ...rateEvidence(wNow, s, wNow, target) },
+          evidence: {
+            speedActive: s,
+            target,
+            expected: exp ?? null,
+            supportedCommonMax: supMax ?? null,
+            ...rateEvidence(wNow, s, wNow, target),
+          },
         });
       }
     }
@@ -109,11 +138,21 @@ export function evaluateLinks(current: FabricSnapshot, opts: LinkHealthOptions =
   return out;
 }
 
-function rateEvidence(w: LinkWidth, s: LinkSpeed | undefined, tw: LinkWidth, ts: LinkSpeed | undefined): Record<string, number | null> {
+function rateEvidence(
+  w: LinkWidth,
+  s: LinkSpeed | undefined,
+  tw: LinkWidth,
+  ts: LinkSpeed | undefined,
+): Record<string, number | null> {
   return { gbpsActive: s ? nominalGbps(w, s) : null, gbpsTarget: ts ? nominalGbps(tw, ts) : null };
 }
 
-function wentDown(prev: FabricSnapshot, cur: FabricSnapshot, curPorts: Map<string, FabricPort>, name: (g: string) => string | undefined): Verdict[] {
+function wentDown(
+  prev: FabricSnapshot,
+  cur: FabricSnapshot,
+  curPorts: Map<string, FabricPort>,
+  name: (g: string) => string | undefined,
+): Verdict[] {
   const prevPorts = new Map<string, FabricPort>();
   for (const p of prev.ports) prevPorts.set(portKey(p), p);
   const out: Verdict[] = [];
@@ -128,10 +167,17 @@ function wentDown(prev: FabricSnapshot, cur: FabricSnapshot, curPorts: Map<strin
     seen.add(k);
     const p = curPorts.get(portKey(downEnd))!;
     out.push({
-      kind: 'link-down', severity: 'major', subject: { kind: 'link', a: l.a, b: l.b },
+      kind: 'link-down',
+      severity: 'major',
+      subject: { kind: 'link', a: l.a, b: l.b },
       title: `Link ${portLabel(l.a, name)} <-> ${portLabel(l.b, name)} went down (${p.state ?? '?'}/${p.physState ?? '?'}; was Active)`,
       short: `link down (${p.physState ?? p.state ?? 'down'})`,
-      evidence: { end: portKey(downEnd), state: p.state ?? null, physState: p.physState ?? null, previousState: 'Active' },
+      evidence: {
+        end: portKey(downEnd),
+        state: p.state ?? null,
+        physState: p.physState ?? null,
+        previousState: 'Active',
+      },
     });
   }
   return out;
@@ -151,13 +197,23 @@ export interface FlapEvent {
  * first snapshot never count) and Active → Down/Polling transitions not already counted by the
  * counter on that port.
  */
-export function flapEventsFromSweep(deltas: readonly PortDelta[], previousPorts: readonly FabricPort[] | undefined, currentPorts: readonly FabricPort[], at: string): FlapEvent[] {
+export function flapEventsFromSweep(
+  deltas: readonly PortDelta[],
+  previousPorts: readonly FabricPort[] | undefined,
+  currentPorts: readonly FabricPort[],
+  at: string,
+): FlapEvent[] {
   const out: FlapEvent[] = [];
   const counted = new Set<string>();
   for (const d of deltas) {
     const ld = d.counters.LinkDownedCounter;
     if (ld?.delta !== undefined && ld.delta > 0n) {
-      out.push({ at, port: { nodeGuid: d.nodeGuid, portNum: d.portNum }, count: Number(ld.delta), source: 'LinkDownedCounter' });
+      out.push({
+        at,
+        port: { nodeGuid: d.nodeGuid, portNum: d.portNum },
+        count: Number(ld.delta),
+        source: 'LinkDownedCounter',
+      });
       counted.add(portKey(d));
     }
   }
@@ -179,7 +235,12 @@ export function flapEventsFromSweep(deltas: readonly PortDelta[], previousPorts:
  */
 export function evaluateFlaps(
   events: readonly FlapEvent[],
-  opts: { now: string; links?: readonly FabricLink[]; thresholds?: DeepPartial<HealthThresholds>; nodeName?: (g: string) => string | undefined },
+  opts: {
+    now: string;
+    links?: readonly FabricLink[];
+    thresholds?: DeepPartial<HealthThresholds>;
+    nodeName?: (g: string) => string | undefined;
+  },
 ): Verdict[] {
   const t = resolveThresholds(opts.thresholds).flaps;
   const from = Date.parse(opts.now) - t.windowHours * 3_600_000;
@@ -211,10 +272,16 @@ export function evaluateFlaps(
     if (count < t.minorCount) continue;
     const sev: Severity = count >= t.criticalCount ? 'critical' : count >= t.majorCount ? 'major' : 'minor';
     out.push({
-      kind: 'link-flapping', severity: sev, subject,
+      kind: 'link-flapping',
+      severity: sev,
+      subject,
       title: `Link ${label} flapped ${count} time${count === 1 ? '' : 's'} in ${t.windowHours} h`,
       short: `link flapped ${count} time${count === 1 ? '' : 's'} in ${t.windowHours} h`,
-      evidence: { count, windowHours: t.windowHours, threshold: sev === 'critical' ? t.criticalCount : sev === 'major' ? t.majorCount : t.minorCount },
+      evidence: {
+        count,
+        windowHours: t.windowHours,
+        threshold: sev === 'critical' ? t.criticalCount : sev === 'major' ? t.majorCount : t.minorCount,
+      },
     });
   }
   return out;

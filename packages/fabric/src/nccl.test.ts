@@ -2,9 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { evaluateNcclRun, findingsDuringRun, normaliseCollective, type NcclRun } from './nccl.ts';
 
 const run = (peak: number, extra: Partial<NcclRun> = {}): NcclRun => ({
-  id: 'r1', collective: 'all_reduce_perf', nodes: 2, startedAt: '2025-04-01T10:00:00Z', finishedAt: '2025-04-01T10:10:00Z',
-  rows: [{ sizeBytes: 8, busbwGBs: 0.01 }, { sizeBytes: 1 << 20, busbwGBs: 40 }, { sizeBytes: 2 ** 33, busbwGBs: peak }],
-  gdr: 'enabled', labels: { cluster: 'a' }, ...extra,
+  id: 'r1',
+  collective: 'all_reduce_perf',
+  nodes: 2,
+  startedAt: '2025-04-01T10:00:00Z',
+  finishedAt: '2025-04-01T10:10:00Z',
+  rows: [
+    { sizeBytes: 8, busbwGBs: 0.01 },
+    { sizeBytes: 1 << 20, busbwGBs: 40 },
+    { sizeBytes: 2 ** 33, busbwGBs: peak },
+  ],
+  gdr: 'enabled',
+  labels: { cluster: 'a' },
+  ...extra,
 });
 const kinds = (r: ReturnType<typeof evaluateNcclRun>) => r.verdicts.map((v) => v.kind).sort();
 
@@ -12,7 +22,13 @@ describe('evaluateNcclRun()', () => {
   it('passes a 2-node all_reduce at 370 GB/s and reports peak and average', () => {
     const r = evaluateNcclRun(run(370, { avgBusBwGBs: 70.74 }));
     expect(r.verdicts).toEqual([]);
-    expect(r.summary).toMatchObject({ peakBusBwGBs: 370, largePeakBusBwGBs: 370, avgBusBwGBs: 70.74, scope: 'multi-node', target: { minBusBwGBs: 360 } });
+    expect(r.summary).toMatchObject({
+      peakBusBwGBs: 370,
+      largePeakBusBwGBs: 370,
+      avgBusBwGBs: 70.74,
+      scope: 'multi-node',
+      target: { minBusBwGBs: 360 },
+    });
   });
 
   it('judges single-node all_reduce against the NVLink target', () => {
@@ -21,7 +37,9 @@ describe('evaluateNcclRun()', () => {
 
   it('reports host-memory fallback when GDR is disabled', () => {
     const r = evaluateNcclRun(run(300, { gdr: 'disabled' }));
-    expect(r.verdicts.find((v) => v.kind === 'nccl-host-memory')!.title).toMatch(/fell back to host memory: GPUDirect RDMA is disabled/);
+    expect(r.verdicts.find((v) => v.kind === 'nccl-host-memory')!.title).toMatch(
+      /fell back to host memory: GPUDirect RDMA is disabled/,
+    );
   });
 
   it('suspects host memory at 75 GB/s even when GDR status is unknown', () => {
@@ -29,19 +47,31 @@ describe('evaluateNcclRun()', () => {
   });
 
   it('uses large-message busbw, not the small-size dominated average', () => {
-    const r = evaluateNcclRun(run(370, { rows: [{ sizeBytes: 2 ** 33, busbwGBs: 370 }, { sizeBytes: 1024, busbwGBs: 400 }] }));
+    const r = evaluateNcclRun(
+      run(370, {
+        rows: [
+          { sizeBytes: 2 ** 33, busbwGBs: 370 },
+          { sizeBytes: 1024, busbwGBs: 400 },
+        ],
+      }),
+    );
     expect(r.summary.largePeakBusBwGBs).toBe(370);
     expect(r.summary.peakBusBwGBs).toBe(400);
   });
 
   it('flags a regression against the median of previous runs with the same labels', () => {
-    const hist = [380, 390, 385, 200].map((p, i) => run(p, { id: `h${i}`, startedAt: `2025-03-0${i + 1}T00:00:00Z`, finishedAt: `2025-03-0${i + 1}T00:10:00Z` }));
+    const hist = [380, 390, 385, 200].map((p, i) =>
+      run(p, { id: `h${i}`, startedAt: `2025-03-0${i + 1}T00:00:00Z`, finishedAt: `2025-03-0${i + 1}T00:10:00Z` }),
+    );
     const other = run(100, { id: 'x', labels: { cluster: 'b' }, finishedAt: '2025-03-09T00:00:00Z' });
     const r = evaluateNcclRun(run(361), { history: [...hist, other] });
     expect(r.summary.baselineGBs).toBe(382.5);
     expect(kinds(r)).toEqual([]);
     const r2 = evaluateNcclRun(run(330), { history: hist });
-    expect(r2.verdicts.find((v) => v.kind === 'nccl-regression')!.evidence).toMatchObject({ baselineGBs: 382.5, runs: 4 });
+    expect(r2.verdicts.find((v) => v.kind === 'nccl-regression')!.evidence).toMatchObject({
+      baselineGBs: 382.5,
+      runs: 4,
+    });
   });
 
   it('needs at least 3 baseline runs', () => {

@@ -81,7 +81,12 @@ export interface NcclSummary {
 /** Strip `_perf` and normalise `allreduce` → `all_reduce`. */
 export function normaliseCollective(c: string): string {
   const s = c.toLowerCase().replace(/_perf$/, '');
-  const alias: Record<string, string> = { allreduce: 'all_reduce', allgather: 'all_gather', reducescatter: 'reduce_scatter', all_to_all: 'alltoall' };
+  const alias: Record<string, string> = {
+    allreduce: 'all_reduce',
+    allgather: 'all_gather',
+    reducescatter: 'reduce_scatter',
+    all_to_all: 'alltoall',
+  };
   return alias[s] ?? s;
 }
 
@@ -124,28 +129,53 @@ export function evaluateNcclRun(run: NcclRun, opts: NcclOptions = {}): { summary
   const large = largePeak(run, minBytes);
   const avg = run.avgBusBwGBs ?? (run.rows.length ? run.rows.reduce((s, r) => s + r.busbwGBs, 0) / run.rows.length : 0);
   const target = (opts.targets ?? DEFAULT_NCCL_TARGETS).find((t) => t.collective === collective && t.scope === scope);
-  const summary: NcclSummary = { peakBusBwGBs: peak, largePeakBusBwGBs: large, avgBusBwGBs: avg, scope, ...(target ? { target } : {}) };
+  const summary: NcclSummary = {
+    peakBusBwGBs: peak,
+    largePeakBusBwGBs: large,
+    avgBusBwGBs: avg,
+    scope,
+    ...(target ? { target } : {}),
+  };
   const subject = { kind: 'run' as const, runId: run.id };
   const verdicts: Verdict[] = [];
   const what = `${collective} on ${run.nodes} node${run.nodes === 1 ? '' : 's'}`;
 
   if (target && large < target.minBusBwGBs) {
     const sev: Severity = large >= 0.9 * target.minBusBwGBs ? 'minor' : 'major';
-    verdicts.push({ kind: 'nccl-below-target', severity: sev, subject,
+    verdicts.push({
+      kind: 'nccl-below-target',
+      severity: sev,
+      subject,
       title: `${what}: busbw ${large.toFixed(1)} GB/s is below the ${target.minBusBwGBs} GB/s target`,
       short: `busbw ${large.toFixed(0)}/${target.minBusBwGBs} GB/s`,
-      evidence: { largePeakBusBwGBs: large, targetGBs: target.minBusBwGBs, scope, collective } });
+      evidence: { largePeakBusBwGBs: large, targetGBs: target.minBusBwGBs, scope, collective },
+    });
   }
   const [lo, hi] = opts.hostMemoryBandGBs ?? [50, 100];
   if (scope === 'multi-node' && (run.gdr === 'disabled' || (large >= lo && large <= hi))) {
-    const why = run.gdr === 'disabled' ? 'GPUDirect RDMA is disabled' : `large-message busbw ${large.toFixed(1)} GB/s is in the ${lo}-${hi} GB/s host-memory band`;
-    verdicts.push({ kind: 'nccl-host-memory', severity: 'major', subject,
-      title: `${what} fell back to host memory: ${why}`, short: 'host-memory fallback (no GDR)',
-      evidence: { gdr: run.gdr, largePeakBusBwGBs: large, band: [lo, hi] } });
+    const why =
+      run.gdr === 'disabled'
+        ? 'GPUDirect RDMA is disabled'
+        : `large-message busbw ${large.toFixed(1)} GB/s is in the ${lo}-${hi} GB/s host-memory band`;
+    verdicts.push({
+      kind: 'nccl-host-memory',
+      severity: 'major',
+      subject,
+      title: `${what} fell back to host memory: ${why}`,
+      short: 'host-memory fallback (no GDR)',
+      evidence: { gdr: run.gdr, largePeakBusBwGBs: large, band: [lo, hi] },
+    });
   }
   const n = opts.baselineRuns ?? 10;
   const same = (opts.history ?? [])
-    .filter((h) => h.id !== run.id && normaliseCollective(h.collective) === collective && h.nodes === run.nodes && labelsEqual(h.labels, run.labels) && h.finishedAt < run.startedAt)
+    .filter(
+      (h) =>
+        h.id !== run.id &&
+        normaliseCollective(h.collective) === collective &&
+        h.nodes === run.nodes &&
+        labelsEqual(h.labels, run.labels) &&
+        h.finishedAt < run.startedAt,
+    )
     .sort((a, b) => (a.finishedAt < b.finishedAt ? 1 : -1))
     .slice(0, n);
   if (same.length >= 3) {
@@ -153,10 +183,14 @@ export function evaluateNcclRun(run: NcclRun, opts: NcclOptions = {}): { summary
     summary.baselineGBs = base;
     const ratio = opts.regressionRatio ?? 0.9;
     if (base > 0 && large < ratio * base) {
-      verdicts.push({ kind: 'nccl-regression', severity: 'major', subject,
+      verdicts.push({
+        kind: 'nccl-regression',
+        severity: 'major',
+        subject,
         title: `${what}: busbw ${large.toFixed(1)} GB/s is ${Math.round((1 - large / base) * 100)}% below the baseline ${base.toFixed(1)} GB/s`,
         short: `busbw -${Math.round((1 - large / base) * 100)}% vs baseline`,
-        evidence: { largePeakBusBwGBs: large, baselineGBs: base, runs: same.length, ratio } });
+        evidence: { largePeakBusBwGBs: large, baselineGBs: base, runs: same.length, ratio },
+      });
     }
   }
   return { summary, verdicts };
@@ -171,12 +205,19 @@ export interface TimedFinding {
 }
 
 /** Findings whose window overlaps the run's [startedAt, finishedAt]: suspects for a slow run. */
-export function findingsDuringRun<T extends TimedFinding>(run: Pick<NcclRun, 'startedAt' | 'finishedAt'>, findings: readonly T[]): T[] {
+export function findingsDuringRun<T extends TimedFinding>(
+  run: Pick<NcclRun, 'startedAt' | 'finishedAt'>,
+  findings: readonly T[],
+): T[] {
   const s = Date.parse(run.startedAt);
   const e = Date.parse(run.finishedAt);
   return findings.filter((f) => {
     const from = Date.parse(f.firstSeen);
-    const to = f.resolvedAt ? Date.parse(f.resolvedAt) : f.state === 'resolved' && f.lastSeen ? Date.parse(f.lastSeen) : Infinity;
+    const to = f.resolvedAt
+      ? Date.parse(f.resolvedAt)
+      : f.state === 'resolved' && f.lastSeen
+        ? Date.parse(f.lastSeen)
+        : Infinity;
     return from <= e && to >= s;
   });
 }

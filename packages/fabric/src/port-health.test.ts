@@ -8,12 +8,18 @@ const G = '0x0000000000000aaa';
 const NOW = '2025-04-01T12:00:00Z';
 const port: FabricPort = { nodeGuid: G, portNum: 1, state: 'Active', widthActive: '4X', speedActive: 'NDR' };
 const rec = (c: Record<string, bigint>): PortCounters => ({ nodeGuid: G, portNum: 1, counters: c });
-const run = (prev: Record<string, bigint>, cur: Record<string, bigint>, interval = 60, extra: Partial<Parameters<typeof evaluatePortHealth>[1]> = {}) =>
-  evaluatePortHealth(computeDeltas([rec(prev)], [rec(cur)], interval).ports, { now: NOW, ports: [port], ...extra });
+const run = (
+  prev: Record<string, bigint>,
+  cur: Record<string, bigint>,
+  interval = 60,
+  extra: Partial<Parameters<typeof evaluatePortHealth>[1]> = {},
+) => evaluatePortHealth(computeDeltas([rec(prev)], [rec(cur)], interval).ports, { now: NOW, ports: [port], ...extra });
 
 describe('evaluatePortHealth()', () => {
   it('says nothing about a clean port', () => {
-    expect(run({ SymbolErrorCounter: 5n, LinkDownedCounter: 2n }, { SymbolErrorCounter: 5n, LinkDownedCounter: 2n })).toEqual([]);
+    expect(
+      run({ SymbolErrorCounter: 5n, LinkDownedCounter: 2n }, { SymbolErrorCounter: 5n, LinkDownedCounter: 2n }),
+    ).toEqual([]);
   });
 
   it('gives no finding for a lifetime LinkDownedCounter on the first snapshot', () => {
@@ -23,7 +29,11 @@ describe('evaluatePortHealth()', () => {
 
   it('flags any LinkDownedCounter increment as a flap with evidence', () => {
     const [v] = run({ LinkDownedCounter: 2n }, { LinkDownedCounter: 3n });
-    expect(v).toMatchObject({ kind: 'link-downed', severity: 'major', evidence: { counter: 'LinkDownedCounter', delta: '1', intervalSeconds: 60 } });
+    expect(v).toMatchObject({
+      kind: 'link-downed',
+      severity: 'major',
+      evidence: { counter: 'LinkDownedCounter', delta: '1', intervalSeconds: 60 },
+    });
   });
 
   it('estimates symbol BER from the line rate and rates it against IBTA 1e-12', () => {
@@ -47,31 +57,52 @@ describe('evaluatePortHealth()', () => {
   });
 
   it('uses PortRcvData*32 when configured data-first', () => {
-    const [v] = run({ SymbolErrorCounter: 0n, PortRcvDataExtended: 0n }, { SymbolErrorCounter: 10n, PortRcvDataExtended: 1_000_000n }, 60,
-      { thresholds: { berBits: 'data-first' } });
+    const [v] = run(
+      { SymbolErrorCounter: 0n, PortRcvDataExtended: 0n },
+      { SymbolErrorCounter: 10n, PortRcvDataExtended: 1_000_000n },
+      60,
+      { thresholds: { berBits: 'data-first' } },
+    );
     expect(v!.evidence).toMatchObject({ bitsSource: 'PortRcvData*32', bits: 32_000_000 });
     expect(v!.severity).toBe('critical');
   });
 
   it('flags more than 5 link error recoveries a minute as major, fewer as minor', () => {
-    expect(run({ LinkErrorRecoveryCounter: 0n }, { LinkErrorRecoveryCounter: 6n })[0]).toMatchObject({ kind: 'link-error-recovery', severity: 'major' });
-    expect(run({ LinkErrorRecoveryCounter: 0n }, { LinkErrorRecoveryCounter: 5n })[0]).toMatchObject({ severity: 'minor' });
+    expect(run({ LinkErrorRecoveryCounter: 0n }, { LinkErrorRecoveryCounter: 6n })[0]).toMatchObject({
+      kind: 'link-error-recovery',
+      severity: 'major',
+    });
+    expect(run({ LinkErrorRecoveryCounter: 0n }, { LinkErrorRecoveryCounter: 5n })[0]).toMatchObject({
+      severity: 'minor',
+    });
   });
 
   it('rates PortRcvErrors and PortXmitDiscards per hour', () => {
     const v = run({ PortRcvErrors: 0n, PortXmitDiscards: 0n }, { PortRcvErrors: 2n, PortXmitDiscards: 1n });
-    expect(v.find((x) => x.kind === 'counter-rate:PortRcvErrors')).toMatchObject({ severity: 'major', evidence: { ratePerHour: 120, thresholdPerHour: 100 } });
+    expect(v.find((x) => x.kind === 'counter-rate:PortRcvErrors')).toMatchObject({
+      severity: 'major',
+      evidence: { ratePerHour: 120, thresholdPerHour: 100 },
+    });
     expect(v.find((x) => x.kind === 'counter-rate:PortXmitDiscards')).toMatchObject({ severity: 'info' });
   });
 
   it('flags LocalLinkIntegrityErrors and ExcessiveBufferOverrunErrors on any increase', () => {
-    const v = run({ LocalLinkIntegrityErrors: 0n, ExcessiveBufferOverrunErrors: 0n }, { LocalLinkIntegrityErrors: 1n, ExcessiveBufferOverrunErrors: 1n }, 3600);
+    const v = run(
+      { LocalLinkIntegrityErrors: 0n, ExcessiveBufferOverrunErrors: 0n },
+      { LocalLinkIntegrityErrors: 1n, ExcessiveBufferOverrunErrors: 1n },
+      3600,
+    );
     expect(v.map((x) => [x.kind, x.severity]).sort()).toEqual([
-      ['counter-rate:ExcessiveBufferOverrunErrors', 'minor'], ['counter-rate:LocalLinkIntegrityErrors', 'minor']]);
+      ['counter-rate:ExcessiveBufferOverrunErrors', 'minor'],
+      ['counter-rate:LocalLinkIntegrityErrors', 'minor'],
+    ]);
   });
 
   it('reports congestion from PortXmitWait per packet', () => {
-    const [v] = run({ PortXmitWaitExt: 0n, PortXmitPktsExtended: 0n }, { PortXmitWaitExt: 5000n, PortXmitPktsExtended: 100n });
+    const [v] = run(
+      { PortXmitWaitExt: 0n, PortXmitPktsExtended: 0n },
+      { PortXmitWaitExt: 5000n, PortXmitPktsExtended: 100n },
+    );
     expect(v).toMatchObject({ kind: 'congestion', severity: 'major', evidence: { waitPerPacket: 50 } });
   });
 
@@ -84,9 +115,18 @@ describe('evaluatePortHealth()', () => {
 
   it('downgrades findings of a freshly cabled link to info and suppresses its link downs', () => {
     const firstSeen = new Map([[`${G}/1`, '2025-04-01T11:50:00Z']]);
-    const v = run({ SymbolErrorCounter: 0n, LinkDownedCounter: 0n }, { SymbolErrorCounter: 100n, LinkDownedCounter: 1n }, 60, { linkFirstSeen: firstSeen });
+    const v = run(
+      { SymbolErrorCounter: 0n, LinkDownedCounter: 0n },
+      { SymbolErrorCounter: 100n, LinkDownedCounter: 1n },
+      60,
+      { linkFirstSeen: firstSeen },
+    );
     expect(v).toHaveLength(1);
-    expect(v[0]).toMatchObject({ kind: 'symbol-errors', severity: 'info', evidence: { gracePeriod: true, severityOutsideGrace: 'major' } });
+    expect(v[0]).toMatchObject({
+      kind: 'symbol-errors',
+      severity: 'info',
+      evidence: { gracePeriod: true, severityOutsideGrace: 'major' },
+    });
   });
 
   it('applies full severity once the grace period is over', () => {

@@ -45,8 +45,16 @@ function severityForRate(rule: RateRule, perHour: number): Severity | undefined 
 }
 
 /** Counters whose saturation hides a rate the rules need. */
-const WATCHED = ['SymbolErrorCounter', 'LinkErrorRecoveryCounter', 'LinkDownedCounter', 'PortRcvErrors',
-  'PortRcvRemotePhysicalErrors', 'PortXmitDiscards', 'LocalLinkIntegrityErrors', 'ExcessiveBufferOverrunErrors'];
+const WATCHED = [
+  'SymbolErrorCounter',
+  'LinkErrorRecoveryCounter',
+  'LinkDownedCounter',
+  'PortRcvErrors',
+  'PortRcvRemotePhysicalErrors',
+  'PortXmitDiscards',
+  'LocalLinkIntegrityErrors',
+  'ExcessiveBufferOverrunErrors',
+];
 
 /**
  * Error-rate verdicts for every port with deltas. Rules (kinds):
@@ -78,7 +86,14 @@ export function evaluatePortHealth(deltas: readonly PortDelta[], ctx: PortHealth
     const emit = (kind: string, severity: Severity, title: string, short: string, evidence: Evidence): void => {
       if (inGrace) {
         if (kind === 'link-downed') return; // cabling a link takes it down: expected
-        out.push({ kind, severity: 'info', subject, title: `${title} (new link, in grace period)`, short, evidence: { ...evidence, gracePeriod: true, severityOutsideGrace: severity } });
+        out.push({
+          kind,
+          severity: 'info',
+          subject,
+          title: `${title} (new link, in grace period)`,
+          short,
+          evidence: { ...evidence, gracePeriod: true, severityOutsideGrace: severity },
+        });
         return;
       }
       out.push({ kind, severity, subject, title, short, evidence });
@@ -88,32 +103,65 @@ export function evaluatePortHealth(deltas: readonly PortDelta[], ctx: PortHealth
     for (const c of WATCHED) {
       const d = pd.counters[c];
       if (d?.event !== 'saturated') continue;
-      emit(`counter-saturated:${c}`, 'minor', `${c} saturated on ${pname}: rate unknown, reset the counters`,
-        `${c} saturated`, { counter: c, source: d.source, current: d.current.toString(), widthBits: d.widthBits, note: d.note ?? null });
+      emit(
+        `counter-saturated:${c}`,
+        'minor',
+        `${c} saturated on ${pname}: rate unknown, reset the counters`,
+        `${c} saturated`,
+        { counter: c, source: d.source, current: d.current.toString(), widthBits: d.widthBits, note: d.note ?? null },
+      );
     }
 
     const sym = pd.counters.SymbolErrorCounter;
     if (sym?.delta !== undefined && sym.delta > 0n && interval > 0) {
       const port = portsByKey.get(key);
-      const lineBits = port?.widthActive && port.speedActive ? nominalGbps(port.widthActive, port.speedActive) * 1e9 * interval : undefined;
+      const lineBits =
+        port?.widthActive && port.speedActive
+          ? nominalGbps(port.widthActive, port.speedActive) * 1e9 * interval
+          : undefined;
       const rcv = deltaOf(pd, 'PortRcvData');
       const dataBits = rcv !== undefined && rcv > 0n ? Number(rcv) * 32 : undefined;
-      const useData = t.berBits === 'data-first' ? dataBits !== undefined : lineBits === undefined && dataBits !== undefined;
+      const useData =
+        t.berBits === 'data-first' ? dataBits !== undefined : lineBits === undefined && dataBits !== undefined;
       const bits = useData ? dataBits : lineBits;
       const errors = Number(sym.delta);
       const perHour = (errors / interval) * 3600;
-      const ev: Evidence = { ...baseEvidence(sym, interval), bitsSource: bits === undefined ? 'unknown' : useData ? 'PortRcvData*32' : 'line-rate' };
+      const ev: Evidence = {
+        ...baseEvidence(sym, interval),
+        bitsSource: bits === undefined ? 'unknown' : useData ? 'PortRcvData*32' : 'line-rate',
+      };
       if (bits === undefined) {
-        emit('symbol-errors', 'minor', `Symbol errors on ${pname}: ${errors} in ${fmt(interval)} s (BER unknown: no link rate)`, `symbol errors ${fmt(perHour)}/h`, ev);
+        emit(
+          'symbol-errors',
+          'minor',
+          `Symbol errors on ${pname}: ${errors} in ${fmt(interval)} s (BER unknown: no link rate)`,
+          `symbol errors ${fmt(perHour)}/h`,
+          ev,
+        );
       } else {
         const ber = errors / bits;
         const b = t.symbolBer;
-        let sev: Severity | undefined = ber >= b.critical ? 'critical' : ber >= b.major ? 'major' : ber >= b.minor ? 'minor' : ber >= b.info ? 'info' : undefined;
+        let sev: Severity | undefined =
+          ber >= b.critical
+            ? 'critical'
+            : ber >= b.major
+              ? 'major'
+              : ber >= b.minor
+                ? 'minor'
+                : ber >= b.info
+                  ? 'info'
+                  : undefined;
         if (sev && errors < b.minErrors) sev = 'info';
-        const threshold = sev === 'critical' ? b.critical : sev === 'major' ? b.major : sev === 'minor' ? b.minor : b.info;
+        const threshold =
+          sev === 'critical' ? b.critical : sev === 'major' ? b.major : sev === 'minor' ? b.minor : b.info;
         if (sev) {
-          emit('symbol-errors', sev, `Symbol errors on ${pname}: estimated BER ${fmt(ber)} (${fmt(perHour)}/h)`,
-            `symbol errors ${fmt(ber)} BER (${fmt(perHour)}/h)`, { ...ev, ber, bits, threshold });
+          emit(
+            'symbol-errors',
+            sev,
+            `Symbol errors on ${pname}: estimated BER ${fmt(ber)} (${fmt(perHour)}/h)`,
+            `symbol errors ${fmt(ber)} BER (${fmt(perHour)}/h)`,
+            { ...ev, ber, bits, threshold },
+          );
         }
       }
     }
@@ -122,14 +170,24 @@ export function evaluatePortHealth(deltas: readonly PortDelta[], ctx: PortHealth
     if (ler?.delta !== undefined && ler.delta > 0n && interval > 0) {
       const perMin = (Number(ler.delta) / interval) * 60;
       const sev: Severity = perMin > t.linkErrorRecoveryMajorPerMinute ? 'major' : 'minor';
-      emit('link-error-recovery', sev, `Link retrained ${ler.delta} times on ${pname} (${fmt(perMin)}/min)`,
-        `${ler.delta} link error recoveries (${fmt(perMin)}/min)`, { ...baseEvidence(ler, interval), ratePerMinute: perMin, threshold: t.linkErrorRecoveryMajorPerMinute });
+      emit(
+        'link-error-recovery',
+        sev,
+        `Link retrained ${ler.delta} times on ${pname} (${fmt(perMin)}/min)`,
+        `${ler.delta} link error recoveries (${fmt(perMin)}/min)`,
+        { ...baseEvidence(ler, interval), ratePerMinute: perMin, threshold: t.linkErrorRecoveryMajorPerMinute },
+      );
     }
 
     const ld = pd.counters.LinkDownedCounter;
     if (ld?.delta !== undefined && ld.delta > 0n) {
-      emit('link-downed', t.linkDownedSeverity, `Link went down ${ld.delta} time${ld.delta === 1n ? '' : 's'} on ${pname}`,
-        `link went down ${ld.delta}x`, { ...baseEvidence(ld, interval), threshold: 0 });
+      emit(
+        'link-downed',
+        t.linkDownedSeverity,
+        `Link went down ${ld.delta} time${ld.delta === 1n ? '' : 's'} on ${pname}`,
+        `link went down ${ld.delta}x`,
+        { ...baseEvidence(ld, interval), threshold: 0 },
+      );
     }
 
     for (const [counter, rule] of rateRules) {
@@ -138,19 +196,42 @@ export function evaluatePortHealth(deltas: readonly PortDelta[], ctx: PortHealth
       const perHour = (Number(d.delta) / interval) * 3600;
       const sev = severityForRate(rule, perHour);
       if (!sev) continue;
-      const threshold = sev === 'critical' ? rule.criticalPerHour : sev === 'major' ? rule.majorPerHour : sev === 'minor' ? rule.minorPerHour : 0;
-      emit(`counter-rate:${counter}`, sev, `${counter} at ${fmt(perHour)}/h on ${pname}`, `${counter} ${fmt(perHour)}/h`,
-        { ...baseEvidence(d, interval), thresholdPerHour: threshold ?? 0 });
+      const threshold =
+        sev === 'critical'
+          ? rule.criticalPerHour
+          : sev === 'major'
+            ? rule.majorPerHour
+            : sev === 'minor'
+              ? rule.minorPerHour
+              : 0;
+      emit(
+        `counter-rate:${counter}`,
+        sev,
+        `${counter} at ${fmt(perHour)}/h on ${pname}`,
+        `${counter} ${fmt(perHour)}/h`,
+        { ...baseEvidence(d, interval), thresholdPerHour: threshold ?? 0 },
+      );
     }
 
     const wait = pd.counters.PortXmitWait;
     const pkts = deltaOf(pd, 'PortXmitPkts');
     if (wait?.delta !== undefined && wait.delta > 0n && pkts !== undefined && pkts > 0n) {
       const perPkt = Number(wait.delta) / Number(pkts);
-      const sev: Severity | undefined = perPkt >= t.xmitWaitPerPacket.major ? 'major' : perPkt >= t.xmitWaitPerPacket.minor ? 'minor' : undefined;
+      const sev: Severity | undefined =
+        perPkt >= t.xmitWaitPerPacket.major ? 'major' : perPkt >= t.xmitWaitPerPacket.minor ? 'minor' : undefined;
       if (sev) {
-        emit('congestion', sev, `Congestion on ${pname}: ${fmt(perPkt)} wait ticks per packet sent`, `xmit wait ${fmt(perPkt)}/pkt`,
-          { ...baseEvidence(wait, interval), xmitPkts: pkts.toString(), waitPerPacket: perPkt, threshold: sev === 'major' ? t.xmitWaitPerPacket.major : t.xmitWaitPerPacket.minor });
+        emit(
+          'congestion',
+          sev,
+          `Congestion on ${pname}: ${fmt(perPkt)} wait ticks per packet sent`,
+          `xmit wait ${fmt(perPkt)}/pkt`,
+          {
+            ...baseEvidence(wait, interval),
+            xmitPkts: pkts.toString(),
+            waitPerPacket: perPkt,
+            threshold: sev === 'major' ? t.xmitWaitPerPacket.major : t.xmitWaitPerPacket.minor,
+          },
+        );
       }
     }
   }

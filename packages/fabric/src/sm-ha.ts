@@ -45,14 +45,20 @@ export function evaluateSmHa(input: SmHaInput): SmHaResult {
   const subnet = { kind: 'sm' as const };
   if (masters.length === 0) {
     verdicts.push({
-      kind: 'sm-no-master', severity: 'critical', subject: subnet,
-      title: current.length ? `No master subnet manager: ${current.length} SM(s) seen, none MASTER` : 'No subnet manager answered',
+      kind: 'sm-no-master',
+      severity: 'critical',
+      subject: subnet,
+      title: current.length
+        ? `No master subnet manager: ${current.length} SM(s) seen, none MASTER`
+        : 'No subnet manager answered',
       short: 'no master SM',
       evidence: { sms: current.map((s) => ({ guid: s.guid, state: s.state, priority: s.priority })) },
     });
   } else if (masters.length > 1) {
     verdicts.push({
-      kind: 'sm-split-brain', severity: 'critical', subject: subnet,
+      kind: 'sm-split-brain',
+      severity: 'critical',
+      subject: subnet,
       title: `Split brain: ${masters.length} subnet managers are MASTER (${masters.map(label).join(', ')})`,
       short: `${masters.length} master SMs`,
       evidence: { masters: masters.map((s) => ({ guid: s.guid, priority: s.priority, lid: s.lid ?? null })) },
@@ -64,21 +70,39 @@ export function evaluateSmHa(input: SmHaInput): SmHaResult {
   const prevMasters = (previous ?? []).filter((s) => s.state === 'MASTER');
   const prevMaster = prevMasters.length === 1 ? prevMasters[0]! : undefined;
   if (master && prevMaster && prevMaster.guid !== master.guid) {
-    result.failover = { from: prevMaster.guid, to: master.guid, before: now, ...(input.previousAt ? { after: input.previousAt } : {}) };
+    result.failover = {
+      from: prevMaster.guid,
+      to: master.guid,
+      before: now,
+      ...(input.previousAt ? { after: input.previousAt } : {}),
+    };
     verdicts.push({
-      kind: 'sm-failover', severity: 'major', subject: { kind: 'sm', guid: master.guid },
+      kind: 'sm-failover',
+      severity: 'major',
+      subject: { kind: 'sm', guid: master.guid },
       title: `Subnet manager failover: master moved from ${label(prevMaster)} to ${label(master)}`,
       short: 'SM failover',
       evidence: { from: prevMaster.guid, to: master.guid, between: input.previousAt ?? null, and: now },
     });
   }
-  if (master && prevMaster && prevMaster.guid === master.guid && master.activityCount !== undefined &&
-    prevMaster.activityCount !== undefined && master.activityCount <= prevMaster.activityCount) {
+  if (
+    master &&
+    prevMaster &&
+    prevMaster.guid === master.guid &&
+    master.activityCount !== undefined &&
+    prevMaster.activityCount !== undefined &&
+    master.activityCount <= prevMaster.activityCount
+  ) {
     verdicts.push({
-      kind: 'sm-master-stalled', severity: 'major', subject: { kind: 'sm', guid: master.guid },
+      kind: 'sm-master-stalled',
+      severity: 'major',
+      subject: { kind: 'sm', guid: master.guid },
       title: `Master subnet manager ${label(master)} is not sweeping (ActCount stuck at ${master.activityCount})`,
       short: 'master SM stalled',
-      evidence: { activityCount: master.activityCount.toString(), previousActivityCount: prevMaster.activityCount.toString() },
+      evidence: {
+        activityCount: master.activityCount.toString(),
+        previousActivityCount: prevMaster.activityCount.toString(),
+      },
     });
   }
 
@@ -87,7 +111,9 @@ export function evaluateSmHa(input: SmHaInput): SmHaResult {
     if (seenNow.has(p.guid) || p.state === 'NOTACTIVE') continue;
     // An old master that vanished after a failover is reported too: the standby pool shrank.
     verdicts.push({
-      kind: 'sm-standby-lost', severity: 'major', subject: { kind: 'sm', guid: p.guid },
+      kind: 'sm-standby-lost',
+      severity: 'major',
+      subject: { kind: 'sm', guid: p.guid },
       title: `Subnet manager ${label(p)} (was ${p.state}) stopped answering`,
       short: 'SM stopped answering',
       evidence: { guid: p.guid, previousState: p.state, priority: p.priority },
@@ -98,10 +124,17 @@ export function evaluateSmHa(input: SmHaInput): SmHaResult {
     for (const s of current) {
       if (s.state !== 'STANDBY' || s.priority < master.priority) continue;
       verdicts.push({
-        kind: 'sm-priority', severity: 'minor', subject: { kind: 'sm', guid: s.guid },
+        kind: 'sm-priority',
+        severity: 'minor',
+        subject: { kind: 'sm', guid: s.guid },
         title: `Standby subnet manager ${label(s)} has priority ${s.priority}, ${s.priority === master.priority ? 'equal to' : 'above'} the master's ${master.priority}`,
         short: `standby priority ${s.priority} >= master ${master.priority}`,
-        evidence: { standby: s.guid, standbyPriority: s.priority, master: master.guid, masterPriority: master.priority },
+        evidence: {
+          standby: s.guid,
+          standbyPriority: s.priority,
+          master: master.guid,
+          masterPriority: master.priority,
+        },
       });
     }
   }

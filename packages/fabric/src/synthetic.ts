@@ -16,7 +16,14 @@ export interface FatTreeSpec {
 }
 
 /** 10,240 GPUs: 1280 hosts x 8 rails, 320 leaves, 160 spines, 64 cores, 16,000 links. */
-export const TEN_K_GPUS: FatTreeSpec = { hosts: 1280, rails: 8, hostsPerLeaf: 32, leavesPerPod: 32, spinesPerPod: 16, coreLinksPerSpine: 4 };
+export const TEN_K_GPUS: FatTreeSpec = {
+  hosts: 1280,
+  rails: 8,
+  hostsPerLeaf: 32,
+  leavesPerPod: 32,
+  spinesPerPod: 16,
+  coreLinksPerSpine: 4,
+};
 
 const guid = (kind: number, i: number) => '0x' + (kind * 0x1000000 + i).toString(16).padStart(16, '0');
 
@@ -42,7 +49,8 @@ export function syntheticFatTree(spec: FatTreeSpec): FabricSnapshot {
   const leaves = groups * spec.rails;
   const pods = Math.ceil(leaves / spec.leavesPerPod);
   const cores = spec.spinesPerPod * spec.coreLinksPerSpine;
-  for (let c = 0; c < cores; c++) nodes.push({ guid: guid(4, c), type: 'switch', description: `core-${c}`, numPorts: 64 });
+  for (let c = 0; c < cores; c++)
+    nodes.push({ guid: guid(4, c), type: 'switch', description: `core-${c}`, numPorts: 64 });
   for (let p = 0; p < pods; p++) {
     for (let s = 0; s < spec.spinesPerPod; s++) {
       const sg = guid(3, p * spec.spinesPerPod + s);
@@ -65,7 +73,18 @@ export function syntheticFatTree(spec: FatTreeSpec): FabricSnapshot {
   }
   const ports: FabricPort[] = [];
   for (const l of links) {
-    for (const e of [l.a, l.b]) ports.push({ ...e, state: 'Active', physState: 'LinkUp', widthActive: '4X', speedActive: 'HDR' });
+    for (const e of [l.a, l.b])
+      ports.push({ ...e, state: 'Active', physState: 'LinkUp', widthActive: '4X', speedActive: 'HDR' });
   }
-  return { source: 'diags', nodes, ports, links, counters: new CounterTableBuilder().build(), sms: [], cables: [], toolFindings: [], meta: {} };
+  return {
+    source: 'diags',
+    nodes,
+    ports,
+    links,
+    counters: new CounterTableBuilder().build(),
+    sms: [],
+    cables: [],
+    toolFindings: [],
+    meta: {},
+  };
 }

@@ -32,7 +32,10 @@ interface Layer {
   upper: 'spine' | 'core';
 }
 
-const LAYERS: Layer[] = [{ lower: 'leaf', upper: 'spine' }, { lower: 'spine', upper: 'core' }];
+const LAYERS: Layer[] = [
+  { lower: 'leaf', upper: 'spine' },
+  { lower: 'spine', upper: 'core' },
+];
 
 /** Most common value; ties go to the larger value (a fabric is more often short than over-cabled). */
 function mode(values: Iterable<number>): number {
@@ -48,7 +51,11 @@ function mode(values: Iterable<number>): number {
  * Pod of each leaf and spine: union-find over leaf–spine links. A pod is identified by its
  * smallest spine GUID (smallest GUID when it has no spine), so titles can say "pod of spine-p2-01".
  */
-export function podsOf(model: TopologyModel, g: Graph, linkTiers: readonly (string | undefined)[] = tiersOfLinks(model, g)): Map<Guid, Guid> {
+export function podsOf(
+  model: TopologyModel,
+  g: Graph,
+  linkTiers: readonly (string | undefined)[] = tiersOfLinks(model, g),
+): Map<Guid, Guid> {
   const parent = new Map<Guid, Guid>();
   const find = (x: Guid): Guid => {
     let r = x;
@@ -97,7 +104,12 @@ export function asymmetry(model: TopologyModel, g: Graph, name: (x: Guid) => str
 }
 
 function layerAsymmetry(
-  model: TopologyModel, g: Graph, linkTiers: readonly (string | undefined)[], pods: Map<Guid, Guid>, layer: Layer, name: (x: Guid) => string,
+  model: TopologyModel,
+  g: Graph,
+  linkTiers: readonly (string | undefined)[],
+  pods: Map<Guid, Guid>,
+  layer: Layer,
+  name: (x: Guid) => string,
 ): Verdict[] {
   const kind = layer.lower === 'leaf' ? 'leaf-spine' : 'spine-core';
   // pair[lower][upper] = number of cables between the two switches
@@ -105,7 +117,8 @@ function layerAsymmetry(
   for (let i = 0; i < g.links.length; i++) {
     if (linkTiers[i] !== kind) continue;
     const l = g.links[i]!;
-    const [lo, hi] = model.tiers.get(l.a.nodeGuid) === layer.lower ? [l.a.nodeGuid, l.b.nodeGuid] : [l.b.nodeGuid, l.a.nodeGuid];
+    const [lo, hi] =
+      model.tiers.get(l.a.nodeGuid) === layer.lower ? [l.a.nodeGuid, l.b.nodeGuid] : [l.b.nodeGuid, l.a.nodeGuid];
     let m = pair.get(lo);
     if (!m) pair.set(lo, (m = new Map()));
     m.set(hi, (m.get(hi) ?? 0) + 1);
@@ -153,7 +166,10 @@ function layerAsymmetry(
         // cores of plane j, so most (spine, core) pairs are 0 by design.
         return n < (cablesPerPeer.get(u.entry.guid) ?? 0) && (n > 0 || (lows.length === 1 && ups.length === 1));
       });
-      const covered = missingTo.reduce((s, lo) => s + (cablesPerPeer.get(u.entry.guid)! - (pair.get(lo.entry.guid)?.get(u.entry.guid) ?? 0)), 0);
+      const covered = missingTo.reduce(
+        (s, lo) => s + (cablesPerPeer.get(u.entry.guid)! - (pair.get(lo.entry.guid)?.get(u.entry.guid) ?? 0)),
+        0,
+      );
       if (missingTo.length === 0 || covered < u.typical - u.entry.count) continue;
       explained.add(u.entry);
       for (const lo of missingTo) peersOf.set(lo.entry, [...(peersOf.get(lo.entry) ?? []), u.entry.guid]);
@@ -177,7 +193,8 @@ function outliers(entries: Entry[]): Outlier[] {
     if (members.length < 3) continue;
     const typical = mode(members.map((m) => m.entry.count));
     if (typical === 0) continue; // e.g. a 2-tier fabric has no spine uplinks
-    for (const m of members) if (m.entry.count !== typical) out.push({ entry: m.entry, typical, siblings: members.length - 1 });
+    for (const m of members)
+      if (m.entry.count !== typical) out.push({ entry: m.entry, typical, siblings: members.length - 1 });
   }
   return out;
 }
@@ -196,12 +213,15 @@ function verdict(o: Outlier, tier: string, dir: Dir, name: (x: Guid) => string, 
   const n = o.entry.count;
   const sev: Severity = n * 2 <= o.typical ? 'major' : 'minor';
   const pod = name(o.entry.group);
-  const peersText = tier === 'core'
-    ? `into the pod of ${pod}; the ${o.siblings} other cores reaching that pod mostly have ${o.typical}`
-    : `; the ${o.siblings} other ${tier === 'leaf' ? 'leaves' : 'spines'} of its pod (pod of ${pod}) mostly have ${o.typical}`;
+  const peersText =
+    tier === 'core'
+      ? `into the pod of ${pod}; the ${o.siblings} other cores reaching that pod mostly have ${o.typical}`
+      : `; the ${o.siblings} other ${tier === 'leaf' ? 'leaves' : 'spines'} of its pod (pod of ${pod}) mostly have ${o.typical}`;
   const toward = peers.length ? `, short of cables to ${peers.map(name).join(', ')}` : '';
   return {
-    kind: `topology-asymmetric-${dir}`, severity: sev, subject: { kind: 'node', guid: o.entry.guid },
+    kind: `topology-asymmetric-${dir}`,
+    severity: sev,
+    subject: { kind: 'node', guid: o.entry.guid },
     title: `${tier} ${name(o.entry.guid)} has ${n} ${dir} links${tier === 'core' ? ' ' : ''}${peersText}${toward}`,
     short: `${n}/${o.typical} ${dir}links${peers.length ? ' to ' + peers.map(name).join(', ') : ''}`,
     evidence: { tier, direction: dir, links: n, typical: o.typical, pod: o.entry.group, peers: peers.map(name) },

@@ -4,7 +4,8 @@ import { syntheticFatTree, TEN_K_GPUS } from './synthetic.ts';
 import { inferTopology, topologyAnomalies } from './topology.ts';
 import type { FabricSnapshot } from './types.ts';
 
-const small = () => syntheticFatTree({ hosts: 8, rails: 2, hostsPerLeaf: 4, leavesPerPod: 4, spinesPerPod: 3, coreLinksPerSpine: 1 });
+const small = () =>
+  syntheticFatTree({ hosts: 8, rails: 2, hostsPerLeaf: 4, leavesPerPod: 4, spinesPerPod: 3, coreLinksPerSpine: 1 });
 
 describe('inferTopology()', () => {
   it('infers hca/leaf/spine/core tiers of a 10k-GPU 3-tier fat tree', () => {
@@ -25,7 +26,13 @@ describe('inferTopology()', () => {
   it('does not let a SHARP aggregation node turn a spine into a leaf', () => {
     const s = small();
     const spine = s.nodes.find((n) => n.description === 'spine-0-0')!;
-    s.nodes.push({ guid: '0x00000000000000aa', type: 'ca', description: 'Mellanox Technologies Aggregation Node', numPorts: 1, systemImageGuid: spine.guid });
+    s.nodes.push({
+      guid: '0x00000000000000aa',
+      type: 'ca',
+      description: 'Mellanox Technologies Aggregation Node',
+      numPorts: 1,
+      systemImageGuid: spine.guid,
+    });
     s.links.push({ a: { nodeGuid: '0x00000000000000aa', portNum: 1 }, b: { nodeGuid: spine.guid, portNum: 65 } });
     const m = inferTopology(s);
     expect(m.tiers.get(spine.guid)).toBe('spine');
@@ -34,7 +41,9 @@ describe('inferTopology()', () => {
 
   it('names a 2-tier fabric without cores', () => {
     const s = small();
-    s.links = s.links.filter((l) => !l.b.nodeGuid.startsWith('0x00000000040') && !l.a.nodeGuid.startsWith('0x00000000040'));
+    s.links = s.links.filter(
+      (l) => !l.b.nodeGuid.startsWith('0x00000000040') && !l.a.nodeGuid.startsWith('0x00000000040'),
+    );
     s.nodes = s.nodes.filter((n) => !n.description.startsWith('core'));
     expect(inferTopology(s).counts).toMatchObject({ leaf: 4, spine: 3, core: 0 });
   });
@@ -44,18 +53,24 @@ describe('topologyAnomalies()', () => {
   it('flags an HCA cabled into the wrong rail', () => {
     const s = small();
     // host-0000 mlx5_0 and host-0001 mlx5_1: swap their leaf ends (two rail-leaves, 4 HCAs each)
-    const hcaLink = (d: string) => s.links.find((l) => s.nodes.find((n) => n.guid === l.a.nodeGuid)?.description === d)!;
+    const hcaLink = (d: string) =>
+      s.links.find((l) => s.nodes.find((n) => n.guid === l.a.nodeGuid)?.description === d)!;
     const x = hcaLink('host-0000 mlx5_0');
     const y = hcaLink('host-0001 mlx5_1');
     [x.b, y.b] = [y.b, x.b];
     const v = topologyAnomalies(inferTopology(s), s).filter((f) => f.kind === 'topology-wrong-rail');
-    expect(v.map((f) => f.short).sort()).toEqual(['wrong rail: mlx5_0 on rail-1 leaf', 'wrong rail: mlx5_1 on rail-0 leaf']);
+    expect(v.map((f) => f.short).sort()).toEqual([
+      'wrong rail: mlx5_0 on rail-1 leaf',
+      'wrong rail: mlx5_1 on rail-0 leaf',
+    ]);
   });
 
   it('reports a link missing versus the baseline, with both ends', () => {
     const base = small();
     const cur: FabricSnapshot = { ...base, links: base.links.slice(1) };
-    const v = topologyAnomalies(inferTopology(cur), cur, { baseline: base }).filter((f) => f.kind === 'topology-link-missing');
+    const v = topologyAnomalies(inferTopology(cur), cur, { baseline: base }).filter(
+      (f) => f.kind === 'topology-link-missing',
+    );
     expect(v).toHaveLength(1);
     expect(v[0]!.subject).toEqual({ kind: 'link', a: base.links[0]!.a, b: base.links[0]!.b });
   });
@@ -65,7 +80,9 @@ describe('topologyAnomalies()', () => {
     const cur: FabricSnapshot = { ...base, links: base.links.map((l) => ({ ...l })) };
     const i = cur.links.findIndex((l) => l.a.nodeGuid.startsWith('0x00000000010'));
     cur.links[i] = { a: cur.links[i]!.a, b: { ...cur.links[i]!.b, portNum: 40 } };
-    const v = topologyAnomalies(inferTopology(cur), cur, { baseline: base }).filter((f) => f.kind === 'topology-link-moved');
+    const v = topologyAnomalies(inferTopology(cur), cur, { baseline: base }).filter(
+      (f) => f.kind === 'topology-link-moved',
+    );
     expect(v).toHaveLength(1);
     expect(v[0]!.evidence).toMatchObject({ actualPeer: `${cur.links[i]!.b.nodeGuid}/40` });
   });
@@ -73,19 +90,33 @@ describe('topologyAnomalies()', () => {
   it('reports a node that disappeared once, not each of its links', () => {
     const base = small();
     const gone = base.nodes.find((n) => n.description === 'leaf-0')!.guid;
-    const cur: FabricSnapshot = { ...base, nodes: base.nodes.filter((n) => n.guid !== gone), links: base.links.filter((l) => l.a.nodeGuid !== gone && l.b.nodeGuid !== gone) };
-    const v = topologyAnomalies(inferTopology(cur), cur, { baseline: base }).filter((f) => f.kind.startsWith('topology-node') || f.kind.startsWith('topology-link'));
+    const cur: FabricSnapshot = {
+      ...base,
+      nodes: base.nodes.filter((n) => n.guid !== gone),
+      links: base.links.filter((l) => l.a.nodeGuid !== gone && l.b.nodeGuid !== gone),
+    };
+    const v = topologyAnomalies(inferTopology(cur), cur, { baseline: base }).filter(
+      (f) => f.kind.startsWith('topology-node') || f.kind.startsWith('topology-link'),
+    );
     expect(v.map((f) => f.kind)).toEqual(['topology-node-missing']);
   });
 
   it('flags a leaf with fewer uplinks than its peers', () => {
     const s = small();
     const leaf = s.nodes.find((n) => n.description === 'leaf-2')!.guid;
-    const up = s.links.findIndex((l) => (l.a.nodeGuid === leaf && l.b.nodeGuid.startsWith('0x00000000030')) || (l.b.nodeGuid === leaf && l.a.nodeGuid.startsWith('0x00000000030')));
+    const up = s.links.findIndex(
+      (l) =>
+        (l.a.nodeGuid === leaf && l.b.nodeGuid.startsWith('0x00000000030')) ||
+        (l.b.nodeGuid === leaf && l.a.nodeGuid.startsWith('0x00000000030')),
+    );
     const gone = s.links[up]!;
     s.links.splice(up, 1);
     const v = topologyAnomalies(inferTopology(s), s);
-    expect(v.find((f) => f.kind === 'topology-asymmetric-up')).toMatchObject({ severity: 'minor', subject: { kind: 'node', guid: leaf }, evidence: { links: 2, typical: 3 } });
+    expect(v.find((f) => f.kind === 'topology-asymmetric-up')).toMatchObject({
+      severity: 'minor',
+      subject: { kind: 'node', guid: leaf },
+      evidence: { links: 2, typical: 3 },
+    });
     expect(inferTopology(s).linkTiers.has(linkKey(gone.a, gone.b))).toBe(false);
   });
 
@@ -102,13 +133,21 @@ describe('topologyAnomalies()', () => {
     const s = syntheticFatTree({ ...TEN_K_GPUS, hosts: 1100 });
     const leaf = s.nodes.find((n) => n.description === 'leaf-37')!.guid; // pod 2
     const spine = s.nodes.find((n) => n.description === 'spine-1-5')!.guid;
-    const i = s.links.findIndex((l) => (l.a.nodeGuid === leaf && l.b.nodeGuid === spine) || (l.a.nodeGuid === spine && l.b.nodeGuid === leaf));
+    const i = s.links.findIndex(
+      (l) => (l.a.nodeGuid === leaf && l.b.nodeGuid === spine) || (l.a.nodeGuid === spine && l.b.nodeGuid === leaf),
+    );
     s.links.splice(i, 1);
     const v = topologyAnomalies(inferTopology(s), s);
     expect(v).toHaveLength(1);
-    expect(v[0]).toMatchObject({ kind: 'topology-asymmetric-up', severity: 'minor', subject: { kind: 'node', guid: leaf },
-      evidence: { links: 15, typical: 16, peers: ['spine-1-5'] } });
-    expect(v[0]!.title).toBe('leaf leaf-37 has 15 up links; the 31 other leaves of its pod (pod of spine-1-0) mostly have 16, short of cables to spine-1-5');
+    expect(v[0]).toMatchObject({
+      kind: 'topology-asymmetric-up',
+      severity: 'minor',
+      subject: { kind: 'node', guid: leaf },
+      evidence: { links: 15, typical: 16, peers: ['spine-1-5'] },
+    });
+    expect(v[0]!.title).toBe(
+      'leaf leaf-37 has 15 up links; the 31 other leaves of its pod (pod of spine-1-0) mostly have 16, short of cables to spine-1-5',
+    );
   });
 
   it('reports one missing spine-core cable once, on the spine', () => {
@@ -134,4 +173,3 @@ describe('topologyAnomalies()', () => {
     ]);
   });
 });
-

@@ -80,7 +80,8 @@ export function inferTopology(g: Graph): TopologyModel {
     tiers.set(n.guid, d === undefined ? 'unknown' : d === 1 ? 'leaf' : d === 2 ? 'spine' : 'core');
   }
   const linkTiers = new Map<string, LinkTier>();
-  for (const l of g.links) linkTiers.set(linkKey(l.a, l.b), linkTierOf(tiers.get(l.a.nodeGuid), tiers.get(l.b.nodeGuid)));
+  for (const l of g.links)
+    linkTiers.set(linkKey(l.a, l.b), linkTierOf(tiers.get(l.a.nodeGuid), tiers.get(l.b.nodeGuid)));
 
   const rails = new Map<Guid, number>();
   for (const n of g.nodes) {
@@ -147,12 +148,17 @@ export function topologyAnomalies(model: TopologyModel, current: Graph, opts: To
   const majority = opts.railMajority ?? 0.75;
 
   for (const l of current.links) {
-    for (const [h, s] of [[l.a, l.b], [l.b, l.a]] as const) {
+    for (const [h, s] of [
+      [l.a, l.b],
+      [l.b, l.a],
+    ] as const) {
       const rail = model.rails.get(h.nodeGuid);
       const lr = model.leafRails.get(s.nodeGuid);
       if (rail === undefined || !lr || lr.hcas < 3 || lr.share < majority || lr.rail === rail) continue;
       out.push({
-        kind: 'topology-wrong-rail', severity: 'major', subject: { kind: 'link', a: l.a, b: l.b },
+        kind: 'topology-wrong-rail',
+        severity: 'major',
+        subject: { kind: 'link', a: l.a, b: l.b },
         title: `${pl(h)} (rail ${rail}) is cabled to ${pl(s)}, a rail-${lr.rail} leaf`,
         short: `wrong rail: mlx5_${rail} on rail-${lr.rail} leaf`,
         evidence: { hcaRail: rail, leafRail: lr.rail, leafRailShare: lr.share, leafHcas: lr.hcas },
@@ -177,24 +183,45 @@ function missingVsBaseline(base: Graph, cur: Graph, pl: (p: PortRef) => string, 
   }
   for (const n of base.nodes) {
     if (curNodes.has(n.guid)) continue;
-    out.push({ kind: 'topology-node-missing', severity: 'major', subject: { kind: 'node', guid: n.guid },
-      title: `${n.type === 'switch' ? 'Switch' : 'Node'} ${name(n.guid)} is missing from the fabric`, short: 'node missing',
-      evidence: { guid: n.guid, type: n.type } });
+    out.push({
+      kind: 'topology-node-missing',
+      severity: 'major',
+      subject: { kind: 'node', guid: n.guid },
+      title: `${n.type === 'switch' ? 'Switch' : 'Node'} ${name(n.guid)} is missing from the fabric`,
+      short: 'node missing',
+      evidence: { guid: n.guid, type: n.type },
+    });
   }
   for (const l of base.links) {
     if (curLinks.has(linkKey(l.a, l.b))) continue;
     if (!curNodes.has(l.a.nodeGuid) || !curNodes.has(l.b.nodeGuid)) continue; // reported as node-missing
-    const moved = ([[l.a, l.b], [l.b, l.a]] as const).find(([x]) => peerNow.has(portKey(x)));
+    const moved = (
+      [
+        [l.a, l.b],
+        [l.b, l.a],
+      ] as const
+    ).find(([x]) => peerNow.has(portKey(x)));
     if (moved) {
       const [x, was] = moved;
       const now = peerNow.get(portKey(x))!;
-      out.push({ kind: 'topology-link-moved', severity: 'major', subject: { kind: 'link', a: l.a, b: l.b },
-        title: `${pl(x)} is cabled to ${pl(now)}; the baseline had ${pl(was)}`, short: `wrong port: ${pl(now)} instead of ${pl(was)}`,
-        evidence: { port: portKey(x), expectedPeer: portKey(was), actualPeer: portKey(now) } });
+      out.push({
+        kind: 'topology-link-moved',
+        severity: 'major',
+        subject: { kind: 'link', a: l.a, b: l.b },
+        title: `${pl(x)} is cabled to ${pl(now)}; the baseline had ${pl(was)}`,
+        short: `wrong port: ${pl(now)} instead of ${pl(was)}`,
+        evidence: { port: portKey(x), expectedPeer: portKey(was), actualPeer: portKey(now) },
+      });
       continue;
     }
-    out.push({ kind: 'topology-link-missing', severity: 'major', subject: { kind: 'link', a: l.a, b: l.b },
-      title: `Link ${pl(l.a)} <-> ${pl(l.b)} is missing`, short: 'link missing', evidence: { a: portKey(l.a), b: portKey(l.b) } });
+    out.push({
+      kind: 'topology-link-missing',
+      severity: 'major',
+      subject: { kind: 'link', a: l.a, b: l.b },
+      title: `Link ${pl(l.a)} <-> ${pl(l.b)} is missing`,
+      short: 'link missing',
+      evidence: { a: portKey(l.a), b: portKey(l.b) },
+    });
   }
   return out;
 }

@@ -17,22 +17,40 @@ const links: FabricLink[] = [
 ];
 type F = WorklistFinding;
 type WorklistFinding = Pick<Finding, 'kind' | 'severity' | 'subject' | 'title' | 'short' | 'state'>;
-const onPort = (g: string, n: number, kind: string, severity: F['severity'], short: string, state: F['state'] = 'open'): F =>
-  ({ kind, severity, subject: { kind: 'port', port: { nodeGuid: g, portNum: n } }, title: short, short, state });
+const onPort = (
+  g: string,
+  n: number,
+  kind: string,
+  severity: F['severity'],
+  short: string,
+  state: F['state'] = 'open',
+): F => ({ kind, severity, subject: { kind: 'port', port: { nodeGuid: g, portNum: n } }, title: short, short, state });
 
 describe('buildWorklist()', () => {
   it('merges findings of both ends into one entry per physical link', () => {
-    const w = buildWorklist({ links, nodes, findings: [
-      onPort(SW, 1, 'symbol-errors', 'major', 'symbol errors 1.2e-11 BER (340/h)'),
-      onPort(H1, 1, 'link-downed', 'major', 'link went down 1x'),
-    ], ports: [{ nodeGuid: H1, portNum: 1, lid: 9 }],
-    cables: [{ nodeGuid: SW, portNum: 1, vendor: 'Mellanox', serialNumber: 'MT123', lengthM: 3 }],
-    lookup: (g) => (g === H1 ? { name: 'dgx-001', rack: 'R12' } : undefined) });
+    const w = buildWorklist({
+      links,
+      nodes,
+      findings: [
+        onPort(SW, 1, 'symbol-errors', 'major', 'symbol errors 1.2e-11 BER (340/h)'),
+        onPort(H1, 1, 'link-downed', 'major', 'link went down 1x'),
+      ],
+      ports: [{ nodeGuid: H1, portNum: 1, lid: 9 }],
+      cables: [{ nodeGuid: SW, portNum: 1, vendor: 'Mellanox', serialNumber: 'MT123', lengthM: 3 }],
+      lookup: (g) => (g === H1 ? { name: 'dgx-001', rack: 'R12' } : undefined),
+    });
     expect(w).toHaveLength(1);
     const e = w[0]!;
     expect(e.reasons).toEqual(['symbol errors 1.2e-11 BER (340/h)', 'link went down 1x']);
     expect(e.ends).toEqual([
-      { nodeGuid: SW, portNum: 1, name: 'leaf-01', nodeType: 'switch', lid: 1, cable: { vendor: 'Mellanox', serialNumber: 'MT123', lengthM: 3 } },
+      {
+        nodeGuid: SW,
+        portNum: 1,
+        name: 'leaf-01',
+        nodeType: 'switch',
+        lid: 1,
+        cable: { vendor: 'Mellanox', serialNumber: 'MT123', lengthM: 3 },
+      },
       { nodeGuid: H1, portNum: 1, name: 'dgx-001', nodeType: 'ca', lid: 9, rack: 'R12' },
     ]);
     expect(e.actions[0]).toBe('clean and reseat both ends');
@@ -40,10 +58,21 @@ describe('buildWorklist()', () => {
   });
 
   it('ranks critical links first', () => {
-    const w = buildWorklist({ links, nodes, findings: [
-      onPort(SW, 1, 'link-error-recovery', 'minor', 'recoveries'),
-      { kind: 'link-degraded-width', severity: 'critical', subject: { kind: 'link', a: links[1]!.b, b: links[1]!.a }, title: 'w', short: 'width 4X->2X', state: 'open' },
-    ] });
+    const w = buildWorklist({
+      links,
+      nodes,
+      findings: [
+        onPort(SW, 1, 'link-error-recovery', 'minor', 'recoveries'),
+        {
+          kind: 'link-degraded-width',
+          severity: 'critical',
+          subject: { kind: 'link', a: links[1]!.b, b: links[1]!.a },
+          title: 'w',
+          short: 'width 4X->2X',
+          state: 'open',
+        },
+      ],
+    });
     expect(w.map((e) => e.severity)).toEqual(['critical', 'minor']);
     expect(w[0]!.ends.map((e) => e.nodeGuid)).toEqual([SW, H2]);
   });
@@ -53,7 +82,11 @@ describe('buildWorklist()', () => {
   });
 
   it('escalates repeat offenders up the action ladder', () => {
-    const w = buildWorklist({ links, findings: [onPort(SW, 2, 'symbol-errors', 'major', 's')], priorFixes: new Map([[`${SW}/2~${H2}/1`, 2]]) });
+    const w = buildWorklist({
+      links,
+      findings: [onPort(SW, 2, 'symbol-errors', 'major', 's')],
+      priorFixes: new Map([[`${SW}/2~${H2}/1`, 2]]),
+    });
     expect(w[0]!.repeatOffender).toBe(true);
     expect(w[0]!.actions[0]).toBe('replace the cable');
     expect(w[0]!.actions.at(-1)).toMatch(/^escalate/);
@@ -61,7 +94,13 @@ describe('buildWorklist()', () => {
   });
 
   it('marks an entry fixed when all its findings are resolved and acknowledged when none is open', () => {
-    const w = buildWorklist({ links, findings: [onPort(SW, 1, 'symbol-errors', 'major', 's', 'resolved'), onPort(SW, 2, 'symbol-errors', 'minor', 's', 'acknowledged')] });
+    const w = buildWorklist({
+      links,
+      findings: [
+        onPort(SW, 1, 'symbol-errors', 'major', 's', 'resolved'),
+        onPort(SW, 2, 'symbol-errors', 'minor', 's', 'acknowledged'),
+      ],
+    });
     expect(w.map((e) => e.state)).toEqual(['acknowledged', 'fixed']);
   });
 });

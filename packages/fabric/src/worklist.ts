@@ -1,4 +1,12 @@
-import { findingKey, linkKey, portKey, SEVERITY_RANK, type Finding, type FindingState, type Severity } from './findings.ts';
+import {
+  findingKey,
+  linkKey,
+  portKey,
+  SEVERITY_RANK,
+  type Finding,
+  type FindingState,
+  type Severity,
+} from './findings.ts';
 import type { CableInfo, FabricLink, FabricNode, FabricPort, Guid, NodeType, PortRef } from './types.ts';
 
 /** Where a node is, from the operator's inventory (passed in: this package does no I/O). */
@@ -44,9 +52,16 @@ export interface ReseatEntry {
 
 /** Finding kinds that point at the physical link (cable, transceiver, port cage). */
 export const PHYSICAL_KINDS: readonly string[] = [
-  'symbol-errors', 'link-error-recovery', 'link-downed', 'link-flapping', 'link-down',
-  'link-degraded-width', 'link-degraded-speed', 'counter-rate:PortRcvErrors',
-  'counter-rate:LocalLinkIntegrityErrors', 'counter-rate:ExcessiveBufferOverrunErrors',
+  'symbol-errors',
+  'link-error-recovery',
+  'link-downed',
+  'link-flapping',
+  'link-down',
+  'link-degraded-width',
+  'link-degraded-speed',
+  'counter-rate:PortRcvErrors',
+  'counter-rate:LocalLinkIntegrityErrors',
+  'counter-rate:ExcessiveBufferOverrunErrors',
 ];
 
 export interface WorklistInput {
@@ -69,7 +84,8 @@ const LADDER = ['clean and reseat both ends', 'swap the transceiver', 'replace t
 /** The action ladder, starting further up for links already worked on. */
 export function actionLadder(priorFixes: number): string[] {
   const steps = LADDER.slice(Math.min(priorFixes, LADDER.length - 1));
-  if (priorFixes >= 2) steps.push('escalate: repeat offender, move to another switch port / open a vendor case for the port or HCA');
+  if (priorFixes >= 2)
+    steps.push('escalate: repeat offender, move to another switch port / open a vendor case for the port or HCA');
   return steps;
 }
 
@@ -92,7 +108,12 @@ export function buildWorklist(input: WorklistInput): ReseatEntry[] {
   const cables = new Map<string, CableInfo>();
   for (const c of input.cables ?? []) cables.set(portKey(c), c);
 
-  interface Acc { key: string; refs: PortRef[]; findings: WorklistInput['findings'][number][]; endsHit: Set<string> }
+  interface Acc {
+    key: string;
+    refs: PortRef[];
+    findings: WorklistInput['findings'][number][];
+    endsHit: Set<string>;
+  }
   const groups = new Map<string, Acc>();
   for (const f of input.findings) {
     if (!kinds.has(f.kind)) continue;
@@ -132,22 +153,41 @@ export function buildWorklist(input: WorklistInput): ReseatEntry[] {
     entries.push({
       key: g.key,
       ends: refs.map((r) => endOf(r, nodes, ports, cables, input.lookup)),
-      severity, reasons,
+      severity,
+      reasons,
       findingKeys: [...new Set(g.findings.map((f) => findingKey(f)))],
-      actions: actionLadder(prior), priorFixes: prior, repeatOffender: prior > 0, state, score,
+      actions: actionLadder(prior),
+      priorFixes: prior,
+      repeatOffender: prior > 0,
+      state,
+      score,
     });
   }
   const stateRank: Record<FindingState | WorklistState, number> = { open: 2, acknowledged: 1, fixed: 0, resolved: 0 };
-  return entries.sort((a, b) => stateRank[b.state] - stateRank[a.state] || SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
-    b.score - a.score || (a.key < b.key ? -1 : 1));
+  return entries.sort(
+    (a, b) =>
+      stateRank[b.state] - stateRank[a.state] ||
+      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
+      b.score - a.score ||
+      (a.key < b.key ? -1 : 1),
+  );
 }
 
-function endOf(r: PortRef, nodes: Map<string, FabricNode>, ports: Map<string, FabricPort>, cables: Map<string, CableInfo>,
-  lookup?: (g: Guid) => NodeLocation | undefined): WorklistEnd {
+function endOf(
+  r: PortRef,
+  nodes: Map<string, FabricNode>,
+  ports: Map<string, FabricPort>,
+  cables: Map<string, CableInfo>,
+  lookup?: (g: Guid) => NodeLocation | undefined,
+): WorklistEnd {
   const n = nodes.get(r.nodeGuid);
   const loc = lookup?.(r.nodeGuid);
   const p = ports.get(portKey(r));
-  const end: WorklistEnd = { nodeGuid: r.nodeGuid, portNum: r.portNum, name: loc?.name ?? n?.description ?? r.nodeGuid };
+  const end: WorklistEnd = {
+    nodeGuid: r.nodeGuid,
+    portNum: r.portNum,
+    name: loc?.name ?? n?.description ?? r.nodeGuid,
+  };
   if (n) end.nodeType = n.type;
   // Switch LIDs live on port 0 (the node), CA LIDs on each port.
   const lid = p?.lid ?? (n?.type === 'switch' ? n.lid : undefined);

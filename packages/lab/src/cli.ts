@@ -8,7 +8,17 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { LinkSpeed, LinkWidth } from '@ibwatch/fabric';
 import { parsePortAddr } from './console.ts';
-import { addCounter, degradeLink, ERROR_COUNTERS, linkDown, linkUp, resetCounters, restoreLink, setCounter, setDropRate } from './faults.ts';
+import {
+  addCounter,
+  degradeLink,
+  ERROR_COUNTERS,
+  linkDown,
+  linkUp,
+  resetCounters,
+  restoreLink,
+  setCounter,
+  setDropRate,
+} from './faults.ts';
 import { attachLab, labIsRunning, LabAlreadyRunningError, startLab, stopLab } from './runner.ts';
 import { killMasterSm, restartSm } from './sm-control.ts';
 import { readState } from './state.ts';
@@ -40,22 +50,39 @@ const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..'
 
 function printStatus(st: LabStatus): void {
   const f = st.fabric;
-  console.log(`lab ${st.dir}  socket ${st.sockName}  ibsim pid ${st.ibsim.pid} ${st.ibsim.running ? 'running' : 'NOT running'}`);
-  console.log(`fabric: ${f.gpus} GPUs, ${f.tiers} tiers, radix ${f.radix}, ${f.switches} switches, ${f.cas} HCAs, ${f.links} links, ${f.width} ${f.speed}, routing ${st.routing}`);
+  console.log(
+    `lab ${st.dir}  socket ${st.sockName}  ibsim pid ${st.ibsim.pid} ${st.ibsim.running ? 'running' : 'NOT running'}`,
+  );
+  console.log(
+    `fabric: ${f.gpus} GPUs, ${f.tiers} tiers, radix ${f.radix}, ${f.switches} switches, ${f.cas} HCAs, ${f.links} links, ${f.width} ${f.speed}, routing ${st.routing}`,
+  );
   for (const sm of st.sms) {
-    console.log(`SM ${sm.id}  ${sm.state.padEnd(11)} priority ${String(sm.priority).padStart(2)}  lid ${sm.lid ?? '-'}  guid ${sm.guid}  "${sm.host}"  pid ${sm.pid ?? '-'}`);
+    console.log(
+      `SM ${sm.id}  ${sm.state.padEnd(11)} priority ${String(sm.priority).padStart(2)}  lid ${sm.lid ?? '-'}  guid ${sm.guid}  "${sm.host}"  pid ${sm.pid ?? '-'}`,
+    );
   }
-  if (st.master) console.log(`sminfo: master lid ${st.master.lid} guid ${st.master.guid} priority ${st.master.priority} (${st.master.host ?? '?'})`);
+  if (st.master)
+    console.log(
+      `sminfo: master lid ${st.master.lid} guid ${st.master.guid} priority ${st.master.priority} (${st.master.host ?? '?'})`,
+    );
   for (const e of st.errors) console.log(`warning: ${e}`);
 }
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
-    args: argv, allowPositionals: true,
+    args: argv,
+    allowPositionals: true,
     options: {
-      dir: { type: 'string' }, gpus: { type: 'string' }, tiers: { type: 'string' }, radix: { type: 'string' },
-      speed: { type: 'string' }, width: { type: 'string' }, sweep: { type: 'string' }, json: { type: 'boolean' },
-      flap: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      dir: { type: 'string' },
+      gpus: { type: 'string' },
+      tiers: { type: 'string' },
+      radix: { type: 'string' },
+      speed: { type: 'string' },
+      width: { type: 'string' },
+      sweep: { type: 'string' },
+      json: { type: 'boolean' },
+      flap: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
   const [cmd, ...rest] = positionals;
@@ -72,7 +99,9 @@ async function main(argv: string[]): Promise<number> {
       const existing = readState(dir);
       if (existing && labIsRunning(existing)) {
         const same = existing.options.gpus === gpus && (values.tiers === undefined || existing.shape.tiers === tiers);
-        console.log(`lab already running in ${existing.dir} (${existing.shape.gpus} GPUs, ${existing.shape.tiers} tiers)`);
+        console.log(
+          `lab already running in ${existing.dir} (${existing.shape.gpus} GPUs, ${existing.shape.tiers} tiers)`,
+        );
         if (!same) {
           console.error('it differs from the requested size: run "pnpm lab down" first');
           return 1;
@@ -81,17 +110,30 @@ async function main(argv: string[]): Promise<number> {
       }
       try {
         const lab = await startLab({
-          dir, gpus, tiers, radix: values.radix ? Number(values.radix) : undefined,
-          speed: values.speed as LinkSpeed | undefined, width: values.width as LinkWidth | undefined,
+          dir,
+          gpus,
+          tiers,
+          radix: values.radix ? Number(values.radix) : undefined,
+          speed: values.speed as LinkSpeed | undefined,
+          width: values.width as LinkWidth | undefined,
           sweepInterval: values.sweep ? Number(values.sweep) : undefined,
         });
         const s = lab.state;
         const t = s.timings;
-        if (values.json) console.log(JSON.stringify({ dir: s.dir, sockName: s.sockName, shape: s.shape, counts: s.counts, timings: t }));
+        if (values.json)
+          console.log(
+            JSON.stringify({ dir: s.dir, sockName: s.sockName, shape: s.shape, counts: s.counts, timings: t }),
+          );
         else {
-          console.log(`lab up in ${(t.totalMs / 1000).toFixed(2)} s (generate ${(t.generateMs / 1000).toFixed(2)}, ibsim ${(t.ibsimReadyMs / 1000).toFixed(2)}, master SUBNET UP ${(t.masterUpMs / 1000).toFixed(2)}, standby ${(t.standbyUpMs / 1000).toFixed(2)})`);
-          console.log(`${s.shape.gpus} GPUs, ${s.shape.tiers} tiers: ${s.counts.switches} switches, ${s.counts.cas} HCAs, ${s.counts.links} links, routing ${s.routing}`);
-          console.log(`dir ${s.dir}  socket ${s.sockName}  pids ibsim ${s.ibsim.pid}, opensm ${s.sms.map((x) => x.pid).join(', ')}`);
+          console.log(
+            `lab up in ${(t.totalMs / 1000).toFixed(2)} s (generate ${(t.generateMs / 1000).toFixed(2)}, ibsim ${(t.ibsimReadyMs / 1000).toFixed(2)}, master SUBNET UP ${(t.masterUpMs / 1000).toFixed(2)}, standby ${(t.standbyUpMs / 1000).toFixed(2)})`,
+          );
+          console.log(
+            `${s.shape.gpus} GPUs, ${s.shape.tiers} tiers: ${s.counts.switches} switches, ${s.counts.cas} HCAs, ${s.counts.links} links, routing ${s.routing}`,
+          );
+          console.log(
+            `dir ${s.dir}  socket ${s.sockName}  pids ibsim ${s.ibsim.pid}, opensm ${s.sms.map((x) => x.pid).join(', ')}`,
+          );
         }
       } catch (e) {
         if (e instanceof LabAlreadyRunningError) {
@@ -104,13 +146,16 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'status': {
       const st = await labStatus(await attachLab(dir));
-      if (values.json) console.log(JSON.stringify(st, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2));
+      if (values.json)
+        console.log(JSON.stringify(st, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2));
       else printStatus(st);
       return 0;
     }
     case 'env': {
       const te = (await attachLab(dir)).toolEnv();
-      console.log(`export LD_PRELOAD=${te.env.LD_PRELOAD}\nexport IBSIM_SOCKNAME=${te.env.IBSIM_SOCKNAME}\ncd ${te.cwd}  # umad2sim writes ./sys-<pid>/ here`);
+      console.log(
+        `export LD_PRELOAD=${te.env.LD_PRELOAD}\nexport IBSIM_SOCKNAME=${te.env.IBSIM_SOCKNAME}\ncd ${te.cwd}  # umad2sim writes ./sys-<pid>/ here`,
+      );
       return 0;
     }
     case 'down': {
@@ -126,7 +171,11 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function fault(dir: string, args: string[], values: { width?: string; speed?: string; flap?: boolean }): Promise<number> {
+async function fault(
+  dir: string,
+  args: string[],
+  values: { width?: string; speed?: string; flap?: boolean },
+): Promise<number> {
   const [kind, portText, a, b] = args;
   const lab = await attachLab(dir);
   const port = () => {
@@ -148,7 +197,10 @@ async function fault(dir: string, args: string[], values: { width?: string; spee
       break;
     case 'degrade':
       if (!values.width && !values.speed) throw new Error('degrade needs --width and/or --speed');
-      await degradeLink(lab, port(), { width: values.width as LinkWidth | undefined, speed: values.speed as LinkSpeed | undefined });
+      await degradeLink(lab, port(), {
+        width: values.width as LinkWidth | undefined,
+        speed: values.speed as LinkSpeed | undefined,
+      });
       console.log(`${portText} and its peer set to ${values.width ?? ''} ${values.speed ?? ''}`.trim());
       break;
     case 'restore':
@@ -174,7 +226,9 @@ async function fault(dir: string, args: string[], values: { width?: string; spee
     case 'kill-master': {
       const t0 = performance.now();
       const { killed, master } = await killMasterSm(lab);
-      console.log(`killed SM ${killed.id} ("${killed.host}"); SM ${master.id} ("${master.host}") is MASTER after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      console.log(
+        `killed SM ${killed.id} ("${killed.host}"); SM ${master.id} ("${master.host}") is MASTER after ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
       break;
     }
     case 'restart-sm': {
@@ -185,7 +239,9 @@ async function fault(dir: string, args: string[], values: { width?: string; spee
     }
     case 'free-slots': {
       const freed = await lab.freeLeakedClients();
-      console.log(`freed ${freed.length} client slot(s)${freed.length ? ': ' + freed.map((c) => `pid ${c.pid}`).join(', ') : ''}`);
+      console.log(
+        `freed ${freed.length} client slot(s)${freed.length ? ': ' + freed.map((c) => `pid ${c.pid}`).join(', ') : ''}`,
+      );
       break;
     }
     default:

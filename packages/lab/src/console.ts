@@ -32,7 +32,10 @@ let chain: Promise<unknown> = Promise.resolve();
 
 /** One ibsim console, identified by its FIFO and output file. */
 export class IbsimConsole {
-  constructor(readonly fifo: string, readonly outFile: string) {}
+  constructor(
+    readonly fifo: string,
+    readonly outFile: string,
+  ) {}
 
   /**
    * Sends one command and returns ibsim's reply: the text printed after the command up to the

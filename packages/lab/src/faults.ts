@@ -67,7 +67,9 @@ export async function setCounter(lab: Lab, p: PortAddr, counter: string, value: 
 /** Reads a port's PortCounters with `perfquery <lid> <port>` (add `-x` for the extended set). */
 export async function readCounters(lab: Lab, p: PortAddr, extended = false): Promise<Record<string, bigint>> {
   const lid = await endLid(lab, p);
-  const out = await lab.runToolOk('perfquery', [...(extended ? ['-x'] : []), String(lid), String(p.port)], { timeoutMs: 15_000 });
+  const out = await lab.runToolOk('perfquery', [...(extended ? ['-x'] : []), String(lid), String(p.port)], {
+    timeoutMs: 15_000,
+  });
   return parsePerfquery(out);
 }
 

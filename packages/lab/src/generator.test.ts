@@ -19,119 +19,177 @@ describe('generateTopology()', () => {
     [1000, 2, 33, 32, 0, 125 * 8 + 2 + 33 * 32],
     [256, 3, 9, 16, 8, 256 + 2 + 9 * 32 + 16 * 32],
     [4000, 3, 129, 160, 128, 4000 + 2 + 129 * 32 + 160 * 32],
-  ] as const)('%i GPUs in %i tiers: %i leaves, %i spines, %i cores, %i links', (gpus, tiers, leaves, spines, cores, links) => {
-    const t = generateTopology({ gpus, tiers });
-    expect(t.shape.tiers).toBe(tiers);
-    expect(count(t, 'leaf')).toBe(leaves);
-    expect(count(t, 'spine')).toBe(spines);
-    expect(count(t, 'core')).toBe(cores);
-    expect(count(t, 'gpu-hca')).toBe(Math.ceil(gpus / 8) * 8);
-    expect(count(t, 'head-hca')).toBe(2);
-    expect(t.links.length).toBe(links);
-  }, T);
+  ] as const)(
+    '%i GPUs in %i tiers: %i leaves, %i spines, %i cores, %i links',
+    (gpus, tiers, leaves, spines, cores, links) => {
+      const t = generateTopology({ gpus, tiers });
+      expect(t.shape.tiers).toBe(tiers);
+      expect(count(t, 'leaf')).toBe(leaves);
+      expect(count(t, 'spine')).toBe(spines);
+      expect(count(t, 'core')).toBe(cores);
+      expect(count(t, 'gpu-hca')).toBe(Math.ceil(gpus / 8) * 8);
+      expect(count(t, 'head-hca')).toBe(2);
+      expect(t.links.length).toBe(links);
+    },
+    T,
+  );
 
-  it('picks 2 tiers while the leaves fit the spines, then 3', () => {
-    expect(planTopology({ gpus: 1024 }).tiers).toBe(2);
-    expect(planTopology({ gpus: 2000 }).tiers).toBe(3);
-    expect(() => planTopology({ gpus: 4000, tiers: 2 })).toThrow(/do not fit a 2-tier/);
-  }, T);
+  it(
+    'picks 2 tiers while the leaves fit the spines, then 3',
+    () => {
+      expect(planTopology({ gpus: 1024 }).tiers).toBe(2);
+      expect(planTopology({ gpus: 2000 }).tiers).toBe(3);
+      expect(() => planTopology({ gpus: 4000, tiers: 2 })).toThrow(/do not fit a 2-tier/);
+    },
+    T,
+  );
 
-  it('cables every port at most once and every link on two existing ends, within the radix', () => {
-    for (const opts of [{ gpus: 16 }, { gpus: 256, tiers: 3 as const }, { gpus: 4000 }, { gpus: 300, radix: 40 }]) {
-      const t = generateTopology(opts);
-      const table = portTable(t); // throws on a double-cabled or out-of-range port
-      const byName = nodesByName(t);
-      for (const l of t.links) {
-        expect(byName.has(l.a.node) && byName.has(l.b.node)).toBe(true);
-        expect(table.get(l.b.node)?.[l.b.port]).toEqual(l.a);
+  it(
+    'cables every port at most once and every link on two existing ends, within the radix',
+    () => {
+      for (const opts of [{ gpus: 16 }, { gpus: 256, tiers: 3 as const }, { gpus: 4000 }, { gpus: 300, radix: 40 }]) {
+        const t = generateTopology(opts);
+        const table = portTable(t); // throws on a double-cabled or out-of-range port
+        const byName = nodesByName(t);
+        for (const l of t.links) {
+          expect(byName.has(l.a.node) && byName.has(l.b.node)).toBe(true);
+          expect(table.get(l.b.node)?.[l.b.port]).toEqual(l.a);
+        }
+        for (const n of t.nodes) expect(n.numPorts).toBeLessThanOrEqual(n.type === 'switch' ? (opts.radix ?? 64) : 1);
+        // every HCA is cabled, every switch reaches at least one other switch
+        for (const n of t.nodes) expect(table.get(n.name)?.some(Boolean)).toBe(true);
       }
-      for (const n of t.nodes) expect(n.numPorts).toBeLessThanOrEqual(n.type === 'switch' ? (opts.radix ?? 64) : 1);
-      // every HCA is cabled, every switch reaches at least one other switch
-      for (const n of t.nodes) expect(table.get(n.name)?.some(Boolean)).toBe(true);
-    }
-  }, T);
+    },
+    T,
+  );
 
-  it('puts mlx5_N of every node on a rail-N leaf', () => {
-    const t = generateTopology({ gpus: 1000 });
-    const table = portTable(t);
-    const byName = nodesByName(t);
-    for (const n of t.nodes.filter((x) => x.role === 'gpu-hca')) {
-      const leaf = byName.get(table.get(n.name)?.[1]?.node ?? '');
-      expect(leaf?.role).toBe('leaf');
-      expect(leaf?.rail).toBe(Number(n.name.split('mlx5_')[1]));
-      expect(leaf?.name).toBe(`leaf-r${n.rail}-${String((n.su ?? 0) + 1).padStart(2, '0')}`);
-    }
-  }, T);
+  it(
+    'puts mlx5_N of every node on a rail-N leaf',
+    () => {
+      const t = generateTopology({ gpus: 1000 });
+      const table = portTable(t);
+      const byName = nodesByName(t);
+      for (const n of t.nodes.filter((x) => x.role === 'gpu-hca')) {
+        const leaf = byName.get(table.get(n.name)?.[1]?.node ?? '');
+        expect(leaf?.role).toBe('leaf');
+        expect(leaf?.rail).toBe(Number(n.name.split('mlx5_')[1]));
+        expect(leaf?.name).toBe(`leaf-r${n.rail}-${String((n.su ?? 0) + 1).padStart(2, '0')}`);
+      }
+    },
+    T,
+  );
 
-  it('names nodes like a real cluster and attaches the head nodes', () => {
-    const t = generateTopology({ gpus: 4000 });
-    const names = new Set(t.nodes.map((n) => n.name));
-    expect(names.size).toBe(t.nodes.length);
-    for (const n of ['dgx-0001 mlx5_0', 'dgx-0500 mlx5_7', 'leaf-r3-07', 'leaf-r0-16', 'spine-p1-01', 'core-128', 'head-01 mlx5_0']) {
-      expect(names.has(n), n).toBe(true);
-    }
-    expect(t.smHosts).toEqual(['head-01 mlx5_0', 'head-02 mlx5_0']);
-    expect(generateTopology({ gpus: 256 }).nodes.some((n) => n.name === 'spine-08')).toBe(true);
-  }, T);
+  it(
+    'names nodes like a real cluster and attaches the head nodes',
+    () => {
+      const t = generateTopology({ gpus: 4000 });
+      const names = new Set(t.nodes.map((n) => n.name));
+      expect(names.size).toBe(t.nodes.length);
+      for (const n of [
+        'dgx-0001 mlx5_0',
+        'dgx-0500 mlx5_7',
+        'leaf-r3-07',
+        'leaf-r0-16',
+        'spine-p1-01',
+        'core-128',
+        'head-01 mlx5_0',
+      ]) {
+        expect(names.has(n), n).toBe(true);
+      }
+      expect(t.smHosts).toEqual(['head-01 mlx5_0', 'head-02 mlx5_0']);
+      expect(generateTopology({ gpus: 256 }).nodes.some((n) => n.name === 'spine-08')).toBe(true);
+    },
+    T,
+  );
 
-  it('is deterministic and gives unique canonical GUIDs; roots are the top tier', () => {
-    const a = generateTopology({ gpus: 512, tiers: 3 });
-    expect(generateTopology({ gpus: 512, tiers: 3 })).toEqual(a);
-    const guids = a.nodes.flatMap((n) => (n.portGuid ? [n.guid, n.portGuid] : [n.guid]));
-    expect(new Set(guids).size).toBe(guids.length);
-    for (const g of guids) expect(g).toMatch(/^0x[0-9a-f]{16}$/);
-    expect(a.roots).toEqual(a.nodes.filter((n) => n.role === 'core').map((n) => n.guid));
-    expect(writeRootsFile(a).trim().split('\n')).toHaveLength(a.shape.cores);
-  }, T);
+  it(
+    'is deterministic and gives unique canonical GUIDs; roots are the top tier',
+    () => {
+      const a = generateTopology({ gpus: 512, tiers: 3 });
+      expect(generateTopology({ gpus: 512, tiers: 3 })).toEqual(a);
+      const guids = a.nodes.flatMap((n) => (n.portGuid ? [n.guid, n.portGuid] : [n.guid]));
+      expect(new Set(guids).size).toBe(guids.length);
+      for (const g of guids) expect(g).toMatch(/^0x[0-9a-f]{16}$/);
+      expect(a.roots).toEqual(a.nodes.filter((n) => n.role === 'core').map((n) => n.guid));
+      expect(writeRootsFile(a).trim().split('\n')).toHaveLength(a.shape.cores);
+    },
+    T,
+  );
 
-  it('respects a configurable radix', () => {
-    const t = generateTopology({ gpus: 320, radix: 40 });
-    expect(t.shape.nodesPerSu).toBe(20);
-    expect(t.nodes.filter((n) => n.type === 'switch').every((n) => n.numPorts === 40)).toBe(true);
-  }, T);
+  it(
+    'respects a configurable radix',
+    () => {
+      const t = generateTopology({ gpus: 320, radix: 40 });
+      expect(t.shape.nodesPerSu).toBe(20);
+      expect(t.nodes.filter((n) => n.type === 'switch').every((n) => n.numPorts === 40)).toBe(true);
+    },
+    T,
+  );
 
-  it('generates 10,000 GPUs quickly', () => {
-    // CPU time, not wall time: on a loaded 2-core CI box the wall clock measures the neighbours.
-    const t0 = process.cpuUsage();
-    const t = generateTopology({ gpus: 10_000 });
-    const net = writeNetfile(t);
-    const cpu = process.cpuUsage(t0);
-    expect((cpu.user + cpu.system) / 1000).toBeLessThan(3000);
-    expect(count(t, 'gpu-hca')).toBe(10_000);
-    expect(net.length).toBeGreaterThan(1_000_000);
-    expect(ibsimLimits(t).ports).toBeGreaterThanOrEqual(t.nodes.reduce((s, n) => s + n.numPorts + 1, 0));
-  }, T);
+  it(
+    'generates 10,000 GPUs quickly',
+    () => {
+      // CPU time, not wall time: on a loaded 2-core CI box the wall clock measures the neighbours.
+      const t0 = process.cpuUsage();
+      const t = generateTopology({ gpus: 10_000 });
+      const net = writeNetfile(t);
+      const cpu = process.cpuUsage(t0);
+      expect((cpu.user + cpu.system) / 1000).toBeLessThan(3000);
+      expect(count(t, 'gpu-hca')).toBe(10_000);
+      expect(net.length).toBeGreaterThan(1_000_000);
+      expect(ibsimLimits(t).ports).toBeGreaterThanOrEqual(t.nodes.reduce((s, n) => s + n.numPorts + 1, 0));
+    },
+    T,
+  );
 
-  it('rejects bad options', () => {
-    expect(() => generateTopology({ gpus: 0 })).toThrow(/gpus/);
-    expect(() => generateTopology({ gpus: 16, radix: 63 })).toThrow(/radix/);
-  }, T);
+  it(
+    'rejects bad options',
+    () => {
+      expect(() => generateTopology({ gpus: 0 })).toThrow(/gpus/);
+      expect(() => generateTopology({ gpus: 16, radix: 63 })).toThrow(/radix/);
+    },
+    T,
+  );
 });
 
 describe('writeNetfile()', () => {
-  it('writes both ends of each cable with the rate and explicit GUIDs', () => {
-    const text = writeNetfile(generateTopology({ gpus: 16 }));
-    expect(text).toContain('switchguid=0xfc6a1c0301000001\nSwitch 64 "leaf-r0-01" # "leaf-r0-01" enhanced port 0 lid 0 lmc 0');
-    expect(text).toContain('Ca 1 "dgx-0001 mlx5_0" # "dgx-0001 mlx5_0"\n[1] "leaf-r0-01"[1] # lid 0 4xHDR');
-    expect(text).toMatch(/Switch 64 "leaf-r0-01"[^]*?\n\[1\] "dgx-0001 mlx5_0"\[1\] # lid 0 4xHDR/);
-  }, T);
+  it(
+    'writes both ends of each cable with the rate and explicit GUIDs',
+    () => {
+      const text = writeNetfile(generateTopology({ gpus: 16 }));
+      expect(text).toContain(
+        'switchguid=0xfc6a1c0301000001\nSwitch 64 "leaf-r0-01" # "leaf-r0-01" enhanced port 0 lid 0 lmc 0',
+      );
+      expect(text).toContain('Ca 1 "dgx-0001 mlx5_0" # "dgx-0001 mlx5_0"\n[1] "leaf-r0-01"[1] # lid 0 4xHDR');
+      expect(text).toMatch(/Switch 64 "leaf-r0-01"[^]*?\n\[1\] "dgx-0001 mlx5_0"\[1\] # lid 0 4xHDR/);
+    },
+    T,
+  );
 
-  it('writes a per-link override on both ends and refuses NDR (ibsim 0.10 cannot parse it)', () => {
-    const t = generateTopology({ gpus: 16 });
-    t.links[0] = { ...t.links[0], width: '2X' };
-    const text = writeNetfile(t);
-    expect(text.match(/ 2xHDR/g)).toHaveLength(2);
-    expect(() => writeNetfile(generateTopology({ gpus: 16, speed: 'NDR' }))).toThrow(/cannot simulate NDR/);
-  }, T);
+  it(
+    'writes a per-link override on both ends and refuses NDR (ibsim 0.10 cannot parse it)',
+    () => {
+      const t = generateTopology({ gpus: 16 });
+      t.links[0] = { ...t.links[0], width: '2X' };
+      const text = writeNetfile(t);
+      expect(text.match(/ 2xHDR/g)).toHaveLength(2);
+      expect(() => writeNetfile(generateTopology({ gpus: 16, speed: 'NDR' }))).toThrow(/cannot simulate NDR/);
+    },
+    T,
+  );
 });
 
 describe('node-name-map', () => {
-  it('round-trips names and rack locations', () => {
-    const t = generateTopology({ gpus: 64 });
-    const text = writeNodeNameMap(t);
-    expect(text).toContain('0xb83fd20300000106 "dgx-0001 mlx5_3" # rack=R01 u=2');
-    const parsed = parseNodeNameMap(text);
-    expect(parsed).toHaveLength(t.nodes.length);
-    expect(parsed.find((e) => e.name === 'leaf-r3-01')).toMatchObject({ rack: 'N01', u: 4 });
-  }, T);
+  it(
+    'round-trips names and rack locations',
+    () => {
+      const t = generateTopology({ gpus: 64 });
+      const text = writeNodeNameMap(t);
+      expect(text).toContain('0xb83fd20300000106 "dgx-0001 mlx5_3" # rack=R01 u=2');
+      const parsed = parseNodeNameMap(text);
+      expect(parsed).toHaveLength(t.nodes.length);
+      expect(parsed.find((e) => e.name === 'leaf-r3-01')).toMatchObject({ rack: 'N01', u: 4 });
+    },
+    T,
+  );
 });

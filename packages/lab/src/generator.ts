@@ -60,8 +60,10 @@ export function planTopology(opts: TopologyOptions): TopologyShape {
   const radix = opts.radix ?? 64;
   const rails = opts.gpusPerNode ?? 8;
   const heads = opts.headNodes ?? 2;
-  if (!Number.isInteger(opts.gpus) || opts.gpus < 1) throw new Error(`gpus must be a positive integer, got ${opts.gpus}`);
-  if (!Number.isInteger(radix) || radix < 4 || radix % 2 !== 0) throw new Error(`radix must be an even integer >= 4, got ${radix}`);
+  if (!Number.isInteger(opts.gpus) || opts.gpus < 1)
+    throw new Error(`gpus must be a positive integer, got ${opts.gpus}`);
+  if (!Number.isInteger(radix) || radix < 4 || radix % 2 !== 0)
+    throw new Error(`radix must be an even integer >= 4, got ${radix}`);
   if (!Number.isInteger(rails) || rails < 1) throw new Error(`gpusPerNode must be a positive integer, got ${rails}`);
   const half = radix / 2;
   if (heads < 2 || heads > half) throw new Error(`headNodes must be between 2 and radix/2 (${half}), got ${heads}`);
@@ -84,8 +86,20 @@ export function planTopology(opts: TopologyOptions): TopologyShape {
   if (tiers === 2) {
     const s = twoTierSpines as number;
     return {
-      gpus: opts.gpus, gpuNodes, railsPerNode: rails, tiers, radix, nodesPerSu: half, sus, leaves,
-      spinesPerGroup: s, pods: 1, leavesPerPod: leaves, cores: 0, leafSpineCables: half / s, spineCoreCables: 0,
+      gpus: opts.gpus,
+      gpuNodes,
+      railsPerNode: rails,
+      tiers,
+      radix,
+      nodesPerSu: half,
+      sus,
+      leaves,
+      spinesPerGroup: s,
+      pods: 1,
+      leavesPerPod: leaves,
+      cores: 0,
+      leafSpineCables: half / s,
+      spineCoreCables: 0,
     };
   }
   const leavesPerPod = opts.leavesPerPod ?? (leaves > half ? half : Math.max(1, Math.ceil(leaves / 2)));
@@ -101,9 +115,20 @@ export function planTopology(opts: TopologyOptions): TopologyShape {
     throw new Error(`${pods} pods exceed a 3-tier tree of radix ${radix} (max ${radix} pods)`);
   }
   return {
-    gpus: opts.gpus, gpuNodes, railsPerNode: rails, tiers, radix, nodesPerSu: half, sus, leaves,
-    spinesPerGroup: spinesPerPod, pods, leavesPerPod, cores: spinesPerPod * coresPerPlane,
-    leafSpineCables: half / spinesPerPod, spineCoreCables: half / coresPerPlane,
+    gpus: opts.gpus,
+    gpuNodes,
+    railsPerNode: rails,
+    tiers,
+    radix,
+    nodesPerSu: half,
+    sus,
+    leaves,
+    spinesPerGroup: spinesPerPod,
+    pods,
+    leavesPerPod,
+    cores: spinesPerPod * coresPerPlane,
+    leafSpineCables: half / spinesPerPod,
+    spineCoreCables: half / coresPerPlane,
   };
 }
 
@@ -128,21 +153,36 @@ export function generateTopology(opts: TopologyOptions): Topology {
       const name = `leaf-r${r}-${pad(su + 1, suW)}`;
       leafNames.push(name);
       nodes.push({
-        guid: guidOf(SWITCH_BASE | (1n << 24n) | BigInt(leafNames.length)), name, type: 'switch', role: 'leaf',
-        tier: 1, numPorts: radix, rail: r, su, rack: `N${pad(su + 1, suW)}`, u: 1 + r,
+        guid: guidOf(SWITCH_BASE | (1n << 24n) | BigInt(leafNames.length)),
+        name,
+        type: 'switch',
+        role: 'leaf',
+        tier: 1,
+        numPorts: radix,
+        rail: r,
+        su,
+        rack: `N${pad(su + 1, suW)}`,
+        u: 1 + r,
       });
     }
   }
   const mgmtLeaf = 'leaf-mgmt-01';
   leafNames.push(mgmtLeaf);
   nodes.push({
-    guid: guidOf(SWITCH_BASE | (1n << 24n) | BigInt(leafNames.length)), name: mgmtLeaf, type: 'switch',
-    role: 'leaf', tier: 1, numPorts: radix, rack: 'M01', u: 40,
+    guid: guidOf(SWITCH_BASE | (1n << 24n) | BigInt(leafNames.length)),
+    name: mgmtLeaf,
+    type: 'switch',
+    role: 'leaf',
+    tier: 1,
+    numPorts: radix,
+    rack: 'M01',
+    u: 40,
   });
 
   const roots: Guid[] = [];
   const rackOf = (prefix: string, i: number): { rack: string; u: number } => ({
-    rack: `${prefix}${pad(Math.floor(i / 16) + 1, 2)}`, u: 1 + (i % 16) * 2,
+    rack: `${prefix}${pad(Math.floor(i / 16) + 1, 2)}`,
+    u: 1 + (i % 16) * 2,
   });
 
   if (tiers === 2) {
@@ -160,7 +200,10 @@ export function generateTopology(opts: TopologyOptions): Topology {
     leafNames.forEach((leaf, li) => {
       for (let j = 0; j < s; j++) {
         for (let k = 0; k < c; k++) {
-          links.push({ a: { node: leaf, port: half + j * c + k + 1 }, b: { node: spineNames[j], port: li * c + k + 1 } });
+          links.push({
+            a: { node: leaf, port: half + j * c + k + 1 },
+            b: { node: spineNames[j], port: li * c + k + 1 },
+          });
         }
       }
     });
@@ -175,8 +218,14 @@ export function generateTopology(opts: TopologyOptions): Topology {
     for (let q = 0; q < pods; q++) {
       for (let j = 0; j < sp; j++) {
         nodes.push({
-          guid: guidOf(SWITCH_BASE | (2n << 24n) | BigInt(q * sp + j + 1)), name: spineName(q, j), type: 'switch',
-          role: 'spine', tier: 2, numPorts: radix, pod: q, ...rackOf('S', q * sp + j),
+          guid: guidOf(SWITCH_BASE | (2n << 24n) | BigInt(q * sp + j + 1)),
+          name: spineName(q, j),
+          type: 'switch',
+          role: 'spine',
+          tier: 2,
+          numPorts: radix,
+          pod: q,
+          ...rackOf('S', q * sp + j),
         });
       }
     }
@@ -185,7 +234,12 @@ export function generateTopology(opts: TopologyOptions): Topology {
         const guid = guidOf(SWITCH_BASE | (3n << 24n) | BigInt(j * coresPerPlane + ci + 1));
         roots.push(guid);
         nodes.push({
-          guid, name: coreName(j, ci), type: 'switch', role: 'core', tier: 3, numPorts: radix,
+          guid,
+          name: coreName(j, ci),
+          type: 'switch',
+          role: 'core',
+          tier: 3,
+          numPorts: radix,
           ...rackOf('C', j * coresPerPlane + ci),
         });
       }
@@ -197,7 +251,10 @@ export function generateTopology(opts: TopologyOptions): Topology {
       leafNode.pod = q;
       for (let j = 0; j < sp; j++) {
         for (let k = 0; k < c1; k++) {
-          links.push({ a: { node: leaf, port: half + j * c1 + k + 1 }, b: { node: spineName(q, j), port: lp * c1 + k + 1 } });
+          links.push({
+            a: { node: leaf, port: half + j * c1 + k + 1 },
+            b: { node: spineName(q, j), port: lp * c1 + k + 1 },
+          });
         }
       }
     });
@@ -226,8 +283,18 @@ export function generateTopology(opts: TopologyOptions): Topology {
       const g = CA_BASE | (BigInt(n + 1) << 8n) | BigInt(r * 2);
       const name = `${host} mlx5_${r}`;
       nodes.push({
-        guid: guidOf(g), portGuid: guidOf(g + 1n), name, type: 'ca', role: 'gpu-hca', tier: 0, numPorts: 1,
-        rail: r, su, host, rack, u: 2 + (n % 4) * 10,
+        guid: guidOf(g),
+        portGuid: guidOf(g + 1n),
+        name,
+        type: 'ca',
+        role: 'gpu-hca',
+        tier: 0,
+        numPorts: 1,
+        rail: r,
+        su,
+        host,
+        rack,
+        u: 2 + (n % 4) * 10,
       });
       links.push({ a: { node: name, port: 1 }, b: { node: leafNames[su * rails + r], port: slot + 1 } });
     }
@@ -239,12 +306,26 @@ export function generateTopology(opts: TopologyOptions): Topology {
     const g = HEAD_BASE | (BigInt(h + 1) << 8n);
     smHosts.push(name);
     nodes.push({
-      guid: guidOf(g), portGuid: guidOf(g + 1n), name, type: 'ca', role: 'head-hca', tier: 0, numPorts: 1,
-      host, rack: 'M01', u: 10 + h * 2,
+      guid: guidOf(g),
+      portGuid: guidOf(g + 1n),
+      name,
+      type: 'ca',
+      role: 'head-hca',
+      tier: 0,
+      numPorts: 1,
+      host,
+      rack: 'M01',
+      u: 10 + h * 2,
     });
     links.push({ a: { node: name, port: 1 }, b: { node: mgmtLeaf, port: h + 1 } });
   }
   return {
-    shape, speed: opts.speed ?? 'HDR', width: opts.width ?? '4X', nodes, links, roots, smHosts: smHosts.slice(0, 2),
+    shape,
+    speed: opts.speed ?? 'HDR',
+    width: opts.width ?? '4X',
+    nodes,
+    links,
+    roots,
+    smHosts: smHosts.slice(0, 2),
   };
 }

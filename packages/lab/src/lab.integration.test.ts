@@ -8,7 +8,16 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  addCounter, degradeLink, ERROR_COUNTERS, linkDown, linkUp, readCounters, resetCounters, restoreLink, setCounter, setDropRate,
+  addCounter,
+  degradeLink,
+  ERROR_COUNTERS,
+  linkDown,
+  linkUp,
+  readCounters,
+  resetCounters,
+  restoreLink,
+  setCounter,
+  setDropRate,
 } from './faults.ts';
 import type { Lab } from './lab.ts';
 import { isAlive, sleep } from './proc.ts';
@@ -56,112 +65,157 @@ async function until<T>(what: string, f: () => Promise<T | undefined>, timeoutMs
 }
 
 describe('lab at 256 GPUs', () => {
-  it('comes up with ftree, a master at priority 15 and a standby', async () => {
-    expect(lab.state.routing).toBe('ftree');
-    const info = parseSminfo(await lab.runToolOk('sminfo', []));
-    expect(info).toMatchObject({ priority: 15, state: 'MASTER', guid: lab.state.sms[0].portGuid });
-    const st = await labStatus(lab);
-    expect(st.sms.map((s) => [s.priority, s.state])).toEqual([[15, 'MASTER'], [1, 'STANDBY']]);
-    expect(st.fabric).toMatchObject({ switches: 17, cas: 258 });
-    const switches = (await lab.runToolOk('ibswitches', [])).trim().split('\n');
-    expect(switches).toHaveLength(17);
-  }, T.tools);
+  it(
+    'comes up with ftree, a master at priority 15 and a standby',
+    async () => {
+      expect(lab.state.routing).toBe('ftree');
+      const info = parseSminfo(await lab.runToolOk('sminfo', []));
+      expect(info).toMatchObject({ priority: 15, state: 'MASTER', guid: lab.state.sms[0].portGuid });
+      const st = await labStatus(lab);
+      expect(st.sms.map((s) => [s.priority, s.state])).toEqual([
+        [15, 'MASTER'],
+        [1, 'STANDBY'],
+      ]);
+      expect(st.fabric).toMatchObject({ switches: 17, cas: 258 });
+      const switches = (await lab.runToolOk('ibswitches', [])).trim().split('\n');
+      expect(switches).toHaveLength(17);
+    },
+    T.tools,
+  );
 
-  it('refuses a second start in the same dir and can be attached from the state file', async () => {
-    await expect(startLab({ dir, gpus: 256 })).rejects.toBeInstanceOf(LabAlreadyRunningError);
-    const other = await attachLab(dir);
-    expect(other.state.sockName).toBe(lab.state.sockName);
-    expect(other.toolEnv().env.LD_PRELOAD).toMatch(/libumad2sim\.so$/);
-  }, T.quick);
+  it(
+    'refuses a second start in the same dir and can be attached from the state file',
+    async () => {
+      await expect(startLab({ dir, gpus: 256 })).rejects.toBeInstanceOf(LabAlreadyRunningError);
+      const other = await attachLab(dir);
+      expect(other.state.sockName).toBe(lab.state.sockName);
+      expect(other.toolEnv().env.LD_PRELOAD).toMatch(/libumad2sim\.so$/);
+    },
+    T.quick,
+  );
 
-  it('sets every error counter kind, seen by perfquery and ibqueryerrors', async () => {
-    const port = { node: 'leaf-r1-01', port: 35 };
-    for (const [i, c] of ERROR_COUNTERS.entries()) await setCounter(lab, port, c, (i % 7) + 3);
-    const read = await readCounters(lab, port);
-    for (const [i, c] of ERROR_COUNTERS.entries()) expect(read[c], c).toBe(BigInt((i % 7) + 3));
-    // ibqueryerrors exits 1 when it found errors: data, not a failure.
-    const q = await lab.runTool('ibqueryerrors', [], { timeoutMs: 30_000 });
-    expect(q.exitCode).toBe(1);
-    const errs = q.stdout;
-    expect(errs).toMatch(/"leaf-r1-01"[^]*port 35: .*\[SymbolErrorCounter == 3\]/);
-    await resetCounters(lab, port);
-    expect((await readCounters(lab, port)).SymbolErrorCounter).toBe(0n);
-  }, T.tools);
+  it(
+    'sets every error counter kind, seen by perfquery and ibqueryerrors',
+    async () => {
+      const port = { node: 'leaf-r1-01', port: 35 };
+      for (const [i, c] of ERROR_COUNTERS.entries()) await setCounter(lab, port, c, (i % 7) + 3);
+      const read = await readCounters(lab, port);
+      for (const [i, c] of ERROR_COUNTERS.entries()) expect(read[c], c).toBe(BigInt((i % 7) + 3));
+      // ibqueryerrors exits 1 when it found errors: data, not a failure.
+      const q = await lab.runTool('ibqueryerrors', [], { timeoutMs: 30_000 });
+      expect(q.exitCode).toBe(1);
+      const errs = q.stdout;
+      expect(errs).toMatch(/"leaf-r1-01"[^]*port 35: .*\[SymbolErrorCounter == 3\]/);
+      await resetCounters(lab, port);
+      expect((await readCounters(lab, port)).SymbolErrorCounter).toBe(0n);
+    },
+    T.tools,
+  );
 
-  it('adds to a counter after reading it', async () => {
-    const port = { node: 'dgx-0003 mlx5_2', port: 1 };
-    expect(await addCounter(lab, port, 'PortRcvErrors', 5)).toBe(5);
-    expect(await addCounter(lab, port, 'PortRcvErrors', 4)).toBe(9);
-    expect(await addCounter(lab, port, 'LocalLinkIntegrityErrors', 40)).toBe(15); // 4-bit counter saturates
-    expect((await readCounters(lab, port)).PortRcvErrors).toBe(9n);
-  }, T.tools);
+  it(
+    'adds to a counter after reading it',
+    async () => {
+      const port = { node: 'dgx-0003 mlx5_2', port: 1 };
+      expect(await addCounter(lab, port, 'PortRcvErrors', 5)).toBe(5);
+      expect(await addCounter(lab, port, 'PortRcvErrors', 4)).toBe(9);
+      expect(await addCounter(lab, port, 'LocalLinkIntegrityErrors', 40)).toBe(15); // 4-bit counter saturates
+      expect((await readCounters(lab, port)).PortRcvErrors).toBe(9n);
+    },
+    T.tools,
+  );
 
-  it('degrades width and speed on both ends, survives a sweep, and restores', async () => {
-    // degradeLink itself waits for OpenSM's trap-forced sweep and checks both ends with smpquery.
-    const spineLink = { node: 'leaf-r2-01', port: 33 };
-    const hcaLink = { node: 'dgx-0005 mlx5_1', port: 1 };
-    const speedLink = { node: 'leaf-r0-01', port: 34 };
-    await degradeLink(lab, spineLink, { width: '2X' });
-    await degradeLink(lab, hcaLink, { width: '2X' });
-    await degradeLink(lab, speedLink, { speed: 'EDR' });
-    // Still degraded after more than a sweep interval (a one-sided change would be undone by now).
-    await sleep(2500);
-    expect(await linkLine('leaf-r2-01', 33)).toMatch(/\( 2X\s+53\.125 Gbps Active/);
-    expect(await linkLine('leaf-r1-01', 5)).toMatch(/\( 2X\s+53\.125 Gbps Active.*"dgx-0005 mlx5_1"/);
-    expect(await linkLine('leaf-r0-01', 34)).toMatch(/\( 4X\s+25\.78125 Gbps Active.*Could be 53\.125 Gbps/);
-    for (const p of [spineLink, hcaLink, speedLink]) await restoreLink(lab, p);
-    expect(await linkLine('leaf-r2-01', 33)).toMatch(/\( 4X\s+53\.125 Gbps Active/);
-    expect(await linkLine('leaf-r1-01', 5)).toMatch(/\( 4X\s+53\.125 Gbps Active/);
-    expect(await linkLine('leaf-r0-01', 34)).toMatch(/\( 4X\s+53\.125 Gbps Active/);
-  }, T.sweep);
+  it(
+    'degrades width and speed on both ends, survives a sweep, and restores',
+    async () => {
+      // degradeLink itself waits for OpenSM's trap-forced sweep and checks both ends with smpquery.
+      const spineLink = { node: 'leaf-r2-01', port: 33 };
+      const hcaLink = { node: 'dgx-0005 mlx5_1', port: 1 };
+      const speedLink = { node: 'leaf-r0-01', port: 34 };
+      await degradeLink(lab, spineLink, { width: '2X' });
+      await degradeLink(lab, hcaLink, { width: '2X' });
+      await degradeLink(lab, speedLink, { speed: 'EDR' });
+      // Still degraded after more than a sweep interval (a one-sided change would be undone by now).
+      await sleep(2500);
+      expect(await linkLine('leaf-r2-01', 33)).toMatch(/\( 2X\s+53\.125 Gbps Active/);
+      expect(await linkLine('leaf-r1-01', 5)).toMatch(/\( 2X\s+53\.125 Gbps Active.*"dgx-0005 mlx5_1"/);
+      expect(await linkLine('leaf-r0-01', 34)).toMatch(/\( 4X\s+25\.78125 Gbps Active.*Could be 53\.125 Gbps/);
+      for (const p of [spineLink, hcaLink, speedLink]) await restoreLink(lab, p);
+      expect(await linkLine('leaf-r2-01', 33)).toMatch(/\( 4X\s+53\.125 Gbps Active/);
+      expect(await linkLine('leaf-r1-01', 5)).toMatch(/\( 4X\s+53\.125 Gbps Active/);
+      expect(await linkLine('leaf-r0-01', 34)).toMatch(/\( 4X\s+53\.125 Gbps Active/);
+    },
+    T.sweep,
+  );
 
-  it('fails over to the standby when the master dies, and back on restart', async () => {
-    const t0 = Date.now();
-    const { killed, master } = await killMasterSm(lab, { timeoutMs: 30_000 });
-    expect(killed.priority).toBe(15);
-    const after = parseSminfo(await lab.runToolOk('sminfo', []));
-    expect(after).toMatchObject({ guid: master.portGuid, priority: 1, state: 'MASTER' });
-    expect(Date.now() - t0).toBeLessThan(15_000);
-    await restartSm(lab, 'a');
-    const back = await until('priority 15 master', async () => {
-      const i = parseSminfo(await lab.runToolOk('sminfo', []));
-      return i?.priority === 15 && i.state === 'MASTER' ? i : undefined;
-    });
-    expect(back.guid).toBe(lab.state.sms[0].portGuid);
-    const st = await labStatus(lab);
-    expect(st.sms.map((x) => [x.priority, x.state])).toEqual([[15, 'MASTER'], [1, 'STANDBY']]);
-  }, T.failover);
-  it('drops MADs at a port and stops when cleared', async () => {
-    const p = { node: 'dgx-0010 mlx5_0', port: 1 };
-    const lid = await lab.lidOf(p.node);
-    await setDropRate(lab, p, 100);
-    const r = await lab.runTool('perfquery', ['-t', '200', String(lid), '1'], { timeoutMs: 10_000 });
-    expect(r.exitCode).not.toBe(0);
-    await setDropRate(lab, p, 0);
-    const ok = await lab.runTool('perfquery', ['-t', '2000', String(lid), '1'], { timeoutMs: 15_000 });
-    expect(ok.exitCode).toBe(0);
-    expect(parseInt(/PortRcvErrors:\.*(\d+)/.exec(ok.stdout)?.[1] ?? '0', 10)).toBeGreaterThan(0);
-  }, T.tools);
+  it(
+    'fails over to the standby when the master dies, and back on restart',
+    async () => {
+      const t0 = Date.now();
+      const { killed, master } = await killMasterSm(lab, { timeoutMs: 30_000 });
+      expect(killed.priority).toBe(15);
+      const after = parseSminfo(await lab.runToolOk('sminfo', []));
+      expect(after).toMatchObject({ guid: master.portGuid, priority: 1, state: 'MASTER' });
+      expect(Date.now() - t0).toBeLessThan(15_000);
+      await restartSm(lab, 'a');
+      const back = await until('priority 15 master', async () => {
+        const i = parseSminfo(await lab.runToolOk('sminfo', []));
+        return i?.priority === 15 && i.state === 'MASTER' ? i : undefined;
+      });
+      expect(back.guid).toBe(lab.state.sms[0].portGuid);
+      const st = await labStatus(lab);
+      expect(st.sms.map((x) => [x.priority, x.state])).toEqual([
+        [15, 'MASTER'],
+        [1, 'STANDBY'],
+      ]);
+    },
+    T.failover,
+  );
+  it(
+    'drops MADs at a port and stops when cleared',
+    async () => {
+      const p = { node: 'dgx-0010 mlx5_0', port: 1 };
+      const lid = await lab.lidOf(p.node);
+      await setDropRate(lab, p, 100);
+      const r = await lab.runTool('perfquery', ['-t', '200', String(lid), '1'], { timeoutMs: 10_000 });
+      expect(r.exitCode).not.toBe(0);
+      await setDropRate(lab, p, 0);
+      const ok = await lab.runTool('perfquery', ['-t', '2000', String(lid), '1'], { timeoutMs: 15_000 });
+      expect(ok.exitCode).toBe(0);
+      expect(parseInt(/PortRcvErrors:\.*(\d+)/.exec(ok.stdout)?.[1] ?? '0', 10)).toBeGreaterThan(0);
+    },
+    T.tools,
+  );
 
-  it('frees the ibsim slot of a tool killed by its timeout', async () => {
-    // `iblinkinfo -S <guid>` waits forever on a MAD ibsim never answers (LAB.md).
-    const r = await lab.runTool('iblinkinfo', ['-S', lab.topology().nodes[0].guid], { timeoutMs: 1500 });
-    expect(r.timedOut).toBe(true);
-    const clients = await lab.attachedClients();
-    expect(clients.every((c) => isAlive(c.pid))).toBe(true);
-    expect(clients.filter((c) => c.sm)).toHaveLength(2);
-  }, T.tools);
+  it(
+    'frees the ibsim slot of a tool killed by its timeout',
+    async () => {
+      // `iblinkinfo -S <guid>` waits forever on a MAD ibsim never answers (LAB.md).
+      const r = await lab.runTool('iblinkinfo', ['-S', lab.topology().nodes[0].guid], { timeoutMs: 1500 });
+      expect(r.timedOut).toBe(true);
+      const clients = await lab.attachedClients();
+      expect(clients.every((c) => isAlive(c.pid))).toBe(true);
+      expect(clients.filter((c) => c.sm)).toHaveLength(2);
+    },
+    T.tools,
+  );
 
-  it('takes a link down with a counted flap and brings it back', async () => {
-    const p = { node: 'spine-02', port: 5 }; // leaf-r1-01 uplink
-    const before = (await readCounters(lab, p)).LinkDownedCounter ?? 0n;
-    await linkDown(lab, p, { countFlap: true });
-    await until('link down', async () => (/Down\/\s*Polling/.test(await linkLine('spine-02', 5)) ? true : undefined));
-    expect((await readCounters(lab, p)).LinkDownedCounter).toBe(before + 1n);
-    await linkUp(lab, p);
-    await until('link active', async () => ((await linkLine('spine-02', 5)).includes('Active/  LinkUp') ? true : undefined), 45_000);
-  }, T.sweep);
-
+  it(
+    'takes a link down with a counted flap and brings it back',
+    async () => {
+      const p = { node: 'spine-02', port: 5 }; // leaf-r1-01 uplink
+      const before = (await readCounters(lab, p)).LinkDownedCounter ?? 0n;
+      await linkDown(lab, p, { countFlap: true });
+      await until('link down', async () => (/Down\/\s*Polling/.test(await linkLine('spine-02', 5)) ? true : undefined));
+      expect((await readCounters(lab, p)).LinkDownedCounter).toBe(before + 1n);
+      await linkUp(lab, p);
+      await until(
+        'link active',
+        async () => ((await linkLine('spine-02', 5)).includes('Active/  LinkUp') ? true : undefined),
+        45_000,
+      );
+    },
+    T.sweep,
+  );
 });
 
 describe('teardown', () => {

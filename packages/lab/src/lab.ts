@@ -20,7 +20,10 @@ export class Lab {
   private topo: Topology | undefined;
   private lidCache: Map<string, number> | undefined;
 
-  constructor(readonly state: LabState, topo?: Topology) {
+  constructor(
+    readonly state: LabState,
+    topo?: Topology,
+  ) {
     this.console = new IbsimConsole(state.paths.fifo, state.paths.simOut);
     this.topo = topo;
   }
@@ -56,7 +59,9 @@ export class Lab {
   async runToolOk(cmd: string, args: string[], o: RunToolOptions = {}): Promise<string> {
     const r = await this.runTool(cmd, args, o);
     if (r.exitCode !== 0) {
-      throw new Error(`${cmd} ${args.join(' ')} failed (${r.timedOut ? 'timed out' : `exit ${r.exitCode}`}): ${r.stderr.trim() || r.stdout.trim()}`);
+      throw new Error(
+        `${cmd} ${args.join(' ')} failed (${r.timedOut ? 'timed out' : `exit ${r.exitCode}`}): ${r.stderr.trim() || r.stdout.trim()}`,
+      );
     }
     return r.stdout;
   }

@@ -28,7 +28,11 @@ const WIDTH_BIT: Record<LinkWidth, number> = { '1X': 1, '4X': 2, '8X': 4, '12X':
 /** LinkSpeedExtEnabled bits: FDR=1, EDR=2, HDR=4 (ibsim 0.10 knows nothing faster). */
 const EXT_SPEED_BIT: Partial<Record<LinkSpeed, number>> = { FDR: 1, EDR: 2, HDR: 4 };
 /** How smpquery prints the extended lane speeds. */
-const EXT_SPEED_TEXT: Partial<Record<LinkSpeed, string>> = { FDR: '14.0625 Gbps', EDR: '25.78125 Gbps', HDR: '53.125 Gbps' };
+const EXT_SPEED_TEXT: Partial<Record<LinkSpeed, string>> = {
+  FDR: '14.0625 Gbps',
+  EDR: '25.78125 Gbps',
+  HDR: '53.125 Gbps',
+};
 
 export interface LinkRate {
   width?: LinkWidth;
@@ -55,8 +59,10 @@ export interface PortRate {
 export function parsePortRate(text: string): PortRate {
   const field = (name: string): string => new RegExp(`^${name}:\\.*(.*)$`, 'm').exec(text)?.[1]?.trim() ?? '';
   return {
-    widthEnabled: field('LinkWidthEnabled'), widthActive: field('LinkWidthActive'),
-    speedExtEnabled: field('LinkSpeedExtEnabled'), speedExtActive: field('LinkSpeedExtActive'),
+    widthEnabled: field('LinkWidthEnabled'),
+    widthActive: field('LinkWidthActive'),
+    speedExtEnabled: field('LinkSpeedExtEnabled'),
+    speedExtActive: field('LinkSpeedExtActive'),
   };
 }
 
@@ -65,7 +71,11 @@ export function rateMismatch(r: PortRate, rate: LinkRate): string | undefined {
   const enabledWidths = new Set(r.widthEnabled.split(/\s+or\s+/));
   if (rate.width) {
     const want = new Set(['1X', rate.width]);
-    if (r.widthActive !== rate.width || enabledWidths.size !== want.size || [...want].some((w) => !enabledWidths.has(w))) {
+    if (
+      r.widthActive !== rate.width ||
+      enabledWidths.size !== want.size ||
+      [...want].some((w) => !enabledWidths.has(w))
+    ) {
       return `width active ${r.widthActive || '?'} enabled "${r.widthEnabled}", want ${rate.width}`;
     }
   }
@@ -92,7 +102,9 @@ function setOps(rate: LinkRate): string[][] {
 }
 
 async function readRate(lab: Lab, end: PortAddr): Promise<PortRate> {
-  const out = await lab.runToolOk('smpquery', ['portinfo', String(await lab.lidOf(end.node)), String(end.port)], { timeoutMs: 15_000 });
+  const out = await lab.runToolOk('smpquery', ['portinfo', String(await lab.lidOf(end.node)), String(end.port)], {
+    timeoutMs: 15_000,
+  });
   return parsePortRate(out);
 }
 
@@ -118,7 +130,10 @@ async function waitForTrapSweep(lab: Lab, offsets: Map<string, number>, maxMs: n
       if (sm.pid === null || !isAlive(sm.pid) || !existsSync(sm.log)) continue;
       const buf = readFileSync(sm.log);
       const from = offsets.get(sm.id) ?? 0;
-      const lines = buf.subarray(buf.length < from ? 0 : from).toString('utf8').split('\n');
+      const lines = buf
+        .subarray(buf.length < from ? 0 : from)
+        .toString('utf8')
+        .split('\n');
       let lastTrap = -1;
       lines.forEach((l, i) => {
         if (TRAP_144.test(l)) lastTrap = i;
@@ -136,7 +151,12 @@ async function waitForTrapSweep(lab: Lab, offsets: Map<string, number>, maxMs: n
  * comment), up to `attempts` rounds within `timeoutMs`. Throws with both ends' state if it does not
  * hold. Works for HCA links and switch-switch links.
  */
-export async function setLinkRate(lab: Lab, p: PortAddr, rate: LinkRate, o: { timeoutMs?: number; attempts?: number } = {}): Promise<void> {
+export async function setLinkRate(
+  lab: Lab,
+  p: PortAddr,
+  rate: LinkRate,
+  o: { timeoutMs?: number; attempts?: number } = {},
+): Promise<void> {
   const ops = setOps(rate);
   if (!ops.length) return;
   const ends = [p, peerOf(lab, p)];

@@ -12,7 +12,9 @@ const IBSIM_SPEEDS: ReadonlySet<LinkSpeed> = new Set<LinkSpeed>(['SDR', 'DDR', '
 export function ibsimRateToken(width: LinkWidth, speed: LinkSpeed): string {
   if (!IBSIM_SPEEDS.has(speed)) {
     // ibsim 0.10 prints "ibwarn: cannot parse speed / invalid speed" and silently runs the link at 4X QDR.
-    throw new Error(`ibsim 0.10 cannot simulate ${speed}; use HDR (or lower) in the lab and configure the expected rate`);
+    throw new Error(
+      `ibsim 0.10 cannot simulate ${speed}; use HDR (or lower) in the lab and configure the expected rate`,
+    );
   }
   return `${width.toLowerCase()}${speed}`;
 }

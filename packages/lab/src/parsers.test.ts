@@ -30,23 +30,32 @@ describe('tool output parsers', () => {
   }, 10_000);
 
   it('parsePortsListLids() maps both ends of ibnetdiscover -p lines', () => {
-    const m = parsePortsListLids([
-      "SW     2 36 0xfc6a1c0301000001 4x HDR - SW     3  4 0xfc6a1c0302000001 ( 'leaf-r0-01' - 'spine-01' )",
-      "CA     6  1 0xb83fd203ff000201 4x HDR - SW   147  2 0xfc6a1c0301000009 ( 'head-02 mlx5_0' - 'leaf-mgmt-01' )",
-      'garbage',
-    ].join('\n'));
+    const m = parsePortsListLids(
+      [
+        "SW     2 36 0xfc6a1c0301000001 4x HDR - SW     3  4 0xfc6a1c0302000001 ( 'leaf-r0-01' - 'spine-01' )",
+        "CA     6  1 0xb83fd203ff000201 4x HDR - SW   147  2 0xfc6a1c0301000009 ( 'head-02 mlx5_0' - 'leaf-mgmt-01' )",
+        'garbage',
+      ].join('\n'),
+    );
     expect(Object.fromEntries(m)).toEqual({ 'leaf-r0-01': 2, 'spine-01': 3, 'head-02 mlx5_0': 6, 'leaf-mgmt-01': 147 });
   }, 10_000);
 
   it('parseSmir() / parseSminfo() read SM records', () => {
-    const smir = 'SMInfoRecord dump:\n\t\tRID\n\t\tLID...................1\n\t\tSMInfo dump:\n\t\tGUID..................0xb83fd203ff000101\n\t\tSM_Key................0x0000000000000000\n\t\tActCount..............12503\n\t\tPriority..............15\n\t\tSMState...............3\n';
-    expect(parseSmir(smir)).toEqual([{ lid: 1, guid: '0xb83fd203ff000101', priority: 15, state: 'MASTER', activityCount: 12503n }]);
-    expect(parseSminfo('sminfo: sm lid 6 sm guid 0xb83fd203ff000201, activity count 3 priority 1 state 2 SMINFO_STANDBY')).toMatchObject({ lid: 6, priority: 1, state: 'STANDBY' });
+    const smir =
+      'SMInfoRecord dump:\n\t\tRID\n\t\tLID...................1\n\t\tSMInfo dump:\n\t\tGUID..................0xb83fd203ff000101\n\t\tSM_Key................0x0000000000000000\n\t\tActCount..............12503\n\t\tPriority..............15\n\t\tSMState...............3\n';
+    expect(parseSmir(smir)).toEqual([
+      { lid: 1, guid: '0xb83fd203ff000101', priority: 15, state: 'MASTER', activityCount: 12503n },
+    ]);
+    expect(
+      parseSminfo('sminfo: sm lid 6 sm guid 0xb83fd203ff000201, activity count 3 priority 1 state 2 SMINFO_STANDBY'),
+    ).toMatchObject({ lid: 6, priority: 1, state: 'STANDBY' });
     expect(parseSminfo('garbage')).toBeUndefined();
   }, 10_000);
 
   it('parsePerfquery() reads dotted counter lines', () => {
-    const r = parsePerfquery('# Port counters: Lid 2 port 33 (CapMask: 0x1300)\nPortSelect:......................33\nCounterSelect:...................0x0000\nSymbolErrorCounter:..............12\n');
+    const r = parsePerfquery(
+      '# Port counters: Lid 2 port 33 (CapMask: 0x1300)\nPortSelect:......................33\nCounterSelect:...................0x0000\nSymbolErrorCounter:..............12\n',
+    );
     expect(r.SymbolErrorCounter).toBe(12n);
     expect(r.CounterSelect).toBe(0n);
   }, 10_000);
@@ -57,11 +66,18 @@ describe('tool output parsers', () => {
       `LinkWidthActive:.................${wa}\nLinkSpeedExtActive:..............${sa}\nLinkSpeedExtEnabled:.............${se}\n`;
     const hdr = '14.0625 Gbps or 25.78125 Gbps or 53.125 Gbps';
     const r = parsePortRate(pi('1X or 2X', '2X', hdr, '53.125 Gbps'));
-    expect(r).toEqual({ widthEnabled: '1X or 2X', widthActive: '2X', speedExtEnabled: hdr, speedExtActive: '53.125 Gbps' });
+    expect(r).toEqual({
+      widthEnabled: '1X or 2X',
+      widthActive: '2X',
+      speedExtEnabled: hdr,
+      speedExtActive: '53.125 Gbps',
+    });
     expect(rateMismatch(r, { width: '2X' })).toBeUndefined();
     expect(rateMismatch(r, { width: '2X', speed: 'HDR' })).toBeUndefined();
     // The observed write-back: mask restored on this end, active re-derived to 4X.
-    expect(rateMismatch(parsePortRate(pi('1X or 4X', '4X', hdr, '53.125 Gbps')), { width: '2X' })).toMatch(/width active 4X/);
+    expect(rateMismatch(parsePortRate(pi('1X or 4X', '4X', hdr, '53.125 Gbps')), { width: '2X' })).toMatch(
+      /width active 4X/,
+    );
     // Enabled changed but active not (yet): not held.
     expect(rateMismatch(parsePortRate(pi('1X or 2X', '4X', hdr, '53.125 Gbps')), { width: '2X' })).toMatch(/want 2X/);
     const edr = parsePortRate(pi('1X or 4X', '4X', '14.0625 Gbps or 25.78125 Gbps', '25.78125 Gbps'));

@@ -23,7 +23,10 @@ export async function spawnDetached(cmd: string, args: string[], o: DetachedOpti
   const out = openSync(o.outFile, 'a');
   try {
     const child = spawn(cmd, args, {
-      cwd: o.cwd, env: o.env, detached: true, stdio: [o.stdinFd ?? 'ignore', out, out],
+      cwd: o.cwd,
+      env: o.env,
+      detached: true,
+      stdio: [o.stdinFd ?? 'ignore', out, out],
     });
     const pid = await new Promise<number>((resolve, reject) => {
       child.once('error', reject);

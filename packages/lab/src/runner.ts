@@ -32,7 +32,9 @@ export interface StartLabOptions extends TopologyOptions {
 /** Thrown by {@link startLab} when `dir` already holds a running lab. */
 export class LabAlreadyRunningError extends Error {
   constructor(readonly state: LabState) {
-    super(`a lab is already running in ${state.dir} (ibsim pid ${state.ibsim.pid}, socket ${state.sockName}); run "lab down" first`);
+    super(
+      `a lab is already running in ${state.dir} (ibsim pid ${state.ibsim.pid}, socket ${state.sockName}); run "lab down" first`,
+    );
   }
 }
 
@@ -43,16 +45,27 @@ export function labIsRunning(s: LabState): boolean {
 
 function mkfifo(path: string): Promise<void> {
   return new Promise((res, rej) =>
-    execFile('mkfifo', ['-m', '600', path], { timeout: 10_000 }, (err) => (err ? rej(new Error(`mkfifo ${path}: ${err.message}`)) : res())),
+    execFile('mkfifo', ['-m', '600', path], { timeout: 10_000 }, (err) =>
+      err ? rej(new Error(`mkfifo ${path}: ${err.message}`)) : res(),
+    ),
   );
 }
 
-async function waitForFileText(path: string, needle: string, pid: number, timeoutMs: number, what: string): Promise<void> {
+async function waitForFileText(
+  path: string,
+  needle: string,
+  pid: number,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
     if (text.includes(needle)) return;
-    if (!isAlive(pid)) throw new Error(`${what} (pid ${pid}) exited before "${needle}":\n${text.trimEnd().split('\n').slice(-12).join('\n')}`);
+    if (!isAlive(pid))
+      throw new Error(
+        `${what} (pid ${pid}) exited before "${needle}":\n${text.trimEnd().split('\n').slice(-12).join('\n')}`,
+      );
     if (Date.now() > deadline) throw new Error(`${what}: no "${needle}" in ${path} within ${timeoutMs} ms`);
     await sleep(20);
   }
@@ -76,8 +89,14 @@ export async function startLab(o: StartLabOptions): Promise<Lab> {
   const left = (): number => Math.max(1000, deadline - Date.now());
 
   const topoOpts: TopologyOptions = {
-    gpus: o.gpus, tiers: o.tiers, radix: o.radix, gpusPerNode: o.gpusPerNode, speed: o.speed, width: o.width,
-    leavesPerPod: o.leavesPerPod, headNodes: o.headNodes,
+    gpus: o.gpus,
+    tiers: o.tiers,
+    radix: o.radix,
+    gpusPerNode: o.gpusPerNode,
+    speed: o.speed,
+    width: o.width,
+    leavesPerPod: o.leavesPerPod,
+    headNodes: o.headNodes,
   };
   const topo = generateTopology(topoOpts);
   const runDir = join(dir, 'run');
@@ -106,19 +125,33 @@ export async function startLab(o: StartLabOptions): Promise<Lab> {
   const byName = new Map(topo.nodes.map((n) => [n.name, n]));
   const sms = (['a', 'b'] as const).map((id, i) =>
     prepareSm({
-      id, priority: id === 'a' ? 15 : 1, host: topo.smHosts[i], portGuid: byName.get(topo.smHosts[i])?.portGuid ?? '',
-      runDir, roots: paths.roots, sweepInterval: o.sweepInterval ?? 2,
+      id,
+      priority: id === 'a' ? 15 : 1,
+      host: topo.smHosts[i],
+      portGuid: byName.get(topo.smHosts[i])?.portGuid ?? '',
+      runDir,
+      roots: paths.roots,
+      sweepInterval: o.sweepInterval ?? 2,
     }),
   );
   const state: LabState = {
-    version: STATE_VERSION, dir, runDir, sockName, createdAt: new Date().toISOString(), options: topoOpts,
+    version: STATE_VERSION,
+    dir,
+    runDir,
+    sockName,
+    createdAt: new Date().toISOString(),
+    options: topoOpts,
     shape: topo.shape,
     counts: {
       switches: topo.nodes.filter((n) => n.type === 'switch').length,
       cas: topo.nodes.filter((n) => n.type === 'ca').length,
       links: topo.links.length,
     },
-    limits, routing: 'ftree', paths, ibsim: { pid: 0 }, sms,
+    limits,
+    routing: 'ftree',
+    paths,
+    ibsim: { pid: 0 },
+    sms,
     timings: { generateMs, ibsimReadyMs: 0, masterUpMs: 0, standbyUpMs: 0, totalMs: 0 },
   };
 
@@ -132,7 +165,12 @@ export async function startLab(o: StartLabOptions): Promise<Lab> {
       state.ibsim.pid = await spawnDetached(
         'ibsim',
         ['-s', '-N', String(limits.nodes), '-S', String(limits.switches), '-P', String(limits.ports), paths.netfile],
-        { cwd: runDir, outFile: paths.simOut, stdinFd: fifoFd, env: { PATH: process.env.PATH, IBSIM_SOCKNAME: sockName } },
+        {
+          cwd: runDir,
+          outFile: paths.simOut,
+          stdinFd: fifoFd,
+          env: { PATH: process.env.PATH, IBSIM_SOCKNAME: sockName },
+        },
       );
       writeState(state);
       await waitForFileText(paths.simOut, 'Network simulator ready', state.ibsim.pid, left(), 'ibsim');
@@ -151,7 +189,8 @@ export async function startLab(o: StartLabOptions): Promise<Lab> {
     // The master's sweep after the standby attaches can stall under ibsim (sm-pair.ts): check it
     // finished, else restart the pair.
     const lab = new Lab(state, topo);
-    if (!(await joinStandby(lab, sms[0], sms[1], left()))) await bringUpPair(lab, sms[0], sms[1], { timeoutMs: left() });
+    if (!(await joinStandby(lab, sms[0], sms[1], left())))
+      await bringUpPair(lab, sms[0], sms[1], { timeoutMs: left() });
     state.routing = routingEngineFromLog(sms[0]) ?? state.routing;
     state.timings.standbyUpMs = performance.now() - t3;
     state.timings.totalMs = performance.now() - t0;
@@ -167,7 +206,10 @@ export async function startLab(o: StartLabOptions): Promise<Lab> {
 export async function attachLab(dir: string): Promise<Lab> {
   const s = readState(resolve(dir));
   if (!s) throw new Error(`no lab state in ${resolve(dir)} (start one with "pnpm lab up")`);
-  if (!labIsRunning(s)) throw new Error(`the lab in ${s.dir} is not running (ibsim pid ${s.ibsim.pid} is gone); run "lab down" to clean up`);
+  if (!labIsRunning(s))
+    throw new Error(
+      `the lab in ${s.dir} is not running (ibsim pid ${s.ibsim.pid} is gone); run "lab down" to clean up`,
+    );
   return new Lab(s);
 }
 

@@ -21,11 +21,15 @@ export async function currentMaster(lab: Lab): Promise<SmState | undefined> {
  * `Entering MASTER state` and `SUBNET UP`. With `sminfo_polling_timeout 1000` and
  * `polling_retry_number 2` that took 3-4 s in LAB.md. Returns the killed and the new master.
  */
-export async function killMasterSm(lab: Lab, o: { wait?: boolean; timeoutMs?: number } = {}): Promise<{ killed: SmState; master: SmState }> {
+export async function killMasterSm(
+  lab: Lab,
+  o: { wait?: boolean; timeoutMs?: number } = {},
+): Promise<{ killed: SmState; master: SmState }> {
   const killed = (await currentMaster(lab)) ?? lab.state.sms.find((s) => s.priority === 15 && s.pid !== null);
   if (!killed || killed.pid === null) throw new Error('no running master SM found');
   const other = lab.state.sms.find((s) => s !== killed);
-  if (!other || other.pid === null || !isAlive(other.pid)) throw new Error('no standby SM running: killing the master would leave no SM');
+  if (!other || other.pid === null || !isAlive(other.pid))
+    throw new Error('no standby SM running: killing the master would leave no SM');
   const logOffset = fileSize(other.log);
   const stdoutOffset = fileSize(other.stdout);
   await stopSm(killed, 0); // grace 0: straight to SIGKILL after TERM, like a crash
@@ -42,14 +46,22 @@ export async function killMasterSm(lab: Lab, o: { wait?: boolean; timeoutMs?: nu
     // master's slot can still be registered when the standby's first polls reach it.
     for (;;) {
       try {
-        await waitForSmLine(other, MASTER, { logOffset, stdoutOffset, timeoutMs: Math.min(5_000, Math.max(1, deadline - Date.now())) });
+        await waitForSmLine(other, MASTER, {
+          logOffset,
+          stdoutOffset,
+          timeoutMs: Math.min(5_000, Math.max(1, deadline - Date.now())),
+        });
         break;
       } catch (err) {
         if (Date.now() >= deadline) throw err;
         await lab.freeLeakedClients();
       }
     }
-    await waitForSmLine(other, SUBNET_UP, { logOffset, stdoutOffset, timeoutMs: Math.max(10_000, deadline - Date.now()) });
+    await waitForSmLine(other, SUBNET_UP, {
+      logOffset,
+      stdoutOffset,
+      timeoutMs: Math.max(10_000, deadline - Date.now()),
+    });
   }
   return { killed, master: other };
 }

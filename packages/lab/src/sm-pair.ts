@@ -46,7 +46,10 @@ const TRAP = /log_trap_info: Received Generic Notice/;
 export function sweptAfterTrap(sm: SmState, offset: number): boolean | undefined {
   if (!existsSync(sm.log)) return undefined;
   const buf = readFileSync(sm.log);
-  const lines = buf.subarray(buf.length < offset ? 0 : offset).toString('utf8').split('\n');
+  const lines = buf
+    .subarray(buf.length < offset ? 0 : offset)
+    .toString('utf8')
+    .split('\n');
   let last = -1;
   lines.forEach((l, i) => {
     if (TRAP.test(l)) last = i;
@@ -137,18 +140,28 @@ async function quiet(sm: SmState, maxMs: number): Promise<void> {
  * Brings `master` up alone (`SUBNET UP`), then `standby` ({@link joinStandby}). If the master's
  * sweep stalls, both are stopped (the stalled master with SIGKILL) and the pair is started again, up to `attempts` times.
  */
-export async function bringUpPair(lab: Lab, master: SmState, standby: SmState, o: { timeoutMs: number; attempts?: number }): Promise<void> {
+export async function bringUpPair(
+  lab: Lab,
+  master: SmState,
+  standby: SmState,
+  o: { timeoutMs: number; attempts?: number },
+): Promise<void> {
   const deadline = Date.now() + o.timeoutMs;
   const left = (): number => Math.max(1000, deadline - Date.now());
   const attempts = o.attempts ?? 4;
   for (let attempt = 1; ; attempt++) {
-    for (const sm of [standby, master]) if (sm.pid !== null && isAlive(sm.pid)) await stop(lab, sm, sm === master ? 0 : 3000);
+    for (const sm of [standby, master])
+      if (sm.pid !== null && isAlive(sm.pid)) await stop(lab, sm, sm === master ? 0 : 3000);
     await launch(lab, master, 'up', left());
     if (await joinStandby(lab, master, standby, left())) return;
     // Visible in CI output, so a slow lab test can be told apart from a slow machine.
-    console.warn(`ibwatch lab: opensm ${master.id} logged no "SUBNET UP" after opensm ${standby.id} joined (attempt ${attempt}); restarting both`);
+    console.warn(
+      `ibwatch lab: opensm ${master.id} logged no "SUBNET UP" after opensm ${standby.id} joined (attempt ${attempt}); restarting both`,
+    );
     if (attempt >= attempts || Date.now() > deadline) {
-      throw new Error(`opensm ${master.id} never logged "SUBNET UP" after opensm ${standby.id} joined (${attempt} attempts): ${SWEEP_STALL_HINT}`);
+      throw new Error(
+        `opensm ${master.id} never logged "SUBNET UP" after opensm ${standby.id} joined (${attempt} attempts): ${SWEEP_STALL_HINT}`,
+      );
     }
   }
 }

@@ -39,7 +39,13 @@ export function smConfig(o: { priority: number; dir: string; roots: string; swee
 
 /** Writes the SM's dir and config; returns the SmState with pid null. */
 export function prepareSm(o: {
-  id: 'a' | 'b'; priority: number; host: string; portGuid: string; runDir: string; roots: string; sweepInterval: number;
+  id: 'a' | 'b';
+  priority: number;
+  host: string;
+  portGuid: string;
+  runDir: string;
+  roots: string;
+  sweepInterval: number;
 }): SmState {
   const dir = join(o.runDir, `sm-${o.id}`);
   mkdirSync(join(dir, 'cache'), { recursive: true });
@@ -48,13 +54,23 @@ export function prepareSm(o: {
   // Default partition: full membership for everyone (the Debian default file may not exist).
   writeFileSync(join(dir, 'partitions.conf'), 'Default=0x7fff, ipoib : ALL=full ;\n');
   return {
-    id: o.id, priority: o.priority, host: o.host, portGuid: o.portGuid, pid: null, dir, conf,
-    log: join(dir, 'osm.log'), stdout: join(dir, 'stdout.log'),
+    id: o.id,
+    priority: o.priority,
+    host: o.host,
+    portGuid: o.portGuid,
+    pid: null,
+    dir,
+    conf,
+    log: join(dir, 'osm.log'),
+    stdout: join(dir, 'stdout.log'),
   };
 }
 
 /** Starts opensm for `sm` (detached) and returns its PID. */
-export async function startSm(sm: SmState, env: { umad2sim: string; sockName: string; roots: string }): Promise<number> {
+export async function startSm(
+  sm: SmState,
+  env: { umad2sim: string; sockName: string; roots: string },
+): Promise<number> {
   writeFileSync(sm.stdout, '', { flag: 'a' });
   return spawnDetached(
     'opensm',
@@ -98,7 +114,9 @@ function readFrom(path: string, offset: number): string {
  * with the log tail when the process dies, and with a clear message on timeout.
  */
 export async function waitForSmLine(
-  sm: SmState, needle: string, o: { logOffset?: number; stdoutOffset?: number; timeoutMs: number; pid?: number },
+  sm: SmState,
+  needle: string,
+  o: { logOffset?: number; stdoutOffset?: number; timeoutMs: number; pid?: number },
 ): Promise<void> {
   const deadline = Date.now() + o.timeoutMs;
   for (;;) {
@@ -109,7 +127,9 @@ export async function waitForSmLine(
       throw new Error(`opensm ${sm.id} (pid ${pid}, ${sm.host}) exited before "${needle}". Log tail:\n${tail(sm)}`);
     }
     if (Date.now() > deadline) {
-      throw new Error(`opensm ${sm.id} (${sm.host}): no "${needle}" in ${sm.log} within ${o.timeoutMs} ms. Log tail:\n${tail(sm)}`);
+      throw new Error(
+        `opensm ${sm.id} (${sm.host}): no "${needle}" in ${sm.log} within ${o.timeoutMs} ms. Log tail:\n${tail(sm)}`,
+      );
     }
     await sleep(50);
   }
@@ -123,7 +143,12 @@ export function tail(sm: SmState, lines = 12): string {
 
 /** The routing engine OpenSM reports in use (`ftree tables configured on all switches`). */
 export function routingEngineFromLog(sm: SmState): string | undefined {
-  const m = /(\w+) tables configured/.exec(readFrom(sm.log, 0).split('\n').reverse().find((l) => /tables configured/.test(l)) ?? '');
+  const m = /(\w+) tables configured/.exec(
+    readFrom(sm.log, 0)
+      .split('\n')
+      .reverse()
+      .find((l) => /tables configured/.test(l)) ?? '',
+  );
   return m?.[1];
 }
 
@@ -131,4 +156,3 @@ export function routingEngineFromLog(sm: SmState): string | undefined {
 export async function stopSm(sm: SmState, graceMs = 3000): Promise<void> {
   if (sm.pid !== null) await stopPid(sm.pid, 'opensm', graceMs);
 }
-

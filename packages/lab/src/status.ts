@@ -39,7 +39,13 @@ export function parseSmir(text: string): SmirRecord[] {
     else {
       cur.state = SM_STATES[Number(m[2])] ?? 'UNKNOWN';
       if (cur.lid !== undefined && cur.guid && cur.priority !== undefined) {
-        out.push({ lid: cur.lid, guid: cur.guid, priority: cur.priority, state: cur.state, activityCount: cur.activityCount ?? 0n });
+        out.push({
+          lid: cur.lid,
+          guid: cur.guid,
+          priority: cur.priority,
+          state: cur.state,
+          activityCount: cur.activityCount ?? 0n,
+        });
       }
       cur = undefined;
     }
@@ -52,8 +58,11 @@ export function parseSminfo(text: string): SmirRecord | undefined {
   const m = /sm lid (\d+) sm guid (0x[0-9a-f]+), activity count (\d+) priority (\d+) state (\d+)/i.exec(text);
   if (!m) return undefined;
   return {
-    lid: Number(m[1]), guid: '0x' + m[2].slice(2).toLowerCase().padStart(16, '0'), activityCount: BigInt(m[3]),
-    priority: Number(m[4]), state: SM_STATES[Number(m[5])] ?? 'UNKNOWN',
+    lid: Number(m[1]),
+    guid: '0x' + m[2].slice(2).toLowerCase().padStart(16, '0'),
+    activityCount: BigInt(m[3]),
+    priority: Number(m[4]),
+    state: SM_STATES[Number(m[5])] ?? 'UNKNOWN',
   };
 }
 
@@ -76,7 +85,16 @@ export interface LabStatus {
   sms: LabSmStatus[];
   /** The master as `sminfo` reports it. */
   master?: { lid: number; guid: string; priority: number; host?: string };
-  fabric: { gpus: number; tiers: number; radix: number; switches: number; cas: number; links: number; speed: string; width: string };
+  fabric: {
+    gpus: number;
+    tiers: number;
+    radix: number;
+    switches: number;
+    cas: number;
+    links: number;
+    speed: string;
+    width: string;
+  };
   routing: string;
   /** Problems met while querying (e.g. SA unreachable during a failover). */
   errors: string[];
@@ -91,7 +109,8 @@ export async function labStatus(lab: Lab): Promise<LabStatus> {
     lab.runTool('sminfo', [], { timeoutMs: 10_000 }),
   ]);
   const records = smir.exitCode === 0 ? parseSmir(smir.stdout) : [];
-  if (smir.exitCode !== 0) errors.push(`saquery SMIR: ${smir.timedOut ? 'timed out' : smir.stderr.trim().split('\n').pop()}`);
+  if (smir.exitCode !== 0)
+    errors.push(`saquery SMIR: ${smir.timedOut ? 'timed out' : smir.stderr.trim().split('\n').pop()}`);
   const m = sminfo.exitCode === 0 ? parseSminfo(sminfo.stdout) : undefined;
   if (!m) errors.push(`sminfo: ${sminfo.timedOut ? 'timed out' : sminfo.stderr.trim().split('\n').pop()}`);
   // The SA's SMInfoRecords can be stale (right after bring-up the standby is still listed as
@@ -104,21 +123,41 @@ export async function labStatus(lab: Lab): Promise<LabStatus> {
   );
   const sms: LabSmStatus[] = s.sms.map((sm) => {
     const running = sm.pid !== null && isAlive(sm.pid);
-    const rec = direct.find((r) => r?.guid === sm.portGuid) ?? records.find((r) => r.guid === sm.portGuid) ??
+    const rec =
+      direct.find((r) => r?.guid === sm.portGuid) ??
+      records.find((r) => r.guid === sm.portGuid) ??
       (m?.guid === sm.portGuid ? m : undefined);
     return {
-      id: sm.id, host: sm.host, guid: sm.portGuid, pid: sm.pid, running, priority: rec?.priority ?? sm.priority,
-      lid: rec?.lid, state: !running ? 'DOWN' : (rec?.state ?? 'UNKNOWN'),
+      id: sm.id,
+      host: sm.host,
+      guid: sm.portGuid,
+      pid: sm.pid,
+      running,
+      priority: rec?.priority ?? sm.priority,
+      lid: rec?.lid,
+      state: !running ? 'DOWN' : (rec?.state ?? 'UNKNOWN'),
     };
   });
   const topo = s.options;
   return {
-    dir: s.dir, sockName: s.sockName, ibsim: { pid: s.ibsim.pid, running: isAlive(s.ibsim.pid) }, sms,
-    master: m ? { lid: m.lid, guid: m.guid, priority: m.priority, host: s.sms.find((x) => x.portGuid === m.guid)?.host } : undefined,
+    dir: s.dir,
+    sockName: s.sockName,
+    ibsim: { pid: s.ibsim.pid, running: isAlive(s.ibsim.pid) },
+    sms,
+    master: m
+      ? { lid: m.lid, guid: m.guid, priority: m.priority, host: s.sms.find((x) => x.portGuid === m.guid)?.host }
+      : undefined,
     fabric: {
-      gpus: s.shape.gpus, tiers: s.shape.tiers, radix: s.shape.radix, switches: s.counts.switches, cas: s.counts.cas,
-      links: s.counts.links, speed: topo.speed ?? 'HDR', width: topo.width ?? '4X',
+      gpus: s.shape.gpus,
+      tiers: s.shape.tiers,
+      radix: s.shape.radix,
+      switches: s.counts.switches,
+      cas: s.counts.cas,
+      links: s.counts.links,
+      speed: topo.speed ?? 'HDR',
+      width: topo.width ?? '4X',
     },
-    routing: s.routing, errors,
+    routing: s.routing,
+    errors,
   };
 }

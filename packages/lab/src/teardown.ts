@@ -14,7 +14,8 @@ export async function stopLabState(s: LabState): Promise<void> {
   await Promise.all(s.sms.map((sm) => stopSm(sm)));
   if (s.ibsim.pid) await stopPid(s.ibsim.pid, 'ibsim');
   rmSync(s.runDir, { recursive: true, force: true });
-  for (const f of [s.paths.netfile, s.paths.roots, s.paths.nodeNameMap, s.paths.topologyJson]) rmSync(f, { force: true });
+  for (const f of [s.paths.netfile, s.paths.roots, s.paths.nodeNameMap, s.paths.topologyJson])
+    rmSync(f, { force: true });
   try {
     rmdirSync(join(s.dir, 'topology'));
   } catch {
@@ -28,4 +29,3 @@ export async function stopLabState(s: LabState): Promise<void> {
     /* gone */
   }
 }
-

@@ -67,7 +67,8 @@ export class Semaphore {
   }
   release(): void {
     const next = this.waiters.shift();
-    if (next) next(); // the slot passes straight to the next waiter
+    if (next)
+      next(); // the slot passes straight to the next waiter
     else this.active--;
   }
   get inUse(): number {
@@ -109,20 +110,39 @@ async function runToolOnce(te: ToolEnv, cmd: string, args: string[], o: RunToolO
   try {
     const r = await new Promise<ToolResult>((resolve) => {
       const child = execFile(
-        cmd, args,
-        { cwd: te.cwd, env: { ...process.env, ...te.env }, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 256 * 1024 * 1024 },
+        cmd,
+        args,
+        {
+          cwd: te.cwd,
+          env: { ...process.env, ...te.env },
+          timeout: timeoutMs,
+          killSignal: 'SIGKILL',
+          maxBuffer: 256 * 1024 * 1024,
+        },
         (err, stdout, stderr) => {
           const e = err as (NodeJS.ErrnoException & { code?: unknown; killed?: boolean; signal?: string }) | null;
           if (e && typeof e.code === 'string') {
             // spawn failure (ENOENT ...): report as exit 127 like a shell would
-            resolve({ cmd, args, stdout: '', stderr: `${cmd}: ${e.message}`, exitCode: 127, durationMs: performance.now() - t0, timedOut: false });
+            resolve({
+              cmd,
+              args,
+              stdout: '',
+              stderr: `${cmd}: ${e.message}`,
+              exitCode: 127,
+              durationMs: performance.now() - t0,
+              timedOut: false,
+            });
             return;
           }
           const timedOut = !!e?.killed && e.signal === 'SIGKILL';
           resolve({
-            cmd, args, stdout: String(stdout), stderr: String(stderr),
+            cmd,
+            args,
+            stdout: String(stdout),
+            stderr: String(stderr),
             exitCode: e ? (typeof e.code === 'number' ? e.code : null) : 0,
-            durationMs: performance.now() - t0, timedOut,
+            durationMs: performance.now() - t0,
+            timedOut,
           });
         },
       );

@@ -29,10 +29,16 @@ export interface GeneratedDir {
   downPorts: number;
 }
 
-interface Port { guid: string; port: number; lid: number; peer?: { guid: string; port: number; lid: number; desc: string } }
+interface Port {
+  guid: string;
+  port: number;
+  lid: number;
+  peer?: { guid: string; port: number; lid: number; desc: string };
+}
 
 const hex16 = (n: bigint): string => '0x' + n.toString(16).padStart(16, '0');
-const fill = (t: string, v: Record<string, string | number>): string => t.replace(/\{(\w+)\}/g, (_, k: string) => String(v[k]));
+const fill = (t: string, v: Record<string, string | number>): string =>
+  t.replace(/\{(\w+)\}/g, (_, k: string) => String(v[k]));
 
 /** Deterministic pseudo-random counters so the bigint paths see varied values. */
 function counters(seed: number): string {
@@ -42,9 +48,45 @@ function counters(seed: number): string {
   const big = (): string => (BigInt(next()) * 1000003n + BigInt(next())).toString();
   const errs = Array.from({ length: 12 }, small);
   const sat = (v: string): string => (BigInt(v) > 4294967295n ? '4294967295' : v);
-  const xd = big(), rd = big(), xp = String(next()), rp = String(next()), wait = big();
-  return [...errs, sat(xd), sat(rd), xp, rp, sat(wait), xd, rd, xp, rp, xp, rp, String(next() % 9999), String(next() % 999),
-    ...errs.slice(0, 2), 0, ...errs.slice(4, 12), 0, wait, 0, '0x0000000000000000', '0x0000', 0, 0, 0, 0, 0, -1, 0, 0, 0, 0].join(',');
+  const xd = big(),
+    rd = big(),
+    xp = String(next()),
+    rp = String(next()),
+    wait = big();
+  return [
+    ...errs,
+    sat(xd),
+    sat(rd),
+    xp,
+    rp,
+    sat(wait),
+    xd,
+    rd,
+    xp,
+    rp,
+    xp,
+    rp,
+    String(next() % 9999),
+    String(next() % 999),
+    ...errs.slice(0, 2),
+    0,
+    ...errs.slice(4, 12),
+    0,
+    wait,
+    0,
+    '0x0000000000000000',
+    '0x0000',
+    0,
+    0,
+    0,
+    0,
+    0,
+    -1,
+    0,
+    0,
+    0,
+    0,
+  ].join(',');
 }
 
 function header(ts: string): string {
@@ -59,12 +101,17 @@ export async function generateIbdiagnetDir(outDir: string, opts: GenerateOptions
   const leaves = Math.max(1, opts.switches - spines);
   let lid = 1;
   const sw = Array.from({ length: spines + leaves }, (_, i) => ({
-    guid: hex16(0xfc6a1c0300000000n + BigInt(i) * 0x40n), lid: lid++, desc: i === 0 ? 'MF0;spine-0:MQM9700/U1' : 'Quantum-2 Mellanox Technologies',
-    used: 0, ports: [] as Port[],
+    guid: hex16(0xfc6a1c0300000000n + BigInt(i) * 0x40n),
+    lid: lid++,
+    desc: i === 0 ? 'MF0;spine-0:MQM9700/U1' : 'Quantum-2 Mellanox Technologies',
+    used: 0,
+    ports: [] as Port[],
   }));
   const smLid = sw[0].lid;
   const cas = Array.from({ length: opts.hcas }, (_, i) => ({
-    guid: hex16(0x5c25730300000000n + BigInt(i) * 2n), lid: lid++, desc: `gpu-node-${Math.floor(i / 8)} mlx5_${i % 8}`,
+    guid: hex16(0x5c25730300000000n + BigInt(i) * 2n),
+    lid: lid++,
+    desc: `gpu-node-${Math.floor(i / 8)} mlx5_${i % 8}`,
   }));
   const links: [string, number, string, number][] = [];
   const connect = (a: (typeof sw)[number], b: { guid: string; lid: number; desc: string }, bPort: number): void => {
@@ -80,7 +127,12 @@ export async function generateIbdiagnetDir(outDir: string, opts: GenerateOptions
       const spinePort = spine.used + 1;
       connect(sw[l], spine, spinePort);
       spine.used++;
-      spine.ports.push({ guid: spine.guid, port: spinePort, lid: spine.lid, peer: { guid: sw[l].guid, port: sw[l].used, lid: sw[l].lid, desc: sw[l].desc } });
+      spine.ports.push({
+        guid: spine.guid,
+        port: spinePort,
+        lid: spine.lid,
+        peer: { guid: sw[l].guid, port: sw[l].used, lid: sw[l].lid, desc: sw[l].desc },
+      });
     }
   }
 
@@ -96,7 +148,10 @@ export async function generateIbdiagnetDir(outDir: string, opts: GenerateOptions
   for (const ca of cas) allPorts.push({ guid: ca.guid, port: 1 });
   out('# INDEX_TABLE offset:           0, line:           0\n\n\n');
   section('RUN_INFO', 'IBDIAGNET_Version,IBDIAG_Version,IBDM_Version,IBIS_Version,Date,Args', (e) =>
-    e(`"IBDIAGNET 2.10.0.MLNX20220720.cd746c3","IBDIAG 2.1.1.cd746c3","IBDM 2.1.1.cd746c3","IBIS 7.0.0.c25850e","${ts}",""`));
+    e(
+      `"IBDIAGNET 2.10.0.MLNX20220720.cd746c3","IBDIAG 2.1.1.cd746c3","IBDM 2.1.1.cd746c3","IBIS 7.0.0.c25850e","${ts}",""`,
+    ),
+  );
   section('NODES', H.NODES, (e) => {
     for (const x of sw) e(fill(ROW.SW_NODE, { G: x.guid, D: x.desc }));
     for (const c of cas) e(fill(ROW.CA_NODE, { G: c.guid, D: c.desc }));
@@ -105,30 +160,50 @@ export async function generateIbdiagnetDir(outDir: string, opts: GenerateOptions
     for (const x of sw) for (const p of x.ports) e(fill(ROW.SW_PORT, { G: x.guid, P: p.port }));
     for (const c of cas) e(fill(ROW.CA_PORT, { G: c.guid, L: c.lid, SM: smLid }));
   });
-  section('EXTENDED_PORT_INFO', H.EXTENDED_PORT_INFO, (e) => { for (const p of allPorts) e(fill(ROW.EXT_PORT, { G: p.guid, P: p.port })); });
-  section('FEC_MODE', H.FEC_MODE, (e) => { for (const p of allPorts) e(fill(ROW.FEC, { G: p.guid, P: p.port })); });
-  section('LINKS', H.LINKS, (e) => { for (const l of links) e(l.join(',')); });
-  section('SM_INFO', H.SM_INFO, (e) => e(`${sw[0].guid},${sw[0].guid},0,${sw[0].guid},0x0000000000000001,4202301,3,12`));
-  section('PM_PORT_SAMPLES_CONTROL', H.PM_PORT_SAMPLES_CONTROL, (e) => { for (const p of allPorts) e(fill(ROW.SAMPLES, { G: p.guid, P: p.port })); });
+  section('EXTENDED_PORT_INFO', H.EXTENDED_PORT_INFO, (e) => {
+    for (const p of allPorts) e(fill(ROW.EXT_PORT, { G: p.guid, P: p.port }));
+  });
+  section('FEC_MODE', H.FEC_MODE, (e) => {
+    for (const p of allPorts) e(fill(ROW.FEC, { G: p.guid, P: p.port }));
+  });
+  section('LINKS', H.LINKS, (e) => {
+    for (const l of links) e(l.join(','));
+  });
+  section('SM_INFO', H.SM_INFO, (e) =>
+    e(`${sw[0].guid},${sw[0].guid},0,${sw[0].guid},0x0000000000000001,4202301,3,12`),
+  );
+  section('PM_PORT_SAMPLES_CONTROL', H.PM_PORT_SAMPLES_CONTROL, (e) => {
+    for (const p of allPorts) e(fill(ROW.SAMPLES, { G: p.guid, P: p.port }));
+  });
   section('PM_INFO', H.PM, (e) => allPorts.forEach((p, i) => e(`${p.guid},${p.guid},${p.port},${counters(i)}`)));
-  section('PM_DELTA', H.PM, (e) => allPorts.forEach((p, i) => e(`${p.guid},${p.guid},${p.port},${counters(i + 7919)}`)));
-  section('TEMP_SENSING', H.TEMP_SENSING, (e) => { for (const n of [...sw, ...cas]) e(`${n.guid},${40 + (parseInt(n.guid.slice(-2), 16) % 30)}`); });
+  section('PM_DELTA', H.PM, (e) =>
+    allPorts.forEach((p, i) => e(`${p.guid},${p.guid},${p.port},${counters(i + 7919)}`)),
+  );
+  section('TEMP_SENSING', H.TEMP_SENSING, (e) => {
+    for (const n of [...sw, ...cas]) e(`${n.guid},${40 + (parseInt(n.guid.slice(-2), 16) % 30)}`);
+  });
   await new Promise<void>((res, rej) => db.end((err?: Error | null) => (err ? rej(err) : res())));
 
   const nd = createWriteStream(join(outDir, 'ibdiagnet2.net_dump'));
   nd.write(header(ts));
   let down = 0;
   for (const x of sw) {
-    nd.write(`"${x.desc}", Mellanox, ${x.guid}, LID ${x.lid}\n  #          : IB# : Sta  : PhysSta    : MTU : LWA     : LSA     : FEC mode            : Retran : Neighbor Guid      : N#         : NLID : Neighbor Description\n`);
+    nd.write(
+      `"${x.desc}", Mellanox, ${x.guid}, LID ${x.lid}\n  #          : IB# : Sta  : PhysSta    : MTU : LWA     : LSA     : FEC mode            : Retran : Neighbor Guid      : N#         : NLID : Neighbor Description\n`,
+    );
     const byNum = new Map(x.ports.map((q) => [q.port, q]));
     for (let p = 1; p <= 64; p++) {
       const port = byNum.get(p);
       const label = `1/${Math.ceil(p / 2)}/${((p - 1) % 2) + 1}`.padEnd(10);
       if (port?.peer) {
-        nd.write(`  ${label} : ${String(p).padEnd(3)} : ACT  : LINK UP    : 5   : 4x      : 100     : RS_FEC_544_514      : NO-RTR : ${port.peer.guid} : ${String(port.peer.port).padEnd(10)} : ${String(port.peer.lid).padEnd(4)} : "${port.peer.desc}"\n`);
+        nd.write(
+          `  ${label} : ${String(p).padEnd(3)} : ACT  : LINK UP    : 5   : 4x      : 100     : RS_FEC_544_514      : NO-RTR : ${port.peer.guid} : ${String(port.peer.port).padEnd(10)} : ${String(port.peer.lid).padEnd(4)} : "${port.peer.desc}"\n`,
+        );
       } else {
         down++;
-        nd.write(`  ${label} : ${String(p).padEnd(3)} : DOWN : POLL       : N/A : N/A     : N/A     : N/A                 : N/A    :                    :            :      : \n`);
+        nd.write(
+          `  ${label} : ${String(p).padEnd(3)} : DOWN : POLL       : N/A : N/A     : N/A     : N/A                 : N/A    :                    :            :      : \n`,
+        );
       }
     }
     nd.write('\n');
@@ -139,12 +214,26 @@ export async function generateIbdiagnetDir(outDir: string, opts: GenerateOptions
   const pm = createWriteStream(join(outDir, 'ibdiagnet2.pm'));
   pm.write(header(ts));
   for (const p of allPorts.slice(0, 1000)) {
-    pm.write(`-------------------------------------------------------\nPort=${p.port} Lid=0x0001 GUID=${p.guid} Device=54002 Port Name=x\n-------------------------------------------------------\nlink_down_counter=0x00000000\nport_xmit_data_extended=0x00000045a9712343\nport_looping_errors=NA\n\n`);
+    pm.write(
+      `-------------------------------------------------------\nPort=${p.port} Lid=0x0001 GUID=${p.guid} Device=54002 Port Name=x\n-------------------------------------------------------\nlink_down_counter=0x00000000\nport_xmit_data_extended=0x00000045a9712343\nport_looping_errors=NA\n\n`,
+    );
   }
   pm.write(`\n\n# File closed at : ${ts}\n`);
   await new Promise<void>((res) => pm.end(res));
   const { writeFile } = await import('node:fs/promises');
-  await writeFile(join(outDir, 'ibdiagnet2.sm'), `${header(ts)}ibdiagnet fabric SM report\n\n  SM - master\n    Port=0 lid=0x${smLid.toString(16).padStart(4, '0')} guid=${sw[0].guid} dev=54002 priority:12\n\n\n# File closed at : ${ts}\n`);
-  await writeFile(join(outDir, 'ibdiagnet2.log'), `Running version:   "IBDIAGNET 2.10.0.MLNX20220720.cd746c3"\nRunning command:   /usr/bin/ibdiagnet \nRunning timestamp: ${ts}\n\n---------------------------------------------\nPort Counters\n-I- Going to sleep for 1 seconds until next counters sample\n\n---------------------------------------------\nFabric Summary\n\nTotal Nodes             : ${sw.length + cas.length}\nIB Switches             : ${sw.length}\nIB Channel Adapters     : ${cas.length}\n\nTotal number of links   : ${links.length}\n\n---------------------------------------------\nSummary\n-I- Stage                               Warnings   Errors     Comment   \n-I- Discovery                           0          0         \n\n`);
-  return { dir: outDir, nodes: sw.length + cas.length, ports: allPorts.length + down, links: links.length, downPorts: down };
+  await writeFile(
+    join(outDir, 'ibdiagnet2.sm'),
+    `${header(ts)}ibdiagnet fabric SM report\n\n  SM - master\n    Port=0 lid=0x${smLid.toString(16).padStart(4, '0')} guid=${sw[0].guid} dev=54002 priority:12\n\n\n# File closed at : ${ts}\n`,
+  );
+  await writeFile(
+    join(outDir, 'ibdiagnet2.log'),
+    `Running version:   "IBDIAGNET 2.10.0.MLNX20220720.cd746c3"\nRunning command:   /usr/bin/ibdiagnet \nRunning timestamp: ${ts}\n\n---------------------------------------------\nPort Counters\n-I- Going to sleep for 1 seconds until next counters sample\n\n---------------------------------------------\nFabric Summary\n\nTotal Nodes             : ${sw.length + cas.length}\nIB Switches             : ${sw.length}\nIB Channel Adapters     : ${cas.length}\n\nTotal number of links   : ${links.length}\n\n---------------------------------------------\nSummary\n-I- Stage                               Warnings   Errors     Comment   \n-I- Discovery                           0          0         \n\n`,
+  );
+  return {
+    dir: outDir,
+    nodes: sw.length + cas.length,
+    ports: allPorts.length + down,
+    links: links.length,
+    downPorts: down,
+  };
 }

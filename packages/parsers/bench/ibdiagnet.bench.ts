@@ -60,15 +60,29 @@ export async function benchIbdiagnet(dir: string, runs = 5): Promise<BenchFigure
   const { parse, floor, touch, parseOneThread } = await measureRounds(runs, {
     parse: () => readIbdiagnetDir(dir),
     parseOneThread: () => readIbdiagnetDir(dir, { pmThread: false }),
-    floor: async () => { for (const f of files) await readAndSplit(join(dir, f)); },
-    touch: async () => { for (const f of files) await readAndTouch(join(dir, f)); },
+    floor: async () => {
+      for (const f of files) await readAndSplit(join(dir, f));
+    },
+    touch: async () => {
+      for (const f of files) await readAndTouch(join(dir, f));
+    },
   });
   const mb = bytes / 1e6;
   const s = first.value;
   return {
-    dir, files, bytes, parseMs: parse.wallMs, floorMs: floor.wallMs,
-    parseMBps: mb / (parse.wallMs / 1000), floorMBps: mb / (floor.wallMs / 1000), ratio: parse.wallMs / floor.wallMs,
-    parse, floor, touch, parseOneThread, cpuRatio: parse.cpuMs / floor.cpuMs,
+    dir,
+    files,
+    bytes,
+    parseMs: parse.wallMs,
+    floorMs: floor.wallMs,
+    parseMBps: mb / (parse.wallMs / 1000),
+    floorMBps: mb / (floor.wallMs / 1000),
+    ratio: parse.wallMs / floor.wallMs,
+    parse,
+    floor,
+    touch,
+    parseOneThread,
+    cpuRatio: parse.cpuMs / floor.cpuMs,
     counts: { nodes: s.nodes.length, ports: s.ports.length, links: s.links.length, counters: s.counters.rows },
   };
 }
@@ -80,9 +94,11 @@ function report(f: BenchFigures): string {
     `files    ${f.files.join(', ')}  (${mb.toFixed(1)} MB)`,
     `fabric   ${f.counts.nodes} nodes, ${f.counts.ports} ports, ${f.counts.links} links, ${f.counts.counters} PM rows`,
     line('parse', f.parse, mb) + '  (read the bytes + parse)',
-    line('parse 1T', f.parseOneThread, mb) + `  (the same on one thread: ${(f.parseOneThread.wallMs / f.floor.wallMs).toFixed(2)}x the floor)`,
+    line('parse 1T', f.parseOneThread, mb) +
+      `  (the same on one thread: ${(f.parseOneThread.wallMs / f.floor.wallMs).toFixed(2)}x the floor)`,
     line('floor', f.floor, mb) + '  (read + split into lines)',
-    line('touch', f.touch, mb) + `  (read + a JS loop over every byte: ${(f.touch.wallMs / f.floor.wallMs).toFixed(2)}x the floor)`,
+    line('touch', f.touch, mb) +
+      `  (read + a JS loop over every byte: ${(f.touch.wallMs / f.floor.wallMs).toFixed(2)}x the floor)`,
     `ratio    ${f.cpuRatio.toFixed(2)}x floor (cpu), ${f.ratio.toFixed(2)}x (wall)   (targets: >= 50 MB/s, <= 3x)`,
   ].join('\n');
 }

@@ -40,8 +40,21 @@ function human(value: bigint, data: boolean): string {
 }
 
 const DATA_NAMES = ['PortXmitData', 'PortRcvData', 'PortXmitPkts', 'PortRcvPkts'];
-const COUNTER_NAMES = [...DATA_NAMES, 'PortUnicastXmitPkts', 'PortUnicastRcvPkts', 'PortMulticastXmitPkts', 'PortMulticastRcvPkts'];
-const ERROR_NAMES = ['SymbolErrorCounter', 'LinkErrorRecoveryCounter', 'LinkDownedCounter', 'PortRcvErrors', 'PortXmitDiscards', 'PortXmitWait'];
+const COUNTER_NAMES = [
+  ...DATA_NAMES,
+  'PortUnicastXmitPkts',
+  'PortUnicastRcvPkts',
+  'PortMulticastXmitPkts',
+  'PortMulticastRcvPkts',
+];
+const ERROR_NAMES = [
+  'SymbolErrorCounter',
+  'LinkErrorRecoveryCounter',
+  'LinkDownedCounter',
+  'PortRcvErrors',
+  'PortXmitDiscards',
+  'PortXmitWait',
+];
 
 /** Write the two outputs as strings (a 10k-GPU `--counters` output is ~20 MB). */
 export function generateIbqueryerrors(opts: IbqeGenerateOptions): GeneratedIbqe {
@@ -53,10 +66,20 @@ export function generateIbqueryerrors(opts: IbqeGenerateOptions): GeneratedIbqe 
 
   const nodes: { guid: string; desc: string; ca: boolean; ports: number }[] = [];
   for (let i = 0; i < opts.switches; i++) {
-    nodes.push({ guid: hex16(0xfc6a1c0300000000n + BigInt(i) * 0x40n), desc: `leaf-${String(i).padStart(4, '0')}`, ca: false, ports: 64 });
+    nodes.push({
+      guid: hex16(0xfc6a1c0300000000n + BigInt(i) * 0x40n),
+      desc: `leaf-${String(i).padStart(4, '0')}`,
+      ca: false,
+      ports: 64,
+    });
   }
   for (let i = 0; i < opts.hcas; i++) {
-    nodes.push({ guid: hex16(0xb83fd20300000000n + BigInt(i) * 0x10n), desc: `gpu-node-${Math.floor(i / 8)} mlx5_${i % 8}`, ca: true, ports: 1 });
+    nodes.push({
+      guid: hex16(0xb83fd20300000000n + BigInt(i) * 0x10n),
+      desc: `gpu-node-${Math.floor(i / 8)} mlx5_${i % 8}`,
+      ca: true,
+      ports: 1,
+    });
   }
 
   const counters: string[] = [];
@@ -71,24 +94,32 @@ export function generateIbqueryerrors(opts: IbqeGenerateOptions): GeneratedIbqe 
     for (let p = 1; p <= n.ports; p++) {
       counterPorts++;
       const down = !n.ca && p > 60;
-      const vals = COUNTER_NAMES.map((name, k) => (down || k >= 4 ? 0n : name.endsWith('Data') ? big() : BigInt(next() % 50_000_000)));
+      const vals = COUNTER_NAMES.map((name, k) =>
+        down || k >= 4 ? 0n : name.endsWith('Data') ? big() : BigInt(next() % 50_000_000),
+      );
       counters.push(`   GUID ${n.guid} port ${p}: ${COUNTER_NAMES.map((name, k) => item(name, vals[k])).join(' ')}`);
       // About 1 port in 3 waited on credits; 1 in 40 has an error counter.
       if (down || next() % 3 !== 0) continue;
-      const errs = ERROR_NAMES.map((name) => (name === 'PortXmitWait' ? BigInt(next() % 5_000_000) : next() % 40 === 0 ? BigInt(next() % 500) : 0n));
+      const errs = ERROR_NAMES.map((name) =>
+        name === 'PortXmitWait' ? BigInt(next() % 5_000_000) : next() % 40 === 0 ? BigInt(next() % 500) : 0n,
+      );
       const items = ERROR_NAMES.map((name, k) => (errs[k] === 0n ? '' : item(name, errs[k]))).filter(Boolean);
       if (items.length === 0) continue;
       ERROR_NAMES.forEach((name, k) => all.set(name, (all.get(name) ?? 0n) + errs[k]));
       DATA_NAMES.forEach((name, k) => all.set(name, (all.get(name) ?? 0n) + vals[k]));
       // Error mode prints the PORT GUID (rdma-core: node->ports[N]->guid): node GUID + 1 on an HCA.
       const guid = n.ca ? hex16(BigInt(n.guid) + 1n) : n.guid;
-      bad.push(`   GUID ${guid} port ${p}: ${[...items, ...DATA_NAMES.map((name, k) => item(name, vals[k]))].join(' ')}`);
+      bad.push(
+        `   GUID ${guid} port ${p}: ${[...items, ...DATA_NAMES.map((name, k) => item(name, vals[k]))].join(' ')}`,
+      );
     }
     if (bad.length === 0) continue;
     badNodes++;
     data.push(n.ca ? `Errors for "${n.desc}"` : `Errors for ${n.guid} "${n.desc}"`);
     if (!n.ca) {
-      const items = [...ERROR_NAMES, ...DATA_NAMES].filter((name) => (all.get(name) ?? 0n) > 0n).map((name) => item(name, all.get(name)!));
+      const items = [...ERROR_NAMES, ...DATA_NAMES]
+        .filter((name) => (all.get(name) ?? 0n) > 0n)
+        .map((name) => item(name, all.get(name)!));
       data.push(`   GUID ${n.guid} port ALL: ${items.join(' ')}`);
       dataPorts++;
     }

@@ -44,7 +44,9 @@ export async function benchIbqueryerrors(files: string[], runs = 5): Promise<Ibq
   for (let i = 0; i < 3 || performance.now() < warmUntil; i++) ports = await parseAll(files);
   const { parse, floor } = await measureRounds(runs, {
     parse: () => parseAll(files),
-    floor: async () => { for (const f of files) await readAndSplit(f); },
+    floor: async () => {
+      for (const f of files) await readAndSplit(f);
+    },
   });
   return { files, bytes, ports, parse, floor, cpuRatio: parse.cpuMs / floor.cpuMs, ratio: parse.wallMs / floor.wallMs };
 }
@@ -60,8 +62,11 @@ export function reportIbqueryerrors(f: IbqeBenchFigures): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  benchIbqueryerrors(process.argv.slice(2)).then((f) => console.log(reportIbqueryerrors(f)), (err: unknown) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
+  benchIbqueryerrors(process.argv.slice(2)).then(
+    (f) => console.log(reportIbqueryerrors(f)),
+    (err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -26,7 +26,10 @@ const median = (xs: number[]): number => {
  * and the floor it is compared with meet the same spells of a busy neighbour: timed one block
  * after the other, a noisy half-minute lands on one side only and moves the ratio by itself.
  */
-export async function measureRounds<K extends string>(runs: number, fns: Record<K, () => Promise<unknown>>): Promise<Record<K, Timing>> {
+export async function measureRounds<K extends string>(
+  runs: number,
+  fns: Record<K, () => Promise<unknown>>,
+): Promise<Record<K, Timing>> {
   const names = Object.keys(fns) as K[];
   const wall = new Map<K, number[]>(names.map((k) => [k, []]));
   const cpu = new Map<K, number[]>(names.map((k) => [k, []]));
@@ -56,8 +59,11 @@ export async function measureRounds<K extends string>(runs: number, fns: Record<
  */
 export async function readAndSplit(path: string): Promise<number> {
   let lines = 0;
-  const splitter = new ChunkLineSplitter(() => { lines++; });
-  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) splitter.push(chunk as string);
+  const splitter = new ChunkLineSplitter(() => {
+    lines++;
+  });
+  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 }))
+    splitter.push(chunk as string);
   splitter.end();
   return lines;
 }

@@ -4,14 +4,31 @@ import { splitLines } from './lines.ts';
 import { ByteLineSplitter, ChunkLineSplitter } from './ibdiagnet/line-source.ts';
 
 const TEXTS = [
-  'a\nb\n', 'a\r\nb\r\n', 'a\nb', 'a\rb\r\nc\r', 'x\r\r\n\ny', '\uFEFFSTART_NODES\nrow\n', '\n', '', '\uFEFF',
-  '"ärger ☃ mlx5_0",1\n"日本",2', 'tail\r', 'a\n\n\n',
+  'a\nb\n',
+  'a\r\nb\r\n',
+  'a\nb',
+  'a\rb\r\nc\r',
+  'x\r\r\n\ny',
+  '\uFEFFSTART_NODES\nrow\n',
+  '\n',
+  '',
+  '\uFEFF',
+  '"ärger ☃ mlx5_0",1\n"日本",2',
+  'tail\r',
+  'a\n\n\n',
 ];
 
 /** Lines of `bytes` pushed in `size`-byte pieces through one re-used buffer, as the file reader does. */
 function splitBytes(bytes: Uint8Array, size: number, splitLoneCr: boolean): string[] {
   const lines: string[] = [];
-  const s = new ByteLineSplitter({ feed: (l) => { lines.push(l); } }, splitLoneCr);
+  const s = new ByteLineSplitter(
+    {
+      feed: (l) => {
+        lines.push(l);
+      },
+    },
+    splitLoneCr,
+  );
   const buf = new Uint8Array(size);
   for (let i = 0; i < bytes.length; i += size) {
     const n = Math.min(size, bytes.length - i);
@@ -25,7 +42,9 @@ function splitBytes(bytes: Uint8Array, size: number, splitLoneCr: boolean): stri
 
 function chunkLines(text: string): string[] {
   const lines: string[] = [];
-  const s = new ChunkLineSplitter((l) => { lines.push(l); });
+  const s = new ChunkLineSplitter((l) => {
+    lines.push(l);
+  });
   s.push(text);
   s.end();
   return lines;
@@ -34,8 +53,13 @@ function chunkLines(text: string): string[] {
 describe('decodeUtf8()', () => {
   it('decodes as Buffer#toString does: ASCII, multi-byte, cut and invalid sequences, a BOM inside', () => {
     const samples = [
-      Buffer.from('N/A'), Buffer.from('gpu-node-0001 mlx5_0'), Buffer.from('é☃ 日本 😀'), Buffer.from([0x61, 0xe2, 0x98]),
-      Buffer.from([0xff, 0xfe, 0x41, 0xc3]), Buffer.from([0xef, 0xbb, 0xbf, 0x41]), Buffer.from([0xed, 0xa0, 0x80, 0x41]),
+      Buffer.from('N/A'),
+      Buffer.from('gpu-node-0001 mlx5_0'),
+      Buffer.from('é☃ 日本 😀'),
+      Buffer.from([0x61, 0xe2, 0x98]),
+      Buffer.from([0xff, 0xfe, 0x41, 0xc3]),
+      Buffer.from([0xef, 0xbb, 0xbf, 0x41]),
+      Buffer.from([0xed, 0xa0, 0x80, 0x41]),
     ];
     for (const b of samples) expect(decodeUtf8(b, 0, b.length)).toBe(b.toString('utf8'));
   });
@@ -43,7 +67,14 @@ describe('decodeUtf8()', () => {
 
 describe('decimalHalves()', () => {
   it('reads 1 to 20 digits exactly and refuses values beyond 2^64 - 1', () => {
-    for (const d of ['0', '7', '9007199254740993', '1234567890123456789', '18446744073709551615', '00000000000000000012']) {
+    for (const d of [
+      '0',
+      '7',
+      '9007199254740993',
+      '1234567890123456789',
+      '18446744073709551615',
+      '00000000000000000012',
+    ]) {
       expect(decimalHalves(Buffer.from(d), 0, d.length)).toBe(true);
       expect((BigInt(halves.hi) << 32n) | BigInt(halves.lo)).toBe(BigInt(d));
     }
@@ -56,13 +87,15 @@ describe('ByteLineSplitter', () => {
   it('cuts bytes into the lines splitLines cuts the decoded text, whatever the chunk size', () => {
     for (const text of TEXTS) {
       const bytes = Buffer.from(text);
-      for (const size of [1, 2, 3, 5, 64]) expect(splitBytes(bytes, size, true), JSON.stringify(text)).toEqual(splitLines(text));
+      for (const size of [1, 2, 3, 5, 64])
+        expect(splitBytes(bytes, size, true), JSON.stringify(text)).toEqual(splitLines(text));
     }
   });
 
   it('as the file reader, cuts lines as ChunkLineSplitter cuts the text (a lone \\r stays in its line)', () => {
     for (const text of TEXTS) {
-      for (const size of [1, 3, 64]) expect(splitBytes(Buffer.from(text), size, false), JSON.stringify(text)).toEqual(chunkLines(text));
+      for (const size of [1, 3, 64])
+        expect(splitBytes(Buffer.from(text), size, false), JSON.stringify(text)).toEqual(chunkLines(text));
     }
   });
 

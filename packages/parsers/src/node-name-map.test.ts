@@ -7,8 +7,17 @@ describe('parseNodeNameMap()', () => {
     const { value, warnings } = parseNodeNameMap(fixture('diags/node-name-map.good.txt'));
     expect(warnings).toEqual([]);
     expect(value).toHaveLength(38);
-    expect(value.find((e) => e.name === 'dgx-0005 mlx5_0')).toEqual({ guid: '0xb83fd20300002050', name: 'dgx-0005 mlx5_0', rack: 'R01', u: 18, line: 7 });
-    expect(value.find((e) => e.name === 'spine-01')).toMatchObject({ guid: '0xfc6a1c0300001010', location: 'network row, cabinet 1' });
+    expect(value.find((e) => e.name === 'dgx-0005 mlx5_0')).toEqual({
+      guid: '0xb83fd20300002050',
+      name: 'dgx-0005 mlx5_0',
+      rack: 'R01',
+      u: 18,
+      line: 7,
+    });
+    expect(value.find((e) => e.name === 'spine-01')).toMatchObject({
+      guid: '0xfc6a1c0300001010',
+      location: 'network row, cabinet 1',
+    });
   });
 
   it('handles odd GUIDs, unquoted names, CRLF and reports bad lines', () => {

@@ -92,7 +92,8 @@ export function createNodeNameMapParser(opts: ParseOptions = {}): LineParser<Nod
       const c = /^\s*#(.*)$/.exec(rest);
       if (c) parseComment(c[1], e);
       else if (rest.trim() !== '') e.location = rest.trim();
-      if (byGuid.has(guid)) ctx.warn(`GUID ${guid} listed again (first on line ${byGuid.get(guid)!.line}); this line wins`);
+      if (byGuid.has(guid))
+        ctx.warn(`GUID ${guid} listed again (first on line ${byGuid.get(guid)!.line}); this line wins`);
       byGuid.set(guid, e);
     },
     finish() {
@@ -108,6 +109,8 @@ export function parseNodeNameMap(input: LineInput, opts: ParseOptions = {}) {
 
 /** One map line in the ibwatch convention: `0x<guid> "<name>" # rack=<rack> u=<u>`. */
 export function formatNodeNameMapLine(e: Pick<NodeNameEntry, 'guid' | 'name' | 'rack' | 'u'>): string {
-  const loc = [e.rack !== undefined ? `rack=${e.rack}` : '', e.u !== undefined ? `u=${e.u}` : ''].filter(Boolean).join(' ');
+  const loc = [e.rack !== undefined ? `rack=${e.rack}` : '', e.u !== undefined ? `u=${e.u}` : '']
+    .filter(Boolean)
+    .join(' ');
   return `${e.guid} "${e.name}"${loc ? `  # ${loc}` : ''}`;
 }

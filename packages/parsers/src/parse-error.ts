@@ -35,13 +35,7 @@ export class ParseError extends Error {
 
   constructor(init: ParseErrorInit);
   constructor(format: string, line: number | undefined, text: string | undefined, reason: string, file?: string);
-  constructor(
-    a: ParseErrorInit | string,
-    line?: number,
-    text?: string,
-    reason?: string,
-    file?: string,
-  ) {
+  constructor(a: ParseErrorInit | string, line?: number, text?: string, reason?: string, file?: string) {
     const init: ParseErrorInit =
       typeof a === 'string' ? { format: a, line, text, reason: reason ?? 'unparseable input', file } : a;
     super(formatMessage(init));
@@ -60,8 +54,7 @@ function formatMessage(init: ParseErrorInit): string {
   if (init.line !== undefined) where += `:${init.line}`;
   let message = `${where}: ${init.reason}`;
   if (init.text !== undefined) {
-    const shown =
-      init.text.length > MAX_TEXT_IN_MESSAGE ? `${init.text.slice(0, MAX_TEXT_IN_MESSAGE)}...` : init.text;
+    const shown = init.text.length > MAX_TEXT_IN_MESSAGE ? `${init.text.slice(0, MAX_TEXT_IN_MESSAGE)}...` : init.text;
     message += `: ${JSON.stringify(shown)}`;
   }
   return message;

@@ -1,4 +1,10 @@
-import { DEFAULT_THRESHOLDS, nominalGbps, resolveThresholds, symbolErrorsPerHourAtBer, type HealthThresholds } from '@ibwatch/fabric';
+import {
+  DEFAULT_THRESHOLDS,
+  nominalGbps,
+  resolveThresholds,
+  symbolErrorsPerHourAtBer,
+  type HealthThresholds,
+} from '@ibwatch/fabric';
 import type { Config } from '../config.ts';
 
 /** The health thresholds in force: the field defaults with the configured grace period. */

@@ -2,7 +2,13 @@ import type { WorklistEntry } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import type { NameBook } from '../names.ts';
 import { writeStamp } from '../db/stamps.ts';
-import { computeWorklist, filterWorklist, loadWorklistFabric, type WorklistFabric, type WorklistFilter } from './worklist.ts';
+import {
+  computeWorklist,
+  filterWorklist,
+  loadWorklistFabric,
+  type WorklistFabric,
+  type WorklistFilter,
+} from './worklist.ts';
 
 /**
  * The worklist served from memory. Building it reads every active and recent finding, the
@@ -28,7 +34,10 @@ export class WorklistCache {
 
   private readonly writes: () => string;
 
-  constructor(private readonly db: Db, private readonly names: NameBook) {
+  constructor(
+    private readonly db: Db,
+    private readonly names: NameBook,
+  ) {
     this.writes = writeStamp(db);
   }
 
@@ -65,17 +74,27 @@ export class WorklistCache {
     this.writeStamp = w;
     // Every column a finding contributes (state, severity, title, short, times) changes with
     // one of these: touches move last_seen, acks set acknowledged_at, resolves resolved_at.
-    const findings = JSON.stringify(this.db.prepare(
-      `SELECT (SELECT COUNT(*) FROM findings) AS fc, (SELECT MAX(id) FROM findings) AS fi, (SELECT MAX(last_seen) FROM findings) AS fl,
+    const findings = JSON.stringify(
+      this.db
+        .prepare(
+          `SELECT (SELECT COUNT(*) FROM findings) AS fc, (SELECT MAX(id) FROM findings) AS fi, (SELECT MAX(last_seen) FROM findings) AS fl,
               (SELECT MAX(resolved_at) FROM findings) AS fr, (SELECT MAX(acknowledged_at) FROM findings) AS fa,
               (SELECT SUM(state = 'open') FROM findings) AS fo`,
-    ).raw().get());
-    const fabric = JSON.stringify(this.db.prepare(
-      `SELECT (SELECT COUNT(*) FROM links) AS lc, (SELECT MAX(id) FROM links) AS li, (SELECT MAX(last_seen) FROM links) AS ll,
+        )
+        .raw()
+        .get(),
+    );
+    const fabric = JSON.stringify(
+      this.db
+        .prepare(
+          `SELECT (SELECT COUNT(*) FROM links) AS lc, (SELECT MAX(id) FROM links) AS li, (SELECT MAX(last_seen) FROM links) AS ll,
               (SELECT COUNT(*) FROM ports) AS pc, (SELECT MAX(id) FROM ports) AS pi, (SELECT MAX(last_seen) FROM ports) AS pl,
               (SELECT COUNT(*) FROM nodes) AS nc, (SELECT MAX(last_seen) FROM nodes) AS nl,
               (SELECT COUNT(*) FROM cables) AS cc, (SELECT MAX(updated_at) FROM cables) AS cu`,
-    ).raw().get());
+        )
+        .raw()
+        .get(),
+    );
     if (fabric !== this.fabricStamp) {
       this.fabricStamp = fabric;
       this.fabric = null;

@@ -1,4 +1,11 @@
-import { buildWorklist, findingKey, linkKey, type FabricLink, type FindingSubject, type WorklistEntry } from '@ibwatch/fabric';
+import {
+  buildWorklist,
+  findingKey,
+  linkKey,
+  type FabricLink,
+  type FindingSubject,
+  type WorklistEntry,
+} from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import type { NameBook } from '../names.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
@@ -48,16 +55,31 @@ export function loadWorklistFabric(db: Db): WorklistFabric {
        FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id`,
     )
     .all() as { ag: string; ap: number; al: number | null; bg: string; bp: number; bl: number | null }[];
-  const links: FabricLink[] = rows.map((r) => ({ a: { nodeGuid: r.ag, portNum: r.ap }, b: { nodeGuid: r.bg, portNum: r.bp } }));
+  const links: FabricLink[] = rows.map((r) => ({
+    a: { nodeGuid: r.ag, portNum: r.ap },
+    b: { nodeGuid: r.bg, portNum: r.bp },
+  }));
   const lids = new Map<string, number>();
   for (const r of rows) {
     if (r.al !== null) lids.set(`${r.ag}/${r.ap}`, r.al);
     if (r.bl !== null) lids.set(`${r.bg}/${r.bp}`, r.bl);
   }
-  const descs = new Map((db.prepare('SELECT guid, description, type FROM nodes').all() as { guid: string; description: string; type: string }[]).map((n) => [n.guid, n]));
-  const cables = (db.prepare('SELECT node_guid AS nodeGuid, port_num AS portNum, info FROM cables').all() as { nodeGuid: string; portNum: number; info: string }[]).map(
-    (c) => ({ nodeGuid: c.nodeGuid, portNum: c.portNum, ...(JSON.parse(c.info) as object) }),
+  const descs = new Map(
+    (
+      db.prepare('SELECT guid, description, type FROM nodes').all() as {
+        guid: string;
+        description: string;
+        type: string;
+      }[]
+    ).map((n) => [n.guid, n]),
   );
+  const cables = (
+    db.prepare('SELECT node_guid AS nodeGuid, port_num AS portNum, info FROM cables').all() as {
+      nodeGuid: string;
+      portNum: number;
+      info: string;
+    }[]
+  ).map((c) => ({ nodeGuid: c.nodeGuid, portNum: c.portNum, ...(JSON.parse(c.info) as object) }));
   return { links, lids, descs, cables };
 }
 
@@ -66,7 +88,12 @@ export function loadWorklistFabric(db: Db): WorklistFabric {
  * passes (absent writes): when a resolved finding leaves the 7-day window, or a fix
  * becomes a prior fix that climbs the ladder.
  */
-export function computeWorklist(db: Db, names: NameBook, now: number, fabric: WorklistFabric = loadWorklistFabric(db)): { entries: WorklistEntry[]; validUntil: number } {
+export function computeWorklist(
+  db: Db,
+  names: NameBook,
+  now: number,
+  fabric: WorklistFabric = loadWorklistFabric(db),
+): { entries: WorklistEntry[]; validUntil: number } {
   const repo = createFindingsRepo(db);
   const stored = [...repo.active(), ...repo.list({ state: 'resolved', limit: 100_000, since: now - FIXED_WINDOW_MS })];
   const idByKey = new Map<string, number[]>();
@@ -74,12 +101,24 @@ export function computeWorklist(db: Db, names: NameBook, now: number, fabric: Wo
     const subject = f.subject as unknown as FindingSubject;
     const k = findingKey({ kind: f.kind, subject });
     idByKey.set(k, [...(idByKey.get(k) ?? []), f.id]);
-    return { kind: f.kind, severity: f.severity, subject, title: f.title, short: f.short ?? undefined, state: f.state, firstSeen: f.firstSeen, lastSeen: f.lastSeen };
+    return {
+      kind: f.kind,
+      severity: f.severity,
+      subject,
+      title: f.title,
+      short: f.short ?? undefined,
+      state: f.state,
+      firstSeen: f.firstSeen,
+      lastSeen: f.lastSeen,
+    };
   });
   const times = new Map<string, { first: number; last: number }>();
   const { links, lids, descs, cables } = fabric;
   const priorFixes = new Map<string, number>();
-  for (const r of db.prepare("SELECT subject FROM findings WHERE state = 'resolved' AND subject_type = 'link' AND resolved_at < ?").pluck().all(now - FIXED_WINDOW_MS) as string[]) {
+  for (const r of db
+    .prepare("SELECT subject FROM findings WHERE state = 'resolved' AND subject_type = 'link' AND resolved_at < ?")
+    .pluck()
+    .all(now - FIXED_WINDOW_MS) as string[]) {
     const s = JSON.parse(r) as { a: { nodeGuid: string; portNum: number }; b: { nodeGuid: string; portNum: number } };
     const k = linkKey(s.a, s.b);
     priorFixes.set(k, (priorFixes.get(k) ?? 0) + 1);
@@ -87,7 +126,12 @@ export function computeWorklist(db: Db, names: NameBook, now: number, fabric: Wo
   const entries = buildWorklist({
     findings,
     links,
-    nodes: [...descs.values()].map((n) => ({ guid: n.guid, type: n.type as 'switch', description: n.description, numPorts: 0 })),
+    nodes: [...descs.values()].map((n) => ({
+      guid: n.guid,
+      type: n.type as 'switch',
+      description: n.description,
+      numPorts: 0,
+    })),
     cables,
     lookup: (g) => ({ name: names.name(g, descs.get(g)?.description), rack: names.rack(g) ?? undefined }),
     priorFixes,
@@ -100,7 +144,13 @@ export function computeWorklist(db: Db, names: NameBook, now: number, fabric: Wo
   const out: WorklistEntry[] = [];
   for (const e of entries) {
     const [a, b] = e.ends;
-    const end = (x: typeof a) => ({ guid: x!.nodeGuid, name: x!.name, port: x!.portNum, lid: x!.lid ?? lids.get(`${x!.nodeGuid}/${x!.portNum}`) ?? null, rack: x!.rack ?? null });
+    const end = (x: typeof a) => ({
+      guid: x!.nodeGuid,
+      name: x!.name,
+      port: x!.portNum,
+      lid: x!.lid ?? lids.get(`${x!.nodeGuid}/${x!.portNum}`) ?? null,
+      rack: x!.rack ?? null,
+    });
     const ts = e.findingKeys.map((k) => times.get(k)).filter((t) => t !== undefined);
     const cable = e.ends.map((x) => x.cable).find((c) => c);
     const entry: WorklistEntry = {
@@ -113,7 +163,16 @@ export function computeWorklist(db: Db, names: NameBook, now: number, fabric: Wo
       b: b ? end(b) : null,
       reasons: e.reasons,
       action: e.actions.join(' → '),
-      cable: cable ? [cable.vendor, cable.partNumber, cable.serialNumber && `S/N ${cable.serialNumber}`, cable.lengthM && `${cable.lengthM} m`].filter(Boolean).join(' ') : null,
+      cable: cable
+        ? [
+            cable.vendor,
+            cable.partNumber,
+            cable.serialNumber && `S/N ${cable.serialNumber}`,
+            cable.lengthM && `${cable.lengthM} m`,
+          ]
+            .filter(Boolean)
+            .join(' ')
+        : null,
       firstSeen: Math.min(...ts.map((t) => t.first)),
       lastSeen: Math.max(...ts.map((t) => t.last)),
     };
@@ -124,14 +183,23 @@ export function computeWorklist(db: Db, names: NameBook, now: number, fabric: Wo
   // a link fix once resolved_at < now - window.
   let edge = Infinity;
   for (const f of stored) if (f.state === 'resolved') edge = Math.min(edge, f.lastSeen);
-  const nextFix = db.prepare("SELECT MIN(resolved_at) FROM findings WHERE state = 'resolved' AND subject_type = 'link' AND resolved_at >= ?").pluck().get(now - FIXED_WINDOW_MS) as number | null;
+  const nextFix = db
+    .prepare(
+      "SELECT MIN(resolved_at) FROM findings WHERE state = 'resolved' AND subject_type = 'link' AND resolved_at >= ?",
+    )
+    .pluck()
+    .get(now - FIXED_WINDOW_MS) as number | null;
   if (nextFix !== null) edge = Math.min(edge, nextFix);
   return { entries: out, validUntil: edge + FIXED_WINDOW_MS };
 }
 
 function matches(e: WorklistEntry, f: WorklistFilter): boolean {
   const ends = [e.a, e.b].filter((x) => x !== null);
-  if (f.switch && !ends.some((x) => x.name.toLowerCase().includes(f.switch!.toLowerCase()) || x.guid === f.switch!.toLowerCase())) return false;
+  if (
+    f.switch &&
+    !ends.some((x) => x.name.toLowerCase().includes(f.switch!.toLowerCase()) || x.guid === f.switch!.toLowerCase())
+  )
+    return false;
   if (f.rack && !ends.some((x) => x.rack === f.rack)) return false;
   if (f.severity && e.severity !== f.severity) return false;
   if (f.state && e.state !== f.state) return false;

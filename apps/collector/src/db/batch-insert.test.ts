@@ -8,8 +8,13 @@ describe('BatchInsert', () => {
     const db = new Database(':memory:') as unknown as Db;
     db.exec('CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT NOT NULL, n INTEGER NOT NULL DEFAULT 1)');
     const returned: unknown[] = [];
-    const ins = new BatchInsert(db, 'INSERT INTO t (k, v)', 2, 'ON CONFLICT (k) DO UPDATE SET v = excluded.v, n = n + 1 RETURNING k, n',
-      (rows) => returned.push(...rows));
+    const ins = new BatchInsert(
+      db,
+      'INSERT INTO t (k, v)',
+      2,
+      'ON CONFLICT (k) DO UPDATE SET v = excluded.v, n = n + 1 RETURNING k, n',
+      (rows) => returned.push(...rows),
+    );
     // 600 rows = 2 batches of 256 + 88 single rows; keys 0..299 twice, the second time updated.
     for (let i = 0; i < 600; i++) ins.add(i % 300, `v${i}`);
     ins.flush();

@@ -16,7 +16,13 @@ export class BatchInsert {
   private readonly returns: boolean;
 
   /** `onRows` gets what a statement with a RETURNING `tail` returned, batch after batch. */
-  constructor(db: Db, head: string, private readonly width: number, tail = '', private readonly onRows?: (rows: unknown[]) => void) {
+  constructor(
+    db: Db,
+    head: string,
+    private readonly width: number,
+    tail = '',
+    private readonly onRows?: (rows: unknown[]) => void,
+  ) {
     const row = `(${Array(width).fill('?').join(', ')})`;
     this.many = db.prepare(`${head} VALUES ${Array(BATCH).fill(row).join(', ')} ${tail}`);
     this.one = db.prepare(`${head} VALUES ${row} ${tail}`);

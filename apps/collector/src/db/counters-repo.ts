@@ -38,19 +38,28 @@ export interface StoredLast {
 export function lastValues(vals: string, layout: readonly string[] | undefined): Record<string, string> {
   if (layout === undefined) return JSON.parse(vals) as Record<string, string>;
   const out: Record<string, string> = {};
-  vals.split(',').forEach((v, k) => { if (v !== '' && layout[k] !== undefined) out[layout[k]] = v; });
+  vals.split(',').forEach((v, k) => {
+    if (v !== '' && layout[k] !== undefined) out[layout[k]] = v;
+  });
   return out;
 }
 
 export function createCountersRepo(db: Db) {
   const nameIds = new Map<string, number>();
-  for (const r of db.prepare('SELECT id, name FROM counter_names').all() as { id: number; name: string }[]) nameIds.set(r.name, r.id);
-  const insertName = db.prepare('INSERT INTO counter_names (name) VALUES (?) ON CONFLICT (name) DO UPDATE SET name = name RETURNING id');
-  const upsertLayout = db.prepare('INSERT INTO counter_layouts (names) VALUES (?) ON CONFLICT (names) DO UPDATE SET names = names RETURNING id');
+  for (const r of db.prepare('SELECT id, name FROM counter_names').all() as { id: number; name: string }[])
+    nameIds.set(r.name, r.id);
+  const insertName = db.prepare(
+    'INSERT INTO counter_names (name) VALUES (?) ON CONFLICT (name) DO UPDATE SET name = name RETURNING id',
+  );
+  const upsertLayout = db.prepare(
+    'INSERT INTO counter_layouts (names) VALUES (?) ON CONFLICT (names) DO UPDATE SET names = names RETURNING id',
+  );
   const upsertBaseline = db.prepare(
     'INSERT INTO counter_baseline (id, at, scan_id) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id',
   );
-  const insertDelta = db.prepare('INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id) VALUES (?, ?, ?, ?, ?, ?)');
+  const insertDelta = db.prepare(
+    'INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const upsertRollup = db.prepare(
     `INSERT INTO counter_rollups (port_id, counter_id, hour, delta) VALUES (?, ?, ?, ?)
      ON CONFLICT (port_id, counter_id, hour) DO UPDATE SET delta = delta + excluded.delta`,
@@ -81,8 +90,20 @@ export function createCountersRepo(db: Db) {
         `SELECT p.node_guid AS nodeGuid, p.port_num AS portNum, c.at, c.vals, c.layout_id AS layoutId
          FROM counter_last c JOIN ports p ON p.id = c.port_id`,
       );
-      for (const r of rows.iterate() as Iterable<{ nodeGuid: string; portNum: number; at: number; vals: string; layoutId: number | null }>) {
-        yield { nodeGuid: r.nodeGuid, portNum: r.portNum, at: r.at, vals: r.vals, layout: r.layoutId === null ? undefined : layouts.get(r.layoutId) };
+      for (const r of rows.iterate() as Iterable<{
+        nodeGuid: string;
+        portNum: number;
+        at: number;
+        vals: string;
+        layoutId: number | null;
+      }>) {
+        yield {
+          nodeGuid: r.nodeGuid,
+          portNum: r.portNum,
+          at: r.at,
+          vals: r.vals,
+          layout: r.layoutId === null ? undefined : layouts.get(r.layoutId),
+        };
       }
     },
     /**
@@ -91,11 +112,21 @@ export function createCountersRepo(db: Db) {
      * for absent cells; the column names are stored once, as the rows' layout. Written in
      * batches: the first sweep or import of a 10k-GPU fabric writes all 63k.
      */
-    storeLastRows(at: number, scanId: number, columns: readonly CounterColumn[], portIds: readonly number[], rows: readonly number[]): void {
+    storeLastRows(
+      at: number,
+      scanId: number,
+      columns: readonly CounterColumn[],
+      portIds: readonly number[],
+      rows: readonly number[],
+    ): void {
       if (portIds.length === 0) return;
       const layoutId = (upsertLayout.get(JSON.stringify(columns.map((c) => c.name))) as { id: number }).id;
-      const out = new BatchInsert(db, 'INSERT INTO counter_last (port_id, at, scan_id, vals, layout_id)', 5,
-        'ON CONFLICT (port_id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id, vals = excluded.vals, layout_id = excluded.layout_id');
+      const out = new BatchInsert(
+        db,
+        'INSERT INTO counter_last (port_id, at, scan_id, vals, layout_id)',
+        5,
+        'ON CONFLICT (port_id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id, vals = excluded.vals, layout_id = excluded.layout_id',
+      );
       for (let k = 0; k < portIds.length; k++) out.add(portIds[k]!, at, scanId, lastVals(columns, rows[k]!), layoutId);
       out.flush();
     },
@@ -110,7 +141,11 @@ export function createCountersRepo(db: Db) {
       upsertRollup.run(portId, id, Math.floor(at / HOUR_MS) * HOUR_MS, delta);
     },
     /** Per-sweep deltas of one port in [from, to]. */
-    deltas(portId: number, from: number, to: number): { at: number; counter: string; delta: number; intervalS: number }[] {
+    deltas(
+      portId: number,
+      from: number,
+      to: number,
+    ): { at: number; counter: string; delta: number; intervalS: number }[] {
       return db
         .prepare(
           `SELECT d.at, n.name AS counter, d.delta, d.interval_s AS intervalS FROM counter_deltas d
@@ -133,7 +168,9 @@ export function createCountersRepo(db: Db) {
     },
     prune(now: number, rawDays: number, rollupDays: number): { deltas: number; rollups: number } {
       const deltas = db.prepare('DELETE FROM counter_deltas WHERE at < ?').run(now - rawDays * 86_400_000).changes;
-      const rollups = db.prepare('DELETE FROM counter_rollups WHERE hour < ?').run(now - rollupDays * 86_400_000).changes;
+      const rollups = db
+        .prepare('DELETE FROM counter_rollups WHERE hour < ?')
+        .run(now - rollupDays * 86_400_000).changes;
       return { deltas, rollups };
     },
   };

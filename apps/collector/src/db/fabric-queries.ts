@@ -15,13 +15,22 @@ export const SUBJECT_IS_PORT = (key: string) =>
 /** Read-side queries behind the topology, ports and summary routes. */
 export function createFabricQueries(db: Db, names: NameBook) {
   const end = (guid: string, desc: string | null, port: number, lid: number | null): LinkEnd => ({
-    guid, name: names.name(guid, desc), port, lid, rack: names.rack(guid),
+    guid,
+    name: names.name(guid, desc),
+    port,
+    lid,
+    rack: names.rack(guid),
   });
 
   return {
     nodes(): TopoNode[] {
       const rows = db.prepare('SELECT guid, type, description, tier, rail, lid FROM nodes ORDER BY guid').all() as {
-        guid: string; type: 'switch' | 'ca' | 'router'; description: string; tier: string | null; rail: number | null; lid: number | null;
+        guid: string;
+        type: 'switch' | 'ca' | 'router';
+        description: string;
+        tier: string | null;
+        rail: number | null;
+        lid: number | null;
       }[];
       return rows.map((r) => ({
         guid: r.guid,
@@ -45,8 +54,20 @@ export function createFabricQueries(db: Db, names: NameBook) {
            WHERE l.present = 1 OR l.health = 'down' ORDER BY l.id`,
         )
         .all() as {
-        id: number; tier: string | null; health: string; reason: string | null; ag: string; ap: number; al: number | null; ad: string;
-        bg: string; bp: number; bl: number | null; bd: string; w: string | null; s: string | null;
+        id: number;
+        tier: string | null;
+        health: string;
+        reason: string | null;
+        ag: string;
+        ap: number;
+        al: number | null;
+        ad: string;
+        bg: string;
+        bp: number;
+        bl: number | null;
+        bd: string;
+        w: string | null;
+        s: string | null;
       }[];
       return rows.map((r) => ({
         id: r.id,
@@ -72,53 +93,103 @@ export function createFabricQueries(db: Db, names: NameBook) {
      * ("3 symbol errors" -> "5 symbol errors") still moves it.
      */
     linksStamp(): string {
-      return JSON.stringify(db.prepare(
-        `SELECT l.c, l.ls, l.p, (SELECT group_concat(id || ' ' || health || ' ' || COALESCE(reason, ''), char(10)) FROM links
+      return JSON.stringify(
+        db
+          .prepare(
+            `SELECT l.c, l.ls, l.p, (SELECT group_concat(id || ' ' || health || ' ' || COALESCE(reason, ''), char(10)) FROM links
                 WHERE health != 'ok' OR reason IS NOT NULL) AS h FROM (SELECT COUNT(*) AS c, MAX(last_seen) AS ls, SUM(present) AS p FROM links) l`,
-      ).raw().get());
+          )
+          .raw()
+          .get(),
+      );
     },
     /** Kind and subject of every open or acknowledged finding (no JSON columns to parse). */
     activeFindingSubjects(): { kind: string; subjectType: string; subjectKey: string }[] {
       return db
-        .prepare("SELECT kind, subject_type AS subjectType, subject_key AS subjectKey FROM findings WHERE state != 'resolved'")
+        .prepare(
+          "SELECT kind, subject_type AS subjectType, subject_key AS subjectKey FROM findings WHERE state != 'resolved'",
+        )
         .all() as { kind: string; subjectType: string; subjectKey: string }[];
     },
-    counts(): { switches: number; hcas: number; ports: number; activePorts: number; links: number; degradedLinks: number; downLinks: number } {
-      const n = db.prepare("SELECT SUM(type = 'switch') AS switches, SUM(type = 'ca') AS hcas FROM nodes").get() as { switches: number | null; hcas: number | null };
-      const p = db.prepare("SELECT COUNT(*) AS ports, SUM(state = 'Active') AS active FROM ports WHERE port_num > 0").get() as { ports: number; active: number | null };
+    counts(): {
+      switches: number;
+      hcas: number;
+      ports: number;
+      activePorts: number;
+      links: number;
+      degradedLinks: number;
+      downLinks: number;
+    } {
+      const n = db.prepare("SELECT SUM(type = 'switch') AS switches, SUM(type = 'ca') AS hcas FROM nodes").get() as {
+        switches: number | null;
+        hcas: number | null;
+      };
+      const p = db
+        .prepare("SELECT COUNT(*) AS ports, SUM(state = 'Active') AS active FROM ports WHERE port_num > 0")
+        .get() as { ports: number; active: number | null };
       const l = db
-        .prepare("SELECT SUM(present = 1) AS links, SUM(health = 'degraded' AND present = 1) AS degraded, SUM(health = 'down') AS down FROM links")
+        .prepare(
+          "SELECT SUM(present = 1) AS links, SUM(health = 'degraded' AND present = 1) AS degraded, SUM(health = 'down') AS down FROM links",
+        )
         .get() as { links: number | null; degraded: number | null; down: number | null };
       return {
-        switches: n.switches ?? 0, hcas: n.hcas ?? 0, ports: p.ports, activePorts: p.active ?? 0,
-        links: l.links ?? 0, degradedLinks: l.degraded ?? 0, downLinks: l.down ?? 0,
+        switches: n.switches ?? 0,
+        hcas: n.hcas ?? 0,
+        ports: p.ports,
+        activePorts: p.active ?? 0,
+        links: l.links ?? 0,
+        degradedLinks: l.degraded ?? 0,
+        downLinks: l.down ?? 0,
       };
     },
     portId(guid: string, port: number): number | null {
-      return (db.prepare('SELECT id FROM ports WHERE node_guid = ? AND port_num = ?').pluck().get(guid, port) as number | undefined) ?? null;
+      return (
+        (db.prepare('SELECT id FROM ports WHERE node_guid = ? AND port_num = ?').pluck().get(guid, port) as
+          | number
+          | undefined) ?? null
+      );
     },
-    ports(q: { q?: string; state?: string; sort: string; limit: number; offset: number }): { total: number; items: PortRow[] } {
+    ports(q: { q?: string; state?: string; sort: string; limit: number; offset: number }): {
+      total: number;
+      items: PortRow[];
+    } {
       const where: string[] = ['p.port_num > 0'];
       const args: Record<string, unknown> = { limit: q.limit, offset: q.offset };
-      if (q.state) { where.push('p.state = @state'); args.state = q.state; }
+      if (q.state) {
+        where.push('p.state = @state');
+        args.state = q.state;
+      }
       // A switch's LID lives on its port 0; ibdiagnet reports its external ports with LID 0.
       if (q.q) {
-        where.push("(n.description LIKE @like OR p.node_guid LIKE @like OR CAST(p.lid AS TEXT) = @q OR (n.type = 'switch' AND CAST(n.lid AS TEXT) = @q))");
+        where.push(
+          "(n.description LIKE @like OR p.node_guid LIKE @like OR CAST(p.lid AS TEXT) = @q OR (n.type = 'switch' AND CAST(n.lid AS TEXT) = @q))",
+        );
         args.like = `%${q.q}%`;
         args.q = q.q;
       }
       // `-name` sorts descending; the column list is fixed here, never taken from the request.
       const desc = q.sort.startsWith('-');
       const key = desc ? q.sort.slice(1) : q.sort;
-      const cols = ({ name: ['n.description', 'p.port_num'], lid: ['p.lid'], state: ['p.state', 'n.description'], findings: ['open_findings', 'n.description'], lastSeen: ['p.last_seen'] } as Record<string, string[]>)[key] ?? ['n.description', 'p.port_num'];
+      const cols = (
+        {
+          name: ['n.description', 'p.port_num'],
+          lid: ['p.lid'],
+          state: ['p.state', 'n.description'],
+          findings: ['open_findings', 'n.description'],
+          lastSeen: ['p.last_seen'],
+        } as Record<string, string[]>
+      )[key] ?? ['n.description', 'p.port_num'];
       const dir = (key === 'findings') !== desc ? 'DESC' : 'ASC';
       const order = cols.map((c) => `${c} ${dir}`).join(', ');
       const sqlWhere = where.join(' AND ');
-      const total = db.prepare(`SELECT COUNT(*) FROM ports p JOIN nodes n ON n.guid = p.node_guid WHERE ${sqlWhere}`).pluck().get(args) as number;
+      const total = db
+        .prepare(`SELECT COUNT(*) FROM ports p JOIN nodes n ON n.guid = p.node_guid WHERE ${sqlWhere}`)
+        .pluck()
+        .get(args) as number;
       const rows = db
         .prepare(
           `SELECT p.*, n.description, rn.description AS remote_desc, rp.lid AS remote_lid,
-             (SELECT COUNT(*) FROM findings f WHERE f.state != 'resolved' AND ${SUBJECT_IS_PORT('p.node_guid || \'/\' || p.port_num')}) AS open_findings
+             (SELECT COUNT(*) FROM findings f WHERE f.state != 'resolved' AND ${SUBJECT_IS_PORT("p.node_guid || '/' || p.port_num")}) AS open_findings
            FROM ports p JOIN nodes n ON n.guid = p.node_guid
            LEFT JOIN nodes rn ON rn.guid = p.remote_guid LEFT JOIN ports rp ON rp.node_guid = p.remote_guid AND rp.port_num = p.remote_port
            WHERE ${sqlWhere} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
@@ -152,19 +223,52 @@ export function createFabricQueries(db: Db, names: NameBook) {
         lastSeen: r.last_seen,
       };
     },
-    stateHistory(portId: number, from: number): { at: number; state: string | null; physState: string | null; widthActive: string | null; speedActive: string | null }[] {
+    stateHistory(
+      portId: number,
+      from: number,
+    ): {
+      at: number;
+      state: string | null;
+      physState: string | null;
+      widthActive: string | null;
+      speedActive: string | null;
+    }[] {
       return db
-        .prepare('SELECT at, state, phys_state AS physState, width AS widthActive, speed AS speedActive FROM port_state_history WHERE port_id = ? AND at >= ? ORDER BY at')
-        .all(portId, from) as { at: number; state: string | null; physState: string | null; widthActive: string | null; speedActive: string | null }[];
+        .prepare(
+          'SELECT at, state, phys_state AS physState, width AS widthActive, speed AS speedActive FROM port_state_history WHERE port_id = ? AND at >= ? ORDER BY at',
+        )
+        .all(portId, from) as {
+        at: number;
+        state: string | null;
+        physState: string | null;
+        widthActive: string | null;
+        speedActive: string | null;
+      }[];
     },
   };
 }
 
 export interface PortDbRow {
-  id: number; node_guid: string; port_num: number; port_guid: string | null; lid: number | null; state: string | null;
-  phys_state: string | null; width_active: string | null; speed_active: string | null; width_enabled: string | null;
-  width_supported: string | null; speed_enabled: string | null; speed_supported: string | null; remote_guid: string | null;
-  remote_port: number | null; first_seen: number; last_seen: number; description: string; remote_desc: string | null;
-  remote_lid: number | null; open_findings: number;
+  id: number;
+  node_guid: string;
+  port_num: number;
+  port_guid: string | null;
+  lid: number | null;
+  state: string | null;
+  phys_state: string | null;
+  width_active: string | null;
+  speed_active: string | null;
+  width_enabled: string | null;
+  width_supported: string | null;
+  speed_enabled: string | null;
+  speed_supported: string | null;
+  remote_guid: string | null;
+  remote_port: number | null;
+  first_seen: number;
+  last_seen: number;
+  description: string;
+  remote_desc: string | null;
+  remote_lid: number | null;
+  open_findings: number;
 }
 export type FabricQueries = ReturnType<typeof createFabricQueries>;

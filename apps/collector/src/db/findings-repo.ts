@@ -3,9 +3,22 @@ import type { Db } from './open-db.ts';
 import { SUBJECT_IS_PORT } from './fabric-queries.ts';
 
 interface FindingDbRow {
-  id: number; kind: string; severity: string; state: string; subject_type: string; subject_key: string; subject: string;
-  title: string; short: string | null; evidence: string; first_seen: number; last_seen: number; resolved_at: number | null;
-  acknowledged_by: string | null; acknowledged_at: number | null; clean_sweeps: number;
+  id: number;
+  kind: string;
+  severity: string;
+  state: string;
+  subject_type: string;
+  subject_key: string;
+  subject: string;
+  title: string;
+  short: string | null;
+  evidence: string;
+  first_seen: number;
+  last_seen: number;
+  resolved_at: number | null;
+  acknowledged_by: string | null;
+  acknowledged_at: number | null;
+  clean_sweeps: number;
 }
 
 export interface StoredFinding extends FindingRow {
@@ -59,8 +72,12 @@ export function createFindingsRepo(db: Db) {
   const touch = db.prepare(
     `UPDATE findings SET severity = @severity, title = @title, short = @short, evidence = @evidence, last_seen = @at, clean_sweeps = 0 WHERE id = @id`,
   );
-  const markClean = db.prepare('UPDATE findings SET clean_sweeps = clean_sweeps + 1 WHERE id IN (SELECT value FROM json_each(?))');
-  const activeKeys = db.prepare("SELECT id, kind, subject_key AS subjectKey, clean_sweeps AS cleanSweeps FROM findings WHERE state != 'resolved'");
+  const markClean = db.prepare(
+    'UPDATE findings SET clean_sweeps = clean_sweeps + 1 WHERE id IN (SELECT value FROM json_each(?))',
+  );
+  const activeKeys = db.prepare(
+    "SELECT id, kind, subject_key AS subjectKey, clean_sweeps AS cleanSweeps FROM findings WHERE state != 'resolved'",
+  );
   return {
     /**
      * What a sweep needs of the active findings to sync its verdicts: no subject or evidence
@@ -77,7 +94,8 @@ export function createFindingsRepo(db: Db) {
     },
     open(f: NewFinding, at: number): number {
       return Number(
-        insert.run({ ...f, subject: JSON.stringify(f.subject), evidence: JSON.stringify(f.evidence), at }).lastInsertRowid,
+        insert.run({ ...f, subject: JSON.stringify(f.subject), evidence: JSON.stringify(f.evidence), at })
+          .lastInsertRowid,
       );
     },
     touch(id: number, f: Pick<NewFinding, 'severity' | 'title' | 'short' | 'evidence'>, at: number): void {
@@ -88,19 +106,33 @@ export function createFindingsRepo(db: Db) {
       if (ids.length) markClean.run(JSON.stringify(ids));
     },
     resolve(id: number, at: number): boolean {
-      return db.prepare("UPDATE findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state != 'resolved'").run(at, id).changes > 0;
+      return (
+        db
+          .prepare("UPDATE findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state != 'resolved'")
+          .run(at, id).changes > 0
+      );
     },
     acknowledge(id: number, by: string, at: number): boolean {
       return (
-        db.prepare("UPDATE findings SET state = 'acknowledged', acknowledged_by = ?, acknowledged_at = ? WHERE id = ? AND state = 'open'").run(by, at, id)
-          .changes > 0
+        db
+          .prepare(
+            "UPDATE findings SET state = 'acknowledged', acknowledged_by = ?, acknowledged_at = ? WHERE id = ? AND state = 'open'",
+          )
+          .run(by, at, id).changes > 0
       );
     },
     get(id: number): StoredFinding | null {
       const r = db.prepare('SELECT * FROM findings WHERE id = ?').get(id) as FindingDbRow | undefined;
       return r ? toRow(r) : null;
     },
-    list(q: { state?: string; severity?: string; kind?: string; subjectKeyPrefix?: string; limit: number; since?: number }): StoredFinding[] {
+    list(q: {
+      state?: string;
+      severity?: string;
+      kind?: string;
+      subjectKeyPrefix?: string;
+      limit: number;
+      since?: number;
+    }): StoredFinding[] {
       const rows = db
         .prepare(
           `SELECT * FROM findings WHERE (@state IS NULL OR state = @state OR (@state = 'active' AND state != 'resolved'))
@@ -108,7 +140,14 @@ export function createFindingsRepo(db: Db) {
              AND (@prefix IS NULL OR subject_key LIKE @prefix || '%') AND (@since IS NULL OR last_seen >= @since)
            ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'major' THEN 1 WHEN 'minor' THEN 2 ELSE 3 END, last_seen DESC LIMIT @limit`,
         )
-        .all({ state: q.state ?? null, severity: q.severity ?? null, kind: q.kind ?? null, prefix: q.subjectKeyPrefix ?? null, limit: q.limit, since: q.since ?? null }) as FindingDbRow[];
+        .all({
+          state: q.state ?? null,
+          severity: q.severity ?? null,
+          kind: q.kind ?? null,
+          prefix: q.subjectKeyPrefix ?? null,
+          limit: q.limit,
+          since: q.since ?? null,
+        }) as FindingDbRow[];
       return rows.map(toRow);
     },
     /** Findings about one port, or a link it is an end of, worst and newest first. */
@@ -124,15 +163,21 @@ export function createFindingsRepo(db: Db) {
     /** Findings that were open at any time in [from, to] (for nccl run correlation). */
     openDuring(from: number, to: number, subjectTypes: string[]): StoredFinding[] {
       const rows = db
-        .prepare(`SELECT * FROM findings WHERE first_seen <= ? AND (resolved_at IS NULL OR resolved_at >= ?) ORDER BY first_seen`)
+        .prepare(
+          `SELECT * FROM findings WHERE first_seen <= ? AND (resolved_at IS NULL OR resolved_at >= ?) ORDER BY first_seen`,
+        )
         .all(to, from) as FindingDbRow[];
       return rows.map(toRow).filter((f) => subjectTypes.includes(f.subjectType));
     },
     countOpenBySeverity(): Record<Severity, number> {
       const out: Record<Severity, number> = { critical: 0, major: 0, minor: 0, info: 0 };
-      for (const r of db.prepare("SELECT severity, COUNT(*) AS n FROM findings WHERE state != 'resolved' GROUP BY severity").all() as {
-        severity: Severity; n: number;
-      }[]) out[r.severity] = r.n;
+      for (const r of db
+        .prepare("SELECT severity, COUNT(*) AS n FROM findings WHERE state != 'resolved' GROUP BY severity")
+        .all() as {
+        severity: Severity;
+        n: number;
+      }[])
+        out[r.severity] = r.n;
       return out;
     },
   };

@@ -18,7 +18,18 @@ describe('migrate()', () => {
       expect(migrate(db)).toEqual(all.map((m) => m.version));
       expect(db.pragma('user_version', { simple: true })).toBe(all.at(-1)!.version);
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
-      expect(tables).toEqual(expect.arrayContaining(['scans', 'nodes', 'ports', 'links', 'findings', 'nccl_runs', 'sm_observations', 'cables']));
+      expect(tables).toEqual(
+        expect.arrayContaining([
+          'scans',
+          'nodes',
+          'ports',
+          'links',
+          'findings',
+          'nccl_runs',
+          'sm_observations',
+          'cables',
+        ]),
+      );
     } finally {
       db.close();
     }

@@ -23,9 +23,23 @@ export interface NewNcclRun {
 }
 
 interface RunDbRow {
-  id: number; created_at: number; collective: string; labels: string; hosts: string; ranks: number; nccl_version: string | null;
-  gdr: string; gdr_evidence: string; avg_busbw: number | null; peak_busbw: number | null; target: number | null; verdict: string;
-  regression: number; truncated: number; started_at: number; finished_at: number;
+  id: number;
+  created_at: number;
+  collective: string;
+  labels: string;
+  hosts: string;
+  ranks: number;
+  nccl_version: string | null;
+  gdr: string;
+  gdr_evidence: string;
+  avg_busbw: number | null;
+  peak_busbw: number | null;
+  target: number | null;
+  verdict: string;
+  regression: number;
+  truncated: number;
+  started_at: number;
+  finished_at: number;
 }
 
 function toRow(r: RunDbRow): NcclRunRow {
@@ -74,7 +88,20 @@ export function createNcclRepo(db: Db) {
       for (const r of run.rows) {
         const o = r.outOfPlace;
         const i = r.inPlace;
-        insertResult.run(id, r.sizeBytes, r.type, r.redop, o.timeUs, o.algbwGBs, o.busbwGBs, o.wrong, i.timeUs, i.algbwGBs, i.busbwGBs, i.wrong);
+        insertResult.run(
+          id,
+          r.sizeBytes,
+          r.type,
+          r.redop,
+          o.timeUs,
+          o.algbwGBs,
+          o.busbwGBs,
+          o.wrong,
+          i.timeUs,
+          i.algbwGBs,
+          i.busbwGBs,
+          i.wrong,
+        );
       }
       return id;
     },
@@ -85,16 +112,32 @@ export function createNcclRepo(db: Db) {
             `SELECT * FROM nccl_runs WHERE (@collective IS NULL OR collective = @collective) AND (@from IS NULL OR created_at >= @from)
              AND (@to IS NULL OR created_at <= @to) ORDER BY created_at DESC, id DESC LIMIT @limit`,
           )
-          .all({ collective: q.collective ?? null, from: q.from ?? null, to: q.to ?? null, limit: q.limit }) as RunDbRow[]
+          .all({
+            collective: q.collective ?? null,
+            from: q.from ?? null,
+            to: q.to ?? null,
+            limit: q.limit,
+          }) as RunDbRow[]
       ).map(toRow);
     },
-    get(id: number): { run: NcclRunRow; rows: NcclRunDetailReply['rows']; gdrEvidence: string[]; window: [number, number] } | null {
+    get(
+      id: number,
+    ): { run: NcclRunRow; rows: NcclRunDetailReply['rows']; gdrEvidence: string[]; window: [number, number] } | null {
       const r = db.prepare('SELECT * FROM nccl_runs WHERE id = ?').get(id) as RunDbRow | undefined;
       if (!r) return null;
       const rows = (
         db.prepare('SELECT * FROM nccl_results WHERE run_id = ? ORDER BY size_bytes').all(id) as {
-          size_bytes: number; type: string; redop: string | null; oop_time: number | null; oop_algbw: number | null; oop_busbw: number | null;
-          oop_wrong: number | null; ip_time: number | null; ip_algbw: number | null; ip_busbw: number | null; ip_wrong: number | null;
+          size_bytes: number;
+          type: string;
+          redop: string | null;
+          oop_time: number | null;
+          oop_algbw: number | null;
+          oop_busbw: number | null;
+          oop_wrong: number | null;
+          ip_time: number | null;
+          ip_algbw: number | null;
+          ip_busbw: number | null;
+          ip_wrong: number | null;
         }[]
       ).map((x) => ({
         sizeBytes: x.size_bytes,
@@ -103,7 +146,12 @@ export function createNcclRepo(db: Db) {
         outOfPlace: { timeUs: x.oop_time, algbwGBs: x.oop_algbw, busbwGBs: x.oop_busbw, wrong: x.oop_wrong },
         inPlace: { timeUs: x.ip_time, algbwGBs: x.ip_algbw, busbwGBs: x.ip_busbw, wrong: x.ip_wrong },
       }));
-      return { run: toRow(r), rows, gdrEvidence: JSON.parse(r.gdr_evidence) as string[], window: [r.started_at, r.finished_at] };
+      return {
+        run: toRow(r),
+        rows,
+        gdrEvidence: JSON.parse(r.gdr_evidence) as string[],
+        window: [r.started_at, r.finished_at],
+      };
     },
     /** Peak busbw and import time of earlier runs with the same collective and labels (newest first), for the regression baseline. */
     baseline(collective: string, labelsJson: string, limit: number): { peak: number; createdAt: number }[] {
@@ -114,11 +162,11 @@ export function createNcclRepo(db: Db) {
         .all(collective, labelsJson, limit) as { peak: number; createdAt: number }[];
     },
     trend(from: number, to: number): { at: number; busbwGBs: number; collective: string; verdict: NcclVerdict }[] {
-      return (
-        db
-          .prepare('SELECT created_at AS at, peak_busbw AS busbwGBs, collective, verdict FROM nccl_runs WHERE created_at BETWEEN ? AND ? AND peak_busbw IS NOT NULL ORDER BY created_at')
-          .all(from, to) as { at: number; busbwGBs: number; collective: string; verdict: NcclVerdict }[]
-      );
+      return db
+        .prepare(
+          'SELECT created_at AS at, peak_busbw AS busbwGBs, collective, verdict FROM nccl_runs WHERE created_at BETWEEN ? AND ? AND peak_busbw IS NOT NULL ORDER BY created_at',
+        )
+        .all(from, to) as { at: number; busbwGBs: number; collective: string; verdict: NcclVerdict }[];
     },
   };
 }

@@ -2,8 +2,17 @@ import type { ScanKind, ScanRow, ScanStatus } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
 
 interface ScanDbRow {
-  id: number; kind: string; trigger: string; status: string; started_at: number; finished_at: number | null;
-  duration_ms: number | null; error: string | null; warnings: string; tool_versions: string; summary: string;
+  id: number;
+  kind: string;
+  trigger: string;
+  status: string;
+  started_at: number;
+  finished_at: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  warnings: string;
+  tool_versions: string;
+  summary: string;
 }
 
 function toScanRow(r: ScanDbRow): ScanRow {
@@ -68,15 +77,17 @@ export function createScansRepo(db: Db) {
     /** Latest scan of each kind (for the overview). */
     latestPerKind(): ScanRow[] {
       const rows = db
-        .prepare('SELECT s.* FROM scans s JOIN (SELECT kind, MAX(id) AS id FROM scans GROUP BY kind) m ON m.id = s.id ORDER BY s.kind')
+        .prepare(
+          'SELECT s.* FROM scans s JOIN (SELECT kind, MAX(id) AS id FROM scans GROUP BY kind) m ON m.id = s.id ORDER BY s.kind',
+        )
         .all() as ScanDbRow[];
       return rows.map(toScanRow);
     },
     /** Last successful scan of a kind: its finish time is the baseline for rate intervals. */
     lastOk(kind: ScanKind): ScanRow | null {
-      const r = db.prepare("SELECT * FROM scans WHERE kind = ? AND status IN ('ok','partial') ORDER BY id DESC LIMIT 1").get(kind) as
-        | ScanDbRow
-        | undefined;
+      const r = db
+        .prepare("SELECT * FROM scans WHERE kind = ? AND status IN ('ok','partial') ORDER BY id DESC LIMIT 1")
+        .get(kind) as ScanDbRow | undefined;
       return r ? toScanRow(r) : null;
     },
     /** Scans left 'running' by a crash: their writes never committed, so they are marked failed. */
@@ -89,17 +100,29 @@ export function createScansRepo(db: Db) {
         .run({ at }).changes;
     },
     addRawOutput(scanId: number, name: string, at: number, bytes: number, gz: Buffer): void {
-      db.prepare('INSERT INTO raw_outputs (scan_id, name, created_at, bytes, gz) VALUES (?, ?, ?, ?, ?)').run(scanId, name, at, bytes, gz);
+      db.prepare('INSERT INTO raw_outputs (scan_id, name, created_at, bytes, gz) VALUES (?, ?, ?, ?, ?)').run(
+        scanId,
+        name,
+        at,
+        bytes,
+        gz,
+      );
     },
     /** Whether a scan of `kind` kept raw output at or after `since`. */
     hasRawOutputSince(kind: string, since: number): boolean {
-      return db
-        .prepare('SELECT 1 FROM raw_outputs r JOIN scans s ON s.id = r.scan_id WHERE r.created_at >= ? AND s.kind = ? LIMIT 1')
-        .get(since, kind) !== undefined;
+      return (
+        db
+          .prepare(
+            'SELECT 1 FROM raw_outputs r JOIN scans s ON s.id = r.scan_id WHERE r.created_at >= ? AND s.kind = ? LIMIT 1',
+          )
+          .get(since, kind) !== undefined
+      );
     },
     rawOutputs(scanId: number): { name: string; bytes: number; gz: Buffer }[] {
       return db.prepare('SELECT name, bytes, gz FROM raw_outputs WHERE scan_id = ? ORDER BY id').all(scanId) as {
-        name: string; bytes: number; gz: Buffer;
+        name: string;
+        bytes: number;
+        gz: Buffer;
       }[];
     },
   };

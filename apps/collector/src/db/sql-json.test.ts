@@ -12,7 +12,10 @@ afterAll(() => ctx.cleanup());
 
 describe('JSON built by SQLite', () => {
   it('topology links: the same objects, in the same order, as fabric-queries builds', () => {
-    for (const names of [new NameBook(), NameBook.fromMap([[ERROR_PORT.nodeGuid, { name: 'spine "1"', rack: 'R7' }]])]) {
+    for (const names of [
+      new NameBook(),
+      NameBook.fromMap([[ERROR_PORT.nodeGuid, { name: 'spine "1"', rack: 'R7' }]]),
+    ]) {
       const expected = createFabricQueries(ctx.db, names).links();
       const text = createTopologyJson(ctx.db, names).linksJson();
       expect(JSON.parse(text)).toEqual(expected);
@@ -24,7 +27,10 @@ describe('JSON built by SQLite', () => {
     const json = createTopologyJson(ctx.db, ctx.names);
     const q = createFabricQueries(ctx.db, ctx.names);
     expect(json.linksJson()).toBe(JSON.stringify(q.links()));
-    const [a, b, c] = q.links().filter((l) => l.health === 'ok').map((l) => l.id);
+    const [a, b, c] = q
+      .links()
+      .filter((l) => l.health === 'ok')
+      .map((l) => l.id);
     const set = ctx.db.prepare('UPDATE links SET present = ?, health = ?, reason = ? WHERE id = ?');
     set.run(1, 'degraded', 'running at 2X (expected 4X) "x"', a);
     set.run(0, 'down', 'link down', b);
@@ -40,11 +46,19 @@ describe('JSON built by SQLite', () => {
     const history = createCounterHistory(ctx.db);
     const now = Date.now();
     const from = now - 7 * 86_400_000;
-    const sweeps = repo.deltas(portId, from, now).map((p) => ({ at: p.at, counter: p.counter, delta: p.delta, rate: p.intervalS > 0 ? p.delta / p.intervalS : 0 }));
-    const hours = repo.rollups(portId, from, now).map((p) => ({ at: p.at, counter: p.counter, delta: p.delta, rate: p.delta / 3600 }));
+    const sweeps = repo.deltas(portId, from, now).map((p) => ({
+      at: p.at,
+      counter: p.counter,
+      delta: p.delta,
+      rate: p.intervalS > 0 ? p.delta / p.intervalS : 0,
+    }));
+    const hours = repo
+      .rollups(portId, from, now)
+      .map((p) => ({ at: p.at, counter: p.counter, delta: p.delta, rate: p.delta / 3600 }));
     expect(sweeps.length).toBeGreaterThan(1);
     expect(hours.length).toBeGreaterThan(1);
-    const byTime = (a: { at: number; counter: string }, b: { at: number; counter: string }) => a.at - b.at || a.counter.localeCompare(b.counter);
+    const byTime = (a: { at: number; counter: string }, b: { at: number; counter: string }) =>
+      a.at - b.at || a.counter.localeCompare(b.counter);
     expect(JSON.parse(history.sweepJson(portId, from, now)).sort(byTime)).toEqual(sweeps.sort(byTime));
     expect(JSON.parse(history.hourlyJson(portId, from, now)).sort(byTime)).toEqual(hours.sort(byTime));
     expect(history.sweepJson(portId, now + 1, now + 2)).toBe('[]');

@@ -32,11 +32,15 @@ export function createTopologyJson(db: Db, names: NameBook) {
   );
   // Everything the parts show moves one of these: a topology ingest moves the nodes' and the
   // links' last_seen (ports, LIDs, rates and tiers change only there).
-  const shape = db.prepare(
-    `SELECT (SELECT COUNT(*) FROM nodes), (SELECT MAX(last_seen) FROM nodes), (SELECT COUNT(*) FROM links), (SELECT MAX(last_seen) FROM links),
+  const shape = db
+    .prepare(
+      `SELECT (SELECT COUNT(*) FROM nodes), (SELECT MAX(last_seen) FROM nodes), (SELECT COUNT(*) FROM links), (SELECT MAX(last_seen) FROM links),
             (SELECT TOTAL(LENGTH(tier)) FROM links)`,
-  ).raw();
-  const unusual = db.prepare("SELECT id, present, health, reason FROM links WHERE present = 0 OR health != 'ok' OR reason IS NOT NULL").raw();
+    )
+    .raw();
+  const unusual = db
+    .prepare("SELECT id, present, health, reason FROM links WHERE present = 0 OR health != 'ok' OR reason IS NOT NULL")
+    .raw();
   const nameMap = names.toJson();
   let cached: { shape: string; links: LinkParts[] } | null = null;
 
@@ -44,7 +48,11 @@ export function createTopologyJson(db: Db, names: NameBook) {
     linksJson(): string {
       const s = JSON.stringify(shape.get());
       if (cached?.shape !== s) {
-        const links = (parts.all(nameMap) as { id: number; head: string; mid: string }[]).map((r) => ({ id: r.id, head: `${r.head.slice(0, -1)},"health":`, mid: r.mid }));
+        const links = (parts.all(nameMap) as { id: number; head: string; mid: string }[]).map((r) => ({
+          id: r.id,
+          head: `${r.head.slice(0, -1)},"health":`,
+          mid: r.mid,
+        }));
         cached = { shape: s, links };
       }
       const other = new Map((unusual.all() as [number, number, string, string | null][]).map((r) => [r[0], r]));
@@ -53,7 +61,8 @@ export function createTopologyJson(db: Db, names: NameBook) {
         const u = other.get(l.id);
         if (!u) out.push(`${l.head}"ok"${l.mid}null}`);
         // Links gone from the fabric stay on the map while they are down.
-        else if (u[1] === 1 || u[2] === 'down') out.push(`${l.head}${JSON.stringify(u[2])}${l.mid}${JSON.stringify(u[3])}}`);
+        else if (u[1] === 1 || u[2] === 'down')
+          out.push(`${l.head}${JSON.stringify(u[2])}${l.mid}${JSON.stringify(u[3])}}`);
       }
       return `[${out.join(',')}]`;
     },

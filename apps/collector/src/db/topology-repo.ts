@@ -30,18 +30,46 @@ export interface TopologyChanges {
 const list = (v: string[] | undefined) => (v && v.length ? v.join(',') : null);
 
 /** A stored port with the columns `updatePort` only fills in (COALESCE) besides the compared ones. */
-type StoredRow = StoredPort & { portGuid: string | null; we: string | null; ws: string | null; se: string | null; ss: string | null };
+type StoredRow = StoredPort & {
+  portGuid: string | null;
+  we: string | null;
+  ws: string | null;
+  se: string | null;
+  ss: string | null;
+};
 
 /** True when `updatePort` would write back exactly what is stored (its COALESCEs included). */
 function sameAsStored(
-  row: { portGuid: string | null; lid: number | null; state: string | null; physState: string | null; widthActive: string | null; speedActive: string | null;
-    widthEnabled: string | null; widthSupported: string | null; speedEnabled: string | null; speedSupported: string | null; remoteGuid: string | null; remotePort: number | null },
+  row: {
+    portGuid: string | null;
+    lid: number | null;
+    state: string | null;
+    physState: string | null;
+    widthActive: string | null;
+    speedActive: string | null;
+    widthEnabled: string | null;
+    widthSupported: string | null;
+    speedEnabled: string | null;
+    speedSupported: string | null;
+    remoteGuid: string | null;
+    remotePort: number | null;
+  },
   old: StoredRow,
 ): boolean {
-  return (row.portGuid ?? old.portGuid) === old.portGuid && (row.lid ?? old.lid) === old.lid && row.state === old.state && row.physState === old.physState
-    && row.widthActive === old.widthActive && row.speedActive === old.speedActive && (row.widthEnabled ?? old.we) === old.we
-    && (row.widthSupported ?? old.ws) === old.ws && (row.speedEnabled ?? old.se) === old.se && (row.speedSupported ?? old.ss) === old.ss
-    && row.remoteGuid === old.remoteGuid && row.remotePort === old.remotePort;
+  return (
+    (row.portGuid ?? old.portGuid) === old.portGuid &&
+    (row.lid ?? old.lid) === old.lid &&
+    row.state === old.state &&
+    row.physState === old.physState &&
+    row.widthActive === old.widthActive &&
+    row.speedActive === old.speedActive &&
+    (row.widthEnabled ?? old.we) === old.we &&
+    (row.widthSupported ?? old.ws) === old.ws &&
+    (row.speedEnabled ?? old.se) === old.se &&
+    (row.speedSupported ?? old.ss) === old.ss &&
+    row.remoteGuid === old.remoteGuid &&
+    row.remotePort === old.remotePort
+  );
 }
 
 /** Nodes, ports and links with first/last seen, and the history of port state changes. */
@@ -70,7 +98,9 @@ export function createTopologyRepo(db: Db) {
   /** Row ids of every stored port. */
   function portIds(): PortIndex<number> {
     const ids = new PortIndex<number>();
-    for (const [id, guid, port] of db.prepare('SELECT id, node_guid, port_num FROM ports').raw().iterate() as Iterable<[number, Guid, number]>) {
+    for (const [id, guid, port] of db.prepare('SELECT id, node_guid, port_num FROM ports').raw().iterate() as Iterable<
+      [number, Guid, number]
+    >) {
       ids.set(guid, port, id);
     }
     return ids;
@@ -78,19 +108,32 @@ export function createTopologyRepo(db: Db) {
 
   // Every write to nodes or ports goes through ingest/setTiers: they bump the topology version,
   // which readers compare instead of scanning 69k ports for a change (see topologyVersion).
-  const bump = db.prepare("INSERT INTO change_counters (name, n) VALUES ('topology', 1) ON CONFLICT (name) DO UPDATE SET n = n + 1");
+  const bump = db.prepare(
+    "INSERT INTO change_counters (name, n) VALUES ('topology', 1) ON CONFLICT (name) DO UPDATE SET n = n + 1",
+  );
   return {
     /**
      * Stores one topology observation. Must run inside the scan's transaction. Ports not in
      * `ports` keep their last state; links not in `links` are marked absent when `complete`.
      */
-    ingest(scanId: number, at: number, nodes: FabricNode[], ports: FabricPort[], links: FabricLink[], complete: boolean): TopologyChanges {
+    ingest(
+      scanId: number,
+      at: number,
+      nodes: FabricNode[],
+      ports: FabricPort[],
+      links: FabricLink[],
+      complete: boolean,
+    ): TopologyChanges {
       bump.run();
       const changes: TopologyChanges = { newNodes: 0, newPorts: 0, stateChanges: [], newLinks: 0, goneLinks: [] };
-      const knownNodes = new Set((db.prepare('SELECT guid FROM nodes').pluck().all() as string[]));
-      const upsertNodes = new BatchInsert(db, 'INSERT INTO nodes (guid, type, description, num_ports, lid, first_seen, last_seen)', 7,
+      const knownNodes = new Set(db.prepare('SELECT guid FROM nodes').pluck().all() as string[]);
+      const upsertNodes = new BatchInsert(
+        db,
+        'INSERT INTO nodes (guid, type, description, num_ports, lid, first_seen, last_seen)',
+        7,
         `ON CONFLICT (guid) DO UPDATE SET type = excluded.type, description = excluded.description,
-           num_ports = excluded.num_ports, lid = COALESCE(excluded.lid, nodes.lid), last_seen = excluded.last_seen`);
+           num_ports = excluded.num_ports, lid = COALESCE(excluded.lid, nodes.lid), last_seen = excluded.last_seen`,
+      );
       for (const n of nodes) {
         if (!knownNodes.has(n.guid)) changes.newNodes++;
         upsertNodes.add(n.guid, n.type, n.description, n.numPorts, n.lid ?? null, at, at);
@@ -105,24 +148,54 @@ export function createTopologyRepo(db: Db) {
       const unchanged: number[] = [];
       // New ports go in batches (all 63k at a fabric's first import), their first state row
       // and their ids follow in one statement each after the loop.
-      const firstNewId = (db.prepare('SELECT COALESCE(MAX(id), 0) + 1 FROM ports').pluck().get() as number);
-      const newPorts = new BatchInsert(db, `INSERT INTO ports (node_guid, port_num, port_guid, lid, state, phys_state, width_active, speed_active,
-        width_enabled, width_supported, speed_enabled, speed_supported, remote_guid, remote_port, first_seen, last_seen)`, 16);
+      const firstNewId = db.prepare('SELECT COALESCE(MAX(id), 0) + 1 FROM ports').pluck().get() as number;
+      const newPorts = new BatchInsert(
+        db,
+        `INSERT INTO ports (node_guid, port_num, port_guid, lid, state, phys_state, width_active, speed_active,
+        width_enabled, width_supported, speed_enabled, speed_supported, remote_guid, remote_port, first_seen, last_seen)`,
+        16,
+      );
       for (const p of ports) {
         const remote = remoteOf.get(p.nodeGuid, p.portNum);
         const row = {
-          nodeGuid: p.nodeGuid, portNum: p.portNum, portGuid: p.portGuid ?? null, lid: p.lid ?? null,
-          state: p.state ?? null, physState: p.physState ?? null, widthActive: p.widthActive ?? null,
-          speedActive: p.speedActive ?? null, widthEnabled: list(p.widthEnabled), widthSupported: list(p.widthSupported),
-          speedEnabled: list(p.speedEnabled), speedSupported: list(p.speedSupported),
-          remoteGuid: remote?.nodeGuid ?? null, remotePort: remote?.portNum ?? null, at,
+          nodeGuid: p.nodeGuid,
+          portNum: p.portNum,
+          portGuid: p.portGuid ?? null,
+          lid: p.lid ?? null,
+          state: p.state ?? null,
+          physState: p.physState ?? null,
+          widthActive: p.widthActive ?? null,
+          speedActive: p.speedActive ?? null,
+          widthEnabled: list(p.widthEnabled),
+          widthSupported: list(p.widthSupported),
+          speedEnabled: list(p.speedEnabled),
+          speedSupported: list(p.speedSupported),
+          remoteGuid: remote?.nodeGuid ?? null,
+          remotePort: remote?.portNum ?? null,
+          at,
         };
         const id = ids.get(p.nodeGuid, p.portNum);
         if (id === NEW) continue; // the same port twice in one scan: the first is kept
         if (id === undefined) {
           ids.set(p.nodeGuid, p.portNum, NEW);
-          newPorts.add(row.nodeGuid, row.portNum, row.portGuid, row.lid, row.state, row.physState, row.widthActive, row.speedActive,
-            row.widthEnabled, row.widthSupported, row.speedEnabled, row.speedSupported, row.remoteGuid, row.remotePort, at, at);
+          newPorts.add(
+            row.nodeGuid,
+            row.portNum,
+            row.portGuid,
+            row.lid,
+            row.state,
+            row.physState,
+            row.widthActive,
+            row.speedActive,
+            row.widthEnabled,
+            row.widthSupported,
+            row.speedEnabled,
+            row.speedSupported,
+            row.remoteGuid,
+            row.remotePort,
+            at,
+            at,
+          );
           changes.newPorts++;
           continue;
         }
@@ -131,29 +204,49 @@ export function createTopologyRepo(db: Db) {
         // below): updating all 69k ports of a 10k-GPU fabric was most of a topology scan.
         if (sameAsStored(row, old)) unchanged.push(id);
         else updatePort.run(Object.assign({}, row, { id })); // not a spread: on Node 20 that is a hidden class per port
-        if (old.state !== row.state || old.physState !== row.physState || old.widthActive !== row.widthActive || old.speedActive !== row.speedActive) {
+        if (
+          old.state !== row.state ||
+          old.physState !== row.physState ||
+          old.widthActive !== row.widthActive ||
+          old.speedActive !== row.speedActive
+        ) {
           insertHistory.run(id, at, scanId, row.state, row.physState, row.widthActive, row.speedActive);
           changes.stateChanges.push({ portId: id, from: old, to: p });
         }
       }
-      if (unchanged.length) db.prepare('UPDATE ports SET last_seen = ? WHERE id IN (SELECT value FROM json_each(?))').run(at, JSON.stringify(unchanged));
+      if (unchanged.length)
+        db.prepare('UPDATE ports SET last_seen = ? WHERE id IN (SELECT value FROM json_each(?))').run(
+          at,
+          JSON.stringify(unchanged),
+        );
       newPorts.flush();
       if (changes.newPorts > 0) {
         db.prepare(`INSERT INTO port_state_history (port_id, at, scan_id, state, phys_state, width, speed)
-          SELECT id, ?, ?, state, phys_state, width_active, speed_active FROM ports WHERE id >= ?`).run(at, scanId, firstNewId);
-        for (const [id, guid, port] of db.prepare('SELECT id, node_guid, port_num FROM ports WHERE id >= ?').raw().iterate(firstNewId) as Iterable<[number, Guid, number]>) {
+          SELECT id, ?, ?, state, phys_state, width_active, speed_active FROM ports WHERE id >= ?`).run(
+          at,
+          scanId,
+          firstNewId,
+        );
+        for (const [id, guid, port] of db
+          .prepare('SELECT id, node_guid, port_num FROM ports WHERE id >= ?')
+          .raw()
+          .iterate(firstNewId) as Iterable<[number, Guid, number]>) {
           ids.set(guid, port, id);
         }
       }
       const seen = new Set<number>();
-      const upsertLinks = new BatchInsert(db, 'INSERT INTO links (a_port_id, b_port_id, present, first_seen, last_seen)', 5,
+      const upsertLinks = new BatchInsert(
+        db,
+        'INSERT INTO links (a_port_id, b_port_id, present, first_seen, last_seen)',
+        5,
         'ON CONFLICT (a_port_id, b_port_id) DO UPDATE SET present = 1, last_seen = excluded.last_seen RETURNING id, first_seen',
         (rows) => {
           for (const r of rows as { id: number; first_seen: number }[]) {
             if (r.first_seen === at) changes.newLinks++;
             seen.add(r.id);
           }
-        });
+        },
+      );
       for (const l of links) {
         const a = ids.get(l.a.nodeGuid, l.a.portNum);
         const b = ids.get(l.b.nodeGuid, l.b.portNum);
@@ -162,8 +255,11 @@ export function createTopologyRepo(db: Db) {
       }
       upsertLinks.flush();
       if (complete) {
-        const present = db.prepare('SELECT id, a_port_id AS aPortId, b_port_id AS bPortId FROM links WHERE present = 1');
-        for (const l of present.iterate() as Iterable<TopologyChanges['goneLinks'][number]>) if (!seen.has(l.id)) changes.goneLinks.push(l);
+        const present = db.prepare(
+          'SELECT id, a_port_id AS aPortId, b_port_id AS bPortId FROM links WHERE present = 1',
+        );
+        for (const l of present.iterate() as Iterable<TopologyChanges['goneLinks'][number]>)
+          if (!seen.has(l.id)) changes.goneLinks.push(l);
         const markGone = db.prepare('UPDATE links SET present = 0 WHERE id = ?');
         for (const l of changes.goneLinks) markGone.run(l.id);
       }
@@ -171,7 +267,15 @@ export function createTopologyRepo(db: Db) {
     },
     setTiers(tiers: { guid: Guid; tier: string | null; rail: number | null }[]): void {
       bump.run();
-      const now = new Map((db.prepare('SELECT guid, tier, rail FROM nodes').all() as { guid: string; tier: string | null; rail: number | null }[]).map((n) => [n.guid, n]));
+      const now = new Map(
+        (
+          db.prepare('SELECT guid, tier, rail FROM nodes').all() as {
+            guid: string;
+            tier: string | null;
+            rail: number | null;
+          }[]
+        ).map((n) => [n.guid, n]),
+      );
       const changed: [Guid, string | null, number | null][] = [];
       for (const t of tiers) {
         const have = now.get(t.guid);
@@ -179,8 +283,9 @@ export function createTopologyRepo(db: Db) {
       }
       // One statement for all (every node changes at a fabric's first scan: 11k at 10k GPUs).
       if (changed.length) {
-        db.prepare('UPDATE nodes SET tier = j.value ->> 1, rail = j.value ->> 2 FROM json_each(?) AS j WHERE nodes.guid = j.value ->> 0')
-          .run(JSON.stringify(changed));
+        db.prepare(
+          'UPDATE nodes SET tier = j.value ->> 1, rail = j.value ->> 2 FROM json_each(?) AS j WHERE nodes.guid = j.value ->> 0',
+        ).run(JSON.stringify(changed));
       }
     },
     setLinkHealth(rows: { id: number; tier: string | null; health: string; reason: string | null }[]): void {

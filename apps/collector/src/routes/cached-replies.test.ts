@@ -1,6 +1,12 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { tableToPortCounters, type FabricSummary, type FindingRow, type TopologyReply, type WorklistEntry } from '@ibwatch/fabric';
+import {
+  tableToPortCounters,
+  type FabricSummary,
+  type FindingRow,
+  type TopologyReply,
+  type WorklistEntry,
+} from '@ibwatch/fabric';
 import { readIbdiagnetDir } from '@ibwatch/parsers';
 import { auth, ERROR_PORT, pmSweep, SAMPLE_A, withErrors, useSeededApp } from '../test-support.ts';
 
@@ -13,9 +19,15 @@ describe('cached replies', () => {
   it('a PM sweep that opens a finding shows in /api/summary, /api/findings, /api/worklist and /api/topology at once', async () => {
     const topo = await get<TopologyReply>('/api/topology');
     // A cabled port with no finding yet: the far end of a healthy link of the error port's switch.
-    const link = topo.links.find((l) => l.health === 'ok' && l.a.guid === ERROR_PORT.nodeGuid && l.a.port !== ERROR_PORT.portNum)!;
+    const link = topo.links.find(
+      (l) => l.health === 'ok' && l.a.guid === ERROR_PORT.nodeGuid && l.a.port !== ERROR_PORT.portNum,
+    )!;
     const port = { nodeGuid: link.a.guid, portNum: link.a.port };
-    const before = { summary: await get<FabricSummary>('/api/summary'), findings: await get<FindingRow[]>('/api/findings?state=open'), worklist: await get<WorklistEntry[]>('/api/worklist') };
+    const before = {
+      summary: await get<FabricSummary>('/api/summary'),
+      findings: await get<FindingRow[]>('/api/findings?state=open'),
+      worklist: await get<WorklistEntry[]>('/api/worklist'),
+    };
     expect(await get<FindingRow[]>('/api/findings?state=open')).toEqual(before.findings); // served from the cache
 
     // The seed's last sweep was at about now; the counters repeat its values, plus new symbol errors.
@@ -31,7 +43,9 @@ describe('cached replies', () => {
     expect(opened.map((f) => f.subjectKey)).toContain(`port:${port.nodeGuid}/${port.portNum}`);
     const summary = await get<FabricSummary>('/api/summary');
     expect(summary.portsOverThreshold).toBe(before.summary.portsOverThreshold + 1);
-    expect(summary.lastScans.find((s) => s.kind === 'pm')!.id).toBeGreaterThan(before.summary.lastScans.find((s) => s.kind === 'pm')!.id);
+    expect(summary.lastScans.find((s) => s.kind === 'pm')!.id).toBeGreaterThan(
+      before.summary.lastScans.find((s) => s.kind === 'pm')!.id,
+    );
     const worklist = await get<WorklistEntry[]>('/api/worklist');
     expect(worklist.length).toBe(before.worklist.length + 1);
     const after = (await get<TopologyReply>('/api/topology')).links.find((l) => l.id === link.id)!;
@@ -41,13 +55,22 @@ describe('cached replies', () => {
   it('an acknowledgement shows in /api/findings and /api/worklist, each filter its own entry', async () => {
     const entry = (await get<WorklistEntry[]>('/api/worklist?state=open'))[0]!;
     const openBefore = (await get<FindingRow[]>('/api/findings?state=open')).length;
-    expect((await get<WorklistEntry[]>('/api/worklist?state=acknowledged')).map((e) => e.linkKey)).not.toContain(entry.linkKey);
+    expect((await get<WorklistEntry[]>('/api/worklist?state=acknowledged')).map((e) => e.linkKey)).not.toContain(
+      entry.linkKey,
+    );
     for (const id of entry.findingIds) {
-      expect((await fx.app.inject({ method: 'POST', url: `/api/findings/${id}/ack`, payload: { by: 'ops' }, headers: auth })).statusCode).toBe(200);
+      expect(
+        (await fx.app.inject({ method: 'POST', url: `/api/findings/${id}/ack`, payload: { by: 'ops' }, headers: auth }))
+          .statusCode,
+      ).toBe(200);
     }
     expect((await get<FindingRow[]>('/api/findings?state=open')).length).toBe(openBefore - entry.findingIds.length);
-    expect((await get<FindingRow[]>('/api/findings?state=acknowledged')).map((x) => x.id)).toEqual(expect.arrayContaining(entry.findingIds));
-    expect((await get<WorklistEntry[]>('/api/worklist?state=acknowledged')).map((e) => e.linkKey)).toContain(entry.linkKey);
+    expect((await get<FindingRow[]>('/api/findings?state=acknowledged')).map((x) => x.id)).toEqual(
+      expect.arrayContaining(entry.findingIds),
+    );
+    expect((await get<WorklistEntry[]>('/api/worklist?state=acknowledged')).map((e) => e.linkKey)).toContain(
+      entry.linkKey,
+    );
     expect((await get<WorklistEntry[]>('/api/worklist?state=open')).map((e) => e.linkKey)).not.toContain(entry.linkKey);
   });
 

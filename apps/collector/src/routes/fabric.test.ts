@@ -10,7 +10,12 @@ describe('GET /api/health', () => {
   it('answers ok with version and source', async () => {
     const r = await fx.app.inject('/api/health');
     expect(r.statusCode).toBe(200);
-    expect(r.json()).toMatchObject({ status: 'ok', version: '0.1.0', source: 'import-only', uptimeS: expect.any(Number) });
+    expect(r.json()).toMatchObject({
+      status: 'ok',
+      version: '0.1.0',
+      source: 'import-only',
+      uptimeS: expect.any(Number),
+    });
   });
 
   it('GET /api/ready is ready once a scan completed', async () => {
@@ -24,8 +29,17 @@ describe('GET /api/summary', () => {
     expect(r.statusCode).toBe(200);
     const s = r.json<FabricSummary>();
     expect(s).toMatchObject({
-      expectedRate: { width: '4X', speed: 'NDR' }, switches: 9, hcas: 263, links: 271, downLinks: 0,
-      sm: { status: 'ok', masterGuid: '0xb0cf0e0300d33fc0', masterName: 'MF0;ib-switch-sequoia:MQM9700/U1', masterCount: 1 },
+      expectedRate: { width: '4X', speed: 'NDR' },
+      switches: 9,
+      hcas: 263,
+      links: 271,
+      downLinks: 0,
+      sm: {
+        status: 'ok',
+        masterGuid: '0xb0cf0e0300d33fc0',
+        masterName: 'MF0;ib-switch-sequoia:MQM9700/U1',
+        masterCount: 1,
+      },
     });
     expect(s.ports).toBeGreaterThan(s.activePorts);
     expect(s.lastScans.map((x) => x.kind).sort()).toEqual(['import-ibdiagnet', 'import-nccl', 'pm']);
@@ -37,9 +51,18 @@ describe('GET /api/summary', () => {
     const s = (await fx.app.inject('/api/summary')).json<FabricSummary>();
     const open = createFindingsRepo(fx.ctx.db).active();
     // The seeded sweep: two PM findings on ERROR_PORT, link-downed on FLAP_PORT and link-flapping on its link.
-    expect(open.filter((f) => f.subjectKey === `port:${ERROR_PORT.nodeGuid}/${ERROR_PORT.portNum}`).map((f) => f.kind).sort()).toEqual(['link-error-recovery', 'symbol-errors']);
+    expect(
+      open
+        .filter((f) => f.subjectKey === `port:${ERROR_PORT.nodeGuid}/${ERROR_PORT.portNum}`)
+        .map((f) => f.kind)
+        .sort(),
+    ).toEqual(['link-error-recovery', 'symbol-errors']);
     expect(open.some((f) => f.kind === 'link-flapping')).toBe(true);
-    const subjects = new Set(open.filter((f) => (f.subjectType === 'port' || f.subjectType === 'link') && PM_KINDS(f.kind)).map((f) => f.subjectKey));
+    const subjects = new Set(
+      open
+        .filter((f) => (f.subjectType === 'port' || f.subjectType === 'link') && PM_KINDS(f.kind))
+        .map((f) => f.subjectKey),
+    );
     expect(s.portsOverThreshold).toBe(subjects.size);
     expect(s.portsOverThreshold).toBeLessThan(open.filter((f) => f.subjectType !== 'run').length);
   });
@@ -53,7 +76,9 @@ describe('GET /api/topology', () => {
     expect(t.nodes.filter((n) => n.tier === 'spine')).toHaveLength(1);
     const hca = t.nodes.find((n) => n.type === 'ca' && n.host);
     expect(hca).toBeDefined();
-    expect(t.links.some((l) => l.health === 'errors' && [l.a.guid, l.b.guid].includes('0xb0cf0e0300d33fc0'))).toBe(true);
+    expect(t.links.some((l) => l.health === 'errors' && [l.a.guid, l.b.guid].includes('0xb0cf0e0300d33fc0'))).toBe(
+      true,
+    );
   });
 });
 

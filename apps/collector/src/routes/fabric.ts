@@ -37,27 +37,34 @@ export async function fabricRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   app.get<{ Reply: FabricSummary }>(
     '/api/summary',
-    { schema: { description: 'Fabric health at a glance: counts, degraded links, SM status, last scans, nccl trend, open findings.' } },
-    async (req, reply) => summaryCache.send(req, reply, '', (): FabricSummary => {
-      const now = Date.now();
-      // Ports and links over a counter threshold: one per subject however many counters are
-      // high on it, and only PM kinds (flaps and congestion included; topology kinds are not).
-      const overThreshold = new Set(
-        q.activeFindingSubjects()
-          .filter((f) => (f.subjectType === 'port' || f.subjectType === 'link') && PM_KINDS(f.kind))
-          .map((f) => f.subjectKey),
-      ).size;
-      return {
-        generatedAt: now,
-        expectedRate: deps.config.expectedRate,
-        ...counts(),
-        portsOverThreshold: overThreshold,
-        findingsBySeverity: findings.countOpenBySeverity(),
-        sm: smSummary(deps, now),
-        lastScans: scans.latestPerKind(),
-        ncclTrend: nccl.trend(now - 30 * DAY, now),
-      };
-    }),
+    {
+      schema: {
+        description:
+          'Fabric health at a glance: counts, degraded links, SM status, last scans, nccl trend, open findings.',
+      },
+    },
+    async (req, reply) =>
+      summaryCache.send(req, reply, '', (): FabricSummary => {
+        const now = Date.now();
+        // Ports and links over a counter threshold: one per subject however many counters are
+        // high on it, and only PM kinds (flaps and congestion included; topology kinds are not).
+        const overThreshold = new Set(
+          q
+            .activeFindingSubjects()
+            .filter((f) => (f.subjectType === 'port' || f.subjectType === 'link') && PM_KINDS(f.kind))
+            .map((f) => f.subjectKey),
+        ).size;
+        return {
+          generatedAt: now,
+          expectedRate: deps.config.expectedRate,
+          ...counts(),
+          portsOverThreshold: overThreshold,
+          findingsBySeverity: findings.countOpenBySeverity(),
+          sm: smSummary(deps, now),
+          lastScans: scans.latestPerKind(),
+          ncclTrend: nccl.trend(now - 30 * DAY, now),
+        };
+      }),
   );
 
   app.get<{ Reply: TopologyReply }>(
@@ -65,6 +72,11 @@ export async function fabricRoutes(app: FastifyInstance, deps: AppDeps): Promise
     { schema: { description: 'Every node with its tier, rail and rack, and every link with its health.' } },
     // The text of a TopologyReply: {generatedAt, nodes, links}, the links serialised by SQLite.
     async (req, reply) =>
-      topologyCache.sendJson(req, reply, '', () => `{"generatedAt":${Date.now()},"nodes":${nodesJson()},"links":${topoJson.linksJson()}}`),
+      topologyCache.sendJson(
+        req,
+        reply,
+        '',
+        () => `{"generatedAt":${Date.now()},"nodes":${nodesJson()},"links":${topoJson.linksJson()}}`,
+      ),
   );
 }

@@ -25,7 +25,9 @@ describe('GET /api/findings', () => {
     const rank = { critical: 0, major: 1, minor: 2, info: 3 };
     expect(all.map((f) => rank[f.severity])).toEqual([...all.map((f) => rank[f.severity])].sort((a, b) => a - b));
     expect((await findings('?severity=minor')).every((f) => f.severity === 'minor')).toBe(true);
-    expect((await findings('?kind=symbol-errors')).map((f) => f.subjectKey)).toEqual([`port:${ERROR_PORT.nodeGuid}/${ERROR_PORT.portNum}`]);
+    expect((await findings('?kind=symbol-errors')).map((f) => f.subjectKey)).toEqual([
+      `port:${ERROR_PORT.nodeGuid}/${ERROR_PORT.portNum}`,
+    ]);
     expect((await findings('?state=active')).length).toBe(all.filter((f) => f.state !== 'resolved').length);
   });
 
@@ -47,14 +49,24 @@ describe('POST /api/findings/:id/ack and /resolve', () => {
     const none = await app.inject({ method: 'POST', url: `/api/findings/${f!.id}/ack`, payload: { by: 'ops' } });
     expect(none.statusCode).toBe(401);
     expect(none.headers['www-authenticate']).toBe('Bearer');
-    const wrong = await app.inject({ method: 'POST', url: `/api/findings/${f!.id}/ack`, payload: { by: 'ops' }, headers: { authorization: 'Bearer not-the-token-at-all' } });
+    const wrong = await app.inject({
+      method: 'POST',
+      url: `/api/findings/${f!.id}/ack`,
+      payload: { by: 'ops' },
+      headers: { authorization: 'Bearer not-the-token-at-all' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect((await findings('?kind=symbol-errors'))[0]!.state).toBe('open');
   });
 
   it('acknowledges, then resolves, with the token', async () => {
     const [f] = await findings('?kind=link-error-recovery');
-    const ack = await app.inject({ method: 'POST', url: `/api/findings/${f!.id}/ack`, payload: { by: 'alice' }, headers: auth });
+    const ack = await app.inject({
+      method: 'POST',
+      url: `/api/findings/${f!.id}/ack`,
+      payload: { by: 'alice' },
+      headers: auth,
+    });
     expect(ack.statusCode).toBe(200);
     expect(ack.json()).toMatchObject({ id: f!.id, state: 'acknowledged', acknowledgedBy: 'alice' });
     const res = await app.inject({ method: 'POST', url: `/api/findings/${f!.id}/resolve`, headers: auth });
@@ -63,9 +75,16 @@ describe('POST /api/findings/:id/ack and /resolve', () => {
   });
 
   it('answers 404 for an unknown finding and 400 for a missing "by"', async () => {
-    expect((await app.inject({ method: 'POST', url: '/api/findings/999999/ack', payload: { by: 'x' }, headers: auth })).statusCode).toBe(404);
-    expect((await app.inject({ method: 'POST', url: '/api/findings/999999/resolve', headers: auth })).statusCode).toBe(404);
-    expect((await app.inject({ method: 'POST', url: '/api/findings/1/ack', payload: {}, headers: auth })).statusCode).toBe(400);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/findings/999999/ack', payload: { by: 'x' }, headers: auth }))
+        .statusCode,
+    ).toBe(404);
+    expect((await app.inject({ method: 'POST', url: '/api/findings/999999/resolve', headers: auth })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/findings/1/ack', payload: {}, headers: auth })).statusCode,
+    ).toBe(400);
   });
 });
 
@@ -74,7 +93,9 @@ describe('GET /api/worklist', () => {
     const w = (await app.inject('/api/worklist')).json<WorklistEntry[]>();
     expect(w.length).toBeGreaterThan(0);
     expect(w.map((e) => e.rank)).toEqual(w.map((_, i) => i + 1));
-    const spine = w.find((e) => [e.a.guid, e.b?.guid].includes(ERROR_PORT.nodeGuid) && [e.a.port, e.b?.port].includes(ERROR_PORT.portNum));
+    const spine = w.find(
+      (e) => [e.a.guid, e.b?.guid].includes(ERROR_PORT.nodeGuid) && [e.a.port, e.b?.port].includes(ERROR_PORT.portNum),
+    );
     expect(spine).toBeDefined();
     expect(spine!.b).not.toBeNull();
     expect(spine!.reasons.length).toBeGreaterThan(0);
@@ -92,9 +113,13 @@ describe('GET /api/worklist', () => {
     const r = await app.inject('/api/worklist.csv');
     expect(r.statusCode).toBe(200);
     expect(r.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(r.headers['content-disposition']).toMatch(/^attachment; filename="ibwatch-worklist-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(r.headers['content-disposition']).toMatch(
+      /^attachment; filename="ibwatch-worklist-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
     const lines = r.body.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('rank,severity,state,end_a,guid_a,port_a,lid_a,rack_a,end_b,guid_b,port_b,lid_b,rack_b,reasons,action,cable,first_seen_utc,last_seen_utc');
+    expect(lines[0]).toBe(
+      'rank,severity,state,end_a,guid_a,port_a,lid_a,rack_a,end_b,guid_b,port_b,lid_b,rack_b,reasons,action,cable,first_seen_utc,last_seen_utc',
+    );
     expect(r.body).toContain(`"'=HYPERLINK(""http://evil.example"",""spine"")"`);
     expect(r.body).not.toMatch(/(^|,)=HYPERLINK/m);
   });

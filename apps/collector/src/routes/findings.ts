@@ -24,10 +24,45 @@ const worklistQuery = {
 
 export function worklistCsv(entries: WorklistEntry[]): string {
   return toCsv(
-    ['rank', 'severity', 'state', 'end_a', 'guid_a', 'port_a', 'lid_a', 'rack_a', 'end_b', 'guid_b', 'port_b', 'lid_b', 'rack_b', 'reasons', 'action', 'cable', 'first_seen_utc', 'last_seen_utc'],
+    [
+      'rank',
+      'severity',
+      'state',
+      'end_a',
+      'guid_a',
+      'port_a',
+      'lid_a',
+      'rack_a',
+      'end_b',
+      'guid_b',
+      'port_b',
+      'lid_b',
+      'rack_b',
+      'reasons',
+      'action',
+      'cable',
+      'first_seen_utc',
+      'last_seen_utc',
+    ],
     entries.map((e) => [
-      e.rank, e.severity, e.state, e.a.name, e.a.guid, e.a.port, e.a.lid, e.a.rack, e.b?.name, e.b?.guid, e.b?.port, e.b?.lid, e.b?.rack,
-      e.reasons.join('; '), e.action, e.cable, new Date(e.firstSeen).toISOString(), new Date(e.lastSeen).toISOString(),
+      e.rank,
+      e.severity,
+      e.state,
+      e.a.name,
+      e.a.guid,
+      e.a.port,
+      e.a.lid,
+      e.a.rack,
+      e.b?.name,
+      e.b?.guid,
+      e.b?.port,
+      e.b?.lid,
+      e.b?.rack,
+      e.reasons.join('; '),
+      e.action,
+      e.cable,
+      new Date(e.firstSeen).toISOString(),
+      new Date(e.lastSeen).toISOString(),
     ]),
   );
 }
@@ -62,7 +97,9 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
     },
     async (req, reply) => {
       const { state, severity, kind, limit } = req.query;
-      return findingsCache.send(req, reply, JSON.stringify([state, severity, kind, limit]), () => repo.list(req.query).map(strip));
+      return findingsCache.send(req, reply, JSON.stringify([state, severity, kind, limit]), () =>
+        repo.list(req.query).map(strip),
+      );
     },
   );
 
@@ -74,12 +111,18 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
         description: 'Acknowledge an open finding (someone is on it). Needs the bearer token.',
         security: [{ bearer: [] }],
         params: idParams,
-        body: { type: 'object', additionalProperties: false, required: ['by'], properties: { by: { type: 'string', minLength: 1, maxLength: 100 } } },
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['by'],
+          properties: { by: { type: 'string', minLength: 1, maxLength: 100 } },
+        },
       },
     },
     async (req, reply) => {
       const f = repo.get(req.params.id);
-      if (!f) return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no finding ${req.params.id}` });
+      if (!f)
+        return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no finding ${req.params.id}` });
       repo.acknowledge(f.id, req.body.by, Date.now());
       return strip(repo.get(f.id)!);
     },
@@ -89,11 +132,16 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
     '/api/findings/:id/resolve',
     {
       config: WRITE_LIMIT,
-      schema: { description: 'Mark a finding fixed. If the problem persists, the next sweep opens it again.', security: [{ bearer: [] }], params: idParams },
+      schema: {
+        description: 'Mark a finding fixed. If the problem persists, the next sweep opens it again.',
+        security: [{ bearer: [] }],
+        params: idParams,
+      },
     },
     async (req, reply) => {
       const f = repo.get(req.params.id);
-      if (!f) return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no finding ${req.params.id}` });
+      if (!f)
+        return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no finding ${req.params.id}` });
       repo.resolve(f.id, Date.now());
       return strip(repo.get(f.id)!);
     },
@@ -101,10 +149,17 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
 
   app.get<{ Querystring: WorklistFilter; Reply: WorklistEntry[] }>(
     '/api/worklist',
-    { schema: { description: 'Ranked physical links to act on (one entry per cable, both ends).', querystring: worklistQuery } },
+    {
+      schema: {
+        description: 'Ranked physical links to act on (one entry per cable, both ends).',
+        querystring: worklistQuery,
+      },
+    },
     async (req, reply) => {
       const { switch: sw, rack, severity, state } = req.query;
-      return worklistReplies.send(req, reply, JSON.stringify([sw, rack, severity, state]), () => worklist.get(req.query));
+      return worklistReplies.send(req, reply, JSON.stringify([sw, rack, severity, state]), () =>
+        worklist.get(req.query),
+      );
     },
   );
 
@@ -114,7 +169,10 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
     async (req, reply) =>
       reply
         .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="ibwatch-worklist-${new Date().toISOString().slice(0, 10)}.csv"`)
+        .header(
+          'content-disposition',
+          `attachment; filename="ibwatch-worklist-${new Date().toISOString().slice(0, 10)}.csv"`,
+        )
         .send(worklistCsv(worklist.get(req.query))),
   );
 }

@@ -14,12 +14,22 @@ export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise
           200: {
             type: 'object',
             required: ['status', 'version', 'source', 'uptimeS'],
-            properties: { status: { type: 'string' }, version: { type: 'string' }, source: { type: 'string' }, uptimeS: { type: 'number' } },
+            properties: {
+              status: { type: 'string' },
+              version: { type: 'string' },
+              source: { type: 'string' },
+              uptimeS: { type: 'number' },
+            },
           },
         },
       },
     },
-    async () => ({ status: 'ok', version: VERSION, source: deps.config.source, uptimeS: Math.round((Date.now() - started) / 1000) }),
+    async () => ({
+      status: 'ok',
+      version: VERSION,
+      source: deps.config.source,
+      uptimeS: Math.round((Date.now() - started) / 1000),
+    }),
   );
   app.get(
     '/api/ready',

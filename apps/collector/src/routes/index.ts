@@ -13,7 +13,18 @@ import { peerRoutes } from './peers.ts';
 
 /** Every resource is one plugin; they share the deps the app was built with. */
 export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  for (const plugin of [healthRoutes, scanRoutes, fabricRoutes, portRoutes, findingRoutes, smRoutes, ncclRoutes, reportRoutes, metricsRoutes, peerRoutes]) {
+  for (const plugin of [
+    healthRoutes,
+    scanRoutes,
+    fabricRoutes,
+    portRoutes,
+    findingRoutes,
+    smRoutes,
+    ncclRoutes,
+    reportRoutes,
+    metricsRoutes,
+    peerRoutes,
+  ]) {
     await app.register(plugin, deps);
   }
 }

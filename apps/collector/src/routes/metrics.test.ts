@@ -20,7 +20,9 @@ afterAll(async () => {
 
 // The Prometheus text exposition format 0.0.4: name{label="value",...} value
 const LABEL = String.raw`[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\["\\n])*"`;
-const SAMPLE = new RegExp(String.raw`^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(?:${LABEL}(?:,${LABEL})*)?\})? (?:[+-]?(?:\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\d+)|NaN|[+-]Inf)$`);
+const SAMPLE = new RegExp(
+  String.raw`^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(?:${LABEL}(?:,${LABEL})*)?\})? (?:[+-]?(?:\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\d+)|NaN|[+-]Inf)$`,
+);
 
 describe('GET /metrics', () => {
   it('is valid exposition text: every sample line parses and belongs to a family with HELP and TYPE', () => {
@@ -45,14 +47,21 @@ describe('GET /metrics', () => {
   it('exports the fabric state behind the dashboards', () => {
     expect(body).toMatch(/^ibwatch_sm_masters 1$/m);
     expect(body).toMatch(/^ibwatch_links\{health="errors"\} [1-9]\d*$/m);
-    expect(body).toMatch(/^ibwatch_port_error_rate\{guid="0xb0cf0e0300d33fc0",port="3",node="MF0;ib-switch-sequoia:MQM9700\/U1",counter="SymbolErrorCounter"\} 8\.3/m);
-    expect(body).toMatch(/^ibwatch_nccl_busbw_gbytes_per_second\{collective="all_reduce",cluster="a",gdr="disabled"\} 72\.\d+$/m);
+    expect(body).toMatch(
+      /^ibwatch_port_error_rate\{guid="0xb0cf0e0300d33fc0",port="3",node="MF0;ib-switch-sequoia:MQM9700\/U1",counter="SymbolErrorCounter"\} 8\.3/m,
+    );
+    expect(body).toMatch(
+      /^ibwatch_nccl_busbw_gbytes_per_second\{collective="all_reduce",cluster="a",gdr="disabled"\} 72\.\d+$/m,
+    );
     expect(body).toMatch(/^ibwatch_findings_open\{severity="major"\} [1-9]\d*$/m);
     expect(body).toMatch(/^ibwatch_scan_failures_total\{kind="pm"\} 0$/m);
   });
 
   it('declares each family once', () => {
-    const types = body.split('\n').filter((l) => l.startsWith('# TYPE ')).map((l) => l.split(' ')[2]);
+    const types = body
+      .split('\n')
+      .filter((l) => l.startsWith('# TYPE '))
+      .map((l) => l.split(' ')[2]);
     expect(new Set(types).size).toBe(types.length);
   });
 });

@@ -3,14 +3,22 @@ import type { AppDeps } from '../app.ts';
 
 const esc = (v: string) => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 const labels = (l: Record<string, string | number>) =>
-  `{${Object.entries(l).map(([k, v]) => `${k}="${esc(String(v))}"`).join(',')}}`;
+  `{${Object.entries(l)
+    .map(([k, v]) => `${k}="${esc(String(v))}"`)
+    .join(',')}}`;
 const SM_STATE: Record<string, number> = { NOTACTIVE: 0, DISCOVERING: 1, STANDBY: 2, MASTER: 3, UNKNOWN: -1 };
 
 class Exposition {
   private out: string[] = [];
-  family(name: string, type: 'gauge' | 'counter', help: string, samples: [Record<string, string | number>, number][]): void {
+  family(
+    name: string,
+    type: 'gauge' | 'counter',
+    help: string,
+    samples: [Record<string, string | number>, number][],
+  ): void {
     this.out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
-    for (const [l, v] of samples) this.out.push(`${name}${Object.keys(l).length ? labels(l) : ''} ${Number.isFinite(v) ? v : 'NaN'}`);
+    for (const [l, v] of samples)
+      this.out.push(`${name}${Object.keys(l).length ? labels(l) : ''} ${Number.isFinite(v) ? v : 'NaN'}`);
   }
   text(): string {
     return this.out.join('\n') + '\n';
@@ -27,7 +35,7 @@ export async function metricsRoutes(app: FastifyInstance, deps: AppDeps): Promis
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
     const e = new Exposition();
     const name = (guid: string, desc: string) => deps.names.name(guid, desc);
-    const lastPm = db.prepare("SELECT MAX(at) FROM counter_deltas").pluck().get() as number | null;
+    const lastPm = db.prepare('SELECT MAX(at) FROM counter_deltas').pluck().get() as number | null;
     const rates = lastPm
       ? (db
           .prepare(
@@ -37,24 +45,80 @@ export async function metricsRoutes(app: FastifyInstance, deps: AppDeps): Promis
           )
           .all(lastPm) as { g: string; p: number; d: string; counter: string; delta: number; i: number }[])
       : [];
-    e.family('ibwatch_port_error_rate', 'gauge', 'Per-second increase of a port error counter over the last PM sweep (ports with a non-zero increase only).',
-      rates.map((r) => [{ guid: r.g, port: r.p, node: name(r.g, r.d), counter: r.counter }, r.i > 0 ? r.delta / r.i : 0]));
-    const errTotals = db.prepare("SELECT c.name AS counter, SUM(d.delta) AS n FROM counter_deltas d JOIN counter_names c ON c.id = d.counter_id GROUP BY c.name").all() as { counter: string; n: number }[];
-    e.family('ibwatch_fabric_error_increase_total', 'counter', 'Sum of error counter increases over all ports seen by ibwatch (retained window).',
-      errTotals.map((r) => [{ counter: r.counter }, r.n]));
-    const states = db.prepare("SELECT COALESCE(state, 'Unknown') AS s, COUNT(*) AS n FROM ports WHERE port_num > 0 GROUP BY state").all() as { s: string; n: number }[];
-    e.family('ibwatch_ports', 'gauge', 'Ports by logical state as of the last topology scan.', states.map((r) => [{ state: r.s }, r.n]));
+    e.family(
+      'ibwatch_port_error_rate',
+      'gauge',
+      'Per-second increase of a port error counter over the last PM sweep (ports with a non-zero increase only).',
+      rates.map((r) => [
+        { guid: r.g, port: r.p, node: name(r.g, r.d), counter: r.counter },
+        r.i > 0 ? r.delta / r.i : 0,
+      ]),
+    );
+    const errTotals = db
+      .prepare(
+        'SELECT c.name AS counter, SUM(d.delta) AS n FROM counter_deltas d JOIN counter_names c ON c.id = d.counter_id GROUP BY c.name',
+      )
+      .all() as { counter: string; n: number }[];
+    e.family(
+      'ibwatch_fabric_error_increase_total',
+      'counter',
+      'Sum of error counter increases over all ports seen by ibwatch (retained window).',
+      errTotals.map((r) => [{ counter: r.counter }, r.n]),
+    );
+    const states = db
+      .prepare("SELECT COALESCE(state, 'Unknown') AS s, COUNT(*) AS n FROM ports WHERE port_num > 0 GROUP BY state")
+      .all() as { s: string; n: number }[];
+    e.family(
+      'ibwatch_ports',
+      'gauge',
+      'Ports by logical state as of the last topology scan.',
+      states.map((r) => [{ state: r.s }, r.n]),
+    );
     const down = db
-      .prepare("SELECT p.node_guid AS g, p.port_num AS p, n.description AS d, p.phys_state AS ps FROM ports p JOIN nodes n ON n.guid = p.node_guid JOIN links l ON l.a_port_id = p.id OR l.b_port_id = p.id WHERE p.state != 'Active'")
+      .prepare(
+        "SELECT p.node_guid AS g, p.port_num AS p, n.description AS d, p.phys_state AS ps FROM ports p JOIN nodes n ON n.guid = p.node_guid JOIN links l ON l.a_port_id = p.id OR l.b_port_id = p.id WHERE p.state != 'Active'",
+      )
       .all() as { g: string; p: number; d: string; ps: string | null }[];
-    e.family('ibwatch_link_port_down', 'gauge', 'Ports of known links that are not Active (1 per port).', down.map((r) => [{ guid: r.g, port: r.p, node: name(r.g, r.d), phys_state: r.ps ?? '' }, 1]));
-    const health = db.prepare('SELECT health, COUNT(*) AS n FROM links WHERE present = 1 OR health = \'down\' GROUP BY health').all() as { health: string; n: number }[];
-    e.family('ibwatch_links', 'gauge', 'Links by health (ok, errors, degraded, down).', ['ok', 'errors', 'degraded', 'down'].map((h) => [{ health: h }, health.find((x) => x.health === h)?.n ?? 0]));
+    e.family(
+      'ibwatch_link_port_down',
+      'gauge',
+      'Ports of known links that are not Active (1 per port).',
+      down.map((r) => [{ guid: r.g, port: r.p, node: name(r.g, r.d), phys_state: r.ps ?? '' }, 1]),
+    );
+    const health = db
+      .prepare("SELECT health, COUNT(*) AS n FROM links WHERE present = 1 OR health = 'down' GROUP BY health")
+      .all() as { health: string; n: number }[];
+    e.family(
+      'ibwatch_links',
+      'gauge',
+      'Links by health (ok, errors, degraded, down).',
+      ['ok', 'errors', 'degraded', 'down'].map((h) => [{ health: h }, health.find((x) => x.health === h)?.n ?? 0]),
+    );
     const smScan = db.prepare('SELECT MAX(scan_id) FROM sm_observations').pluck().get() as number | null;
-    const sms = smScan ? (db.prepare('SELECT guid, lid, priority, state, name FROM sm_observations WHERE scan_id = ?').all(smScan) as { guid: string; lid: number | null; priority: number; state: string; name: string | null }[]) : [];
-    e.family('ibwatch_sm_state', 'gauge', 'Subnet manager state (3 MASTER, 2 STANDBY, 1 DISCOVERING, 0 NOTACTIVE).',
-      sms.map((s) => [{ guid: s.guid, lid: s.lid ?? '', priority: s.priority, name: s.name ?? '' }, SM_STATE[s.state] ?? -1]));
-    e.family('ibwatch_sm_masters', 'gauge', 'Number of SMs in MASTER state (1 is healthy; 0 no master; 2+ split brain).', [[{}, sms.filter((s) => s.state === 'MASTER').length]]);
+    const sms = smScan
+      ? (db.prepare('SELECT guid, lid, priority, state, name FROM sm_observations WHERE scan_id = ?').all(smScan) as {
+          guid: string;
+          lid: number | null;
+          priority: number;
+          state: string;
+          name: string | null;
+        }[])
+      : [];
+    e.family(
+      'ibwatch_sm_state',
+      'gauge',
+      'Subnet manager state (3 MASTER, 2 STANDBY, 1 DISCOVERING, 0 NOTACTIVE).',
+      sms.map((s) => [
+        { guid: s.guid, lid: s.lid ?? '', priority: s.priority, name: s.name ?? '' },
+        SM_STATE[s.state] ?? -1,
+      ]),
+    );
+    e.family(
+      'ibwatch_sm_masters',
+      'gauge',
+      'Number of SMs in MASTER state (1 is healthy; 0 no master; 2+ split brain).',
+      [[{}, sms.filter((s) => s.state === 'MASTER').length]],
+    );
     const scans = db
       .prepare(
         `SELECT kind, SUM(status = 'failed') AS failed, MAX(CASE WHEN status IN ('ok','partial') THEN finished_at END) AS lastOk,
@@ -62,16 +126,47 @@ export async function metricsRoutes(app: FastifyInstance, deps: AppDeps): Promis
          FROM scans s GROUP BY kind`,
       )
       .all() as { kind: string; failed: number; lastOk: number | null; lastMs: number | null }[];
-    e.family('ibwatch_scan_failures_total', 'counter', 'Failed scans by kind.', scans.map((s) => [{ kind: s.kind }, s.failed]));
-    e.family('ibwatch_scan_duration_seconds', 'gauge', 'Duration of the last finished scan by kind.', scans.map((s) => [{ kind: s.kind }, (s.lastMs ?? NaN) / 1000]));
-    e.family('ibwatch_scan_last_success_timestamp_seconds', 'gauge', 'End of the last successful scan by kind.', scans.map((s) => [{ kind: s.kind }, (s.lastOk ?? NaN) / 1000]));
-    const findings = db.prepare("SELECT severity, COUNT(*) AS n FROM findings WHERE state != 'resolved' GROUP BY severity").all() as { severity: string; n: number }[];
-    e.family('ibwatch_findings_open', 'gauge', 'Open and acknowledged findings by severity.', ['critical', 'major', 'minor', 'info'].map((s) => [{ severity: s }, findings.find((f) => f.severity === s)?.n ?? 0]));
+    e.family(
+      'ibwatch_scan_failures_total',
+      'counter',
+      'Failed scans by kind.',
+      scans.map((s) => [{ kind: s.kind }, s.failed]),
+    );
+    e.family(
+      'ibwatch_scan_duration_seconds',
+      'gauge',
+      'Duration of the last finished scan by kind.',
+      scans.map((s) => [{ kind: s.kind }, (s.lastMs ?? NaN) / 1000]),
+    );
+    e.family(
+      'ibwatch_scan_last_success_timestamp_seconds',
+      'gauge',
+      'End of the last successful scan by kind.',
+      scans.map((s) => [{ kind: s.kind }, (s.lastOk ?? NaN) / 1000]),
+    );
+    const findings = db
+      .prepare("SELECT severity, COUNT(*) AS n FROM findings WHERE state != 'resolved' GROUP BY severity")
+      .all() as { severity: string; n: number }[];
+    e.family(
+      'ibwatch_findings_open',
+      'gauge',
+      'Open and acknowledged findings by severity.',
+      ['critical', 'major', 'minor', 'info'].map((s) => [
+        { severity: s },
+        findings.find((f) => f.severity === s)?.n ?? 0,
+      ]),
+    );
     const nccl = db
-      .prepare('SELECT r.collective, json_extract(r.labels, \'$.cluster\') AS cluster, r.peak_busbw AS bw, r.gdr FROM nccl_runs r JOIN (SELECT collective, MAX(id) AS id FROM nccl_runs GROUP BY collective) m ON m.id = r.id')
+      .prepare(
+        "SELECT r.collective, json_extract(r.labels, '$.cluster') AS cluster, r.peak_busbw AS bw, r.gdr FROM nccl_runs r JOIN (SELECT collective, MAX(id) AS id FROM nccl_runs GROUP BY collective) m ON m.id = r.id",
+      )
       .all() as { collective: string; cluster: string | null; bw: number | null; gdr: string }[];
-    e.family('ibwatch_nccl_busbw_gbytes_per_second', 'gauge', 'Peak bus bandwidth of the latest nccl-tests run per collective (GB/s).',
-      nccl.map((n) => [{ collective: n.collective, cluster: n.cluster ?? '', gdr: n.gdr }, n.bw ?? NaN]));
+    e.family(
+      'ibwatch_nccl_busbw_gbytes_per_second',
+      'gauge',
+      'Peak bus bandwidth of the latest nccl-tests run per collective (GB/s).',
+      nccl.map((n) => [{ collective: n.collective, cluster: n.cluster ?? '', gdr: n.gdr }, n.bw ?? NaN]),
+    );
     return reply.type('text/plain; version=0.0.4; charset=utf-8').send(e.text());
   });
 }

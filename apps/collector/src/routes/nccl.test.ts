@@ -14,7 +14,8 @@ afterAll(async () => {
   await app.close();
   ctx.cleanup();
 });
-const post = (payload: unknown, headers: Record<string, string> = auth) => app.inject({ method: 'POST', url: '/api/nccl-runs', payload: payload as object, headers });
+const post = (payload: unknown, headers: Record<string, string> = auth) =>
+  app.inject({ method: 'POST', url: '/api/nccl-runs', payload: payload as object, headers });
 
 describe('GET /api/nccl/runs', () => {
   it('lists runs newest first and filters by collective', async () => {
@@ -50,7 +51,13 @@ describe('POST /api/nccl-runs', () => {
   });
 
   it('imports a run and answers 201 with the stored run', async () => {
-    const r = await post({ text, name: 'job-42.txt', labels: { cluster: 'api', nodes: 2, runBy: 'ci' }, startedAt: 1_700_000_000_000, finishedAt: 1_700_000_600_000 });
+    const r = await post({
+      text,
+      name: 'job-42.txt',
+      labels: { cluster: 'api', nodes: 2, runBy: 'ci' },
+      startedAt: 1_700_000_000_000,
+      finishedAt: 1_700_000_600_000,
+    });
     expect(r.statusCode).toBe(201);
     const body = r.json<{ id: number; scan: { status: string }; run: NcclRunRow }>();
     expect(body.scan.status).toBe('ok');
@@ -85,6 +92,10 @@ describe('GET /api/reports/bandwidth', () => {
   });
 
   it('has no runs in a window before any import', async () => {
-    expect((await app.inject('/api/reports/bandwidth?from=0&to=1000')).json()).toMatchObject({ runs: 0, passRate: 0, byCollective: [] });
+    expect((await app.inject('/api/reports/bandwidth?from=0&to=1000')).json()).toMatchObject({
+      runs: 0,
+      passRate: 0,
+      byCollective: [],
+    });
   });
 });

@@ -42,17 +42,40 @@ export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
 
   app.get<{ Params: { id: number }; Reply: NcclRunDetailReply }>(
     '/api/nccl/runs/:id',
-    { schema: { description: 'One run: per-size rows, GDR evidence, fabric findings open during its window.', params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } } },
+    {
+      schema: {
+        description: 'One run: per-size rows, GDR evidence, fabric findings open during its window.',
+        params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
+      },
+    },
     async (req, reply) => {
       const r = repo.get(req.params.id);
-      if (!r) return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no nccl run ${req.params.id}` } as never);
+      if (!r)
+        return reply
+          .code(404)
+          .send({ statusCode: 404, error: 'Not Found', message: `no nccl run ${req.params.id}` } as never);
       const correlated = findings.openDuring(r.window[0], r.window[1], ['port', 'link', 'sm', 'fabric']);
-      const own = findings.list({ subjectKeyPrefix: `run:${r.run.id}`, limit: 50 }).filter((f) => f.subjectKey === `run:${r.run.id}`);
-      return { run: r.run, rows: r.rows, gdrEvidence: r.gdrEvidence, correlatedFindings: [...own, ...correlated].map(toFindingRow) };
+      const own = findings
+        .list({ subjectKeyPrefix: `run:${r.run.id}`, limit: 50 })
+        .filter((f) => f.subjectKey === `run:${r.run.id}`);
+      return {
+        run: r.run,
+        rows: r.rows,
+        gdrEvidence: r.gdrEvidence,
+        correlatedFindings: [...own, ...correlated].map(toFindingRow),
+      };
     },
   );
 
-  app.post<{ Body: { text: string; name?: string; labels?: Record<string, string | number>; startedAt?: number; finishedAt?: number } }>(
+  app.post<{
+    Body: {
+      text: string;
+      name?: string;
+      labels?: Record<string, string | number>;
+      startedAt?: number;
+      finishedAt?: number;
+    };
+  }>(
     '/api/nccl-runs',
     {
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
@@ -74,11 +97,20 @@ export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       },
     },
     async (req, reply) => {
-      const { scan, runId } = await deps.scans.importNccl(req.body.text, req.body.labels ?? {}, req.body.name ?? 'upload.txt', 'api', {
-        startedAt: req.body.startedAt,
-        finishedAt: req.body.finishedAt,
-      });
-      if (runId === null) return reply.code(422).send({ statusCode: 422, error: 'Unprocessable Entity', message: scan.error ?? 'import failed', scan });
+      const { scan, runId } = await deps.scans.importNccl(
+        req.body.text,
+        req.body.labels ?? {},
+        req.body.name ?? 'upload.txt',
+        'api',
+        {
+          startedAt: req.body.startedAt,
+          finishedAt: req.body.finishedAt,
+        },
+      );
+      if (runId === null)
+        return reply
+          .code(422)
+          .send({ statusCode: 422, error: 'Unprocessable Entity', message: scan.error ?? 'import failed', scan });
       return reply.code(201).send({ id: runId, scan, run: repo.get(runId)!.run });
     },
   );

@@ -10,7 +10,6 @@ const get = async <T>(url: string) => {
 };
 const SPINE = ERROR_PORT.nodeGuid;
 
-
 describe('GET /api/ports', () => {
   it('paginates: total counts every port, items hold one page', async () => {
     const all = await get<PortsReply>('/api/ports?limit=1000');
@@ -18,7 +17,9 @@ describe('GET /api/ports', () => {
     expect(all.total).toBe(fx.ctx.db.prepare('SELECT COUNT(*) FROM ports WHERE port_num > 0').pluck().get());
     expect(page.total).toBe(all.total);
     expect(page.items).toHaveLength(10);
-    expect(page.items.map((p) => `${p.guid}/${p.port}`)).toEqual(all.items.slice(10, 20).map((p) => `${p.guid}/${p.port}`));
+    expect(page.items.map((p) => `${p.guid}/${p.port}`)).toEqual(
+      all.items.slice(10, 20).map((p) => `${p.guid}/${p.port}`),
+    );
   });
 
   it('filters by state and by a name fragment', async () => {
@@ -33,7 +34,10 @@ describe('GET /api/ports', () => {
     const hca = await get<PortsReply>('/api/ports?q=181');
     expect(hca.items.map((p) => [p.guid, p.lid])).toEqual([['0x5c257303009ab1c0', 181]]);
     const sw = await get<PortsReply>('/api/ports?q=180&limit=1000');
-    const spinePorts = fx.ctx.db.prepare('SELECT COUNT(*) FROM ports WHERE node_guid = ? AND port_num > 0').pluck().get(SPINE);
+    const spinePorts = fx.ctx.db
+      .prepare('SELECT COUNT(*) FROM ports WHERE node_guid = ? AND port_num > 0')
+      .pluck()
+      .get(SPINE);
     // "180" also matches GUIDs and descriptions containing it; every spine port must be among them.
     expect(sw.items.filter((p) => p.guid === SPINE)).toHaveLength(spinePorts as number);
   });

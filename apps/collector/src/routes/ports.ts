@@ -15,11 +15,18 @@ const HISTORY_MAX_AGE_MS = 5_000;
 const portParams = {
   type: 'object',
   required: ['guid', 'port'],
-  properties: { guid: { type: 'string', pattern: '^0x[0-9a-fA-F]{1,16}$' }, port: { type: 'integer', minimum: 0, maximum: 255 } },
+  properties: {
+    guid: { type: 'string', pattern: '^0x[0-9a-fA-F]{1,16}$' },
+    port: { type: 'integer', minimum: 0, maximum: 255 },
+  },
 } as const;
 
 const split = <T extends string>(v: string | null): T[] => (v ? (v.split(',') as T[]) : []);
-const notFound = (guid: string, port: number) => ({ statusCode: 404, error: 'Not Found', message: `no port ${guid} ${port}` });
+const notFound = (guid: string, port: number) => ({
+  statusCode: 404,
+  error: 'Not Found',
+  message: `no port ${guid} ${port}`,
+});
 const canon = (g: string) => '0x' + g.slice(2).toLowerCase().padStart(16, '0');
 
 export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -31,7 +38,10 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   // history was 1.1 s p95 under 20 clients at 10k GPUs (pnpm bench, serve stage; target 30 ms).
   const historyCache = new ReplyCache(writeStamp(deps.db), { maxKeys: 64, maxAgeMs: HISTORY_MAX_AGE_MS });
 
-  app.get<{ Querystring: { q?: string; state?: string; sort: string; limit: number; offset: number }; Reply: PortsReply }>(
+  app.get<{
+    Querystring: { q?: string; state?: string; sort: string; limit: number; offset: number };
+    Reply: PortsReply;
+  }>(
     '/api/ports',
     {
       schema: {
@@ -54,7 +64,12 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
 
   app.get<{ Params: { guid: string; port: number }; Reply: PortDetailReply }>(
     '/api/ports/:guid/:port',
-    { schema: { description: 'One port: state, speed/width actual vs enabled vs supported vs expected, remote end, findings.', params: portParams } },
+    {
+      schema: {
+        description: 'One port: state, speed/width actual vs enabled vs supported vs expected, remote end, findings.',
+        params: portParams,
+      },
+    },
     async (req, reply) => {
       const guid = canon(req.params.guid);
       const row = q.portRow(guid, req.params.port);
@@ -79,13 +94,22 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     },
   );
 
-  app.get<{ Params: { guid: string; port: number }; Querystring: { range: keyof typeof RANGES }; Reply: CounterHistoryReply }>(
+  app.get<{
+    Params: { guid: string; port: number };
+    Querystring: { range: keyof typeof RANGES };
+    Reply: CounterHistoryReply;
+  }>(
     '/api/ports/:guid/:port/counters',
     {
       schema: {
-        description: 'Error counter rates over time (per sweep up to 24 h, hourly beyond), thresholds, and state changes.',
+        description:
+          'Error counter rates over time (per sweep up to 24 h, hourly beyond), thresholds, and state changes.',
         params: portParams,
-        querystring: { type: 'object', additionalProperties: false, properties: { range: { type: 'string', enum: Object.keys(RANGES), default: '24h' } } },
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { range: { type: 'string', enum: Object.keys(RANGES), default: '24h' } },
+        },
       },
     },
     async (req, reply) => {
@@ -98,7 +122,10 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         const from = now - RANGES[range];
         const hourly = range === '7d' || range === '30d';
         // Assembled as text around the points SQLite serialised; the shape is CounterHistoryReply.
-        const head: Pick<CounterHistoryReply, 'range' | 'resolution'> = { range, resolution: hourly ? 'hour' : 'sweep' };
+        const head: Pick<CounterHistoryReply, 'range' | 'resolution'> = {
+          range,
+          resolution: hourly ? 'hour' : 'sweep',
+        };
         const tail: Pick<CounterHistoryReply, 'thresholds' | 'stateChanges'> = {
           thresholds: rateThresholds(deps.config),
           stateChanges: q.stateHistory(portId, from) as CounterHistoryReply['stateChanges'],

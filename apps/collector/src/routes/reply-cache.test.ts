@@ -21,7 +21,13 @@ afterEach(() => {
 
 /** A build that counts its calls and returns what table t holds. */
 function counted() {
-  const b = { calls: 0, fn: () => { b.calls++; return db.prepare('SELECT v FROM t ORDER BY v').pluck().all(); } };
+  const b = {
+    calls: 0,
+    fn: () => {
+      b.calls++;
+      return db.prepare('SELECT v FROM t ORDER BY v').pluck().all();
+    },
+  };
   return b;
 }
 const json = (e: { body: Buffer }) => JSON.parse(e.body.toString()) as unknown;
@@ -52,7 +58,10 @@ describe('ReplyCache', () => {
   it('keeps one entry per key, and drops every key on a write', () => {
     const cache = new ReplyCache(writeStamp(db));
     const calls: string[] = [];
-    const build = (k: string) => () => { calls.push(k); return k; };
+    const build = (k: string) => () => {
+      calls.push(k);
+      return k;
+    };
     cache.get('?state=open', build('open'));
     cache.get('?state=resolved', build('resolved'));
     expect(json(cache.get('?state=open', build('open')))).toBe('open');
@@ -67,7 +76,10 @@ describe('ReplyCache', () => {
   it('holds at most maxKeys entries, dropping the least recently used', () => {
     const cache = new ReplyCache(writeStamp(db), { maxKeys: 2 });
     const calls: string[] = [];
-    const build = (k: string) => () => { calls.push(k); return k; };
+    const build = (k: string) => () => {
+      calls.push(k);
+      return k;
+    };
     cache.get('a', build('a'));
     cache.get('b', build('b'));
     cache.get('a', build('a')); // a is now the most recent
@@ -102,7 +114,10 @@ describe('ReplyCache', () => {
 
   it('with a content stamp, survives writes to tables it does not read', () => {
     let contentQueries = 0;
-    const stamp = contentStamp(db, () => { contentQueries++; return String(db.prepare('SELECT COUNT(*) FROM t').pluck().get()); });
+    const stamp = contentStamp(db, () => {
+      contentQueries++;
+      return String(db.prepare('SELECT COUNT(*) FROM t').pluck().get());
+    });
     const cache = new ReplyCache(stamp);
     const b = counted();
     cache.get('', b.fn);
@@ -168,8 +183,16 @@ describe('ReplyCache.send', () => {
 
   it('reads Accept-Encoding as RFC 9110 does', () => {
     const cases: [string | undefined, boolean][] = [
-      [undefined, false], ['', false], ['gzip', true], ['deflate, gzip;q=0.5', true], ['br, GZIP', true],
-      ['gzip;q=0', false], ['gzip; q=0.0', false], ['identity', false], ['*', true], ['x-gzip', true],
+      [undefined, false],
+      ['', false],
+      ['gzip', true],
+      ['deflate, gzip;q=0.5', true],
+      ['br, GZIP', true],
+      ['gzip;q=0', false],
+      ['gzip; q=0.0', false],
+      ['identity', false],
+      ['*', true],
+      ['x-gzip', true],
     ];
     for (const [header, want] of cases) expect([header, acceptsGzip(header)]).toEqual([header, want]);
   });

@@ -41,7 +41,10 @@ export class ReplyCache {
   private readonly maxBytes: number;
   private bytes = 0;
 
-  constructor(private readonly stamp: () => string, opts: ReplyCacheOptions = {}) {
+  constructor(
+    private readonly stamp: () => string,
+    opts: ReplyCacheOptions = {},
+  ) {
     this.maxKeys = opts.maxKeys ?? 32;
     this.maxAgeMs = opts.maxAgeMs ?? Infinity;
     this.maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
@@ -76,7 +79,8 @@ export class ReplyCache {
     this.drop(key);
     this.entries.set(key, e);
     this.bytes += e.body.length;
-    while (this.entries.size > this.maxKeys || (this.bytes > this.maxBytes && this.entries.size > 1)) this.drop(this.entries.keys().next().value!);
+    while (this.entries.size > this.maxKeys || (this.bytes > this.maxBytes && this.entries.size > 1))
+      this.drop(this.entries.keys().next().value!);
     return e;
   }
 
@@ -140,5 +144,10 @@ let builds = 0;
 
 function entry(body: Buffer, builtAt: number): CachedReply {
   let gz: Promise<Buffer> | null = null;
-  return { body, builtAt, etag: `W/"${BOOT}-${(++builds).toString(36)}"`, gzip: () => (gz ??= gzipAsync(body, { level: 6 })) };
+  return {
+    body,
+    builtAt,
+    etag: `W/"${BOOT}-${(++builds).toString(36)}"`,
+    gzip: () => (gz ??= gzipAsync(body, { level: 6 })),
+  };
 }

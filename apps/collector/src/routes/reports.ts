@@ -13,7 +13,12 @@ const median = (xs: number[]) => {
 };
 
 /** The period report managers review: pass rate vs target, best/median/worst, top fabric issues. */
-export function bandwidthReport(runs: NcclRunRow[], issues: { kind: string; title: string; severity: Severity }[], from: number, to: number): BandwidthReport {
+export function bandwidthReport(
+  runs: NcclRunRow[],
+  issues: { kind: string; title: string; severity: Severity }[],
+  from: number,
+  to: number,
+): BandwidthReport {
   const byCollective = new Map<string, NcclRunRow[]>();
   for (const r of runs) byCollective.set(r.collective, [...(byCollective.get(r.collective) ?? []), r]);
   const passed = runs.filter((r) => r.verdict === 'pass').length;
@@ -24,12 +29,20 @@ export function bandwidthReport(runs: NcclRunRow[], issues: { kind: string; titl
     counts.set(f.kind, c);
   }
   return {
-    from, to, runs: runs.length, passed, passRate: runs.length ? passed / runs.length : 0,
+    from,
+    to,
+    runs: runs.length,
+    passed,
+    passRate: runs.length ? passed / runs.length : 0,
     byCollective: [...byCollective].map(([collective, rs]) => {
       const bw = rs.map((r) => r.peakBusbwGBs).filter((x): x is number => x !== null);
       return {
-        collective, runs: rs.length, passed: rs.filter((r) => r.verdict === 'pass').length,
-        bestGBs: bw.length ? Math.max(...bw) : null, medianGBs: median(bw), worstGBs: bw.length ? Math.min(...bw) : null,
+        collective,
+        runs: rs.length,
+        passed: rs.filter((r) => r.verdict === 'pass').length,
+        bestGBs: bw.length ? Math.max(...bw) : null,
+        medianGBs: median(bw),
+        worstGBs: bw.length ? Math.min(...bw) : null,
         targetGBs: rs.find((r) => r.targetGBs !== null)?.targetGBs ?? null,
       };
     }),
@@ -54,7 +67,12 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
   };
   app.get<{ Querystring: { from?: number; to?: number }; Reply: BandwidthReport }>(
     '/api/reports/bandwidth',
-    { schema: { description: 'Bandwidth report for a period (default: the last 7 days); from/to epoch ms.', querystring: query } },
+    {
+      schema: {
+        description: 'Bandwidth report for a period (default: the last 7 days); from/to epoch ms.',
+        querystring: query,
+      },
+    },
     async (req) => build(req.query),
   );
   app.get<{ Querystring: { from?: number; to?: number } }>(
@@ -64,9 +82,21 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
       const r = build(req.query);
       const csv = toCsv(
         ['collective', 'runs', 'passed', 'pass_rate', 'best_GBs', 'median_GBs', 'worst_GBs', 'target_GBs'],
-        r.byCollective.map((c) => [c.collective, c.runs, c.passed, c.runs ? (c.passed / c.runs).toFixed(3) : '', c.bestGBs, c.medianGBs, c.worstGBs, c.targetGBs]),
+        r.byCollective.map((c) => [
+          c.collective,
+          c.runs,
+          c.passed,
+          c.runs ? (c.passed / c.runs).toFixed(3) : '',
+          c.bestGBs,
+          c.medianGBs,
+          c.worstGBs,
+          c.targetGBs,
+        ]),
       );
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="ibwatch-bandwidth.csv"').send(csv);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="ibwatch-bandwidth.csv"')
+        .send(csv);
     },
   );
 }

@@ -40,7 +40,14 @@ describe('/api/scans', () => {
   it('records a refused scan as failed when the source runs no tools (import-only)', async () => {
     const r = await app.inject({ method: 'POST', url: '/api/scans', payload: { kind: 'pm' }, headers: auth });
     expect(r.statusCode).toBe(200);
-    expect(r.json<ScanRow>()).toMatchObject({ kind: 'pm', trigger: 'api', status: 'failed', error: expect.stringContaining('import-only') });
-    expect((await app.inject({ method: 'POST', url: '/api/scans', payload: { kind: 'backup' }, headers: auth })).statusCode).toBe(400);
+    expect(r.json<ScanRow>()).toMatchObject({
+      kind: 'pm',
+      trigger: 'api',
+      status: 'failed',
+      error: expect.stringContaining('import-only'),
+    });
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/scans', payload: { kind: 'backup' }, headers: auth })).statusCode,
+    ).toBe(400);
   });
 });

@@ -30,7 +30,9 @@ export async function scanRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   app.get<{ Params: { id: number } }>(
     '/api/scans/:id',
     { schema: { params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] } } },
-    async (req, reply) => scans.get(req.params.id) ?? reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no scan ${req.params.id}` }),
+    async (req, reply) =>
+      scans.get(req.params.id) ??
+      reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no scan ${req.params.id}` }),
   );
 
   app.post<{ Body: { kind: 'pm' | 'sm' | 'topology' | 'ibdiagnet' } }>(

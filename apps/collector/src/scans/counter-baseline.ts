@@ -5,7 +5,10 @@ import { topologyVersion } from '../db/topology-repo.ts';
 
 /** Counters whose per-sweep deltas are kept (sparse, non-zero only): errors, and congestion. */
 export const KEPT: ReadonlySet<CounterName> = new Set(
-  [...COUNTER_SPECS.values()].filter((s) => s.kind === 'error').map((s) => s.name).concat('PortXmitWait'),
+  [...COUNTER_SPECS.values()]
+    .filter((s) => s.kind === 'error')
+    .map((s) => s.name)
+    .concat('PortXmitWait'),
 );
 
 /** The columns a kept counter is read from (classic and 64-bit twins): what `counter_last` stores. */
@@ -107,7 +110,11 @@ export class CounterBaseline {
     const stamp = topologyVersion(this.db);
     if (this.view?.stamp !== stamp) {
       this.view = null; // the old view is garbage before the new one is built, not after
-      const descs = new Map((this.db.prepare('SELECT guid, description FROM nodes').all() as { guid: string; description: string }[]).map((n) => [n.guid, n.description]));
+      const descs = new Map(
+        (this.db.prepare('SELECT guid, description FROM nodes').all() as { guid: string; description: string }[]).map(
+          (n) => [n.guid, n.description],
+        ),
+      );
       // By GUID and port number: a sweep looks up every one of its 60k ports, and a `guid:port`
       // string per look-up cost more than the look-up.
       const byPort = new PortIndex<SweepPort>();
@@ -117,7 +124,7 @@ export class CounterBaseline {
       // SQLite hands over a new string per cell: one copy of each GUID and rate instead of 69k
       // ("4X", "HDR") is ~5 MB less held for as long as the view lives.
       const one = new Map<string, string>();
-      const shared = (v: string | null) => (v === null ? null : one.get(v) ?? (one.set(v, v), v));
+      const shared = (v: string | null) => (v === null ? null : (one.get(v) ?? (one.set(v, v), v)));
       for (const p of ports.iterate() as Iterable<SweepPort>) {
         p.nodeGuid = shared(p.nodeGuid)!;
         p.widthActive = shared(p.widthActive);

@@ -49,7 +49,10 @@ export function syncFindings(
       repo.touch(have.id, payload, at);
       result.updated++;
     } else {
-      repo.open({ ...payload, kind: v.kind, subjectType: SUBJECT_TYPE[v.subject.kind], subjectKey: sk, subject: v.subject }, at);
+      repo.open(
+        { ...payload, kind: v.kind, subjectType: SUBJECT_TYPE[v.subject.kind], subjectKey: sk, subject: v.subject },
+        at,
+      );
       result.opened++;
     }
   }
@@ -72,5 +75,6 @@ export const PM_KINDS = (k: string) =>
   ['symbol-errors', 'link-error-recovery', 'link-downed', 'congestion', 'link-flapping'].includes(k) ||
   k.startsWith('counter-rate:') ||
   k.startsWith('counter-saturated:');
-export const TOPOLOGY_KINDS = (k: string) => k.startsWith('link-degraded-') || k === 'link-down' || k.startsWith('topology-');
+export const TOPOLOGY_KINDS = (k: string) =>
+  k.startsWith('link-degraded-') || k === 'link-down' || k.startsWith('topology-');
 export const SM_KINDS = (k: string) => k.startsWith('sm-');

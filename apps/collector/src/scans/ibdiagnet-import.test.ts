@@ -28,7 +28,11 @@ describe('importIbdiagnet() of the real ndr-fat-tree-a run', () => {
     const v = parsedA.value;
     expect([v.nodes.length, v.links.length]).toEqual([272, 271]);
     expect(counts()).toEqual({
-      nodes: 272, switches: 9, cas: 263, ports: v.ports.length, links: 271,
+      nodes: 272,
+      switches: 9,
+      cas: 263,
+      ports: v.ports.length,
+      links: 271,
     });
     expect(v.nodes.filter((n) => n.type === 'switch')).toHaveLength(9);
   });
@@ -39,8 +43,14 @@ describe('importIbdiagnet() of the real ndr-fat-tree-a run', () => {
     expect(a.warnings).toHaveLength(1);
     expect(a.warnings[0]).toMatch(/^ibdiagnet2\.cables:.*from another ibdiagnet run.*skipped$/);
     expect(a.summary).toMatchObject({
-      takenAt: '2025-03-31T23:43:18Z', 'topology.nodes': 272, 'topology.links': 271, 'topology.newLinks': 271,
-      'pm.ports': parsedA.value.counters.rows, 'sm.sms': 1, 'sm.status': 'ok', cables: 0,
+      takenAt: '2025-03-31T23:43:18Z',
+      'topology.nodes': 272,
+      'topology.links': 271,
+      'topology.newLinks': 271,
+      'pm.ports': parsedA.value.counters.rows,
+      'sm.sms': 1,
+      'sm.status': 'ok',
+      cables: 0,
     });
   });
 
@@ -55,13 +65,32 @@ describe('importIbdiagnet() of the real ndr-fat-tree-a run', () => {
   it('records one MASTER SM with priority 12, named from its node description', () => {
     const latest = createSmRepo(ctx.db).latest()!;
     expect(latest.sms).toEqual([
-      expect.objectContaining({ guid: '0xb0cf0e0300d33fc0', state: 'MASTER', priority: 12, lid: 180, name: 'MF0;ib-switch-sequoia:MQM9700/U1' }),
+      expect.objectContaining({
+        guid: '0xb0cf0e0300d33fc0',
+        state: 'MASTER',
+        priority: 12,
+        lid: 180,
+        name: 'MF0;ib-switch-sequoia:MQM9700/U1',
+      }),
     ]);
-    expect(smSummary(ctx, Date.now())).toMatchObject({ status: 'ok', masterGuid: '0xb0cf0e0300d33fc0', masterName: 'MF0;ib-switch-sequoia:MQM9700/U1', masterCount: 1, standbyCount: 0 });
+    expect(smSummary(ctx, Date.now())).toMatchObject({
+      status: 'ok',
+      masterGuid: '0xb0cf0e0300d33fc0',
+      masterName: 'MF0;ib-switch-sequoia:MQM9700/U1',
+      masterCount: 1,
+      standbyCount: 0,
+    });
   });
 
   it('infers the tiers: one spine, eight leaves, 256 HCAs, hca-leaf and leaf-spine links', () => {
-    const tiers = Object.fromEntries((ctx.db.prepare("SELECT tier, COUNT(*) AS n FROM nodes WHERE type = 'switch' GROUP BY tier").all() as { tier: string; n: number }[]).map((r) => [r.tier, r.n]));
+    const tiers = Object.fromEntries(
+      (
+        ctx.db.prepare("SELECT tier, COUNT(*) AS n FROM nodes WHERE type = 'switch' GROUP BY tier").all() as {
+          tier: string;
+          n: number;
+        }[]
+      ).map((r) => [r.tier, r.n]),
+    );
     expect(tiers).toEqual({ spine: 1, leaf: 8 });
     expect(one("SELECT COUNT(*) FROM links WHERE tier = 'hca-leaf'")).toBe(256);
     expect(one("SELECT COUNT(*) FROM links WHERE tier = 'leaf-spine'")).toBe(8);

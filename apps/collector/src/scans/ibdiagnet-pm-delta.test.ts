@@ -30,10 +30,15 @@ describe('importIbdiagnet() with PM_DELTA', () => {
     const hit = runWithDeltaErrors(join(ctx.dir, 'run'));
     const scan = await ctx.scans.importIbdiagnet(join(ctx.dir, 'run'), 'cli');
     expect(scan.status).not.toBe('failed');
-    const rows = ctx.db.prepare("SELECT kind, subject_key AS key FROM findings WHERE kind = 'symbol-errors'").all() as { kind: string; key: string }[];
+    const rows = ctx.db.prepare("SELECT kind, subject_key AS key FROM findings WHERE kind = 'symbol-errors'").all() as {
+      kind: string;
+      key: string;
+    }[];
     expect(rows).toEqual([{ kind: 'symbol-errors', key: `port:${hit.guid}/${hit.port}` }]);
     const stored = ctx.db
-      .prepare("SELECT d.delta FROM counter_deltas d JOIN counter_names n ON n.id = d.counter_id JOIN ports p ON p.id = d.port_id WHERE n.name = 'SymbolErrorCounter' AND p.node_guid = ? AND p.port_num = ?")
+      .prepare(
+        "SELECT d.delta FROM counter_deltas d JOIN counter_names n ON n.id = d.counter_id JOIN ports p ON p.id = d.port_id WHERE n.name = 'SymbolErrorCounter' AND p.node_guid = ? AND p.port_num = ?",
+      )
       .pluck()
       .all(hit.guid, hit.port);
     expect(stored).toEqual([40]);

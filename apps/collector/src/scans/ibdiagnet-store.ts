@@ -1,4 +1,11 @@
-import { deltasFromToolDelta, isAbsent, tableRow, type CounterTable, type FabricSnapshot, type PortCounters } from '@ibwatch/fabric';
+import {
+  deltasFromToolDelta,
+  isAbsent,
+  tableRow,
+  type CounterTable,
+  type FabricSnapshot,
+  type PortCounters,
+} from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import type { Config } from '../config.ts';
 import type { NameBook } from '../names.ts';
@@ -15,11 +22,21 @@ import { storeSm } from './sm-store.ts';
  * SMs but not counters (its totals would read as a reset).
  */
 export function storeIbdiagnet(
-  db: Db, config: Config, names: NameBook, baseline: CounterBaseline, scanId: number, at: number, snap: FabricSnapshot,
+  db: Db,
+  config: Config,
+  names: NameBook,
+  baseline: CounterBaseline,
+  scanId: number,
+  at: number,
+  snap: FabricSnapshot,
 ): Record<string, number | string> {
   const takenAt = snap.takenAt ? Date.parse(snap.takenAt) : NaN;
   const runAt = Number.isFinite(takenAt) ? takenAt : at;
-  const topo = storeTopology(db, config, names, scanId, at, { nodes: snap.nodes, ports: snap.ports, links: snap.links });
+  const topo = storeTopology(db, config, names, scanId, at, {
+    nodes: snap.nodes,
+    ports: snap.ports,
+    links: snap.links,
+  });
   const base = baseline.load();
   let pm: Record<string, number> = {};
   // PM_DELTA matters only where a kept counter moved during ibdiagnet's sleep: a few rows, made
@@ -27,7 +44,8 @@ export function storeIbdiagnet(
   const toolDeltas = snap.counterDeltas?.ports.rows
     ? deltasFromToolDelta(movedRows(snap.counterDeltas.ports), snap.counterDeltas.intervalSeconds ?? 1)
     : undefined;
-  if (snap.counters.rows && runAt > base.at) pm = storePm(db, config, names, baseline, scanId, runAt, snap.counters, toolDeltas);
+  if (snap.counters.rows && runAt > base.at)
+    pm = storePm(db, config, names, baseline, scanId, runAt, snap.counters, toolDeltas);
   const sm = snap.sms.length ? storeSm(db, config, names, scanId, at, snap.sms) : {};
   createCablesRepo(db).store(snap.cables, at);
   return {

@@ -39,18 +39,25 @@ export function refreshLinkHealth(db: Db, onlyEnds?: Iterable<string>): void {
   }
   // Only links that are coloured now or have a finding at an end can change: joining all 30k
   // links to their ports on every sweep cost more than the rest of the link work.
-  const pairs = (keys: Iterable<string>) => [...keys].map((e) => {
-    const slash = e.lastIndexOf('/');
-    return [e.slice(0, slash), Number(e.slice(slash + 1))];
-  });
+  const pairs = (keys: Iterable<string>) =>
+    [...keys].map((e) => {
+      const slash = e.lastIndexOf('/');
+      return [e.slice(0, slash), Number(e.slice(slash + 1))];
+    });
   const select = `SELECT l.id, l.health, l.reason, pa.node_guid || '/' || pa.port_num AS a, pb.node_guid || '/' || pb.port_num AS b FROM links l
        JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id`;
-  const ids = 'WITH ids AS (SELECT p.id FROM json_each(?) j JOIN ports p ON p.node_guid = j.value ->> 0 AND p.port_num = j.value ->> 1)';
+  const ids =
+    'WITH ids AS (SELECT p.id FROM json_each(?) j JOIN ports p ON p.node_guid = j.value ->> 0 AND p.port_num = j.value ->> 1)';
   type LinkRow = { id: number; health: string; reason: string | null; a: string; b: string };
   const links = onlyEnds
-    ? (db.prepare(`${ids} ${select} WHERE l.a_port_id IN ids UNION ${select} WHERE l.b_port_id IN ids`).all(JSON.stringify(pairs(onlyEnds))) as LinkRow[])
-    : (db.prepare(`${ids} ${select} WHERE l.health != 'ok' OR l.reason IS NOT NULL OR l.a_port_id IN ids OR l.b_port_id IN ids`)
-      .all(JSON.stringify(pairs(byEnd.keys()))) as LinkRow[]);
+    ? (db
+        .prepare(`${ids} ${select} WHERE l.a_port_id IN ids UNION ${select} WHERE l.b_port_id IN ids`)
+        .all(JSON.stringify(pairs(onlyEnds))) as LinkRow[])
+    : (db
+        .prepare(
+          `${ids} ${select} WHERE l.health != 'ok' OR l.reason IS NOT NULL OR l.a_port_id IN ids OR l.b_port_id IN ids`,
+        )
+        .all(JSON.stringify(pairs(byEnd.keys()))) as LinkRow[]);
   const update = db.prepare('UPDATE links SET health = ?, reason = ? WHERE id = ?');
   const none: { health: string; reason: string }[] = [];
   for (const l of links) {

@@ -10,20 +10,33 @@ const DAY = 86_400_000;
 describe('pruneOnce()', () => {
   const t = tempDir();
   it('drops what is past each retention window and keeps what is inside it', () => {
-    const config = testConfig(t.dir, { IBWATCH_RETENTION_RAW_DAYS: '7', IBWATCH_RETENTION_ROLLUP_DAYS: '365', IBWATCH_RETENTION_RAW_OUTPUT_DAYS: '3', IBWATCH_RETENTION_SCAN_DAYS: '90' });
+    const config = testConfig(t.dir, {
+      IBWATCH_RETENTION_RAW_DAYS: '7',
+      IBWATCH_RETENTION_ROLLUP_DAYS: '365',
+      IBWATCH_RETENTION_RAW_OUTPUT_DAYS: '3',
+      IBWATCH_RETENTION_SCAN_DAYS: '90',
+    });
     const db = openDb(config.dbFile);
     const now = Date.UTC(2026, 10, 29);
-    const scan = (at: number) => Number(db.prepare("INSERT INTO scans (kind, trigger, status, started_at) VALUES ('pm', 'cli', 'ok', ?)").run(at).lastInsertRowid);
+    const scan = (at: number) =>
+      Number(
+        db.prepare("INSERT INTO scans (kind, trigger, status, started_at) VALUES ('pm', 'cli', 'ok', ?)").run(at)
+          .lastInsertRowid,
+      );
     const oldScan = scan(now - 100 * DAY);
     const newScan = scan(now - DAY);
     db.prepare("INSERT INTO counter_names (id, name) VALUES (1, 'SymbolErrorCounter')").run();
-    const delta = db.prepare('INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id) VALUES (1, 1, ?, 60, 5, ?)');
+    const delta = db.prepare(
+      'INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id) VALUES (1, 1, ?, 60, 5, ?)',
+    );
     delta.run(now - 8 * DAY, newScan);
     delta.run(now - 6 * DAY, newScan);
     const rollup = db.prepare('INSERT INTO counter_rollups (port_id, counter_id, hour, delta) VALUES (1, 1, ?, 5)');
     rollup.run(now - 400 * DAY);
     rollup.run(now - 300 * DAY);
-    const raw = db.prepare("INSERT INTO raw_outputs (scan_id, name, created_at, bytes, gz) VALUES (?, 'x', ?, 1, x'00')");
+    const raw = db.prepare(
+      "INSERT INTO raw_outputs (scan_id, name, created_at, bytes, gz) VALUES (?, 'x', ?, 1, x'00')",
+    );
     raw.run(newScan, now - 4 * DAY);
     raw.run(newScan, now - 2 * DAY);
     const finding = db.prepare(
@@ -41,7 +54,10 @@ describe('pruneOnce()', () => {
     expect(pruned).toMatchObject({ deltas: 1, rollups: 1, rawOutputs: 1, scans: 1, findings: 1, smEvents: 1 });
     expect(db.prepare('SELECT id FROM scans').pluck().all()).toEqual([newScan]);
     expect(oldScan).not.toBe(newScan);
-    expect(db.prepare('SELECT subject_key FROM findings ORDER BY subject_key').pluck().all()).toEqual(['port:a/2', 'port:a/3']);
+    expect(db.prepare('SELECT subject_key FROM findings ORDER BY subject_key').pluck().all()).toEqual([
+      'port:a/2',
+      'port:a/3',
+    ]);
     expect(db.prepare('SELECT COUNT(*) FROM counter_deltas').pluck().get()).toBe(1);
     expect(db.prepare('SELECT COUNT(*) FROM counter_rollups').pluck().get()).toBe(1);
     db.close();

@@ -14,16 +14,33 @@ export function pruneOnce(db: Db, config: Config, now = Date.now()): Record<stri
   const r = config.retention;
   return db.transaction(() => {
     const counters = createCountersRepo(db).prune(now, r.rawDeltaDays, r.rollupDays);
-    const raw = db.prepare('DELETE FROM raw_outputs WHERE created_at < ?').run(now - r.rawOutputDays * 86_400_000).changes;
-    const history = db.prepare('DELETE FROM port_state_history WHERE at < ?').run(now - r.rollupDays * 86_400_000).changes;
+    const raw = db
+      .prepare('DELETE FROM raw_outputs WHERE created_at < ?')
+      .run(now - r.rawOutputDays * 86_400_000).changes;
+    const history = db
+      .prepare('DELETE FROM port_state_history WHERE at < ?')
+      .run(now - r.rollupDays * 86_400_000).changes;
     const sms = db.prepare('DELETE FROM sm_observations WHERE at < ?').run(now - r.rawDeltaDays * 86_400_000).changes;
     const scans = db
-      .prepare("DELETE FROM scans WHERE started_at < ? AND status != 'running' AND id NOT IN (SELECT scan_id FROM nccl_runs WHERE scan_id IS NOT NULL)")
+      .prepare(
+        "DELETE FROM scans WHERE started_at < ? AND status != 'running' AND id NOT IN (SELECT scan_id FROM nccl_runs WHERE scan_id IS NOT NULL)",
+      )
       .run(now - r.scanDays * 86_400_000).changes;
     // Resolved findings and SM events are history: kept as long as the hourly rollups.
-    const findings = db.prepare("DELETE FROM findings WHERE state = 'resolved' AND resolved_at < ?").run(now - r.rollupDays * 86_400_000).changes;
+    const findings = db
+      .prepare("DELETE FROM findings WHERE state = 'resolved' AND resolved_at < ?")
+      .run(now - r.rollupDays * 86_400_000).changes;
     const smEvents = db.prepare('DELETE FROM sm_events WHERE at < ?').run(now - r.rollupDays * 86_400_000).changes;
-    return { deltas: counters.deltas, rollups: counters.rollups, rawOutputs: raw, stateHistory: history, smObservations: sms, scans, findings, smEvents };
+    return {
+      deltas: counters.deltas,
+      rollups: counters.rollups,
+      rawOutputs: raw,
+      stateHistory: history,
+      smObservations: sms,
+      scans,
+      findings,
+      smEvents,
+    };
   })();
 }
 
@@ -46,13 +63,21 @@ export function pruneIbdiagnetDirs(config: Config, now = Date.now()): number {
   return removed;
 }
 
-export function startMaintenance(db: Db, config: Config, log: { info(o: unknown, m?: string): void; warn(o: unknown, m?: string): void }) {
-  const task = cron.schedule('17 3 * * * *', () => {
-    try {
-      log.info({ pruned: pruneOnce(db, config), ibdiagnetDirs: pruneIbdiagnetDirs(config) }, 'retention');
-    } catch (err) {
-      log.warn({ err }, 'retention failed');
-    }
-  }, { name: 'ibwatch-retention', noOverlap: true });
+export function startMaintenance(
+  db: Db,
+  config: Config,
+  log: { info(o: unknown, m?: string): void; warn(o: unknown, m?: string): void },
+) {
+  const task = cron.schedule(
+    '17 3 * * * *',
+    () => {
+      try {
+        log.info({ pruned: pruneOnce(db, config), ibdiagnetDirs: pruneIbdiagnetDirs(config) }, 'retention');
+      } catch (err) {
+        log.warn({ err }, 'retention failed');
+      }
+    },
+    { name: 'ibwatch-retention', noOverlap: true },
+  );
   return { stop: () => task.destroy() };
 }

@@ -15,9 +15,19 @@ const GDR_ON = 'all_reduce_perf.gdr-enabled.multinode.good.txt';
 describe('importNccl()', () => {
   it('judges a multi-node run without GPUDirect RDMA as a host-memory fallback and opens a finding', async () => {
     const { scan, runId } = await ctx.scans.importNccl(ncclFixture(GDR_OFF), { cluster: 'gdr-off' }, GDR_OFF, 'api');
-    expect(scan).toMatchObject({ kind: 'import-nccl', status: 'ok', summary: { verdict: 'host-memory-fallback', gdr: 'disabled', collective: 'all_reduce' } });
+    expect(scan).toMatchObject({
+      kind: 'import-nccl',
+      status: 'ok',
+      summary: { verdict: 'host-memory-fallback', gdr: 'disabled', collective: 'all_reduce' },
+    });
     const run = nccl.get(runId!)!;
-    expect(run.run).toMatchObject({ verdict: 'host-memory-fallback', gdr: 'disabled', hosts: expect.any(Array), regression: false, truncated: false });
+    expect(run.run).toMatchObject({
+      verdict: 'host-memory-fallback',
+      gdr: 'disabled',
+      hosts: expect.any(Array),
+      regression: false,
+      truncated: false,
+    });
     expect(run.run.peakBusbwGBs).toBeCloseTo(72.3, 0);
     expect(run.gdrEvidence.some((e) => /via NET\/IB\/\d+$/.test(e))).toBe(true);
     expect(run.rows.length).toBe(scan.summary.rows);
@@ -67,7 +77,12 @@ describe('importNccl()', () => {
       expect(nccl.get(runId!)!.run.regression).toBe(false);
     }
     // Same labels given in another key order: still the same baseline.
-    const { scan, runId } = await ctx.scans.importNccl(ncclFixture(GDR_OFF), { gpuModel: 'H100', cluster: 'baseline' }, GDR_OFF, 'api');
+    const { scan, runId } = await ctx.scans.importNccl(
+      ncclFixture(GDR_OFF),
+      { gpuModel: 'H100', cluster: 'baseline' },
+      GDR_OFF,
+      'api',
+    );
     expect(nccl.get(runId!)!.run.regression).toBe(true);
     expect(scan.summary.verdict).toBe('host-memory-fallback');
     const kinds = findings.list({ subjectKeyPrefix: `run:${runId}`, limit: 10 }).map((f) => f.kind);

@@ -29,11 +29,19 @@ const best = (a: number | undefined, b: number | undefined) => Math.max(a ?? 0, 
  * RDMA fallbacks. A cut-off output is stored as partial with the rows it has.
  */
 export async function importNcclText(
-  db: Db, _config: Config, text: string, labels: NcclLabels, name: string, trigger: Trigger, window: NcclWindow = {},
+  db: Db,
+  _config: Config,
+  text: string,
+  labels: NcclLabels,
+  name: string,
+  trigger: Trigger,
+  window: NcclWindow = {},
 ): Promise<{ scan: ScanRow; runId: number | null }> {
   let runId: number | null = null;
   const scan = await runPipeline(
-    db, 'import-nccl', trigger,
+    db,
+    'import-nccl',
+    trigger,
     async () => {
       try {
         const r = parseNcclTests(text, { file: name });
@@ -41,12 +49,23 @@ export async function importNcclText(
         // A negative time or bandwidth is a corrupted row, not a measurement: it would drag the
         // run's verdict and the rolling baseline down. The row is dropped with its line number.
         const rows = r.value.rows.filter((row) => {
-          const bad = [row.outOfPlace, row.inPlace].some((p) => p !== null && (p.timeUs < 0 || p.algbwGBs < 0 || p.busbwGBs < 0));
+          const bad = [row.outOfPlace, row.inPlace].some(
+            (p) => p !== null && (p.timeUs < 0 || p.algbwGBs < 0 || p.busbwGBs < 0),
+          );
           if (bad) warnings.push(`${name}:${row.line}: negative time or bandwidth; row skipped`);
           return !bad;
         });
-        if (r.value.truncated) warnings.unshift(`${name}: output ends without "# Avg bus bandwidth" (cut short); stored the ${rows.length} complete rows`);
-        return { data: { ...r.value, rows }, raw: [{ name, text: text.slice(0, 4 << 20) }], toolVersions: r.value.ncclVersion ? { nccl: r.value.ncclVersion } : ({} as Record<string, string>), warnings, partial: r.value.truncated };
+        if (r.value.truncated)
+          warnings.unshift(
+            `${name}: output ends without "# Avg bus bandwidth" (cut short); stored the ${rows.length} complete rows`,
+          );
+        return {
+          data: { ...r.value, rows },
+          raw: [{ name, text: text.slice(0, 4 << 20) }],
+          toolVersions: r.value.ncclVersion ? { nccl: r.value.ncclVersion } : ({} as Record<string, string>),
+          warnings,
+          partial: r.value.truncated,
+        };
       } catch (err) {
         if (err instanceof ParseError) throw new ScanError(err.message, [{ name, text: text.slice(0, 1 << 20) }]);
         throw err;
@@ -58,41 +77,105 @@ export async function importNcclText(
       const collective = run.collective ?? 'unknown';
       const nodes = labels.nodes ?? Math.max(run.hosts.length, 1);
       // Keys sorted: the baseline matches stored labels as JSON text, whatever order a client sent.
-      const storedLabels = Object.fromEntries(Object.entries({ ...labels, nodes }).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1)));
+      const storedLabels = Object.fromEntries(
+        Object.entries({ ...labels, nodes })
+          .filter(([, v]) => v !== undefined)
+          .sort(([a], [b]) => (a < b ? -1 : 1)),
+      );
       const labelSet = Object.fromEntries(Object.entries(storedLabels).map(([k, v]) => [k, String(v)]));
       // The baseline is the earlier imports; evaluateNcclRun keeps only history that finished
       // before this run started, so each gets its import time, strictly before this one's.
       const history: FabricNcclRun[] = repo.baseline(collective, JSON.stringify(storedLabels), 10).map((h, i) => {
         const t = new Date(Math.min(h.createdAt, at - 1)).toISOString();
-        return { id: `h${i}`, collective, nodes, startedAt: t, finishedAt: t, rows: [{ sizeBytes: 2 ** 33, busbwGBs: h.peak }], gdr: 'unknown', labels: labelSet };
+        return {
+          id: `h${i}`,
+          collective,
+          nodes,
+          startedAt: t,
+          finishedAt: t,
+          rows: [{ sizeBytes: 2 ** 33, busbwGBs: h.peak }],
+          gdr: 'unknown',
+          labels: labelSet,
+        };
       });
       const input: FabricNcclRun = {
-        id: `pending-${scanId}`, collective, nodes, startedAt: new Date(at).toISOString(), finishedAt: new Date(at).toISOString(),
-        rows: run.rows.map((r) => ({ sizeBytes: r.sizeBytes, busbwGBs: best(r.outOfPlace?.busbwGBs, r.inPlace?.busbwGBs) })),
+        id: `pending-${scanId}`,
+        collective,
+        nodes,
+        startedAt: new Date(at).toISOString(),
+        finishedAt: new Date(at).toISOString(),
+        rows: run.rows.map((r) => ({
+          sizeBytes: r.sizeBytes,
+          busbwGBs: best(r.outOfPlace?.busbwGBs, r.inPlace?.busbwGBs),
+        })),
         // Mixed: some inter-node channels run without GDRDMA, i.e. partly through host memory.
-        avgBusBwGBs: run.avgBusBwGBs, gdr: run.gdr.status === 'mixed' ? 'disabled' : run.gdr.status, labels: labelSet,
+        avgBusBwGBs: run.avgBusBwGBs,
+        gdr: run.gdr.status === 'mixed' ? 'disabled' : run.gdr.status,
+        labels: labelSet,
       };
       const { summary, verdicts } = evaluateNcclRun(input, { history });
       const kinds = new Set(verdicts.map((v) => v.kind));
-      const verdict: NcclVerdict = kinds.has('nccl-host-memory') ? 'host-memory-fallback' : kinds.has('nccl-below-target') ? 'fail' : summary.target ? 'pass' : 'unknown';
+      const verdict: NcclVerdict = kinds.has('nccl-host-memory')
+        ? 'host-memory-fallback'
+        : kinds.has('nccl-below-target')
+          ? 'fail'
+          : summary.target
+            ? 'pass'
+            : 'unknown';
       const finishedAt = window.finishedAt ?? at;
       runId = repo.insert({
-        createdAt: at, startedAt: window.startedAt ?? finishedAt - 3_600_000, finishedAt, scanId, collective, labels: storedLabels, hosts: run.hosts, ranks: run.nRanks ?? run.devices.length,
-        ncclVersion: run.ncclVersion ?? null, gdr: run.gdr.status, gdrEvidence: run.gdr.evidence.map((e) => `${e.line}: ${e.text}`),
-        avgBusbwGBs: run.avgBusBwGBs ?? null, peakBusbwGBs: summary.peakBusBwGBs || null, targetGBs: summary.target?.minBusBwGBs ?? null,
-        verdict, regression: kinds.has('nccl-regression'), truncated: run.truncated,
+        createdAt: at,
+        startedAt: window.startedAt ?? finishedAt - 3_600_000,
+        finishedAt,
+        scanId,
+        collective,
+        labels: storedLabels,
+        hosts: run.hosts,
+        ranks: run.nRanks ?? run.devices.length,
+        ncclVersion: run.ncclVersion ?? null,
+        gdr: run.gdr.status,
+        gdrEvidence: run.gdr.evidence.map((e) => `${e.line}: ${e.text}`),
+        avgBusbwGBs: run.avgBusBwGBs ?? null,
+        peakBusbwGBs: summary.peakBusBwGBs || null,
+        targetGBs: summary.target?.minBusBwGBs ?? null,
+        verdict,
+        regression: kinds.has('nccl-regression'),
+        truncated: run.truncated,
         rows: run.rows.map((r) => ({
-          sizeBytes: r.sizeBytes, type: r.type, redop: r.redop ?? null,
-          outOfPlace: { timeUs: r.outOfPlace?.timeUs ?? null, algbwGBs: r.outOfPlace?.algbwGBs ?? null, busbwGBs: r.outOfPlace?.busbwGBs ?? null, wrong: r.outOfPlace?.wrong ?? null },
-          inPlace: { timeUs: r.inPlace?.timeUs ?? null, algbwGBs: r.inPlace?.algbwGBs ?? null, busbwGBs: r.inPlace?.busbwGBs ?? null, wrong: r.inPlace?.wrong ?? null },
+          sizeBytes: r.sizeBytes,
+          type: r.type,
+          redop: r.redop ?? null,
+          outOfPlace: {
+            timeUs: r.outOfPlace?.timeUs ?? null,
+            algbwGBs: r.outOfPlace?.algbwGBs ?? null,
+            busbwGBs: r.outOfPlace?.busbwGBs ?? null,
+            wrong: r.outOfPlace?.wrong ?? null,
+          },
+          inPlace: {
+            timeUs: r.inPlace?.timeUs ?? null,
+            algbwGBs: r.inPlace?.algbwGBs ?? null,
+            busbwGBs: r.inPlace?.busbwGBs ?? null,
+            wrong: r.inPlace?.wrong ?? null,
+          },
         })),
       });
       // Findings are about this run: re-key them to the stored run id. Runs are events, so
       // nothing auto-resolves here (inScope matches no other run's findings).
       const runKey = String(runId);
-      const own = verdicts.map((v) => ({ ...v, subject: { kind: 'run' as const, runId: runKey }, title: `Run #${runKey}: ${v.title}` }));
+      const own = verdicts.map((v) => ({
+        ...v,
+        subject: { kind: 'run' as const, runId: runKey },
+        title: `Run #${runKey}: ${v.title}`,
+      }));
       syncFindings(createFindingsRepo(db), own, () => false, at, 1);
-      return { runId: runId!, collective, verdict, gdr: run.gdr.status, peakBusbwGBs: Math.round(summary.peakBusBwGBs * 10) / 10, rows: run.rows.length };
+      return {
+        runId: runId!,
+        collective,
+        verdict,
+        gdr: run.gdr.status,
+        peakBusbwGBs: Math.round(summary.peakBusBwGBs * 10) / 10,
+        rows: run.rows.length,
+      };
     },
   );
   return { scan, runId: scan.status === 'failed' ? null : runId };

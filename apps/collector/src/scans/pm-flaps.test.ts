@@ -8,7 +8,9 @@ afterAll(() => ctx.cleanup());
 
 describe('storePm: flaps', () => {
   it('places a flapping port on its link (looked up for the flapped ports only)', () => {
-    const flapping = createFindingsRepo(ctx.db).active().filter((f) => f.kind === 'link-flapping');
+    const flapping = createFindingsRepo(ctx.db)
+      .active()
+      .filter((f) => f.kind === 'link-flapping');
     const end = `${FLAP_PORT.nodeGuid}/${FLAP_PORT.portNum}`;
     expect(flapping).toHaveLength(1);
     expect(flapping[0]).toMatchObject({ subjectType: 'link' });

@@ -1,6 +1,13 @@
 import {
-  appendRows, computeTableDeltas, evaluateFlaps, evaluatePortHealth, tableFromPortCounters,
-  type CounterTable, type FlapEvent, type PortCounters, type PortDelta,
+  appendRows,
+  computeTableDeltas,
+  evaluateFlaps,
+  evaluatePortHealth,
+  tableFromPortCounters,
+  type CounterTable,
+  type FlapEvent,
+  type PortCounters,
+  type PortDelta,
 } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import { createCountersRepo } from '../db/counters-repo.ts';
@@ -20,10 +27,18 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * verdicts of the error-rate and flap rules. Runs inside the scan's transaction.
  */
 export function storePm(
-  db: Db, config: Config, names: NameBook, baseline: CounterBaseline, scanId: number, at: number,
-  sweep: CounterTable | readonly PortCounters[], toolDeltas?: PortDelta[],
+  db: Db,
+  config: Config,
+  names: NameBook,
+  baseline: CounterBaseline,
+  scanId: number,
+  at: number,
+  sweep: CounterTable | readonly PortCounters[],
+  toolDeltas?: PortDelta[],
 ): Record<string, number> {
-  const current = Array.isArray(sweep) ? tableFromPortCounters(sweep as readonly PortCounters[]) : (sweep as CounterTable);
+  const current = Array.isArray(sweep)
+    ? tableFromPortCounters(sweep as readonly PortCounters[])
+    : (sweep as CounterTable);
   const counters = createCountersRepo(db);
   const { byPort, descs } = baseline.topology();
   const prev = baseline.load();
@@ -37,7 +52,8 @@ export function storePm(
     const fresh = new Set(result.baseline.map((p) => `${p.nodeGuid}/${p.portNum}`));
     for (const td of toolDeltas) {
       if (!fresh.has(`${td.nodeGuid}/${td.portNum}`)) continue;
-      if (Object.keys(td.counters).some((k) => KEPT.has(k) && (td.counters[k]!.delta ?? 0n) > 0n)) result.ports.push(td);
+      if (Object.keys(td.counters).some((k) => KEPT.has(k) && (td.counters[k]!.delta ?? 0n) > 0n))
+        result.ports.push(td);
     }
   }
   const portOf = (g: string, n: number) => byPort.get(g, n);
@@ -80,29 +96,55 @@ export function storePm(
   for (const pd of result.ports) {
     const p = portOf(pd.nodeGuid, pd.portNum);
     if (!p) continue;
-    fabricPorts.push({ nodeGuid: p.nodeGuid, portNum: p.portNum, widthActive: (p.widthActive ?? undefined) as never, speedActive: (p.speedActive ?? undefined) as never });
+    fabricPorts.push({
+      nodeGuid: p.nodeGuid,
+      portNum: p.portNum,
+      widthActive: (p.widthActive ?? undefined) as never,
+      speedActive: (p.speedActive ?? undefined) as never,
+    });
     linkFirstSeen.set(`${p.nodeGuid}/${p.portNum}`, iso(p.firstSeen));
   }
   const verdicts = [
     ...evaluatePortHealth(result.ports, { now: iso(at), ports: fabricPorts, linkFirstSeen, portName, thresholds }),
     // Only the links a flap is to be placed on: with any flap in the window (at 10k GPUs nearly
     // always) all 31k links were loaded and keyed every sweep, most of a sweep's garbage.
-    ...(flaps.length === 0 ? [] : evaluateFlaps(flaps, {
-      now: iso(at), links: linksAt(db, flaps.map((f) => f.portId)), thresholds, nodeName: (g) => names.name(g, descs.get(g)),
-    })),
+    ...(flaps.length === 0
+      ? []
+      : evaluateFlaps(flaps, {
+          now: iso(at),
+          links: linksAt(
+            db,
+            flaps.map((f) => f.portId),
+          ),
+          thresholds,
+          nodeName: (g) => names.name(g, descs.get(g)),
+        })),
   ];
   const findings = syncFindings(createFindingsRepo(db), verdicts, PM_KINDS, at, config.autoResolveSweeps);
   refreshLinkHealth(db, new Set(findings.changedSubjects.flatMap(endsOfSubjectKey)));
   return {
-    ports: current.rows, changedPorts: result.changedRows.length, baselinePorts: result.baseline.length, intervalS: Math.round(intervalS), deltasStored: stored,
-    unknownPorts, findingsOpened: findings.opened, findingsUpdated: findings.updated, findingsCleaned: findings.cleaned,
-    findingsResolved: findings.resolved, ...portsWithErrors(result.ports),
+    ports: current.rows,
+    changedPorts: result.changedRows.length,
+    baselinePorts: result.baseline.length,
+    intervalS: Math.round(intervalS),
+    deltasStored: stored,
+    unknownPorts,
+    findingsOpened: findings.opened,
+    findingsUpdated: findings.updated,
+    findingsCleaned: findings.cleaned,
+    findingsResolved: findings.resolved,
+    ...portsWithErrors(result.ports),
   };
 }
 
 function portsWithErrors(ports: PortDelta[]): { portsWithErrors: number } {
   let n = 0;
-  for (const p of ports) for (const k in p.counters) if (KEPT.has(k) && k !== 'PortXmitWait' && (p.counters[k]!.delta ?? 0n) > 0n) { n++; break; }
+  for (const p of ports)
+    for (const k in p.counters)
+      if (KEPT.has(k) && k !== 'PortXmitWait' && (p.counters[k]!.delta ?? 0n) > 0n) {
+        n++;
+        break;
+      }
   return { portsWithErrors: n };
 }
 
@@ -114,7 +156,13 @@ function flapEvents(db: Db, at: number, windowHours: number): (FlapEvent & { por
        JOIN counter_names c ON c.id = d.counter_id WHERE c.name = 'LinkDownedCounter' AND d.at > ?`,
     )
     .all(at - windowHours * 3_600_000) as { at: number; delta: number; id: number; g: string; n: number }[];
-  return rows.map((r) => ({ at: iso(r.at), port: { nodeGuid: r.g, portNum: r.n }, count: r.delta, source: 'LinkDownedCounter', portId: r.id }));
+  return rows.map((r) => ({
+    at: iso(r.at),
+    port: { nodeGuid: r.g, portNum: r.n },
+    count: r.delta,
+    source: 'LinkDownedCounter',
+    portId: r.id,
+  }));
 }
 
 /** Every stored link (gone ones too) with an end among `portIds`, oldest first as in the table. */

@@ -20,7 +20,16 @@ class LoggingRunner implements ToolRunner {
 
   async run(tool: string, args: string[]): Promise<ToolRun> {
     const key = [tool, ...args].join(' ');
-    const base = { tool, args, stderr: '', signal: null, durationMs: 1, timedOut: false, truncated: false, spawnError: null };
+    const base = {
+      tool,
+      args,
+      stderr: '',
+      signal: null,
+      durationMs: 1,
+      timedOut: false,
+      truncated: false,
+      spawnError: null,
+    };
     if (args[0] === '-V') return { ...base, stdout: '', stderr: `${tool} BUILD VERSION: 44.0`, exitCode: 0 };
     this.log.push(`start ${key}`);
     if (tool === 'ibnetdiscover') await new Promise((r) => setTimeout(r, 100));
@@ -44,7 +53,9 @@ describe('scan service queues', () => {
       const [topo, pm] = await Promise.all([ctx.scans.run('topology', 'api'), ctx.scans.run('pm', 'schedule')]);
       expect([topo.status, pm.status]).not.toContain('failed');
       expect(pm.startedAt).toBeGreaterThanOrEqual(topo.finishedAt!);
-      expect(runner.log.indexOf('start ibqueryerrors --counters')).toBeGreaterThan(runner.log.indexOf('end iblinkinfo'));
+      expect(runner.log.indexOf('start ibqueryerrors --counters')).toBeGreaterThan(
+        runner.log.indexOf('end iblinkinfo'),
+      );
     } finally {
       ctx.db.close();
     }

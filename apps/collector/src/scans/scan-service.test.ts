@@ -8,7 +8,11 @@ import { SAMPLE_A, testContext } from '../test-support.ts';
 const ctx = testContext();
 const count = (table: string) => ctx.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
 const snapshot = () => ({
-  nodes: count('nodes'), ports: count('ports'), links: count('links'), findings: count('findings'), sm: count('sm_observations'),
+  nodes: count('nodes'),
+  ports: count('ports'),
+  links: count('links'),
+  findings: count('findings'),
+  sm: count('sm_observations'),
   nodeRows: ctx.db.prepare('SELECT guid, description, last_seen FROM nodes ORDER BY guid').all(),
 });
 
@@ -21,30 +25,59 @@ afterAll(() => ctx.cleanup());
 describe('runPipeline()', () => {
   it('marks the scan failed with the ScanError message and stores only its raw output', async () => {
     const before = snapshot();
-    const row = await runPipeline(ctx.db, 'pm', 'api', async () => {
-      throw new ScanError('perfquery: not found on PATH', [{ name: 'perfquery.stderr.txt', text: 'sh: perfquery: not found' }]);
-    }, () => {
-      throw new Error('store must not run after a failed collect');
+    const row = await runPipeline(
+      ctx.db,
+      'pm',
+      'api',
+      async () => {
+        throw new ScanError('perfquery: not found on PATH', [
+          { name: 'perfquery.stderr.txt', text: 'sh: perfquery: not found' },
+        ]);
+      },
+      () => {
+        throw new Error('store must not run after a failed collect');
+      },
+    );
+    expect(row).toMatchObject({
+      kind: 'pm',
+      trigger: 'api',
+      status: 'failed',
+      error: 'perfquery: not found on PATH',
+      summary: {},
     });
-    expect(row).toMatchObject({ kind: 'pm', trigger: 'api', status: 'failed', error: 'perfquery: not found on PATH', summary: {} });
     expect(row.finishedAt).not.toBeNull();
     expect(snapshot()).toEqual(before);
     const raw = createScansRepo(ctx.db).rawOutputs(row.id);
-    expect(raw.map((r) => [r.name, gunzipSync(r.gz).toString('utf8')])).toEqual([['perfquery.stderr.txt', 'sh: perfquery: not found']]);
+    expect(raw.map((r) => [r.name, gunzipSync(r.gz).toString('utf8')])).toEqual([
+      ['perfquery.stderr.txt', 'sh: perfquery: not found'],
+    ]);
   });
 
   it('marks the scan failed when collect throws something other than a ScanError', async () => {
-    const row = await runPipeline(ctx.db, 'sm', 'schedule', async () => {
-      throw new TypeError('cannot read properties of undefined');
-    }, () => ({}));
+    const row = await runPipeline(
+      ctx.db,
+      'sm',
+      'schedule',
+      async () => {
+        throw new TypeError('cannot read properties of undefined');
+      },
+      () => ({}),
+    );
     expect(row).toMatchObject({ status: 'failed', error: 'cannot read properties of undefined' });
   });
 
   it('rolls back everything a failing store wrote and keeps the earlier data intact', async () => {
     const before = snapshot();
     const row = await runPipeline(
-      ctx.db, 'topology', 'api',
-      async () => ({ data: null, raw: [{ name: 'ibnetdiscover.txt', text: 'vendid=0x2c9' }], toolVersions: {}, warnings: ['one warning'] }),
+      ctx.db,
+      'topology',
+      'api',
+      async () => ({
+        data: null,
+        raw: [{ name: 'ibnetdiscover.txt', text: 'vendid=0x2c9' }],
+        toolVersions: {},
+        warnings: ['one warning'],
+      }),
       () => {
         // Real writes first, through the same statements a store would use, then a failure.
         ctx.db.prepare("UPDATE nodes SET description = 'overwritten', last_seen = 1").run();
@@ -56,22 +89,50 @@ describe('runPipeline()', () => {
     expect(row.error).toBe('storing failed: UNIQUE constraint failed: ports.node_guid');
     expect(row.warnings).toEqual(['one warning']);
     expect(snapshot()).toEqual(before);
-    expect(createScansRepo(ctx.db).rawOutputs(row.id).map((r) => r.name)).toEqual(['ibnetdiscover.txt']);
+    expect(
+      createScansRepo(ctx.db)
+        .rawOutputs(row.id)
+        .map((r) => r.name),
+    ).toEqual(['ibnetdiscover.txt']);
   });
 
   it('stores and finishes in one go: status ok, summary, tool versions and raw output', async () => {
     const row = await runPipeline(
-      ctx.db, 'sm', 'cli',
-      async () => ({ data: 1, raw: [{ name: 'sminfo.txt', text: 'sminfo: sm lid 1' }], toolVersions: { sminfo: '2.1' }, warnings: [] }),
+      ctx.db,
+      'sm',
+      'cli',
+      async () => ({
+        data: 1,
+        raw: [{ name: 'sminfo.txt', text: 'sminfo: sm lid 1' }],
+        toolVersions: { sminfo: '2.1' },
+        warnings: [],
+      }),
       (_id, _at, c) => ({ sms: c.data }),
       () => 1_700_000_000_000,
     );
-    expect(row).toMatchObject({ status: 'ok', error: null, summary: { sms: 1 }, toolVersions: { sminfo: '2.1' }, startedAt: 1_700_000_000_000, durationMs: 0 });
+    expect(row).toMatchObject({
+      status: 'ok',
+      error: null,
+      summary: { sms: 1 },
+      toolVersions: { sminfo: '2.1' },
+      startedAt: 1_700_000_000_000,
+      durationMs: 0,
+    });
   });
 
   it('marks a scan partial, with the first warning as its error, when collect says some data is missing', async () => {
-    const row = await runPipeline(ctx.db, 'pm', 'cli', async () => ({ data: 1, raw: [], toolVersions: {}, warnings: ['perfquery lid 7: timeout'], partial: true }), () => ({}));
-    expect(row).toMatchObject({ status: 'partial', error: 'perfquery lid 7: timeout', warnings: ['perfquery lid 7: timeout'] });
+    const row = await runPipeline(
+      ctx.db,
+      'pm',
+      'cli',
+      async () => ({ data: 1, raw: [], toolVersions: {}, warnings: ['perfquery lid 7: timeout'], partial: true }),
+      () => ({}),
+    );
+    expect(row).toMatchObject({
+      status: 'partial',
+      error: 'perfquery lid 7: timeout',
+      warnings: ['perfquery lid 7: timeout'],
+    });
   });
 });
 

@@ -25,7 +25,10 @@ export interface Collected<T> {
 
 /** A scan step that failed for a reason worth showing as is (tool missing, timeout, parse error). */
 export class ScanError extends Error {
-  constructor(message: string, readonly raw: RawOutput[] = []) {
+  constructor(
+    message: string,
+    readonly raw: RawOutput[] = [],
+  ) {
     super(message);
     this.name = 'ScanError';
   }
@@ -65,7 +68,10 @@ export async function runPipeline<T>(
     collected = await collect();
   } catch (err) {
     const raw = err instanceof ScanError ? err.raw : [];
-    return finishFailed(db, scans, scanId, { kind, trigger, startedAt }, now, raw, { status: 'failed', error: messageOf(err) });
+    return finishFailed(db, scans, scanId, { kind, trigger, startedAt }, now, raw, {
+      status: 'failed',
+      error: messageOf(err),
+    });
   }
   // The store below is one synchronous transaction (the whole point: all or nothing) that
   // holds the event loop; parsing just held it too. Let queued API requests run in between,
@@ -74,7 +80,10 @@ export async function runPipeline<T>(
   let packed: Buffer[] | undefined;
   try {
     const status = collected.partial || collected.warnings.length > 0 ? 'partial' : 'ok';
-    if (collected.raw.length && (kind !== 'pm' || status !== 'ok' || !scans.hasRawOutputSince(kind, Date.now() - RAW_PM_EVERY_MS))) {
+    if (
+      collected.raw.length &&
+      (kind !== 'pm' || status !== 'ok' || !scans.hasRawOutputSince(kind, Date.now() - RAW_PM_EVERY_MS))
+    ) {
       packed = await Promise.all(collected.raw.map((r) => gzipAsync(bytesOf(r), { level: 6 })));
     }
   } catch {
@@ -90,7 +99,7 @@ export async function runPipeline<T>(
         warnings: [...collected.warnings, ...(collected.notes ?? [])],
         toolVersions: collected.toolVersions,
         summary,
-        error: collected.partial ? collected.warnings[0] ?? null : null,
+        error: collected.partial ? (collected.warnings[0] ?? null) : null,
       };
       // A clean PM sweep of 60k ports is ~24 MB of text (~2.8 MB gzipped): keeping every one
       // for days would dominate the database (pnpm bench). Keep one clean sweep an hour, and
@@ -105,7 +114,9 @@ export async function runPipeline<T>(
   } catch (err) {
     // The transaction rolled back: nothing of this scan is stored, earlier data is intact.
     return finishFailed(db, scans, scanId, { kind, trigger, startedAt }, now, collected.raw, {
-      status: 'failed', error: `storing failed: ${messageOf(err)}`, warnings: collected.warnings,
+      status: 'failed',
+      error: `storing failed: ${messageOf(err)}`,
+      warnings: collected.warnings,
     });
   }
   return scans.get(scanId)!;
@@ -118,8 +129,13 @@ export async function runPipeline<T>(
  * row with the reason, never an exception, so a scheduler tick or an API call cannot crash.
  */
 function finishFailed(
-  db: Db, scans: ReturnType<typeof createScansRepo>, scanId: number, what: { kind: ScanKind; trigger: Trigger; startedAt: number },
-  now: () => number, raw: RawOutput[], outcome: ScanOutcome,
+  db: Db,
+  scans: ReturnType<typeof createScansRepo>,
+  scanId: number,
+  what: { kind: ScanKind; trigger: Trigger; startedAt: number },
+  now: () => number,
+  raw: RawOutput[],
+  outcome: ScanOutcome,
 ): ScanRow {
   for (const withRaw of raw.length ? [true, false] : [false]) {
     try {
@@ -129,18 +145,41 @@ function finishFailed(
       })();
       return scans.get(scanId)!;
     } catch (err) {
-      outcome = { ...outcome, error: `${outcome.error ?? 'failed'} (and recording the failure failed: ${messageOf(err)})` };
+      outcome = {
+        ...outcome,
+        error: `${outcome.error ?? 'failed'} (and recording the failure failed: ${messageOf(err)})`,
+      };
     }
   }
-  return { ...unsaved(what.kind, what.trigger, what.startedAt, now(), outcome.error ?? 'failed'), id: scanId, warnings: outcome.warnings ?? [] };
+  return {
+    ...unsaved(what.kind, what.trigger, what.startedAt, now(), outcome.error ?? 'failed'),
+    id: scanId,
+    warnings: outcome.warnings ?? [],
+  };
 }
 
 function unsaved(kind: ScanKind, trigger: Trigger, startedAt: number, at: number, error: string): ScanRow {
-  return { id: 0, kind, trigger, status: 'failed', startedAt, finishedAt: at, durationMs: at - startedAt, error, warnings: [], toolVersions: {}, summary: {} };
+  return {
+    id: 0,
+    kind,
+    trigger,
+    status: 'failed',
+    startedAt,
+    finishedAt: at,
+    durationMs: at - startedAt,
+    error,
+    warnings: [],
+    toolVersions: {},
+    summary: {},
+  };
 }
 
 function keepRaw(
-  scans: ReturnType<typeof createScansRepo>, scanId: number, at: number, raw: RawOutput[], packed?: Buffer[],
+  scans: ReturnType<typeof createScansRepo>,
+  scanId: number,
+  at: number,
+  raw: RawOutput[],
+  packed?: Buffer[],
 ): void {
   raw.forEach((r, i) => {
     const bytes = bytesOf(r);
@@ -161,7 +200,11 @@ export interface ScanService {
   run(kind: 'pm' | 'sm' | 'topology' | 'ibdiagnet', trigger: Trigger): Promise<ScanRow>;
   importIbdiagnet(dir: string, trigger: Trigger): Promise<ScanRow>;
   importNccl(
-    text: string, labels: NcclLabels, name: string, trigger: Trigger, window?: NcclWindow,
+    text: string,
+    labels: NcclLabels,
+    name: string,
+    trigger: Trigger,
+    window?: NcclWindow,
   ): Promise<{ scan: ScanRow; runId: number | null }>;
   isRunning(kind: string): boolean;
 }

@@ -41,8 +41,17 @@ function standIn(behaviour: Behaviour = async () => 'ok') {
       try {
         const status = await behaviour(kind);
         return {
-          id: ++id, kind, trigger, status, startedAt, finishedAt: Date.now(), durationMs: Date.now() - startedAt,
-          error: status === 'failed' ? `${kind}: exit 3` : null, warnings: [], toolVersions: {}, summary: {},
+          id: ++id,
+          kind,
+          trigger,
+          status,
+          startedAt,
+          finishedAt: Date.now(),
+          durationMs: Date.now() - startedAt,
+          error: status === 'failed' ? `${kind}: exit 3` : null,
+          warnings: [],
+          toolVersions: {},
+          summary: {},
         };
       } finally {
         active.set(kind, active.get(kind)! - 1);
@@ -59,7 +68,14 @@ function standIn(behaviour: Behaviour = async () => 'ok') {
 function recordingLog() {
   const warn: { obj: unknown; msg?: string }[] = [];
   const info: { obj: unknown; msg?: string }[] = [];
-  return { warn, info, log: { warn: (obj: unknown, msg?: string) => void warn.push({ obj, msg }), info: (obj: unknown, msg?: string) => void info.push({ obj, msg }) } };
+  return {
+    warn,
+    info,
+    log: {
+      warn: (obj: unknown, msg?: string) => void warn.push({ obj, msg }),
+      info: (obj: unknown, msg?: string) => void info.push({ obj, msg }),
+    },
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -155,7 +171,10 @@ describe('startScheduler() on fake timers', () => {
     expect([count('pm'), count('sm'), count('topology')]).toEqual([3, 3, 3]);
     const threw = warn.filter((w) => w.msg === 'scheduled scan threw');
     expect(threw).toHaveLength(3);
-    expect(threw[0]!.obj).toMatchObject({ kind: 'pm', err: expect.objectContaining({ message: 'database is locked' }) });
+    expect(threw[0]!.obj).toMatchObject({
+      kind: 'pm',
+      err: expect.objectContaining({ message: 'database is locked' }),
+    });
     const failed = warn.filter((w) => w.msg === 'scheduled scan failed');
     expect(failed).toHaveLength(3);
     expect(failed[0]!.obj).toMatchObject({ kind: 'sm', error: 'sm: exit 3', scan: expect.any(Number) });

@@ -59,20 +59,33 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
     async run(kind, trigger) {
       const usesDiags = config.source === 'lab' || config.source === 'diags';
       if (kind !== 'ibdiagnet' && kind !== 'sm' && !usesDiags) {
-        return refuse(kind, trigger, `source "${config.source}" does not run ${kind} scans (IBWATCH_SOURCE=lab or diags does)`);
+        return refuse(
+          kind,
+          trigger,
+          `source "${config.source}" does not run ${kind} scans (IBWATCH_SOURCE=lab or diags does)`,
+        );
       }
-      if (kind === 'ibdiagnet' && config.source === 'import-only') return refuse(kind, trigger, 'source "import-only" runs no tools');
+      if (kind === 'ibdiagnet' && config.source === 'import-only')
+        return refuse(kind, trigger, 'source "import-only" runs no tools');
       // Counters and SMs are keyed to ports: a first PM sweep needs the topology first.
       if (kind === 'pm' && portCount() === 0) await service.run('topology', trigger);
       switch (kind) {
         case 'topology':
           return guarded(kind, () =>
-            runPipeline(db, 'topology', trigger, () => diags.collectTopology(), (id, at, c) => storeTopology(db, config, names, id, at, c.data)),
+            runPipeline(
+              db,
+              'topology',
+              trigger,
+              () => diags.collectTopology(),
+              (id, at, c) => storeTopology(db, config, names, id, at, c.data),
+            ),
           );
         case 'pm':
           return guarded(kind, async () => {
             const row = await runPipeline(
-              db, 'pm', trigger,
+              db,
+              'pm',
+              trigger,
               () => diags.collectPm(portToNode()),
               (id, at, c) => storePm(db, config, names, baseline, id, at, c.data),
             );
@@ -81,12 +94,22 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
           });
         case 'sm':
           return guarded(kind, () =>
-            runPipeline(db, 'sm', trigger, () => diags.collectSm(knownSmLids(db)), (id, at, c) => storeSm(db, config, names, id, at, c.data)),
+            runPipeline(
+              db,
+              'sm',
+              trigger,
+              () => diags.collectSm(knownSmLids(db)),
+              (id, at, c) => storeSm(db, config, names, id, at, c.data),
+            ),
           );
         case 'ibdiagnet':
           return guarded(kind, async () => {
-            const row = await runPipeline(db, 'ibdiagnet', trigger, () => collectIbdiagnet(runner, config), (id, at, c) =>
-              storeIbdiagnet(db, config, names, baseline, id, at, c.data),
+            const row = await runPipeline(
+              db,
+              'ibdiagnet',
+              trigger,
+              () => collectIbdiagnet(runner, config),
+              (id, at, c) => storeIbdiagnet(db, config, names, baseline, id, at, c.data),
             );
             settle(row);
             return row;
@@ -96,8 +119,12 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
 
     importIbdiagnet(dir, trigger) {
       return guarded('import-ibdiagnet', async () => {
-        const row = await runPipeline(db, 'import-ibdiagnet', trigger, () => readIbdiagnet(dir), (id, at, c) =>
-          storeIbdiagnet(db, config, names, baseline, id, at, c.data),
+        const row = await runPipeline(
+          db,
+          'import-ibdiagnet',
+          trigger,
+          () => readIbdiagnet(dir),
+          (id, at, c) => storeIbdiagnet(db, config, names, baseline, id, at, c.data),
         );
         settle(row);
         return row;
@@ -121,7 +148,15 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
   }
 
   function refuse(kind: ScanRow['kind'], trigger: Trigger, why: string): Promise<ScanRow> {
-    return runPipeline(db, kind, trigger, async () => { throw new ScanError(why); }, () => ({}));
+    return runPipeline(
+      db,
+      kind,
+      trigger,
+      async () => {
+        throw new ScanError(why);
+      },
+      () => ({}),
+    );
   }
   return service;
 }
@@ -146,8 +181,9 @@ function portGuidMap(db: Db): () => Map<string, string> {
 function knownSmLids(db: Db): number[] {
   // Only SMs seen in the last day: a decommissioned SM host is not asked forever.
   return db
-    .prepare('SELECT lid FROM sm_observations WHERE lid IS NOT NULL AND at > ? GROUP BY lid ORDER BY MAX(at) DESC LIMIT 8')
+    .prepare(
+      'SELECT lid FROM sm_observations WHERE lid IS NOT NULL AND at > ? GROUP BY lid ORDER BY MAX(at) DESC LIMIT 8',
+    )
     .pluck()
     .all(Date.now() - 86_400_000) as number[];
 }
-

@@ -14,13 +14,25 @@ const ctx = testContext({ IBWATCH_AUTO_RESOLVE_SWEEPS: '1' });
 afterAll(() => ctx.cleanup());
 
 const smScan = (sms: SmObservation[]) =>
-  runPipeline(ctx.db, 'sm', 'cli', async () => ({ data: sms, raw: [], toolVersions: {}, warnings: [] }), (id, at, c) =>
-    storeSm(ctx.db, ctx.config, ctx.names, id, at, c.data));
-const active = (kind: string) => createFindingsRepo(ctx.db).active().filter((f) => f.kind === kind).map((f) => f.subjectKey);
+  runPipeline(
+    ctx.db,
+    'sm',
+    'cli',
+    async () => ({ data: sms, raw: [], toolVersions: {}, warnings: [] }),
+    (id, at, c) => storeSm(ctx.db, ctx.config, ctx.names, id, at, c.data),
+  );
+const active = (kind: string) =>
+  createFindingsRepo(ctx.db)
+    .active()
+    .filter((f) => f.kind === kind)
+    .map((f) => f.subjectKey);
 
 describe('storeSm() across a takeover seen with no master in between', () => {
   it('keeps the dead master reported lost while no SM is MASTER, then records the failover from it', async () => {
-    await smScan([{ guid: A, lid: 1, priority: 15, state: 'MASTER' }, { guid: B, lid: 7, priority: 1, state: 'STANDBY' }]);
+    await smScan([
+      { guid: A, lid: 1, priority: 15, state: 'MASTER' },
+      { guid: B, lid: 7, priority: 1, state: 'STANDBY' },
+    ]);
     // The standby waits out sminfo_polling_timeout x polling_retry_number before it takes over.
     await smScan([{ guid: B, lid: 7, priority: 1, state: 'STANDBY' }]);
     await smScan([{ guid: B, lid: 7, priority: 1, state: 'STANDBY' }]);
@@ -28,7 +40,9 @@ describe('storeSm() across a takeover seen with no master in between', () => {
     expect(active('sm-standby-lost')).toEqual([`sm:${A}`]);
 
     await smScan([{ guid: B, lid: 7, priority: 1, state: 'MASTER' }]);
-    const failovers = createSmRepo(ctx.db).events(50).filter((e) => e.kind === 'failover');
+    const failovers = createSmRepo(ctx.db)
+      .events(50)
+      .filter((e) => e.kind === 'failover');
     expect(failovers.map((e) => [e.fromGuid, e.toGuid])).toEqual([[A, B]]);
     expect(active('sm-failover')).toEqual([`sm:${B}`]);
     expect(active('sm-no-master')).toEqual([]);

@@ -1,6 +1,14 @@
 import {
-  evaluateLinks, inferTopology, linkKey, tableFromPortCounters, topologyAnomalies,
-  type FabricLink, type FabricNode, type FabricPort, type FabricSnapshot, type PortRef,
+  evaluateLinks,
+  inferTopology,
+  linkKey,
+  tableFromPortCounters,
+  topologyAnomalies,
+  type FabricLink,
+  type FabricNode,
+  type FabricPort,
+  type FabricSnapshot,
+  type PortRef,
 } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import { createTopologyRepo } from '../db/topology-repo.ts';
@@ -32,25 +40,50 @@ function knownGraph(db: Db): FabricSnapshot {
   // a hidden class of its own (~200 bytes more each, 63k of them here).
   const activeEnd = (e: PortRef) => ({ nodeGuid: e.nodeGuid, portNum: e.portNum, state: 'Active' as const });
   const ports = links.flatMap((l) => [activeEnd(l.a), activeEnd(l.b)]);
-  const nodes = (db.prepare('SELECT guid, type, description, num_ports AS numPorts FROM nodes').all() as FabricNode[]);
-  return { source: 'diags', nodes, ports, links, counters: tableFromPortCounters([]), sms: [], cables: [], toolFindings: [], meta: {} };
+  const nodes = db.prepare('SELECT guid, type, description, num_ports AS numPorts FROM nodes').all() as FabricNode[];
+  return {
+    source: 'diags',
+    nodes,
+    ports,
+    links,
+    counters: tableFromPortCounters([]),
+    sms: [],
+    cables: [],
+    toolFindings: [],
+    meta: {},
+  };
 }
 
 /**
  * Stores one topology observation and judges it: tiers and rails, degraded and down links,
  * wrong-rail cabling and asymmetric switches. Runs inside the scan's transaction.
  */
-export function storeTopology(db: Db, config: Config, names: NameBook, scanId: number, at: number, t: TopologyInput): Record<string, number> {
+export function storeTopology(
+  db: Db,
+  config: Config,
+  names: NameBook,
+  scanId: number,
+  at: number,
+  t: TopologyInput,
+): Record<string, number> {
   const repo = createTopologyRepo(db);
   const before = knownGraph(db);
   const changes = repo.ingest(scanId, at, t.nodes, t.ports, t.links, true);
 
   const allNodes = db.prepare('SELECT guid, type, description, num_ports AS numPorts FROM nodes').all() as FabricNode[];
   const model = inferTopology({ nodes: allNodes, links: t.links.length ? t.links : before.links });
-  repo.setTiers(allNodes.map((n) => ({ guid: n.guid, tier: model.tiers.get(n.guid) ?? null, rail: model.rails.get(n.guid) ?? model.leafRails.get(n.guid)?.rail ?? null })));
+  repo.setTiers(
+    allNodes.map((n) => ({
+      guid: n.guid,
+      tier: model.tiers.get(n.guid) ?? null,
+      rail: model.rails.get(n.guid) ?? model.leafRails.get(n.guid)?.rail ?? null,
+    })),
+  );
   const tierChanges: [number, string][] = [];
   const linkRows = db
-    .prepare('SELECT l.id, l.tier, pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id')
+    .prepare(
+      'SELECT l.id, l.tier, pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id',
+    )
     .all() as { id: number; tier: string | null; ag: string; ap: number; bg: string; bp: number }[];
   for (const l of linkRows) {
     const tier = model.linkTiers.get(linkKey({ nodeGuid: l.ag, portNum: l.ap }, { nodeGuid: l.bg, portNum: l.bp }));
@@ -59,7 +92,9 @@ export function storeTopology(db: Db, config: Config, names: NameBook, scanId: n
   }
   // One statement: every link is new at a fabric's first scan (31k at 10k GPUs).
   if (tierChanges.length) {
-    db.prepare('UPDATE links SET tier = j.value ->> 1 FROM json_each(?) AS j WHERE links.id = j.value ->> 0').run(JSON.stringify(tierChanges));
+    db.prepare('UPDATE links SET tier = j.value ->> 1 FROM json_each(?) AS j WHERE links.id = j.value ->> 0').run(
+      JSON.stringify(tierChanges),
+    );
   }
 
   const current: FabricSnapshot = { ...before, nodes: allNodes, ports: t.ports, links: t.links };
@@ -76,7 +111,13 @@ export function storeTopology(db: Db, config: Config, names: NameBook, scanId: n
   const findings = syncFindings(createFindingsRepo(db), verdicts, TOPOLOGY_KINDS, at, config.autoResolveSweeps);
   refreshLinkHealth(db);
   return {
-    nodes: t.nodes.length, ports: t.ports.length, links: t.links.length, newLinks: changes.newLinks, goneLinks: changes.goneLinks.length,
-    stateChanges: changes.stateChanges.length, findingsOpened: findings.opened, findingsResolved: findings.resolved,
+    nodes: t.nodes.length,
+    ports: t.ports.length,
+    links: t.links.length,
+    newLinks: changes.newLinks,
+    goneLinks: changes.goneLinks.length,
+    stateChanges: changes.stateChanges.length,
+    findingsOpened: findings.opened,
+    findingsResolved: findings.resolved,
   };
 }

@@ -1,6 +1,12 @@
 import type { CounterTable, FabricLink, FabricNode, FabricPort, Guid, SmObservation } from '@ibwatch/fabric';
 import {
-  IBQE_ERROR_MODE_COUNTERS, parseIbnetdiscover, parseIblinkinfo, ibqueryerrorsTable, parseSaquerySmir, parseSminfo, ParseError,
+  IBQE_ERROR_MODE_COUNTERS,
+  parseIbnetdiscover,
+  parseIblinkinfo,
+  ibqueryerrorsTable,
+  parseSaquerySmir,
+  parseSminfo,
+  ParseError,
 } from '@ibwatch/parsers';
 import type { Collected, RawOutput } from '../scans/scan-service.ts';
 import { ScanError } from '../scans/scan-service.ts';
@@ -14,7 +20,6 @@ export interface TopologyData {
   ports: FabricPort[];
   links: FabricLink[];
 }
-
 
 /** stdout as the runner kept it: bytes when asked for (and the runner is the real one), else text. */
 const outputOf = (r: ToolRun): string | Uint8Array => r.stdoutBytes ?? r.stdout;
@@ -87,7 +92,9 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
         partial = true;
         warnings.push(`port states unknown: ${describeFailure(linkinfo)}`);
       } else {
-        const li = parse('iblinkinfo', raw, () => parseIblinkinfo(linkinfo.stdout, { file: 'iblinkinfo', onPort: (lp) => ports.fold(lp) }));
+        const li = parse('iblinkinfo', raw, () =>
+          parseIblinkinfo(linkinfo.stdout, { file: 'iblinkinfo', onPort: (lp) => ports.fold(lp) }),
+        );
         warnings.push(...li.warnings.map((w) => `iblinkinfo:${w.line ?? '?'}: ${w.message}`));
       }
       return {
@@ -118,14 +125,22 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
         { name: 'ibqueryerrors-counters.txt', text: outputOf(data) },
       ];
       // ibqueryerrors exits non-zero when it found errors or PMA failures; the output is still whole.
-      for (const r of [errs, data]) if (r.spawnError || r.timedOut || r.truncated || (r.exitCode !== 0 && isBlankOutput(r))) mustSucceed(r, raw);
+      for (const r of [errs, data])
+        if (r.spawnError || r.timedOut || r.truncated || (r.exitCode !== 0 && isBlankOutput(r))) mustSucceed(r, raw);
       // Straight into counter tables: a 10k-GPU `--counters` output is ~25 MB and 69k ports.
-      const e = parse('ibqueryerrors', raw, () => ibqueryerrorsTable(outputOf(errs), { file: 'ibqueryerrors-errors', portToNode }));
+      const e = parse('ibqueryerrors', raw, () =>
+        ibqueryerrorsTable(outputOf(errs), { file: 'ibqueryerrors-errors', portToNode }),
+      );
       // Each parse holds the event loop: serve waiting API requests between the two.
       await new Promise((r) => setImmediate(r));
-      const d = parse('ibqueryerrors', raw, () => ibqueryerrorsTable(outputOf(data), { file: 'ibqueryerrors-counters', portToNode }));
-      const warnings = [...e.warnings, ...d.warnings].map((w) => `${w.file ?? 'ibqueryerrors'}:${w.line ?? '?'}: ${w.message}`);
-      if (e.value.unresolved) warnings.push(`${e.value.unresolved} port GUIDs not in the topology yet (run a topology scan)`);
+      const d = parse('ibqueryerrors', raw, () =>
+        ibqueryerrorsTable(outputOf(data), { file: 'ibqueryerrors-counters', portToNode }),
+      );
+      const warnings = [...e.warnings, ...d.warnings].map(
+        (w) => `${w.file ?? 'ibqueryerrors'}:${w.line ?? '?'}: ${w.message}`,
+      );
+      if (e.value.unresolved)
+        warnings.push(`${e.value.unresolved} port GUIDs not in the topology yet (run a topology scan)`);
       const sweep = mergePmSweep(d.value.table, e.value.table, IBQE_ERROR_MODE_COUNTERS);
       const failures = (e.value.summary?.pmaQueryFailures ?? 0) + (d.value.summary?.pmaQueryFailures ?? 0);
       if (failures > 0) warnings.push(`${failures} PMA query failures: those ports' counters were not read this sweep`);
@@ -150,7 +165,8 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
           raw.push({ name: `sminfo-${lid}.txt`, text: q.stdout + q.stderr });
           if (describeFailure(q)) continue;
           try {
-            for (const s of parseSminfo(q.stdout, { file: `sminfo-${lid}` }).value) byGuid.set(s.guid, { ...byGuid.get(s.guid), ...s });
+            for (const s of parseSminfo(q.stdout, { file: `sminfo-${lid}` }).value)
+              byGuid.set(s.guid, { ...byGuid.get(s.guid), ...s });
           } catch {
             /* no answer from that LID: the SA's record (if any) stands */
           }

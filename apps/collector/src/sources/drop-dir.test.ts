@@ -23,7 +23,10 @@ const GOOD = 'all_reduce_perf.gdr-enabled.multinode.good.txt';
 const one = (sql: string) => ctx.db.prepare(sql).pluck().get() as number;
 const runCount = () => one('SELECT COUNT(*) FROM nccl_runs');
 const ncclScans = () => createScansRepo(ctx.db).list({ limit: 100, kind: 'import-nccl' });
-const here = (sub = '') => readdirSync(join(drop, sub)).filter((f) => f !== 'imported' && f !== 'failed').sort();
+const here = (sub = '') =>
+  readdirSync(join(drop, sub))
+    .filter((f) => f !== 'imported' && f !== 'failed')
+    .sort();
 
 /** Writes a file into the drop dir, last modified `ageMs` ago (old enough to be picked up by default). */
 function put(name: string, text: string, ageMs = 10_000): string {
@@ -107,7 +110,10 @@ describe('startDropDirWatcher()', () => {
     expect(here('failed')).toContain('huge.out');
     expect(runCount()).toBe(runs);
     expect(ncclScans()).toHaveLength(scans);
-    expect(warns.at(-1)).toMatchObject({ msg: 'nccl drop file too large; moved to failed/', obj: { bytes: 64 * 1024 * 1024 + 1 } });
+    expect(warns.at(-1)).toMatchObject({
+      msg: 'nccl drop file too large; moved to failed/',
+      obj: { bytes: 64 * 1024 * 1024 + 1 },
+    });
   });
 
   it('ignores dotfiles and subdirectories', async () => {
@@ -136,7 +142,10 @@ describe('startDropDirWatcher() polling', () => {
     const w = startDropDirWatcher(dir, ctx.scans, log, 50);
     try {
       put('../polled/first.out', ncclFixture(GOOD));
-      await vi.waitFor(() => expect(existsSync(join(dir, 'imported', 'first.out'))).toBe(true), { timeout: 5000, interval: 20 });
+      await vi.waitFor(() => expect(existsSync(join(dir, 'imported', 'first.out'))).toBe(true), {
+        timeout: 5000,
+        interval: 20,
+      });
     } finally {
       w.stop();
     }

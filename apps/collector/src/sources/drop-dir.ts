@@ -10,7 +10,12 @@ const MAX_BYTES = 64 * 1024 * 1024;
  * failed import can be fixed and dropped again). Polling, not inotify: it also works on NFS.
  * A file still growing (modified in the last 2 s) waits for the next round.
  */
-export function startDropDirWatcher(dir: string, scans: ScanService, log: { info(o: unknown, m?: string): void; warn(o: unknown, m?: string): void }, everyMs = 5000) {
+export function startDropDirWatcher(
+  dir: string,
+  scans: ScanService,
+  log: { info(o: unknown, m?: string): void; warn(o: unknown, m?: string): void },
+  everyMs = 5000,
+) {
   for (const sub of ['imported', 'failed']) mkdirSync(join(dir, sub), { recursive: true });
   // Job scripts often reuse one name (`nccl.out`): a file already moved under that name keeps
   // it, the newcomer gets `name.1`, `name.2`, ... instead of overwriting it.

@@ -44,7 +44,11 @@ function standIn(body: string | null): void {
 
 const recordedArgs = () => readFileSync(argsFile, 'utf8').split('\n').slice(0, -1);
 const raw = (c: Context, scanId: number) =>
-  Object.fromEntries(createScansRepo(c.db).rawOutputs(scanId).map((r) => [r.name, gunzipSync(r.gz).toString('utf8')]));
+  Object.fromEntries(
+    createScansRepo(c.db)
+      .rawOutputs(scanId)
+      .map((r) => [r.name, gunzipSync(r.gz).toString('utf8')]),
+  );
 const one = (c: Context, sql: string) => c.db.prepare(sql).pluck().get() as number;
 
 let contextCount = 0;
@@ -96,7 +100,11 @@ describe("ctx.scans.run('ibdiagnet') with a stand-in ibdiagnet", () => {
     standIn('copy; echo "-E- Found 3 errors, see ibdiagnet2.log" >&2; exit 1');
     const row = await ctx.scans.run('ibdiagnet', 'cli');
     expect(row.status).toBe('partial');
-    expect(row.warnings[0]).toMatch(new RegExp(`^${tool.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} -o \\S+ --get_cable_info .*: exit 1: -E- Found 3 errors, see ibdiagnet2\\.log$`));
+    expect(row.warnings[0]).toMatch(
+      new RegExp(
+        `^${tool.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} -o \\S+ --get_cable_info .*: exit 1: -E- Found 3 errors, see ibdiagnet2\\.log$`,
+      ),
+    );
     expect(row.summary).toMatchObject({ 'topology.nodes': sample.nodes.length });
     expect(one(ctx, 'SELECT COUNT(*) FROM nodes')).toBe(sample.nodes.length);
   });

@@ -47,7 +47,9 @@ export async function readIbdiagnet(dir: string): Promise<Collected<FabricSnapsh
 export async function collectIbdiagnet(runner: ToolRunner, config: Config): Promise<Collected<FabricSnapshot>> {
   const dir = join(config.ibdiagnetOutDir, new Date().toISOString().replace(/[:.]/g, '-'));
   mkdirSync(dir, { recursive: true });
-  const r = await runner.run(config.ibdiagnetPath, ['-o', dir, ...config.ibdiagnetArgs], { timeoutMs: Math.max(config.toolTimeoutMs, 600_000) });
+  const r = await runner.run(config.ibdiagnetPath, ['-o', dir, ...config.ibdiagnetArgs], {
+    timeoutMs: Math.max(config.toolTimeoutMs, 600_000),
+  });
   const why = describeFailure(r);
   // ibdiagnet exits non-zero when it found errors in the fabric; its output is still complete.
   if (why && (r.spawnError || r.timedOut || readdirSync(dir).length === 0)) {

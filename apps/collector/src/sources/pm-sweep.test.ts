@@ -4,7 +4,11 @@ import { mergePmSweep } from './pm-sweep.ts';
 
 const SW = '0x0000000000000a01';
 const CA = '0x0000000000000b01';
-const pc = (nodeGuid: string, portNum: number, counters: Record<string, bigint>): PortCounters => ({ nodeGuid, portNum, counters });
+const pc = (nodeGuid: string, portNum: number, counters: Record<string, bigint>): PortCounters => ({
+  nodeGuid,
+  portNum,
+  counters,
+});
 
 describe('mergePmSweep', () => {
   const data = [
@@ -20,7 +24,9 @@ describe('mergePmSweep', () => {
       pc(SW, 0, { SymbolErrorCounter: 1n }),
       pc('0x0000000000000c01', 3, { PortRcvErrors: 2n }),
     ];
-    const merged = tableToPortCounters(mergePmSweep(tableFromPortCounters(data), tableFromPortCounters(errors), ['SymbolErrorCounter', 'PortRcvErrors']));
+    const merged = tableToPortCounters(
+      mergePmSweep(tableFromPortCounters(data), tableFromPortCounters(errors), ['SymbolErrorCounter', 'PortRcvErrors']),
+    );
     expect(merged).toEqual([
       pc(SW, 1, { PortXmitData: 10n, PortRcvData: 11n, SymbolErrorCounter: 0n, PortRcvErrors: 0n }),
       pc(SW, 2, { PortXmitData: 22n, PortRcvData: 21n, SymbolErrorCounter: 7n, PortRcvErrors: 0n }),
@@ -30,9 +36,21 @@ describe('mergePmSweep', () => {
   });
 
   it('finds a port whose node rows are not consecutive', () => {
-    const scattered = [pc(SW, 1, { PortXmitData: 1n }), pc(CA, 1, { PortXmitData: 2n }), pc(SW, 5, { PortXmitData: 3n })];
-    const merged = tableToPortCounters(mergePmSweep(tableFromPortCounters(scattered), tableFromPortCounters([pc(SW, 5, { SymbolErrorCounter: 4n })]), ['SymbolErrorCounter']));
-    expect(merged.map((p) => [p.portNum, p.counters.SymbolErrorCounter])).toEqual([[1, 0n], [1, 0n], [5, 4n]]);
+    const scattered = [
+      pc(SW, 1, { PortXmitData: 1n }),
+      pc(CA, 1, { PortXmitData: 2n }),
+      pc(SW, 5, { PortXmitData: 3n }),
+    ];
+    const merged = tableToPortCounters(
+      mergePmSweep(tableFromPortCounters(scattered), tableFromPortCounters([pc(SW, 5, { SymbolErrorCounter: 4n })]), [
+        'SymbolErrorCounter',
+      ]),
+    );
+    expect(merged.map((p) => [p.portNum, p.counters.SymbolErrorCounter])).toEqual([
+      [1, 0n],
+      [1, 0n],
+      [5, 4n],
+    ]);
     expect(merged).toHaveLength(3);
   });
 });

@@ -11,7 +11,11 @@ import { ABSENT, appendRows, isAbsent, type CounterColumn, type CounterName, typ
  *
  * Pure over the two tables; `data` is consumed (its columns are reused, not copied).
  */
-export function mergePmSweep(data: CounterTable, errors: CounterTable, zeroColumns: readonly CounterName[]): CounterTable {
+export function mergePmSweep(
+  data: CounterTable,
+  errors: CounterTable,
+  zeroColumns: readonly CounterName[],
+): CounterTable {
   const base = withoutPortZero(data);
   const cols = new Map<CounterName, CounterColumn>(base.columns.map((c) => [c.name, c]));
   const columns = [...base.columns];

@@ -17,7 +17,11 @@ function deadLab(): { labDir: string; pid: number } {
   mkdirSync(scratch, { recursive: true });
   const pid = spawnSync('true').pid!;
   const state = {
-    version: STATE_VERSION, dir: labDir, runDir: join(labDir, 'run'), sockName: 'ibwatch-test-dead', sms: [],
+    version: STATE_VERSION,
+    dir: labDir,
+    runDir: join(labDir, 'run'),
+    sockName: 'ibwatch-test-dead',
+    sms: [],
     paths: { scratch, umad2sim: '/nonexistent/libumad2sim.so', nodeNameMap: join(labDir, 'node-name-map') },
     ibsim: { pid },
   } as unknown as LabState;

@@ -18,7 +18,9 @@ export interface ToolEnv {
 
 /** The lab's ibsim died: every tool would hang until its timeout, so say so at once. */
 function labGone(config: Config, pid: number): ScanError {
-  return new ScanError(`the lab's ibsim (pid ${pid}) is not running: no fabric to query in ${config.labDir}; restart the lab ("pnpm lab down", then "pnpm lab up")`);
+  return new ScanError(
+    `the lab's ibsim (pid ${pid}) is not running: no fabric to query in ${config.labDir}; restart the lab ("pnpm lab down", then "pnpm lab up")`,
+  );
 }
 
 export function toolEnvProvider(config: Config): () => Promise<ToolEnv> {
@@ -37,7 +39,10 @@ export function toolEnvProvider(config: Config): () => Promise<ToolEnv> {
       afterFailure: async (r) => {
         // ibsim killed mid-sweep: its tools exit 255 with "discover failed | sim_ctl: ctl failed(write)".
         if (!labIsRunning(state)) throw labGone(config, state.ibsim.pid);
-        if (r.timedOut || r.signal) await attachLab(config.labDir).then((lab) => lab.freeLeakedClients()).catch(() => undefined);
+        if (r.timedOut || r.signal)
+          await attachLab(config.labDir)
+            .then((lab) => lab.freeLeakedClients())
+            .catch(() => undefined);
       },
     };
   };

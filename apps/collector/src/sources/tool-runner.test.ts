@@ -6,8 +6,17 @@ const runner = createToolRunner({ timeoutMs: 5000, maxOutputBytes: 1 << 20 });
 describe('createToolRunner() with real processes', () => {
   it('returns stdout and exit code 0 of a tool that succeeds', async () => {
     const r = await runner.run('echo', ['hello', 'fabric']);
-    expect(r).toMatchObject({ tool: 'echo', args: ['hello', 'fabric'], stdout: 'hello fabric\n', stderr: '', exitCode: 0, signal: null,
-      timedOut: false, truncated: false, spawnError: null });
+    expect(r).toMatchObject({
+      tool: 'echo',
+      args: ['hello', 'fabric'],
+      stdout: 'hello fabric\n',
+      stderr: '',
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      truncated: false,
+      spawnError: null,
+    });
     expect(describeFailure(r)).toBeNull();
   });
 
@@ -69,7 +78,12 @@ describe('createToolRunner() with real processes', () => {
       const [start, end] = r.stdout.trim().split(' ').map(Number);
       return { start: start!, end: end! };
     });
-    const events = spans.flatMap((s) => [{ t: s.start, d: 1 }, { t: s.end, d: -1 }]).sort((a, b) => a.t - b.t || a.d - b.d);
+    const events = spans
+      .flatMap((s) => [
+        { t: s.start, d: 1 },
+        { t: s.end, d: -1 },
+      ])
+      .sort((a, b) => a.t - b.t || a.d - b.d);
     let live = 0;
     let peak = 0;
     for (const e of events) peak = Math.max(peak, (live += e.d));
@@ -78,13 +92,27 @@ describe('createToolRunner() with real processes', () => {
 });
 
 describe('describeFailure()', () => {
-  const base: ToolRun = { tool: 'perfquery', args: ['-x'], stdout: '', stderr: '', exitCode: 0, signal: null, durationMs: 5, timedOut: false, truncated: false, spawnError: null };
+  const base: ToolRun = {
+    tool: 'perfquery',
+    args: ['-x'],
+    stdout: '',
+    stderr: '',
+    exitCode: 0,
+    signal: null,
+    durationMs: 5,
+    timedOut: false,
+    truncated: false,
+    spawnError: null,
+  };
 
   it.each<[Partial<ToolRun>, string | null]>([
     [{}, null],
     [{ spawnError: 'EACCES' }, 'perfquery: could not start (EACCES)'],
     [{ exitCode: null, signal: 'SIGSEGV' }, 'perfquery -x: exit SIGSEGV'],
-    [{ exitCode: 3, stderr: 'ibwarn: one\nibwarn: two\nibpanic: three\n' }, 'perfquery -x: exit 3: ibwarn: two | ibpanic: three'],
+    [
+      { exitCode: 3, stderr: 'ibwarn: one\nibwarn: two\nibpanic: three\n' },
+      'perfquery -x: exit 3: ibwarn: two | ibpanic: three',
+    ],
   ])('describes %j as %j', (patch, text) => {
     expect(describeFailure({ ...base, ...patch })).toBe(text);
   });

@@ -48,7 +48,9 @@ export function createToolRunner(defaults: RunOptions, maxConcurrent = 6): ToolR
   let active = 0;
   const waiting: (() => void)[] = [];
   const acquire = () =>
-    active < maxConcurrent ? (active++, Promise.resolve()) : new Promise<void>((r) => waiting.push(() => (active++, r())));
+    active < maxConcurrent
+      ? (active++, Promise.resolve())
+      : new Promise<void>((r) => waiting.push(() => (active++, r())));
   const release = () => {
     active--;
     waiting.shift()?.();
@@ -75,7 +77,8 @@ export function createToolRunner(defaults: RunOptions, maxConcurrent = 6): ToolR
             },
             (err, stdout, stderr) => {
               const e = err as (NodeJS.ErrnoException & { killed?: boolean; signal?: string; code?: unknown }) | null;
-              const spawnError = e && typeof e.code === 'string' && e.code !== 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER' ? e.code : null;
+              const spawnError =
+                e && typeof e.code === 'string' && e.code !== 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER' ? e.code : null;
               const truncated = e?.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER';
               const signal = e?.signal ?? null;
               const bytes = o.bytes && Buffer.isBuffer(stdout) ? stdout : undefined;

@@ -7,7 +7,9 @@ import { REPO_ROOT } from '../test-support.ts';
 import { TopologyPorts } from './topology-ports.ts';
 
 const lab = (name: string) => readFileSync(join(REPO_ROOT, 'packages/parsers/fixtures/diags', name), 'utf8');
-const SPEED_BY_LANE = new Map<string, LinkSpeed>(Object.entries(LANE_GBPS).map(([s, g]) => [String(g), s as LinkSpeed]));
+const SPEED_BY_LANE = new Map<string, LinkSpeed>(
+  Object.entries(LANE_GBPS).map(([s, g]) => [String(g), s as LinkSpeed]),
+);
 
 /** The merge as it was written before ports were folded in one at a time: the reference. */
 function mergedAtOnce(discovered: FabricPort[], linkInfo: LinkInfoPort[]): FabricPort[] {
@@ -21,7 +23,10 @@ function mergedAtOnce(discovered: FabricPort[], linkInfo: LinkInfoPort[]): Fabri
     const known = ports.get(key);
     const merged: FabricPort = {
       ...(known ?? { nodeGuid: lp.nodeGuid, portNum: lp.portNum }),
-      state: lp.state, physState: lp.physState, widthActive: lp.widthActive ?? known?.widthActive, speedActive: lp.speedActive ?? known?.speedActive,
+      state: lp.state,
+      physState: lp.physState,
+      widthActive: lp.widthActive ?? known?.widthActive,
+      speedActive: lp.speedActive ?? known?.speedActive,
     };
     if (speedHint && merged.speedActive) merged.speedSupported = [merged.speedActive, speedHint];
     ports.set(key, merged);
@@ -59,12 +64,26 @@ describe('TopologyPorts', () => {
 
   it('keeps a port listed twice in its first place with its last record; ports only iblinkinfo lists come last', () => {
     const discovered: FabricPort[] = [
-      { nodeGuid: '0xa', portNum: 1, lid: 1 }, { nodeGuid: '0xb', portNum: 1, lid: 2 }, { nodeGuid: '0xa', portNum: 1, lid: 3 },
+      { nodeGuid: '0xa', portNum: 1, lid: 1 },
+      { nodeGuid: '0xb', portNum: 1, lid: 2 },
+      { nodeGuid: '0xa', portNum: 1, lid: 3 },
     ];
-    const down: LinkInfoPort = { nodeGuid: '0xc', portNum: 7, lid: 9, nodeDescription: 'c', state: 'Down', physState: 'Polling', couldBe: [] };
+    const down: LinkInfoPort = {
+      nodeGuid: '0xc',
+      portNum: 7,
+      lid: 9,
+      nodeDescription: 'c',
+      state: 'Down',
+      physState: 'Polling',
+      couldBe: [],
+    };
     const ports = new TopologyPorts(discovered.map((p) => ({ ...p })));
     ports.fold(down);
     expect(ports.finish()).toStrictEqual(mergedAtOnce(discovered, [down]));
-    expect(ports.finish().map((p) => `${p.nodeGuid}:${p.portNum}:${p.lid ?? ''}`)).toEqual(['0xa:1:3', '0xb:1:2', '0xc:7:']);
+    expect(ports.finish().map((p) => `${p.nodeGuid}:${p.portNum}:${p.lid ?? ''}`)).toEqual([
+      '0xa:1:3',
+      '0xb:1:2',
+      '0xc:7:',
+    ]);
   });
 });

@@ -1,7 +1,9 @@
 import { LANE_GBPS, PortIndex, type FabricPort, type LinkSpeed } from '@ibwatch/fabric';
 import type { LinkInfoPort } from '@ibwatch/parsers';
 
-const SPEED_BY_LANE = new Map<string, LinkSpeed>(Object.entries(LANE_GBPS).map(([s, g]) => [String(g), s as LinkSpeed]));
+const SPEED_BY_LANE = new Map<string, LinkSpeed>(
+  Object.entries(LANE_GBPS).map(([s, g]) => [String(g), s as LinkSpeed]),
+);
 
 /**
  * The ports of a topology scan: ibnetdiscover's connected ports, with state, width and speed

@@ -31,7 +31,9 @@ async function appWith(env: Record<string, string> = {}, onCtx?: (ctx: Context) 
 function writeRoutes(app: FastifyInstance): { method: string; url: string }[] {
   const paths = (app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths;
   return Object.entries(paths).flatMap(([path, ops]) =>
-    Object.keys(ops).filter((m) => m !== 'get' && m !== 'head').map((m) => ({ method: m.toUpperCase(), url: path.replace(/\{[^}]+\}/g, '1') })),
+    Object.keys(ops)
+      .filter((m) => m !== 'get' && m !== 'head')
+      .map((m) => ({ method: m.toUpperCase(), url: path.replace(/\{[^}]+\}/g, '1') })),
   );
 }
 
@@ -39,7 +41,10 @@ let app: FastifyInstance;
 beforeAll(async () => {
   app = await appWith();
   await app.ready();
-  for (const kind of ['topology', 'pm'] as const) expect((await app.inject({ method: 'POST', url: '/api/scans', headers: AUTH, payload: { kind } })).statusCode).toBe(201);
+  for (const kind of ['topology', 'pm'] as const)
+    expect((await app.inject({ method: 'POST', url: '/api/scans', headers: AUTH, payload: { kind } })).statusCode).toBe(
+      201,
+    );
 });
 afterAll(async () => {
   await app.close();
@@ -50,7 +55,17 @@ describe('bearer token', () => {
   it('tokenMatches: exact token only, in constant time over hashed values (no length leak, no throw)', () => {
     expect(tokenMatches(TOKEN, `Bearer ${TOKEN}`)).toBe(true);
     expect(tokenMatches(TOKEN, `bearer   ${TOKEN}  `)).toBe(true);
-    for (const h of [undefined, '', 'Bearer', `Basic ${TOKEN}`, `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, `Bearer ${TOKEN.slice(0, 1)}`, `Bearer ${'x'.repeat(10_000)}`, `Bearer ${TOKEN} extra`]) {
+    for (const h of [
+      undefined,
+      '',
+      'Bearer',
+      `Basic ${TOKEN}`,
+      `Bearer ${TOKEN}x`,
+      `Bearer ${TOKEN.slice(0, -1)}`,
+      `Bearer ${TOKEN.slice(0, 1)}`,
+      `Bearer ${'x'.repeat(10_000)}`,
+      `Bearer ${TOKEN} extra`,
+    ]) {
       expect(tokenMatches(TOKEN, h), String(h).slice(0, 40)).toBe(false);
     }
     expect(tokenMatches(null, `Bearer ${TOKEN}`)).toBe(false);
@@ -59,7 +74,14 @@ describe('bearer token', () => {
 
   it('every write route answers 401 without a token or with a wrong one', async () => {
     const routes = writeRoutes(app);
-    expect(routes.map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining(['POST /api/scans', 'POST /api/nccl-runs', 'POST /api/findings/1/ack', 'POST /api/findings/1/resolve']));
+    expect(routes.map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining([
+        'POST /api/scans',
+        'POST /api/nccl-runs',
+        'POST /api/findings/1/ack',
+        'POST /api/findings/1/resolve',
+      ]),
+    );
     for (const r of routes) {
       for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: TOKEN }]) {
         const res = await app.inject({ method: r.method as 'POST', url: r.url, headers, payload: {} });
@@ -72,7 +94,9 @@ describe('bearer token', () => {
   it('reads can be made to need the token; health stays open for probes', async () => {
     const locked = await appWith({ IBWATCH_READS_NEED_TOKEN: 'true' });
     await locked.ready();
-    const paths = Object.keys((locked.swagger() as { paths: Record<string, unknown> }).paths).filter((p) => !p.includes('{') && p !== '/api/health' && p !== '/api/ready');
+    const paths = Object.keys((locked.swagger() as { paths: Record<string, unknown> }).paths).filter(
+      (p) => !p.includes('{') && p !== '/api/health' && p !== '/api/ready',
+    );
     expect(paths.length).toBeGreaterThan(8);
     for (const p of [...paths, '/metrics']) expect((await locked.inject(p)).statusCode, p).toBe(401);
     expect((await locked.inject({ url: '/api/summary', headers: AUTH })).statusCode).toBe(200);
@@ -86,7 +110,12 @@ describe('request validation', () => {
     const small = await appWith({ IBWATCH_BODY_LIMIT_BYTES: String(1 << 20) });
     const body = JSON.stringify({ text: 'x'.repeat((1 << 20) - 10) });
     expect(Buffer.byteLength(body)).toBe((1 << 20) + 1);
-    const res = await small.inject({ method: 'POST', url: '/api/nccl-runs', headers: { ...AUTH, 'content-type': 'application/json' }, payload: body });
+    const res = await small.inject({
+      method: 'POST',
+      url: '/api/nccl-runs',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      payload: body,
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json()).toMatchObject({ statusCode: 413 });
     const scans = (await small.inject('/api/scans?kind=import-nccl')).json() as unknown[];
@@ -120,7 +149,12 @@ describe('request validation', () => {
       ['GET', '/api/worklist?severity=doom', undefined, /severity/],
     ];
     for (const [method, url, payload, field] of cases) {
-      const res = await app.inject({ method: method as 'GET', url, headers: AUTH, ...(payload === undefined ? {} : { payload: payload as object }) });
+      const res = await app.inject({
+        method: method as 'GET',
+        url,
+        headers: AUTH,
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      });
       expect(res.statusCode, `${method} ${url} ${JSON.stringify(payload)?.slice(0, 80)}`).toBe(400);
       expect(res.json().message, url).toMatch(field);
     }
@@ -134,7 +168,11 @@ describe('request validation', () => {
     ctx!.db.close();
     const res = await broken.inject('/api/summary');
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ statusCode: 500, error: 'Internal Server Error', message: expect.stringMatching(/^internal error \(request \w+\)$/) });
+    expect(res.json()).toEqual({
+      statusCode: 500,
+      error: 'Internal Server Error',
+      message: expect.stringMatching(/^internal error \(request \w+\)$/),
+    });
     expect(res.body).not.toMatch(/at \w+ \(|\.ts:\d+|SELECT|database connection|\/work\//);
   });
 });
@@ -155,7 +193,11 @@ describe('transport hardening', () => {
   it('write routes are rate limited (429 past the limit), reads are not', async () => {
     const limited = await appWith();
     const codes: number[] = [];
-    for (let i = 0; i < 32; i++) codes.push((await limited.inject({ method: 'POST', url: '/api/scans', headers: AUTH, payload: { kind: 'ibdiagnet' } })).statusCode);
+    for (let i = 0; i < 32; i++)
+      codes.push(
+        (await limited.inject({ method: 'POST', url: '/api/scans', headers: AUTH, payload: { kind: 'ibdiagnet' } }))
+          .statusCode,
+      );
     expect(codes.slice(0, 30).every((c) => c === 200)).toBe(true);
     expect(codes.slice(30)).toEqual([429, 429]);
     for (let i = 0; i < 40; i++) expect((await limited.inject('/api/health')).statusCode).toBe(200);
@@ -167,7 +209,15 @@ describe('tool runs and configuration', () => {
   it('tools run from an argument array, never a shell: metacharacters stay literal', async () => {
     const dir = tempDir('argv');
     const marker = join(dir, 'pwned');
-    const r = await createToolRunner({ timeoutMs: 5000, maxOutputBytes: 1 << 20 }).run('/bin/echo', [`$(touch ${marker})`, ';', 'touch', marker, '`id`', '|', 'sh']);
+    const r = await createToolRunner({ timeoutMs: 5000, maxOutputBytes: 1 << 20 }).run('/bin/echo', [
+      `$(touch ${marker})`,
+      ';',
+      'touch',
+      marker,
+      '`id`',
+      '|',
+      'sh',
+    ]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout.trim()).toBe(`$(touch ${marker}) ; touch ${marker} \`id\` | sh`);
     expect(existsSync(marker)).toBe(false);
@@ -183,7 +233,12 @@ describe('tool runs and configuration', () => {
     expect(err).toBeInstanceOf(ConfigError);
     const problems = (err as ConfigError).problems.join('\n');
     for (const bad of [';rm', '$(id)', '`id`', 'a|b']) expect(problems).toContain(JSON.stringify(bad));
-    expect(loadConfig({ IBWATCH_IBDIAGNET_ARGS: '--pc --pm_pause_time 10 --skip=dup_guids' }).ibdiagnetArgs).toEqual(['--pc', '--pm_pause_time', '10', '--skip=dup_guids']);
+    expect(loadConfig({ IBWATCH_IBDIAGNET_ARGS: '--pc --pm_pause_time 10 --skip=dup_guids' }).ibdiagnetArgs).toEqual([
+      '--pc',
+      '--pm_pause_time',
+      '10',
+      '--skip=dup_guids',
+    ]);
   });
 });
 
@@ -196,14 +251,21 @@ describe('hostile names are stored as data and stay inert', () => {
     expect(csv.body).toContain(`'${FORMULA}`);
     // No cell of the export starts with a formula character.
     for (const line of csv.body.trim().split('\r\n').slice(1)) {
-      for (const cell of line.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((c) => c.replace(/,$/, '').replace(/^"|"$/g, ''))) {
+      for (const cell of line
+        .match(/("([^"]|"")*"|[^,]*)(,|$)/g)!
+        .map((c) => c.replace(/,$/, '').replace(/^"|"$/g, ''))) {
         expect(cell, line).not.toMatch(/^[=+\-@\t\r]/);
       }
     }
   });
 
   it('an nccl label with HTML is stored and returned verbatim as JSON (the UI escapes it when rendering)', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/nccl-runs', headers: AUTH, payload: { text: GOOD_NCCL, name: 'x.txt', labels: { cluster: SCRIPT, runBy: `"; DROP TABLE nccl_runs; --` } } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/nccl-runs',
+      headers: AUTH,
+      payload: { text: GOOD_NCCL, name: 'x.txt', labels: { cluster: SCRIPT, runBy: `"; DROP TABLE nccl_runs; --` } },
+    });
     expect(res.statusCode).toBe(201);
     const id = (res.json() as { id: number }).id;
     const detail = await app.inject(`/api/nccl/runs/${id}`);

@@ -27,15 +27,40 @@ describe('counter resets and wraps through the collector', () => {
   it('store no negative delta and no spike; the API shows the real increases', async () => {
     const ctx = createContext(testConfig(tempDir('wrap')));
     const { db, config, names } = ctx;
-    const t = syntheticFatTree({ hosts: 4, rails: 2, hostsPerLeaf: 4, leavesPerPod: 2, spinesPerPod: 2, coreLinksPerSpine: 1 });
-    await runPipeline(db, 'topology', 'cli', async () => ({ data: t, raw: [], toolVersions: {}, warnings: [] }), (id, at, c) => storeTopology(db, config, names, id, at, c.data));
+    const t = syntheticFatTree({
+      hosts: 4,
+      rails: 2,
+      hostsPerLeaf: 4,
+      leavesPerPod: 2,
+      spinesPerPod: 2,
+      coreLinksPerSpine: 1,
+    });
+    await runPipeline(
+      db,
+      'topology',
+      'cli',
+      async () => ({ data: t, raw: [], toolVersions: {}, warnings: [] }),
+      (id, at, c) => storeTopology(db, config, names, id, at, c.data),
+    );
     const port = t.links[0]!.a;
     const baseline = new CounterBaseline(db);
     const t0 = Date.now() - SERIES.length * 60_000;
     for (const [k, [sec, wait, data]] of SERIES.entries()) {
       const at = t0 + k * 60_000;
-      const sweep: PortCounters[] = [{ ...port, counters: { SymbolErrorCounter: sec, PortXmitWait: wait, PortXmitData: data, LinkDownedCounter: 0n } }];
-      const row = await runPipeline(db, 'pm', 'schedule', async () => ({ data: sweep, raw: [], toolVersions: {}, warnings: [] }), (id, when, c) => storePm(db, config, names, baseline, id, when, c.data), () => at);
+      const sweep: PortCounters[] = [
+        {
+          ...port,
+          counters: { SymbolErrorCounter: sec, PortXmitWait: wait, PortXmitData: data, LinkDownedCounter: 0n },
+        },
+      ];
+      const row = await runPipeline(
+        db,
+        'pm',
+        'schedule',
+        async () => ({ data: sweep, raw: [], toolVersions: {}, warnings: [] }),
+        (id, when, c) => storePm(db, config, names, baseline, id, when, c.data),
+        () => at,
+      );
       expect(row.status).toBe('ok');
       baseline.commit();
     }

@@ -31,26 +31,37 @@ interface Proc {
 }
 
 function start(script: string, args: string[], env: Record<string, string> = {}): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: COLLECTOR, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: COLLECTOR,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   live.add(child);
   const lines: string[] = [];
   const waiters: { re: RegExp; ok: (l: string) => void }[] = [];
   createInterface({ input: child.stdout! }).on('line', (l) => {
     lines.push(l);
-    for (const w of waiters.splice(0)) (w.re.test(l) ? w.ok(l) : waiters.push(w));
+    for (const w of waiters.splice(0)) w.re.test(l) ? w.ok(l) : waiters.push(w);
   });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const exited = new Promise<void>((r) => child.on('exit', () => (live.delete(child), r())));
   return {
-    child, lines, exited,
+    child,
+    lines,
+    exited,
     waitFor: (re, timeoutMs = 30_000) =>
       new Promise<string>((ok, fail) => {
         const hit = lines.find((l) => re.test(l));
         if (hit) return ok(hit);
-        const t = setTimeout(() => fail(new Error(`no ${re} from ${script} in ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
+        const t = setTimeout(
+          () => fail(new Error(`no ${re} from ${script} in ${timeoutMs} ms; stderr: ${stderr}`)),
+          timeoutMs,
+        );
         waiters.push({ re, ok: (l) => (clearTimeout(t), ok(l)) });
-        void exited.then(() => setTimeout(() => fail(new Error(`${script} exited before ${re}; stderr: ${stderr}`)), 200));
+        void exited.then(() =>
+          setTimeout(() => fail(new Error(`${script} exited before ${re}; stderr: ${stderr}`)), 200),
+        );
       }),
   };
 }
@@ -103,7 +114,11 @@ describe('kill -9 during ingest', () => {
 
     // The real server starts on this database: it marks interrupted scans failed and serves.
     const server = start(join(COLLECTOR, 'src/server.ts'), [], {
-      IBWATCH_DB: file, IBWATCH_SOURCE: 'import-only', IBWATCH_PORT: '0', IBWATCH_LOG_LEVEL: 'info', IBWATCH_LAB_DIR: join(dir, 'nolab'),
+      IBWATCH_DB: file,
+      IBWATCH_SOURCE: 'import-only',
+      IBWATCH_PORT: '0',
+      IBWATCH_LOG_LEVEL: 'info',
+      IBWATCH_LAB_DIR: join(dir, 'nolab'),
     });
     const listening = await server.waitFor(/Server listening at http:\/\/127\.0\.0\.1:\d+/);
     const base = /http:\/\/127\.0\.0\.1:\d+/.exec(listening)![0];
@@ -127,19 +142,50 @@ describe('kill -9 during ingest', () => {
 
       // Every stored delta belongs to a scan that committed; every committed sweep after the
       // baseline stored its deltas (whole scans only).
-      expect(db.prepare("SELECT COUNT(*) FROM counter_deltas d JOIN scans s ON s.id = d.scan_id WHERE s.status != 'ok'").pluck().get()).toBe(0);
-      expect(db.prepare("SELECT COUNT(*) FROM scans s WHERE kind = 'pm' AND status = 'ok' AND id > (SELECT MIN(id) FROM scans WHERE kind = 'pm' AND status = 'ok') AND NOT EXISTS (SELECT 1 FROM counter_deltas d WHERE d.scan_id = s.id)").pluck().get()).toBe(0);
+      expect(
+        db
+          .prepare("SELECT COUNT(*) FROM counter_deltas d JOIN scans s ON s.id = d.scan_id WHERE s.status != 'ok'")
+          .pluck()
+          .get(),
+      ).toBe(0);
+      expect(
+        db
+          .prepare(
+            "SELECT COUNT(*) FROM scans s WHERE kind = 'pm' AND status = 'ok' AND id > (SELECT MIN(id) FROM scans WHERE kind = 'pm' AND status = 'ok') AND NOT EXISTS (SELECT 1 FROM counter_deltas d WHERE d.scan_id = s.id)",
+          )
+          .pluck()
+          .get(),
+      ).toBe(0);
 
       // Per port and counter: sum of deltas == last stored total - 0 (the k = 0 baseline), the
       // total is the closed form at the last k for every port (no port left behind), and the
       // hourly rollups hold the same sums.
       const ports = db.prepare('SELECT id FROM ports WHERE port_num > 0 ORDER BY id').pluck().all() as number[];
-      const last = new Map((db.prepare('SELECT c.port_id, c.vals, l.names FROM counter_last c LEFT JOIN counter_layouts l ON l.id = c.layout_id').all() as { port_id: number; vals: string; names: string | null }[])
-        .map((r) => [r.port_id, lastValues(r.vals, r.names === null ? undefined : JSON.parse(r.names) as string[])]));
+      const last = new Map(
+        (
+          db
+            .prepare(
+              'SELECT c.port_id, c.vals, l.names FROM counter_last c LEFT JOIN counter_layouts l ON l.id = c.layout_id',
+            )
+            .all() as { port_id: number; vals: string; names: string | null }[]
+        ).map((r) => [r.port_id, lastValues(r.vals, r.names === null ? undefined : (JSON.parse(r.names) as string[]))]),
+      );
       const sums = new Map<string, bigint>();
-      for (const r of db.prepare('SELECT d.port_id AS p, n.name AS c, SUM(d.delta) AS s FROM counter_deltas d JOIN counter_names n ON n.id = d.counter_id GROUP BY 1, 2').safeIntegers().all() as { p: bigint; c: string; s: bigint }[]) sums.set(`${r.p}/${r.c}`, r.s);
+      for (const r of db
+        .prepare(
+          'SELECT d.port_id AS p, n.name AS c, SUM(d.delta) AS s FROM counter_deltas d JOIN counter_names n ON n.id = d.counter_id GROUP BY 1, 2',
+        )
+        .safeIntegers()
+        .all() as { p: bigint; c: string; s: bigint }[])
+        sums.set(`${r.p}/${r.c}`, r.s);
       const rollups = new Map<string, bigint>();
-      for (const r of db.prepare('SELECT r.port_id AS p, n.name AS c, SUM(r.delta) AS s FROM counter_rollups r JOIN counter_names n ON n.id = r.counter_id GROUP BY 1, 2').safeIntegers().all() as { p: bigint; c: string; s: bigint }[]) rollups.set(`${r.p}/${r.c}`, r.s);
+      for (const r of db
+        .prepare(
+          'SELECT r.port_id AS p, n.name AS c, SUM(r.delta) AS s FROM counter_rollups r JOIN counter_names n ON n.id = r.counter_id GROUP BY 1, 2',
+        )
+        .safeIntegers()
+        .all() as { p: bigint; c: string; s: bigint }[])
+        rollups.set(`${r.p}/${r.c}`, r.s);
       const lastK = okPm - 1; // one k per committed sweep, from 0 (see ingest-driver.ts)
       expect(lastK).toBeGreaterThanOrEqual(firstK + 2);
       let checked = 0;
@@ -153,7 +199,9 @@ describe('kill -9 during ingest', () => {
           checked++;
         }
       });
-      console.log(`crash loop: ${KILLS} kills, ${interrupted} scans interrupted mid-ingest, ${okPm} PM sweeps committed (${sweepsSeen} seen before kills), last k=${lastK}, ${ports.length} ports x 3 counters = ${checked} delta sums exact, integrity_check ok`);
+      console.log(
+        `crash loop: ${KILLS} kills, ${interrupted} scans interrupted mid-ingest, ${okPm} PM sweeps committed (${sweepsSeen} seen before kills), last k=${lastK}, ${ports.length} ports x 3 counters = ${checked} delta sums exact, integrity_check ok`,
+      );
     } finally {
       db.close();
     }

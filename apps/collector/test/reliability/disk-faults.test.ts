@@ -60,8 +60,19 @@ describe('database refuses writes', () => {
     // root ignores file modes, so the server runs as nobody (the container's non-root user case).
     const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      cwd: COLLECTOR, stdio: ['ignore', 'pipe', 'pipe'], ...asNobody,
-      env: { ...process.env, HOME: dir, IBWATCH_DB: config.dbFile, IBWATCH_SOURCE: 'import-only', IBWATCH_PORT: '0', IBWATCH_TOKEN: TOKEN, IBWATCH_LAB_DIR: join(dir, 'nolab'), IBWATCH_WEB_DIST: join(dir, 'noweb') },
+      cwd: COLLECTOR,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...asNobody,
+      env: {
+        ...process.env,
+        HOME: dir,
+        IBWATCH_DB: config.dbFile,
+        IBWATCH_SOURCE: 'import-only',
+        IBWATCH_PORT: '0',
+        IBWATCH_TOKEN: TOKEN,
+        IBWATCH_LAB_DIR: join(dir, 'nolab'),
+        IBWATCH_WEB_DIST: join(dir, 'noweb'),
+      },
     });
     children.push(child.pid!);
     let stderr = '';
@@ -73,7 +84,7 @@ describe('database refuses writes', () => {
       createInterface({ input: child.stdout }).on('line', (l) => {
         log.push(l);
         const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(l);
-        if (m) (clearTimeout(t), ok(m[1]!));
+        if (m) clearTimeout(t), ok(m[1]!);
       });
     });
     const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -81,12 +92,25 @@ describe('database refuses writes', () => {
     const topology = (await (await fetch(`${base}/api/topology`)).json()) as { nodes: unknown[] };
     expect(topology.nodes.length).toBe(272);
 
-    const scan = await fetch(`${base}/api/scans`, { method: 'POST', headers: auth, body: JSON.stringify({ kind: 'ibdiagnet' }) });
+    const scan = await fetch(`${base}/api/scans`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ kind: 'ibdiagnet' }),
+    });
     expect(scan.status).toBe(200);
-    expect(((await scan.json()) as { status: string; error: string })).toMatchObject({ status: 'failed', error: expect.stringMatching(/readonly database/) });
-    const up = await fetch(`${base}/api/nccl-runs`, { method: 'POST', headers: auth, body: JSON.stringify({ text: GOOD_NCCL }) });
+    expect((await scan.json()) as { status: string; error: string }).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/readonly database/),
+    });
+    const up = await fetch(`${base}/api/nccl-runs`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ text: GOOD_NCCL }),
+    });
     expect(up.status).toBe(422);
-    expect(((await up.json()) as { message: string }).message).toMatch(/could not record the scan: attempt to write a readonly database/);
+    expect(((await up.json()) as { message: string }).message).toMatch(
+      /could not record the scan: attempt to write a readonly database/,
+    );
 
     // Still up a while later (no crash, so no crash loop), and the start-up said why.
     await new Promise((r) => setTimeout(r, 1500));

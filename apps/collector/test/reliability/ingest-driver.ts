@@ -33,17 +33,36 @@ export function countersAt(i: number, k: number): Record<string, bigint> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [dbFile, hostsArg] = process.argv.slice(2);
-  const config = loadConfig({ IBWATCH_SOURCE: 'import-only', IBWATCH_DB: dbFile, IBWATCH_GRACE_PERIOD_MIN: '0', IBWATCH_LAB_DIR: `${dbFile}.nolab` });
+  const config = loadConfig({
+    IBWATCH_SOURCE: 'import-only',
+    IBWATCH_DB: dbFile,
+    IBWATCH_GRACE_PERIOD_MIN: '0',
+    IBWATCH_LAB_DIR: `${dbFile}.nolab`,
+  });
   const { db, names } = createContext(config);
   if ((db.prepare('SELECT COUNT(*) FROM ports').pluck().get() as number) === 0) {
     const hosts = Number(hostsArg ?? 128);
-    const t = syntheticFatTree({ hosts, rails: 8, hostsPerLeaf: 32, leavesPerPod: 16, spinesPerPod: 8, coreLinksPerSpine: 4 });
-    const row = await runPipeline(db, 'topology', 'cli', async () => ({ data: t, raw: [], toolVersions: {}, warnings: [] }), (id, at, c) =>
-      storeTopology(db, config, names, id, at, { nodes: c.data.nodes, ports: c.data.ports, links: c.data.links }),
+    const t = syntheticFatTree({
+      hosts,
+      rails: 8,
+      hostsPerLeaf: 32,
+      leavesPerPod: 16,
+      spinesPerPod: 8,
+      coreLinksPerSpine: 4,
+    });
+    const row = await runPipeline(
+      db,
+      'topology',
+      'cli',
+      async () => ({ data: t, raw: [], toolVersions: {}, warnings: [] }),
+      (id, at, c) =>
+        storeTopology(db, config, names, id, at, { nodes: c.data.nodes, ports: c.data.ports, links: c.data.links }),
     );
     if (row.status === 'failed') throw new Error(`topology: ${row.error}`);
   }
-  const ports = db.prepare('SELECT id, node_guid AS g, port_num AS p FROM ports WHERE port_num > 0 ORDER BY id').all() as { id: number; g: string; p: number }[];
+  const ports = db
+    .prepare('SELECT id, node_guid AS g, port_num AS p FROM ports WHERE port_num > 0 ORDER BY id')
+    .all() as { id: number; g: string; p: number }[];
   // Each committed PM scan stored exactly one k (k = 0 first): the next k is their count.
   let k = db.prepare("SELECT COUNT(*) FROM scans WHERE kind = 'pm' AND status = 'ok'").pluck().get() as number;
   const baseline = new CounterBaseline(db);
@@ -51,8 +70,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (;;) {
     const sweep: PortCounters[] = ports.map((p, i) => ({ nodeGuid: p.g, portNum: p.p, counters: countersAt(i, k) }));
     const at = Date.now();
-    const row = await runPipeline(db, 'pm', 'schedule', async () => ({ data: sweep, raw: [], toolVersions: {}, warnings: [] }), (id, when, c) =>
-      storePm(db, config, names, baseline, id, when, c.data),
+    const row = await runPipeline(
+      db,
+      'pm',
+      'schedule',
+      async () => ({ data: sweep, raw: [], toolVersions: {}, warnings: [] }),
+      (id, when, c) => storePm(db, config, names, baseline, id, when, c.data),
       () => at,
     );
     if (row.status === 'failed') {

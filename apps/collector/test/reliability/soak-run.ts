@@ -6,7 +6,16 @@ import { seededRandom } from '@ibwatch/fabric';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  addCounter, degradeLink, linkDown, linkUp, resetCounters, restoreLink, startLab, stopLab, type Lab, type PortAddr,
+  addCounter,
+  degradeLink,
+  linkDown,
+  linkUp,
+  resetCounters,
+  restoreLink,
+  startLab,
+  stopLab,
+  type Lab,
+  type PortAddr,
 } from '@ibwatch/lab';
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
@@ -73,8 +82,13 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const lab: Lab = await startLab({ gpus: o.gpus, tiers: 2, dir: labDir });
   try {
     const config = loadConfig({
-      IBWATCH_SOURCE: 'lab', IBWATCH_LAB_DIR: labDir, IBWATCH_DB: join(o.dir, 'soak.db'), IBWATCH_GRACE_PERIOD_MIN: '0',
-      IBWATCH_AUTO_RESOLVE_SWEEPS: '3', IBWATCH_TOOL_TIMEOUT_MS: '20000', IBWATCH_LOG_LEVEL: 'warn',
+      IBWATCH_SOURCE: 'lab',
+      IBWATCH_LAB_DIR: labDir,
+      IBWATCH_DB: join(o.dir, 'soak.db'),
+      IBWATCH_GRACE_PERIOD_MIN: '0',
+      IBWATCH_AUTO_RESOLVE_SWEEPS: '3',
+      IBWATCH_TOOL_TIMEOUT_MS: '20000',
+      IBWATCH_LOG_LEVEL: 'warn',
     });
     // Retention on an accelerated clock: the last `windowMs` of wall time stand for the
     // retention days, so pruning really deletes during a run of minutes.
@@ -105,9 +119,16 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const fault = async () => {
       const r = random();
       let kind: string;
-      if (down.length && r < 0.15) (kind = 'link-up', await linkUp(lab, down.shift()!));
-      else if (degraded.length && r < 0.3) (kind = 'restore', await restoreLink(lab, degraded.shift()!));
-      else if (r < 0.6) (kind = 'counter-bump', await addCounter(lab, end(pick(hcaLinks)), pick(['SymbolErrorCounter', 'PortRcvErrors', 'LinkErrorRecoveryCounter', 'PortXmitDiscards']), 1 + Math.floor(random() * 50)));
+      if (down.length && r < 0.15) (kind = 'link-up'), await linkUp(lab, down.shift()!);
+      else if (degraded.length && r < 0.3) (kind = 'restore'), await restoreLink(lab, degraded.shift()!);
+      else if (r < 0.6)
+        (kind = 'counter-bump'),
+          await addCounter(
+            lab,
+            end(pick(hcaLinks)),
+            pick(['SymbolErrorCounter', 'PortRcvErrors', 'LinkErrorRecoveryCounter', 'PortXmitDiscards']),
+            1 + Math.floor(random() * 50),
+          );
       else if (r < 0.72) {
         kind = 'link-down';
         const p = end(pick(hcaLinks));
@@ -118,7 +139,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         const p = end(pick(fabricLinks));
         await degradeLink(lab, p, { width: '2X' });
         degraded.push(p);
-      } else (kind = 'counter-reset', await resetCounters(lab, end(pick(hcaLinks))));
+      } else (kind = 'counter-reset'), await resetCounters(lab, end(pick(hcaLinks)));
       faults[kind] = (faults[kind] ?? 0) + 1;
     };
 
@@ -141,18 +162,31 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       note(row);
       if (i % 20 === 0) note(await ctx.scans.run('topology', 'schedule'));
       if (i % 50 === 0) note(await ctx.scans.run('sm', 'schedule'));
-      if (i % 100 === 0) for (const [k, v] of Object.entries(pruneOnce(db, retention, Date.now() + DAY - windowMs))) pruned[k] = (pruned[k] ?? 0) + v;
+      if (i % 100 === 0)
+        for (const [k, v] of Object.entries(pruneOnce(db, retention, Date.now() + DAY - windowMs)))
+          pruned[k] = (pruned[k] ?? 0) + v;
       if (i % o.reportEvery === 0 || i === o.sweeps) {
         const m = process.memoryUsage();
         const s: SoakSample = {
-          sweep: i, rssMb: mb(m.rss), heapMb: mb(m.heapUsed), dbMb: mb(size(config.dbFile)), walMb: mb(size(`${config.dbFile}-wal`)),
-          pagesMb: mb((db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number)),
-          p50Ms: Math.round(pct(times, 50)), p95Ms: Math.round(pct(times, 95)),
-          findingsOpen: db.prepare("SELECT COUNT(*) FROM findings WHERE state != 'resolved'").pluck().get() as number, failed,
+          sweep: i,
+          rssMb: mb(m.rss),
+          heapMb: mb(m.heapUsed),
+          dbMb: mb(size(config.dbFile)),
+          walMb: mb(size(`${config.dbFile}-wal`)),
+          pagesMb: mb(
+            (db.pragma('page_count', { simple: true }) as number) *
+              (db.pragma('page_size', { simple: true }) as number),
+          ),
+          p50Ms: Math.round(pct(times, 50)),
+          p95Ms: Math.round(pct(times, 95)),
+          findingsOpen: db.prepare("SELECT COUNT(*) FROM findings WHERE state != 'resolved'").pluck().get() as number,
+          failed,
         };
         samples.push(s);
         times = [];
-        log(`sweep ${String(i).padStart(5)}  rss ${s.rssMb} MB  heap ${s.heapMb} MB  db ${s.dbMb} MB (${s.pagesMb} MB in pages)  wal ${s.walMb} MB  pm p50 ${s.p50Ms} ms p95 ${s.p95Ms} ms  findings open ${s.findingsOpen}  failed scans ${failed}`);
+        log(
+          `sweep ${String(i).padStart(5)}  rss ${s.rssMb} MB  heap ${s.heapMb} MB  db ${s.dbMb} MB (${s.pagesMb} MB in pages)  wal ${s.walMb} MB  pm p50 ${s.p50Ms} ms p95 ${s.p95Ms} ms  findings open ${s.findingsOpen}  failed scans ${failed}`,
+        );
       }
     }
     db.close();

@@ -9,7 +9,14 @@ describe('soak (short)', () => {
   it('40 sweeps with faults: scans keep succeeding, memory and database stay bounded', async () => {
     const lines: string[] = [];
     try {
-      const r = await runSoak({ sweeps: 40, gpus: 64, faultEvery: 2, reportEvery: 10, dir: tempDir('soak'), log: (l) => lines.push(l) });
+      const r = await runSoak({
+        sweeps: 40,
+        gpus: 64,
+        faultEvery: 2,
+        reportEvery: 10,
+        dir: tempDir('soak'),
+        log: (l) => lines.push(l),
+      });
       console.log(`soak (CI): ${r.seconds} s, faults ${JSON.stringify(r.faults)}\n${lines.join('\n')}`);
       expect(r.samples.length).toBe(4);
       expect(Object.values(r.faults).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(15);

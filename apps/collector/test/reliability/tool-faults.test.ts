@@ -46,7 +46,13 @@ beforeAll(async () => {
   mkdirSync(bin);
   // Only the fake tools and the basic shell utilities they use are reachable.
   process.env.PATH = `${bin}:/usr/bin:/bin`;
-  ctx = createContext(testConfig(dir, { IBWATCH_SOURCE: 'diags', IBWATCH_TOOL_TIMEOUT_MS: String(TIMEOUT_MS), IBWATCH_TOOL_MAX_OUTPUT_BYTES: String(CAP_BYTES) }));
+  ctx = createContext(
+    testConfig(dir, {
+      IBWATCH_SOURCE: 'diags',
+      IBWATCH_TOOL_TIMEOUT_MS: String(TIMEOUT_MS),
+      IBWATCH_TOOL_MAX_OUTPUT_BYTES: String(CAP_BYTES),
+    }),
+  );
   app = await buildApp(ctx);
   healthy();
   for (const k of ['topology', 'sm', 'pm'] as const) expect((await ctx.scans.run(k, 'cli')).status).not.toBe('failed');
@@ -119,7 +125,9 @@ describe('tool faults', () => {
     tool('ibqueryerrors', 'echo "ibwarn: [1] query failed: SA query failed" >&2; exit 3');
     const a = await ctx.scans.run('pm', 'api');
     expect(a.status).toBe('failed');
-    expect(a.error).toMatch(/^ibqueryerrors --data --threshold-file \/dev\/null: exit 3: ibwarn: \[1\] query failed|^ibqueryerrors --counters: exit 3/);
+    expect(a.error).toMatch(
+      /^ibqueryerrors --data --threshold-file \/dev\/null: exit 3: ibwarn: \[1\] query failed|^ibqueryerrors --counters: exit 3/,
+    );
     tool('ibqueryerrors', 'exec yes "   GUID 0xfc6a1c0300001010 port 3: [PortXmitDiscards == 55]"');
     const b = await ctx.scans.run('pm', 'api');
     expect(b.status).toBe('failed');
@@ -133,7 +141,10 @@ describe('tool faults', () => {
     const marker = join(bin, 'crashed-once');
     rmSync(marker, { force: true });
     // First run of the --counters sweep crashes the way ibqueryerrors does under umad2sim.
-    tool('ibqueryerrors', `case "$*" in *--counters*) if [ ! -e '${marker}' ]; then : > '${marker}'; kill -SEGV $$; fi; cat '${lab('lab-ibqueryerrors-counters.txt')}';; *) cat '${lab('lab-ibqueryerrors-nothr.txt')}'; exit 1;; esac`);
+    tool(
+      'ibqueryerrors',
+      `case "$*" in *--counters*) if [ ! -e '${marker}' ]; then : > '${marker}'; kill -SEGV $$; fi; cat '${lab('lab-ibqueryerrors-counters.txt')}';; *) cat '${lab('lab-ibqueryerrors-nothr.txt')}'; exit 1;; esac`,
+    );
     const r = await ctx.scans.run('pm', 'api');
     expect(existsSync(marker)).toBe(true);
     expect(r.status).toBe('ok');
@@ -145,24 +156,43 @@ describe('tool faults', () => {
     healthy();
     tool('saquery', null);
     tool('sminfo', null);
-    const before = ctx.db.prepare("SELECT COUNT(*) FROM findings WHERE kind LIKE 'sm-%' AND state != 'resolved'").pluck().get();
+    const before = ctx.db
+      .prepare("SELECT COUNT(*) FROM findings WHERE kind LIKE 'sm-%' AND state != 'resolved'")
+      .pluck()
+      .get();
     const row = await ctx.scans.run('sm', 'api');
     expect(row.status).toBe('failed');
     expect(row.error).toBe('saquery: not found on PATH');
-    expect(ctx.db.prepare("SELECT COUNT(*) FROM findings WHERE kind LIKE 'sm-%' AND state != 'resolved'").pluck().get()).toBe(before);
+    expect(
+      ctx.db.prepare("SELECT COUNT(*) FROM findings WHERE kind LIKE 'sm-%' AND state != 'resolved'").pluck().get(),
+    ).toBe(before);
   });
 
   it('the collector keeps serving through all of it: health, scan list, and scan now over HTTP', async () => {
     healthy();
     tool('ibnetdiscover', 'exit 7');
     expect((await app.inject('/api/health')).statusCode).toBe(200);
-    const now = await app.inject({ method: 'POST', url: '/api/scans', headers: { authorization: `Bearer ${TOKEN}` }, payload: { kind: 'topology' } });
+    const now = await app.inject({
+      method: 'POST',
+      url: '/api/scans',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      payload: { kind: 'topology' },
+    });
     expect(now.statusCode).toBe(200);
     expect(now.json()).toMatchObject({ status: 'failed' });
     expect((now.json() as { error: string }).error).toMatch(/^ibnetdiscover ?: exit 7$/);
     const failed = (await app.inject({ url: '/api/scans?status=failed' })).json() as { error: string }[];
-    for (const m of ['killed after timeout', 'exit 3', 'empty output', 'output exceeded the cap', 'not found on PATH']) {
-      expect(failed.some((f) => f.error.includes(m)), m).toBe(true);
+    for (const m of [
+      'killed after timeout',
+      'exit 3',
+      'empty output',
+      'output exceeded the cap',
+      'not found on PATH',
+    ]) {
+      expect(
+        failed.some((f) => f.error.includes(m)),
+        m,
+      ).toBe(true);
     }
     healthy();
     expect((await ctx.scans.run('topology', 'api')).status).toBe('ok');

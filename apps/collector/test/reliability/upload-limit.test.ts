@@ -24,15 +24,25 @@ afterAll(async () => {
 });
 
 /** Streams `totalBytes` of JSON-ish body in 1 MB chunks, stopping as soon as the server answers. */
-function upload(totalBytes: number, declareLength: boolean): Promise<{ status: number; sent: number; peakRssGrowth: number; body: string }> {
+function upload(
+  totalBytes: number,
+  declareLength: boolean,
+): Promise<{ status: number; sent: number; peakRssGrowth: number; body: string }> {
   const chunk = Buffer.alloc(MB, 'x');
   const rss0 = process.memoryUsage().rss;
   let peak = 0;
   let sent = 0;
   return new Promise((resolveUpload, fail) => {
     const req = request({
-      host: '127.0.0.1', port, method: 'POST', path: '/api/nccl-runs',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...(declareLength ? { 'content-length': String(totalBytes) } : {}) },
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/api/nccl-runs',
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        'content-type': 'application/json',
+        ...(declareLength ? { 'content-length': String(totalBytes) } : {}),
+      },
     });
     let answered = false;
     req.on('response', (res) => {
@@ -48,7 +58,8 @@ function upload(totalBytes: number, declareLength: boolean): Promise<{ status: n
       if (answered) return;
       // The server answers 413 and closes while we still write; the reset can beat the answer
       // to the client (status 0 = "refused by closing the connection").
-      if (e.code === 'EPIPE' || e.code === 'ECONNRESET') resolveUpload({ status: 0, sent, peakRssGrowth: peak, body: '' });
+      if (e.code === 'EPIPE' || e.code === 'ECONNRESET')
+        resolveUpload({ status: 0, sent, peakRssGrowth: peak, body: '' });
       else fail(e);
     });
     const pump = () => {
@@ -56,7 +67,8 @@ function upload(totalBytes: number, declareLength: boolean): Promise<{ status: n
         peak = Math.max(peak, process.memoryUsage().rss - rss0);
         sent += MB;
         if (sent === MB) req.write('{"text":"');
-        if (!req.write(sent >= totalBytes ? Buffer.concat([chunk.subarray(0, MB - 2), Buffer.from('"}')]) : chunk)) return void req.once('drain', pump);
+        if (!req.write(sent >= totalBytes ? Buffer.concat([chunk.subarray(0, MB - 2), Buffer.from('"}')]) : chunk))
+          return void req.once('drain', pump);
       }
       if (!answered) req.end();
     };
@@ -75,11 +87,15 @@ describe('upload size limit', () => {
 
   it('a 64 MB chunked upload (no length declared) gets 413 at the limit; memory stays well under the body size', async () => {
     const r = await upload(64 * MB, false);
-    expect(r.status === 413 || (r.status === 0 && r.sent > 32 * MB), `status ${r.status} after ${r.sent / MB} MB`).toBe(true);
+    expect(r.status === 413 || (r.status === 0 && r.sent > 32 * MB), `status ${r.status} after ${r.sent / MB} MB`).toBe(
+      true,
+    );
     expect(r.peakRssGrowth).toBeLessThan(64 * MB);
     // The process still serves, and nothing was imported.
     expect((await app.inject('/api/health')).statusCode).toBe(200);
     expect((await app.inject('/api/scans')).json()).toEqual([]);
-    console.log(`upload limit: 64 MB chunked body -> ${r.status} after ${r.sent / MB} MB sent, peak RSS growth ${(r.peakRssGrowth / MB).toFixed(1)} MB`);
+    console.log(
+      `upload limit: 64 MB chunked body -> ${r.status} after ${r.sent / MB} MB sent, peak RSS growth ${(r.peakRssGrowth / MB).toFixed(1)} MB`,
+    );
   }, 60_000);
 });

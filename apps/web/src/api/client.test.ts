@@ -35,7 +35,10 @@ describe('api', () => {
     expect((e as ApiError).message).toBe('no port 0x01/9');
   });
   it('turns a network failure into status 0', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     const e = (await api.get('/api/summary').catch((x: unknown) => x)) as ApiError;
     expect(e.status).toBe(0);
     expect(e.message).toContain('cannot reach the collector');

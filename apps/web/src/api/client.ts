@@ -22,7 +22,8 @@ export function errorMessage(status: number, body: unknown, statusText = ''): st
     if (typeof o.message === 'string' && o.message) return o.message;
     if (typeof o.error === 'string' && o.error) return o.error;
   }
-  if (typeof body === 'string' && body.trim() && body.length < 300 && !body.trimStart().startsWith('<')) return body.trim();
+  if (typeof body === 'string' && body.trim() && body.length < 300 && !body.trimStart().startsWith('<'))
+    return body.trim();
   return `HTTP ${status}${statusText ? ' ' + statusText : ''}`;
 }
 

@@ -29,7 +29,12 @@ export function useApi<T>(path: string | null, opts: { refreshMs?: number } = {}
     const ctl = new AbortController();
     const samePath = lastPath.current === path;
     lastPath.current = path;
-    setState((s) => ({ ...s, loading: true, data: samePath ? s.data : undefined, error: samePath ? s.error : undefined }));
+    setState((s) => ({
+      ...s,
+      loading: true,
+      data: samePath ? s.data : undefined,
+      error: samePath ? s.error : undefined,
+    }));
     api
       .get<T>(path, ctl.signal)
       .then((data) => setState({ data, error: undefined, loading: false, updatedAt: Date.now() }))

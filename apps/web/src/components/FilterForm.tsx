@@ -4,7 +4,13 @@ import { useState, type FormEvent, type ReactNode } from 'react';
  * Text filters edited locally and applied on submit (so typing doesn't flood history), selects
  * applied at once by the caller. `onApply` gets the text values.
  */
-export function FilterForm({ fields, values, onApply, children, label }: {
+export function FilterForm({
+  fields,
+  values,
+  onApply,
+  children,
+  label,
+}: {
   fields: { key: string; label: string; placeholder?: string }[];
   values: Record<string, string | undefined>;
   onApply: (v: Record<string, string>) => void;

@@ -8,7 +8,12 @@ import { Time } from './Time.tsx';
 import { WriteButton } from './WriteButton.tsx';
 
 /** Findings with severity, state, times and (with `actions`) acknowledge / resolve buttons. */
-export function FindingsTable({ rows, actions = false, reload, empty = 'No findings.' }: {
+export function FindingsTable({
+  rows,
+  actions = false,
+  reload,
+  empty = 'No findings.',
+}: {
   rows: FindingRow[];
   actions?: boolean;
   reload?: () => void;
@@ -31,7 +36,13 @@ export function FindingsTable({ rows, actions = false, reload, empty = 'No findi
         </thead>
         <tbody>
           {sortBySeverity(rows).map((f) => (
-            <tr key={f.id} data-testid="finding-row" data-finding-id={f.id} data-severity={f.severity} data-state={f.state}>
+            <tr
+              key={f.id}
+              data-testid="finding-row"
+              data-finding-id={f.id}
+              data-severity={f.severity}
+              data-state={f.state}
+            >
               <td>
                 <Badge look={severityLook[f.severity]} />
               </td>

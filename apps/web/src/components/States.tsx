@@ -21,7 +21,8 @@ export function ErrorState({ error, retry }: { error: ApiError | Error; retry?: 
   const status = 'status' in error ? (error as ApiError).status : 0;
   return (
     <div className="state state-error" data-testid="error-state" role="alert">
-      <strong>✖ Could not load{status ? ` (HTTP ${status})` : ''}:</strong> <span className="error-message">{error.message}</span>
+      <strong>✖ Could not load{status ? ` (HTTP ${status})` : ''}:</strong>{' '}
+      <span className="error-message">{error.message}</span>
       {retry && (
         <button type="button" onClick={retry} className="btn-small">
           Retry

@@ -7,15 +7,7 @@
  * over a string already in memory, an array of lines or a multi-megabyte stream read with
  * `node:readline` (a 60k-port `ibqueryerrors --counters` output is several MB). Pure: no I/O.
  */
-import type {
-  Guid,
-  LinkSpeed,
-  LinkWidth,
-  ParseResult,
-  ParseWarning,
-  PhysState,
-  PortState,
-} from '@ibwatch/fabric';
+import type { Guid, LinkSpeed, LinkWidth, ParseResult, ParseWarning, PhysState, PortState } from '@ibwatch/fabric';
 import { normalizeGuid } from '@ibwatch/fabric';
 import { ParseError } from '../parse-error.ts';
 import { isBlank, looksBinary, splitLines, stripCr } from '../lines.ts';
@@ -120,7 +112,15 @@ export function parseWidth(raw: string): LinkWidth | undefined {
 }
 
 const SPEED_NAMES: Record<string, LinkSpeed> = {
-  SDR: 'SDR', DDR: 'DDR', QDR: 'QDR', FDR10: 'FDR10', FDR: 'FDR', EDR: 'EDR', HDR: 'HDR', NDR: 'NDR', XDR: 'XDR',
+  SDR: 'SDR',
+  DDR: 'DDR',
+  QDR: 'QDR',
+  FDR10: 'FDR10',
+  FDR: 'FDR',
+  EDR: 'EDR',
+  HDR: 'HDR',
+  NDR: 'NDR',
+  XDR: 'XDR',
 };
 
 /** Speed name as ibnetdiscover prints it (`HDR`, `FDR10`); `???` (down port) -> undefined. */
@@ -153,7 +153,11 @@ export function parseLaneRate(raw: string, fdr10Marker = false): LinkSpeed | und
 }
 
 const PORT_STATES: Record<string, PortState> = {
-  Down: 'Down', Initialize: 'Initialize', Init: 'Initialize', Armed: 'Armed', Active: 'Active',
+  Down: 'Down',
+  Initialize: 'Initialize',
+  Init: 'Initialize',
+  Armed: 'Armed',
+  Active: 'Active',
 };
 
 export function parsePortState(raw: string): PortState {

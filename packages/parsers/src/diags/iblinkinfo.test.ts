@@ -17,15 +17,30 @@ describe('parseIblinkinfo() on the lab capture', () => {
 
   it('shows the width-degraded link on both ends', () => {
     expect(at(value.ports, 'dgx-0005 mlx5_0', 1)).toMatchObject({
-      nodeType: 'ca', portGuid: '0xb83fd20300002051', lid: 17, widthActive: '2X', speedActive: 'HDR', laneGbps: '53.125',
-      state: 'Active', physState: 'LinkUp', peer: { lid: 5, portNum: 5, description: 'leaf-r0-01' }, couldBe: ['12X'],
+      nodeType: 'ca',
+      portGuid: '0xb83fd20300002051',
+      lid: 17,
+      widthActive: '2X',
+      speedActive: 'HDR',
+      laneGbps: '53.125',
+      state: 'Active',
+      physState: 'LinkUp',
+      peer: { lid: 5, portNum: 5, description: 'leaf-r0-01' },
+      couldBe: ['12X'],
     });
-    expect(at(value.ports, 'leaf-r0-01', 5)).toMatchObject({ widthActive: '2X', nodeGuid: '0xfc6a1c0300001110', portGuid: '0xfc6a1c0300001110' });
+    expect(at(value.ports, 'leaf-r0-01', 5)).toMatchObject({
+      widthActive: '2X',
+      nodeGuid: '0xfc6a1c0300001110',
+      portGuid: '0xfc6a1c0300001110',
+    });
   });
 
   it('shows the speed-degraded link with its Could be hint', () => {
     expect(at(value.ports, 'leaf-r0-02', 4)).toMatchObject({
-      widthActive: '4X', speedActive: 'EDR', laneGbps: '25.78125', couldBe: ['12X', '53.125 Gbps'],
+      widthActive: '4X',
+      speedActive: 'EDR',
+      laneGbps: '25.78125',
+      couldBe: ['12X', '53.125 Gbps'],
       peer: { lid: 31, portNum: 1, description: 'dgx-0012 mlx5_0' },
     });
   });
@@ -45,7 +60,10 @@ describe('parseIblinkinfo() variants', () => {
     expect(warnings).toEqual([]);
     expect(value.ports).toHaveLength(248);
     const p = at(value.ports, 'dgx-0032 mlx5_0', 1)!;
-    expect(p).toMatchObject({ portGuid: '0xb83fd20300002201', peer: { guid: '0xfc6a1c0300001140', lid: 14, portNum: 8 } });
+    expect(p).toMatchObject({
+      portGuid: '0xb83fd20300002201',
+      peer: { guid: '0xfc6a1c0300001140', lid: 14, portNum: 8 },
+    });
     expect(p.nodeType).toBeUndefined();
   });
 
@@ -73,7 +91,9 @@ describe('parseIblinkinfo() variants', () => {
     const r = parseIblinkinfo(text, { onPort: (p) => handed.push(p) });
     expect(handed).toEqual(parseIblinkinfo(text).value.ports);
     expect(r.value).toEqual({ ports: [], links: [] });
-    expect(() => parseIblinkinfo('CA: dgx-0001 mlx5_0:\n', { onPort: () => undefined })).toThrowError(/no port lines found/);
+    expect(() => parseIblinkinfo('CA: dgx-0001 mlx5_0:\n', { onPort: () => undefined })).toThrowError(
+      /no port lines found/,
+    );
   });
 
   it('throws on empty and binary input', () => {

@@ -15,8 +15,21 @@ describe('parseIbnetdiscoverPorts() on the lab capture', () => {
 
   it('reports the degraded links', () => {
     const w = value.ports.find((p) => p.description === 'dgx-0005 mlx5_0')!;
-    expect(w).toMatchObject({ kind: 'CA', lid: 17, portNum: 1, portGuid: '0xb83fd20300002051', widthActive: '2X', speedActive: 'HDR' });
-    expect(w.peer).toEqual({ kind: 'SW', lid: 5, portNum: 5, portGuid: '0xfc6a1c0300001110', description: 'leaf-r0-01' });
+    expect(w).toMatchObject({
+      kind: 'CA',
+      lid: 17,
+      portNum: 1,
+      portGuid: '0xb83fd20300002051',
+      widthActive: '2X',
+      speedActive: 'HDR',
+    });
+    expect(w.peer).toEqual({
+      kind: 'SW',
+      lid: 5,
+      portNum: 5,
+      portGuid: '0xfc6a1c0300001110',
+      description: 'leaf-r0-01',
+    });
     const s = value.links.find((l) => l.a.description === 'dgx-0012 mlx5_0' || l.b.description === 'dgx-0012 mlx5_0')!;
     expect(s).toMatchObject({ widthActive: '4X', speedActive: 'EDR' });
   });
@@ -43,15 +56,21 @@ describe('parseIbnetdiscoverPorts() on real samples and bad input', () => {
   });
 
   it('warns about a line with too few fields and normalises odd GUIDs', () => {
-    const { value, warnings } = parseIbnetdiscoverPorts(fixture('diags/ibnetdiscover-p-fields.bad.txt'), { file: 'p.bad' });
-    expect(warnings).toEqual([{ line: 4, file: 'p.bad', message: 'not a port line: "CA    31  1 0xb83fd203000020c1 4x"' }]);
+    const { value, warnings } = parseIbnetdiscoverPorts(fixture('diags/ibnetdiscover-p-fields.bad.txt'), {
+      file: 'p.bad',
+    });
+    expect(warnings).toEqual([
+      { line: 4, file: 'p.bad', message: 'not a port line: "CA    31  1 0xb83fd203000020c1 4x"' },
+    ]);
     expect(value.ports[3]).toMatchObject({ portGuid: '0xb83fd203000020c1', peer: { portGuid: '0xfc6a1c0300001120' } });
     expect(value.ports[4]).toMatchObject({ portGuid: '0x0002c9020040f161', speedRaw: 'QDR' });
   });
 
   it('throws on empty, binary and unusable input', () => {
     expect(() => parseIbnetdiscoverPorts('')).toThrowError('ibnetdiscover-p: empty output');
-    expect(() => parseIbnetdiscoverPorts(fixture('diags/binary.bad.txt'))).toThrowError(/ibnetdiscover-p:2: binary data/);
+    expect(() => parseIbnetdiscoverPorts(fixture('diags/binary.bad.txt'))).toThrowError(
+      /ibnetdiscover-p:2: binary data/,
+    );
     expect(() => parseIbnetdiscoverPorts('hello\nworld\n')).toThrowError('ibnetdiscover-p: no port lines found');
   });
 });
@@ -62,18 +81,31 @@ describe('parseIbnodes()', () => {
     expect(sw.warnings).toEqual([]);
     expect(sw.value).toHaveLength(6);
     expect(sw.value.find((n) => n.description === 'leaf-r0-02')).toEqual({
-      guid: '0xfc6a1c0300001120', type: 'switch', description: 'leaf-r0-02', numPorts: 36, port0: 'base', lid: 8, lmc: 0,
+      guid: '0xfc6a1c0300001120',
+      type: 'switch',
+      description: 'leaf-r0-02',
+      numPorts: 36,
+      port0: 'base',
+      lid: 8,
+      lmc: 0,
     });
     const hosts = parseIbnodes(fixture('diags/lab-ibhosts.txt')).value;
     expect(hosts).toHaveLength(32);
     expect(hosts.find((n) => n.description === 'dgx-0017 mlx5_0')).toEqual({
-      guid: '0xb83fd20300002110', type: 'ca', description: 'dgx-0017 mlx5_0', numPorts: 1,
+      guid: '0xb83fd20300002110',
+      type: 'ca',
+      description: 'dgx-0017 mlx5_0',
+      numPorts: 1,
     });
   });
 
   it('accepts the "Ca: " form of the real sample; empty output is a warning', () => {
     expect(parseIbnodes(fixture('diags/sample-ibhosts.txt')).value).toHaveLength(4);
-    expect(parseIbnodes(fixture('diags/sample-ibswitches.txt')).value[0]).toMatchObject({ lid: 2, numPorts: 36, port0: 'base' });
+    expect(parseIbnodes(fixture('diags/sample-ibswitches.txt')).value[0]).toMatchObject({
+      lid: 2,
+      numPorts: 36,
+      port0: 'base',
+    });
     expect(parseIbnodes('').warnings[0].message).toMatch(/empty output/);
   });
 });

@@ -109,7 +109,12 @@ export function createIbnetdiscoverParser(opts: ParseOptions = {}): LineParser<I
       if (s) port.speedActive = s;
     } else ctx.warn('no width/speed token on port line');
     ports.push(port);
-    pending.push({ self: { nodeGuid: current.guid, portNum: port.portNum }, peerId: m[4], peerPort: Number(m[5]), line: ctx.lineNo });
+    pending.push({
+      self: { nodeGuid: current.guid, portNum: port.portNum },
+      peerId: m[4],
+      peerPort: Number(m[5]),
+      line: ctx.lineNo,
+    });
   }
 
   return {
@@ -149,7 +154,8 @@ export function createIbnetdiscoverParser(opts: ParseOptions = {}): LineParser<I
           continue;
         }
         const peer: PortRef = { nodeGuid: peerGuid, portNum: p.peerPort };
-        const selfFirst = p.self.nodeGuid < peer.nodeGuid || (p.self.nodeGuid === peer.nodeGuid && p.self.portNum <= peer.portNum);
+        const selfFirst =
+          p.self.nodeGuid < peer.nodeGuid || (p.self.nodeGuid === peer.nodeGuid && p.self.portNum <= peer.portNum);
         const [a, b] = selfFirst ? [p.self, peer] : [peer, p.self];
         const key = `${a.nodeGuid}/${a.portNum}-${b.nodeGuid}/${b.portNum}`;
         if (!links.has(key)) links.set(key, { a, b });

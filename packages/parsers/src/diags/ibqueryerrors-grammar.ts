@@ -26,9 +26,19 @@ export interface IbqeSummary {
  * them at 0.
  */
 export const IBQE_ERROR_MODE_COUNTERS = [
-  'SymbolErrorCounter', 'LinkErrorRecoveryCounter', 'LinkDownedCounter', 'PortRcvErrors', 'PortRcvRemotePhysicalErrors',
-  'PortRcvSwitchRelayErrors', 'PortXmitDiscards', 'PortXmitConstraintErrors', 'PortRcvConstraintErrors',
-  'LocalLinkIntegrityErrors', 'ExcessiveBufferOverrunErrors', 'VL15Dropped', 'PortXmitWait',
+  'SymbolErrorCounter',
+  'LinkErrorRecoveryCounter',
+  'LinkDownedCounter',
+  'PortRcvErrors',
+  'PortRcvRemotePhysicalErrors',
+  'PortRcvSwitchRelayErrors',
+  'PortXmitDiscards',
+  'PortXmitConstraintErrors',
+  'PortRcvConstraintErrors',
+  'LocalLinkIntegrityErrors',
+  'ExcessiveBufferOverrunErrors',
+  'VL15Dropped',
+  'PortXmitWait',
 ] as const;
 
 export const ERR_HDR = /^Errors for (?:(0x[0-9a-fA-F]+) )?"(.*)"\s*$/;
@@ -121,7 +131,13 @@ function warnItems(ctx: LineContext, line: string, opened: number, consumed: num
  * `take` returns false for a value it cannot hold, which then counts as not understood.
  * `names` is {@link scanItem}'s. Warns once for the line if any `[` opened no item taken.
  */
-export function scanItems(ctx: LineContext, line: string, from: number, names: string[], take: (k: number) => boolean): void {
+export function scanItems(
+  ctx: LineContext,
+  line: string,
+  from: number,
+  names: string[],
+  take: (k: number) => boolean,
+): void {
   let opened = 0;
   let consumed = 0;
   let taken = 0;

@@ -202,7 +202,13 @@ function littleEndianWords(key: Uint8Array): Uint32Array {
  * `t[at...]` (viewed by `dv`; `at + key.length` must not pass the line) starts with the bytes of
  * `key`, whose first `words.length * 4` bytes are `words`.
  */
-function sameKey(dv: DataView<ArrayBufferLike>, t: Uint8Array, at: number, key: Uint8Array, words: Uint32Array): boolean {
+function sameKey(
+  dv: DataView<ArrayBufferLike>,
+  t: Uint8Array,
+  at: number,
+  key: Uint8Array,
+  words: Uint32Array,
+): boolean {
   const nw = words.length;
   for (let w = 0; w < nw; w++) if (dv.getUint32(at + 4 * w, true) !== words[w]) return false;
   for (let k = nw * 4; k < key.length; k++) if (t[at + k] !== key[k]) return false;

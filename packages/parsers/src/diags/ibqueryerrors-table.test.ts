@@ -19,7 +19,13 @@ function viaRecords(text: string, file: string) {
   try {
     const r = parseIbqueryerrors(text, { file });
     const { counters, unresolved } = ibqePortCounters(r.value.ports, PORT_TO_NODE);
-    return { counters, unresolved: unresolved.length, mode: r.value.mode, summary: r.value.summary, warnings: r.warnings };
+    return {
+      counters,
+      unresolved: unresolved.length,
+      mode: r.value.mode,
+      summary: r.value.summary,
+      warnings: r.warnings,
+    };
   } catch (e) {
     return { error: e };
   }
@@ -59,8 +65,13 @@ describe('ibqueryerrorsTable() gives what ibqePortCounters(parseIbqueryerrors())
         const e = (got as { error: ParseError }).error;
         const w = want.error as ParseError;
         expect(e).toBeInstanceOf(ParseError);
-        expect({ format: e.format, file: e.file, line: e.line, text: e.text, message: e.message })
-          .toEqual({ format: w.format, file: w.file, line: w.line, text: w.text, message: w.message });
+        expect({ format: e.format, file: e.file, line: e.line, text: e.text, message: e.message }).toEqual({
+          format: w.format,
+          file: w.file,
+          line: w.line,
+          text: w.text,
+          message: w.message,
+        });
         return;
       }
       expect(got).toEqual(want);
@@ -90,10 +101,19 @@ describe('ibqueryerrorsTable() gives what ibqePortCounters(parseIbqueryerrors())
   it('on "Errors for" headers of every form, the byte-read ones and those left to the general reader', () => {
     const port = '   GUID 0xfc6a1c0300001120 port 1: [PortRcvErrors == 2]';
     const headers = [
-      'Errors for 0xfc6a1c0300001120 "leaf-r0-02"', 'Errors for "dgx-0099 mlx5_0"', 'Errors for 0XFC6A1C0300001120 "upper X"',
-      'Errors for 0x0000000000000000 "zero"', 'Errors for 0xfc6a1c03 "short"', 'Errors for ""', 'Errors for 0xfc6a1c0300001120 "a "b" c"',
-      'Errors for 0xfc6a1c0300001120 "trailing" ', 'Errors for 0xfc6a1c0300001120 "né"', 'Errors for 0xfc6a1c0300001120 leaf',
-      'Errors for 0xfc6a1c03000011zz "not hex"', 'Errors for ', 'Data Counters for 0xfc6a1c0300001120 "data"',
+      'Errors for 0xfc6a1c0300001120 "leaf-r0-02"',
+      'Errors for "dgx-0099 mlx5_0"',
+      'Errors for 0XFC6A1C0300001120 "upper X"',
+      'Errors for 0x0000000000000000 "zero"',
+      'Errors for 0xfc6a1c03 "short"',
+      'Errors for ""',
+      'Errors for 0xfc6a1c0300001120 "a "b" c"',
+      'Errors for 0xfc6a1c0300001120 "trailing" ',
+      'Errors for 0xfc6a1c0300001120 "né"',
+      'Errors for 0xfc6a1c0300001120 leaf',
+      'Errors for 0xfc6a1c03000011zz "not hex"',
+      'Errors for ',
+      'Data Counters for 0xfc6a1c0300001120 "data"',
     ];
     const text = headers.flatMap((h) => [h, port]).join('\n');
     const want = viaRecords(text, 'headers.txt');
@@ -105,7 +125,9 @@ describe('ibqueryerrorsTable() gives what ibqePortCounters(parseIbqueryerrors())
 
   it('throws on an invalid GUID naming line and text, as the record parser does', () => {
     const text = 'Errors for "x"\n   GUID 0xZZ12 port 1: [PortRcvErrors == 7]\n';
-    expect(() => ibqueryerrorsTable(text)).toThrowError(/ibqueryerrors:2: invalid GUID "0xZZ12": "   GUID 0xZZ12 port 1/);
+    expect(() => ibqueryerrorsTable(text)).toThrowError(
+      /ibqueryerrors:2: invalid GUID "0xZZ12": "   GUID 0xZZ12 port 1/,
+    );
   });
 });
 
@@ -116,8 +138,20 @@ const VARIANTS: [string, (b: Buffer) => Buffer][] = [
   ['BOM', (b) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b])],
   ['multi-byte description', (b) => Buffer.from(b.toString('utf8').replace(/"([^"\n]*)"/g, '"$1 ärger ☃ 日本"'))],
   ['cut mid-line', (b) => b.subarray(0, Math.floor((b.length * 2) / 3))],
-  ['cut inside a multi-byte character', (b) => { const m = Buffer.from(b.toString('utf8').replace('"', '"☃')); return m.subarray(0, m.indexOf('☃') + 2); }],
-  ['lone CR', (b) => { const i = b.indexOf(10, b.length >> 1); return i < 0 ? b : Buffer.concat([b.subarray(0, i), Buffer.from('\r'), b.subarray(i + 1)]); }],
+  [
+    'cut inside a multi-byte character',
+    (b) => {
+      const m = Buffer.from(b.toString('utf8').replace('"', '"☃'));
+      return m.subarray(0, m.indexOf('☃') + 2);
+    },
+  ],
+  [
+    'lone CR',
+    (b) => {
+      const i = b.indexOf(10, b.length >> 1);
+      return i < 0 ? b : Buffer.concat([b.subarray(0, i), Buffer.from('\r'), b.subarray(i + 1)]);
+    },
+  ],
 ];
 
 describe('ibqueryerrorsTable() from bytes (the collector hands over stdout as a Buffer)', () => {
@@ -131,7 +165,11 @@ describe('ibqueryerrorsTable() from bytes (the collector hands over stdout as a 
           const e = (got as { error: ParseError }).error;
           const w = want.error as ParseError;
           expect(e, name).toBeInstanceOf(ParseError);
-          expect({ line: e.line, text: e.text, message: e.message }, name).toEqual({ line: w.line, text: w.text, message: w.message });
+          expect({ line: e.line, text: e.text, message: e.message }, name).toEqual({
+            line: w.line,
+            text: w.text,
+            message: w.message,
+          });
         } else expect(got, name).toEqual(want);
       }
     });
@@ -162,10 +200,14 @@ describe('ibqueryerrorsTable() values', () => {
 
   it('keeps a data counter beyond 2^53 exact', () => {
     const { value } = ibqueryerrorsTable(fixture('diags/lab-ibqueryerrors-counters.txt'));
-    const rec = viaRecords(fixture('diags/lab-ibqueryerrors-counters.txt'), 'c.txt') as { counters: { nodeGuid: string; portNum: number; counters: Record<string, bigint> }[] };
+    const rec = viaRecords(fixture('diags/lab-ibqueryerrors-counters.txt'), 'c.txt') as {
+      counters: { nodeGuid: string; portNum: number; counters: Record<string, bigint> }[];
+    };
     const big = rec.counters.find((p) => p.counters.PortXmitData! > 9876543210123n)!;
     expect(cell(value.table, big.nodeGuid, big.portNum, 'PortXmitData')).toBe(big.counters.PortXmitData);
-    const t = ibqueryerrorsTable('Data Counters for 0x1 "n"\n   GUID 0x1 port 1: [PortXmitData == 18446744073709551614 (big)] [PortRcvData == 9007199254740993]\n').value.table;
+    const t = ibqueryerrorsTable(
+      'Data Counters for 0x1 "n"\n   GUID 0x1 port 1: [PortXmitData == 18446744073709551614 (big)] [PortRcvData == 9007199254740993]\n',
+    ).value.table;
     expect(cell(t, '0x0000000000000001', 1, 'PortXmitData')).toBe(18446744073709551614n);
     expect(cell(t, '0x0000000000000001', 1, 'PortRcvData')).toBe(9007199254740993n);
   });
@@ -190,9 +232,13 @@ describe('ibqueryerrorsTable() values', () => {
   });
 
   it('counts a value beyond 2^64 as an item not understood', () => {
-    const r = ibqueryerrorsTable('Data Counters for 0x1 "n"\n   GUID 0x1 port 1: [PortXmitData == 18446744073709551616] [PortRcvData == 3]\n## Summary: 1 nodes checked, 0 bad nodes found\n');
+    const r = ibqueryerrorsTable(
+      'Data Counters for 0x1 "n"\n   GUID 0x1 port 1: [PortXmitData == 18446744073709551616] [PortRcvData == 3]\n## Summary: 1 nodes checked, 0 bad nodes found\n',
+    );
     expect(cell(r.value.table, '0x0000000000000001', 1, 'PortRcvData')).toBe(3n);
     expect(cell(r.value.table, '0x0000000000000001', 1, 'PortXmitData')).toBeUndefined();
-    expect(r.warnings.map((w) => [w.line, w.message.slice(0, 40)])).toEqual([[2, '1 counter item(s) not understood (output']]);
+    expect(r.warnings.map((w) => [w.line, w.message.slice(0, 40)])).toEqual([
+      [2, '1 counter item(s) not understood (output'],
+    ]);
   });
 });

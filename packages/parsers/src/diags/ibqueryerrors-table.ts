@@ -26,8 +26,17 @@ import { isBlank } from '../lines.ts';
 import { GuidTable } from '../ibdiagnet/guid-table.ts';
 import { LineContext } from './common.ts';
 import {
-  DATA_HDR, ERR_HDR, type IbqeSummary, LINK_INFO_RE, PORT_RE, portLineHead, regexItems, scanItems, scannedItem,
-  scanPortHead, summaryLine,
+  DATA_HDR,
+  ERR_HDR,
+  type IbqeSummary,
+  LINK_INFO_RE,
+  PORT_RE,
+  portLineHead,
+  regexItems,
+  scanItems,
+  scannedItem,
+  scanPortHead,
+  summaryLine,
 } from './ibqueryerrors-grammar.ts';
 import { QuickPortLine } from './ibqueryerrors-quick.ts';
 import { parseLinkLine } from './link-line.ts';
@@ -60,7 +69,10 @@ const MAX_U64 = (1n << 64n) - 1n;
  * Parse ibqueryerrors output (any mode) into a counter table; see the module comment. Pass the
  * stdout as the `Buffer` it was read into: decoding it first only costs time.
  */
-export function ibqueryerrorsTable(input: TextOrBytes, options: IbqueryerrorsTableOptions = {}): ParseResult<IbqueryerrorsTable> {
+export function ibqueryerrorsTable(
+  input: TextOrBytes,
+  options: IbqueryerrorsTableOptions = {},
+): ParseResult<IbqueryerrorsTable> {
   return new TableReader(options).run(typeof input === 'string' ? encodeUtf8(input) : input);
 }
 
@@ -96,7 +108,8 @@ class TableReader {
     this.b = new CounterTableBuilder(Math.min(1 << 17, Math.max(4096, bytes.length >> 8)));
     this.lines(bytes);
     ctx.requireContent();
-    if (!this.summary && this.portLines === 0) ctx.fail('neither port lines nor a "## Summary" footer', undefined, null);
+    if (!this.summary && this.portLines === 0)
+      ctx.fail('neither port lines nor a "## Summary" footer', undefined, null);
     if (!this.summary) ctx.warn('no "## Summary" footer: output may be truncated', null);
     const value: IbqueryerrorsTable = { mode: this.mode, table: this.b.build(), unresolved: this.unresolved };
     if (this.summary) value.summary = this.summary;
@@ -215,7 +228,11 @@ class TableReader {
       return;
     }
     const counters = regexItems(m[3], line, this.ctx);
-    const row = this.rowFor(this.guids.get(m[1]) ?? this.ctx.guid(m[1], line), m[2] === 'ALL' ? 'ALL' : Number(m[2]), line);
+    const row = this.rowFor(
+      this.guids.get(m[1]) ?? this.ctx.guid(m[1], line),
+      m[2] === 'ALL' ? 'ALL' : Number(m[2]),
+      line,
+    );
     if (row < 0) return;
     let tooBig = 0;
     for (const name in counters) {
@@ -235,7 +252,8 @@ class TableReader {
       this.regexPortLine(line, m);
     } else if (LINK_INFO_RE.test(line)) {
       // `-r` only: the link is not a counter; it is read to warn as the record parser does.
-      if (!this.pending || !parseLinkLine(line.replace(LINK_INFO_RE, ''))) ctx.unknown(line, 'Link info line not understood');
+      if (!this.pending || !parseLinkLine(line.replace(LINK_INFO_RE, '')))
+        ctx.unknown(line, 'Link info line not understood');
     } else if ((m = ERR_HDR.exec(line))) {
       this.pending = false;
       if (this.mode === 'unknown') this.mode = 'errors';

@@ -7,7 +7,9 @@ const find = (ports: IbqePort[], desc: string, port: number | 'ALL') =>
   ports.find((p) => p.nodeDescription === desc && p.port === port);
 
 describe('parseIbqueryerrors() on the lab capture', () => {
-  const { value, warnings } = parseIbqueryerrors(fixture('diags/lab-ibqueryerrors.txt'), { file: 'lab-ibqueryerrors.txt' });
+  const { value, warnings } = parseIbqueryerrors(fixture('diags/lab-ibqueryerrors.txt'), {
+    file: 'lab-ibqueryerrors.txt',
+  });
 
   it('reports the injected counters on the exact ports', () => {
     expect(warnings).toEqual([]);
@@ -34,8 +36,13 @@ describe('parseIbqueryerrors() on the lab capture', () => {
 
   it('parses the summary', () => {
     expect(value.summary).toEqual({
-      nodesChecked: 38, badNodes: 5, portsChecked: 248, badPorts: 5,
-      pmaQueryFailures: 0, thresholds: {}, suppressed: [],
+      nodesChecked: 38,
+      badNodes: 5,
+      portsChecked: 248,
+      badPorts: 5,
+      pmaQueryFailures: 0,
+      thresholds: {},
+      suppressed: [],
     });
   });
 
@@ -43,7 +50,9 @@ describe('parseIbqueryerrors() on the lab capture', () => {
     const map = new Map([['0xb83fd20300002091', '0xb83fd20300002090']]);
     const { counters, unresolved } = ibqePortCounters(value.ports, map);
     expect(counters.find((c) => c.nodeGuid === '0xb83fd20300002090')).toEqual({
-      nodeGuid: '0xb83fd20300002090', portNum: 1, counters: { PortRcvErrors: 7n },
+      nodeGuid: '0xb83fd20300002090',
+      portNum: 1,
+      counters: { PortRcvErrors: 7n },
     });
     expect(unresolved.map((p) => p.nodeDescription)).toEqual(['dgx-0017 mlx5_0']);
   });
@@ -52,7 +61,11 @@ describe('parseIbqueryerrors() on the lab capture', () => {
 describe('parseIbqueryerrors() flags', () => {
   it('--data appends data counters (4-byte words) without the human suffix', () => {
     const { value } = parseIbqueryerrors(fixture('diags/lab-ibqueryerrors-data.txt'));
-    expect(find(value.ports, 'spine-01', 3)?.counters).toMatchObject({ PortXmitDiscards: 55n, PortXmitData: 111960n, PortRcvPkts: 1584n });
+    expect(find(value.ports, 'spine-01', 3)?.counters).toMatchObject({
+      PortXmitDiscards: 55n,
+      PortXmitData: 111960n,
+      PortRcvPkts: 1584n,
+    });
   });
 
   it('-r attaches the Link info of the port', () => {
@@ -60,8 +73,14 @@ describe('parseIbqueryerrors() flags', () => {
     expect(warnings).toEqual([]);
     const p = find(value.ports, 'leaf-r0-02', 17)!;
     expect(p.linkInfo).toMatchObject({
-      lid: 8, portNum: 17, widthActive: '4X', speedActive: 'HDR', state: 'Active', physState: 'LinkUp',
-      peer: { lid: 4, portNum: 3, description: 'spine-01', guid: '0xfc6a1c0300001010' }, couldBe: ['12X'],
+      lid: 8,
+      portNum: 17,
+      widthActive: '4X',
+      speedActive: 'HDR',
+      state: 'Active',
+      physState: 'LinkUp',
+      peer: { lid: 4, portNum: 3, description: 'spine-01', guid: '0xfc6a1c0300001010' },
+      couldBe: ['12X'],
     });
   });
 
@@ -82,7 +101,10 @@ describe('parseIbqueryerrors() flags', () => {
   it('reports thresholds and hides counters below them', () => {
     const { value } = parseIbqueryerrors(fixture('diags/lab-ibqueryerrors-thresholds.txt'));
     expect(value.summary?.thresholds).toEqual({ SymbolErrorCounter: 200n, PortXmitWait: 1000000n });
-    expect(find(value.ports, 'leaf-r0-02', 17)?.counters).toEqual({ LinkErrorRecoveryCounter: 3n, LinkDownedCounter: 2n });
+    expect(find(value.ports, 'leaf-r0-02', 17)?.counters).toEqual({
+      LinkErrorRecoveryCounter: 3n,
+      LinkDownedCounter: 2n,
+    });
     expect(find(value.ports, 'leaf-r0-03', 20)).toBeUndefined();
   });
 
@@ -115,7 +137,10 @@ describe('parseIbqueryerrors() on the real 2021 sample', () => {
     expect(warnings).toEqual([]);
     expect(value.ports).toHaveLength(15); // 14 ports + the switch's port ALL
     expect(find(value.ports, 'MF0;ys23ib4:SX6036/U1', 5)?.counters.SymbolErrorCounter).toBe(65535n);
-    expect(find(value.ports, 'server mlx4_0', 1)).toMatchObject({ guid: '0x0002c9030042dff1', counters: { PortXmitWait: 4294967295n } });
+    expect(find(value.ports, 'server mlx4_0', 1)).toMatchObject({
+      guid: '0x0002c9030042dff1',
+      counters: { PortXmitWait: 4294967295n },
+    });
     expect(value.summary).toMatchObject({ nodesChecked: 4, badNodes: 4, portsChecked: 43, badPorts: 14 });
   });
 });
@@ -175,7 +200,10 @@ describe('parseIbqueryerrors() at scale', () => {
     }
     let total = 0n;
     const t0 = performance.now();
-    const { value, warnings } = parseIbqueryerrors(lines(), { keepPorts: false, onPort: (p) => (total += p.counters.PortXmitData) });
+    const { value, warnings } = parseIbqueryerrors(lines(), {
+      keepPorts: false,
+      onPort: (p) => (total += p.counters.PortXmitData),
+    });
     expect(performance.now() - t0).toBeLessThan(5000);
     expect(warnings).toEqual([]);
     expect(value.summary?.portsChecked).toBe(60000);

@@ -57,8 +57,17 @@ import { GuidTable } from '../ibdiagnet/guid-table.ts';
 import { SMALL_BIGINTS } from '../ibdiagnet/values.ts';
 import { LineContext, type LineInput, type LineParser, type ParseOptions, runLines } from './common.ts';
 import {
-  DATA_HDR, ERR_HDR, type IbqeSummary, LINK_INFO_RE, PORT_RE, portLineHead, regexItems, scanItems, scannedItem,
-  scanPortHead, summaryLine,
+  DATA_HDR,
+  ERR_HDR,
+  type IbqeSummary,
+  LINK_INFO_RE,
+  PORT_RE,
+  portLineHead,
+  regexItems,
+  scanItems,
+  scannedItem,
+  scanPortHead,
+  summaryLine,
 } from './ibqueryerrors-grammar.ts';
 import { type LinkLine, parseLinkLine } from './link-line.ts';
 
@@ -156,12 +165,21 @@ export function createIbqueryerrorsParser(opts: IbqueryerrorsOptions = {}): Line
     scanItems(ctx, line, colon, itemNames, () => {
       // Exact in a double up to 2^53; PortXmitData of a busy port goes beyond that.
       const { name, value: v } = scannedItem;
-      counters[name] = v <= Number.MAX_SAFE_INTEGER
-        ? (v < 1024 ? SMALL_BIGINTS[v] : BigInt(v))
-        : BigInt(line.slice(scannedItem.digits, scannedItem.digitsEnd));
+      counters[name] =
+        v <= Number.MAX_SAFE_INTEGER
+          ? v < 1024
+            ? SMALL_BIGINTS[v]
+            : BigInt(v)
+          : BigInt(line.slice(scannedItem.digits, scannedItem.digitsEnd));
       return true;
     });
-    const p: IbqePort = { nodeDescription: node.description, guid, guidKind: node.dataMode ? 'node' : 'port', port, counters };
+    const p: IbqePort = {
+      nodeDescription: node.description,
+      guid,
+      guidKind: node.dataMode ? 'node' : 'port',
+      port,
+      counters,
+    };
     if (node.guid !== undefined) p.nodeGuid = node.guid;
     if (node.type !== undefined) p.nodeType = node.type;
     pending = p;

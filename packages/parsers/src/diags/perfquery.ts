@@ -21,14 +21,7 @@
  * unknown shape are warnings; a block cut before its first value is kept empty with a warning.
  */
 import type { PortCounters } from '@ibwatch/fabric';
-import {
-  LineContext,
-  type LineInput,
-  type LineParser,
-  type ParseOptions,
-  parseCounter,
-  runLines,
-} from './common.ts';
+import { LineContext, type LineInput, type LineParser, type ParseOptions, parseCounter, runLines } from './common.ts';
 
 export interface PerfqueryBlock {
   /** `PortCounters`, `PortCountersExtended`, or the attribute name printed (`PortRcvErrorDetails`). */
@@ -86,8 +79,17 @@ export function createPerfqueryParser(opts: ParseOptions = {}): LineParser<Perfq
       const h = HEADER_RE.exec(line);
       if (h) {
         checkEmpty();
-        const attribute = h[1] === 'Port counters' ? 'PortCounters' : h[1] === 'Port extended counters' ? 'PortCountersExtended' : h[2];
-        cur = { attribute, lid: Number(h[3]), port: Number(h[4]), allPorts: h[4] === '255', selectors: {}, counters: {}, line: ctx.lineNo };
+        const attribute =
+          h[1] === 'Port counters' ? 'PortCounters' : h[1] === 'Port extended counters' ? 'PortCountersExtended' : h[2];
+        cur = {
+          attribute,
+          lid: Number(h[3]),
+          port: Number(h[4]),
+          allPorts: h[4] === '255',
+          selectors: {},
+          counters: {},
+          line: ctx.lineNo,
+        };
         const cm = /CapMask: (0x[0-9a-fA-F]+)/.exec(h[5] ?? '');
         const cm2 = /CapMask2: (0x[0-9a-fA-F]+)/.exec(h[5] ?? '');
         if (cm) cur.capMask = Number(cm[1]);
@@ -129,9 +131,14 @@ export function parsePerfquery(input: LineInput, opts: ParseOptions = {}) {
  * ibhosts / ibnetdiscover) supplies the node GUID; unknown LIDs and port-255 sums are skipped.
  * Where both attributes print a counter (PortXmitData, ...), the 64-bit extended value wins.
  */
-export function perfqueryPortCounters(blocks: Iterable<PerfqueryBlock>, lidToNode: ReadonlyMap<number, string>): PortCounters[] {
+export function perfqueryPortCounters(
+  blocks: Iterable<PerfqueryBlock>,
+  lidToNode: ReadonlyMap<number, string>,
+): PortCounters[] {
   const byKey = new Map<string, PortCounters>();
-  const sorted = [...blocks].sort((a, b) => Number(a.attribute === 'PortCountersExtended') - Number(b.attribute === 'PortCountersExtended'));
+  const sorted = [...blocks].sort(
+    (a, b) => Number(a.attribute === 'PortCountersExtended') - Number(b.attribute === 'PortCountersExtended'),
+  );
   for (const b of sorted) {
     if (b.allPorts || (b.attribute !== 'PortCounters' && b.attribute !== 'PortCountersExtended')) continue;
     const nodeGuid = lidToNode.get(b.lid);

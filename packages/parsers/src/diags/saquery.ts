@@ -67,7 +67,8 @@ export function createSaquerySmirParser(opts: ParseOptions = {}): LineParser<SmO
       }
       const m = FIELD_RE.exec(line);
       if (m && draft) {
-        if (['LID', 'GUID', 'SM_Key', 'ActCount', 'Priority', 'SMState'].includes(m[1])) draft.fields[m[1]] = m[2].trim();
+        if (['LID', 'GUID', 'SM_Key', 'ActCount', 'Priority', 'SMState'].includes(m[1]))
+          draft.fields[m[1]] = m[2].trim();
         else ctx.unknown(line, 'unknown SMInfoRecord field');
       } else ctx.unknown(line);
     },

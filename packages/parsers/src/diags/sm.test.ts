@@ -14,15 +14,34 @@ describe('parseSminfo()', () => {
   });
 
   it('reads a standby queried by LID, and the standby as master after failover', () => {
-    expect(parseSminfo(fixture('diags/lab-sminfo-standby.txt')).value[0]).toMatchObject({ guid: STANDBY, lid: 3, priority: 1, state: 'STANDBY' });
-    expect(parseSminfo(fixture('diags/lab-sminfo-after-failover.txt')).value[0]).toMatchObject({ guid: STANDBY, lid: 3, priority: 1, state: 'MASTER' });
-    expect(parseSminfo(fixture('diags/lab-sminfo-after-handback.txt')).value[0]).toMatchObject({ guid: MASTER, state: 'MASTER' });
+    expect(parseSminfo(fixture('diags/lab-sminfo-standby.txt')).value[0]).toMatchObject({
+      guid: STANDBY,
+      lid: 3,
+      priority: 1,
+      state: 'STANDBY',
+    });
+    expect(parseSminfo(fixture('diags/lab-sminfo-after-failover.txt')).value[0]).toMatchObject({
+      guid: STANDBY,
+      lid: 3,
+      priority: 1,
+      state: 'MASTER',
+    });
+    expect(parseSminfo(fixture('diags/lab-sminfo-after-handback.txt')).value[0]).toMatchObject({
+      guid: MASTER,
+      state: 'MASTER',
+    });
   });
 
   it('pads short GUIDs and warns about banner lines (real 2008 sample)', () => {
     const { value, warnings } = parseSminfo(fixture('diags/sample-sminfo.txt'));
     expect(value).toHaveLength(4);
-    expect(value[0]).toMatchObject({ guid: '0x0002c90200259201', lid: 2, priority: 0, state: 'MASTER', activityCount: 6881n });
+    expect(value[0]).toMatchObject({
+      guid: '0x0002c90200259201',
+      lid: 2,
+      priority: 0,
+      state: 'MASTER',
+      activityCount: 6881n,
+    });
     expect(warnings).toHaveLength(4);
     expect(warnings[0]).toMatchObject({ line: 1 });
   });
@@ -50,7 +69,10 @@ describe('parseSaquerySmir()', () => {
     const after = parseSaquerySmir(fixture('diags/lab-saquery-smir-after-failover.txt')).value;
     expect(after).toEqual([expect.objectContaining({ guid: STANDBY, state: 'MASTER', priority: 1 })]);
     const back = parseSaquerySmir(fixture('diags/lab-saquery-smir-after-handback.txt')).value;
-    expect(back.map((s) => [s.guid, s.state])).toEqual([[MASTER, 'MASTER'], [STANDBY, 'STANDBY']]);
+    expect(back.map((s) => [s.guid, s.state])).toEqual([
+      [MASTER, 'MASTER'],
+      [STANDBY, 'STANDBY'],
+    ]);
   });
 
   it('drops a record cut mid-way with a warning', () => {

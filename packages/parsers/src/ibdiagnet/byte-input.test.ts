@@ -11,7 +11,9 @@ import { parseIbdiagnetFiles } from './parse-files.ts';
 import { fixturesDir, runA, runB } from './test-support.ts';
 
 const DB_CSVS = [
-  ...readdirSync(fixturesDir).filter((f) => f.endsWith('.db_csv')).map((f) => resolve(fixturesDir, f)),
+  ...readdirSync(fixturesDir)
+    .filter((f) => f.endsWith('.db_csv'))
+    .map((f) => resolve(fixturesDir, f)),
   resolve(runA, 'ibdiagnet2.db_csv'),
   resolve(runB, 'ibdiagnet2.db_csv'),
 ];
@@ -23,14 +25,26 @@ const VARIANTS: [string, (b: Buffer) => Buffer][] = [
   ['BOM', (b) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b])],
   ['multi-byte description', (b) => Buffer.from(b.toString('utf8').replace('"', '"ärger ☃ 日本 '))],
   ['cut mid-line', (b) => b.subarray(0, Math.floor(b.length / 3))],
-  ['cut inside a multi-byte character', (b) => { const m = Buffer.from(b.toString('utf8').replace('"', '"☃')); return m.subarray(0, m.indexOf('☃') + 2); }],
+  [
+    'cut inside a multi-byte character',
+    (b) => {
+      const m = Buffer.from(b.toString('utf8').replace('"', '"☃'));
+      return m.subarray(0, m.indexOf('☃') + 2);
+    },
+  ],
 ];
 
 function outcome(parse: () => unknown): unknown {
   try {
     return parse();
   } catch (e) {
-    const { format, file, line, text, message } = e as { format: string; file: string; line: number; text: string; message: string };
+    const { format, file, line, text, message } = e as {
+      format: string;
+      file: string;
+      line: number;
+      text: string;
+      message: string;
+    };
     return { error: { name: (e as Error).constructor.name, format, file, line, text, message } };
   }
 }
@@ -41,7 +55,10 @@ describe('parseDbCsv() from bytes', () => {
       for (const [name, variant] of VARIANTS) {
         const bytes = variant(readFileSync(path));
         const want = outcome(() => parseDbCsv(bytes.toString('utf8'), { file: 'x.db_csv' }));
-        expect(outcome(() => parseDbCsv(bytes, { file: 'x.db_csv' })), name).toEqual(want);
+        expect(
+          outcome(() => parseDbCsv(bytes, { file: 'x.db_csv' })),
+          name,
+        ).toEqual(want);
       }
     });
   }
@@ -63,17 +80,30 @@ describe('parseDbCsv() from bytes', () => {
   it('gives what rows fed as strings give (an iterable of lines)', async () => {
     const bytes = readFileSync(resolve(fixturesDir, 'cut-quoted-row.good.db_csv'));
     const lines = bytes.toString('utf8').replace('"', '"ärger ☃ ').split('\n');
-    expect(await parseDbCsvAsync(lines, { file: 'x' })).toEqual(parseDbCsv(Buffer.from(lines.join('\n')), { file: 'x' }));
+    expect(await parseDbCsvAsync(lines, { file: 'x' })).toEqual(
+      parseDbCsv(Buffer.from(lines.join('\n')), { file: 'x' }),
+    );
   });
 });
 
 describe('parseIbdiagnetFiles() from bytes', () => {
   it('gives what the texts give for every file of a real run, in every variant', () => {
-    const files = { netDump: 'ibdiagnet2.net_dump', pm: 'ibdiagnet2.pm', log: 'ibdiagnet2.log', sm: 'ibdiagnet2.sm', dbCsv: 'ibdiagnet2.db_csv' } as const;
+    const files = {
+      netDump: 'ibdiagnet2.net_dump',
+      pm: 'ibdiagnet2.pm',
+      log: 'ibdiagnet2.log',
+      sm: 'ibdiagnet2.sm',
+      dbCsv: 'ibdiagnet2.db_csv',
+    } as const;
     for (const [name, variant] of VARIANTS) {
-      const bytes = Object.fromEntries(Object.entries(files).map(([k, f]) => [k, variant(readFileSync(resolve(runA, f)))]));
+      const bytes = Object.fromEntries(
+        Object.entries(files).map(([k, f]) => [k, variant(readFileSync(resolve(runA, f)))]),
+      );
       const texts = Object.fromEntries(Object.entries(bytes).map(([k, b]) => [k, b.toString('utf8')]));
-      expect(outcome(() => parseIbdiagnetFiles(bytes)), name).toEqual(outcome(() => parseIbdiagnetFiles(texts)));
+      expect(
+        outcome(() => parseIbdiagnetFiles(bytes)),
+        name,
+      ).toEqual(outcome(() => parseIbdiagnetFiles(texts)));
     }
   });
 });

@@ -34,7 +34,12 @@ const PORT = -3;
  * table's next row while its bytes are walked; the row is only counted once its NodeGUID and
  * PortNumber are known good, so a skipped row leaves nothing behind (see pm-table.ts).
  */
-export function pmReader(done: (table: CounterTable) => void, ctx: SectionContext, section: string, rowsHint = 0): SectionReader {
+export function pmReader(
+  done: (table: CounterTable) => void,
+  ctx: SectionContext,
+  section: string,
+  rowsHint = 0,
+): SectionReader {
   return new PmReader(done, ctx, section, rowsHint);
 }
 
@@ -109,7 +114,8 @@ class PmReader implements SectionReader {
     }
     if (!nodeGuid) return 'bad NodeGUID';
     // A table row holds a 16-bit port number (switch ports go up to 255 at most).
-    if (portNum === undefined || !Number.isInteger(portNum) || portNum < 0 || portNum > MAX_PORT) return 'bad PortNumber';
+    if (portNum === undefined || !Number.isInteger(portNum) || portNum < 0 || portNum > MAX_PORT)
+      return 'bad PortNumber';
     this.b.commit(nodeGuid, portNum);
     return undefined;
   }
@@ -121,11 +127,18 @@ class PmReader implements SectionReader {
     const keys = new Set([node, port, ix('PortGUID')]);
     const counterIdx: number[] = (this.counterIdx = []);
     const counterNames: string[] = (this.counterNames = []);
-    names.forEach((n, i) => { if (!keys.has(i) && n) { counterIdx.push(i); counterNames.push(n); } });
+    names.forEach((n, i) => {
+      if (!keys.has(i) && n) {
+        counterIdx.push(i);
+        counterNames.push(n);
+      }
+    });
     const problem = missing({ NodeGUID: node, PortNumber: port });
     if (problem) return problem;
     const slotOf = (this.slotOf = new Int32Array(names.length).fill(-1));
-    counterIdx.forEach((col, k) => { slotOf[col] = k; });
+    counterIdx.forEach((col, k) => {
+      slotOf[col] = k;
+    });
     // Columns in header order, so a table lists them as the file does.
     this.colOf = this.b.columns(counterNames);
     this.baseCap = -1;
@@ -141,7 +154,9 @@ class PmReader implements SectionReader {
     const b = this.b;
     if (this.baseCap === b.cap) return this.base;
     const base = (this.base = new Int32Array(this.slotOf.length).fill(OTHER));
-    this.slotOf.forEach((k, col) => { if (k >= 0) base[col] = this.colOf[k]! * b.cap; });
+    this.slotOf.forEach((k, col) => {
+      if (k >= 0) base[col] = this.colOf[k]! * b.cap;
+    });
     if (this.node >= 0) base[this.node] = NODE;
     if (this.port >= 0) base[this.port] = PORT;
     this.baseCap = b.cap;
@@ -242,12 +257,17 @@ class PmReader implements SectionReader {
     for (let k = 0; k < this.counterIdx.length; k++) this.slowCell(r.text(this.counterIdx[k]!)!, k);
     const text = r.text(this.node);
     const problem = this.take(text === undefined ? undefined : this.ctx.guids.get(text), intCell(r, this.port), line);
-    return problem === undefined ? undefined : `${problem} ${JSON.stringify(r.text(problem === 'bad NodeGUID' ? this.node : this.port))}`;
+    return problem === undefined
+      ? undefined
+      : `${problem} ${JSON.stringify(r.text(problem === 'bad NodeGUID' ? this.node : this.port))}`;
   }
 
   end(): void {
     for (const [name, s] of this.invalid) {
-      this.ctx.warn(s.line, `${this.section} column ${name}: ${s.count} invalid value(s) skipped (first: ${JSON.stringify(s.text)}, ${s.reason})`);
+      this.ctx.warn(
+        s.line,
+        `${this.section} column ${name}: ${s.count} invalid value(s) skipped (first: ${JSON.stringify(s.text)}, ${s.reason})`,
+      );
     }
     this.done(this.b.build());
   }

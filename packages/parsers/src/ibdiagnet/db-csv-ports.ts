@@ -37,7 +37,18 @@ function lastOf<T>(decode: (n: number) => T): (n: number) => T {
 }
 
 // PORTS slots: the columns a port record takes.
-const P_NODE = 0, P_PORT = 1, P_PGUID = 2, P_LID = 3, P_STATE = 4, P_PHYS = 5, P_WA = 6, P_WE = 7, P_WS = 8, P_SA = 9, P_SE = 10, P_SS = 11;
+const P_NODE = 0,
+  P_PORT = 1,
+  P_PGUID = 2,
+  P_LID = 3,
+  P_STATE = 4,
+  P_PHYS = 5,
+  P_WA = 6,
+  P_WE = 7,
+  P_WS = 8,
+  P_SA = 9,
+  P_SE = 10,
+  P_SS = 11;
 
 export function portsReader(data: DbCsvData, guids: GuidTable): SectionReader {
   const widthSet = sharedDecoder(decodeWidthSet);
@@ -49,18 +60,38 @@ export function portsReader(data: DbCsvData, guids: GuidTable): SectionReader {
   let sets = false;
   let planned: PlannedCells | undefined;
   /** The port record of a row whose node and port number are good; both paths end here. */
-  const add = (nodeGuid: string, portNum: number, pguid: string | undefined, lid: number | undefined, st: number | undefined,
-    ph: number | undefined, waBits: number | undefined, we: number | undefined, ws: number | undefined, saBits: number | undefined,
-    se: number | undefined, ss: number | undefined): undefined => {
+  const add = (
+    nodeGuid: string,
+    portNum: number,
+    pguid: string | undefined,
+    lid: number | undefined,
+    st: number | undefined,
+    ph: number | undefined,
+    waBits: number | undefined,
+    we: number | undefined,
+    ws: number | undefined,
+    saBits: number | undefined,
+    se: number | undefined,
+    ss: number | undefined,
+  ): undefined => {
     const wa = widthActive(waBits ?? 0);
     const sa = speedActive(saBits ?? 0);
     if (pguid && lid !== undefined && st !== undefined && ph !== undefined && wa && sa && sets) {
       // Every field there (any port of a healthy fabric): one literal, so the object is
       // allocated once with its fields inside it, not grown a field at a time.
       data.ports.push({
-        nodeGuid, portNum, portGuid: pguid, lid, state: portStateFromCode(st), physState: physStateFromCode(ph),
-        widthActive: wa, speedActive: sa, widthEnabled: widthSet(we ?? 0), widthSupported: widthSet(ws ?? 0),
-        speedEnabled: speedSet(se ?? 0), speedSupported: speedSet(ss ?? 0),
+        nodeGuid,
+        portNum,
+        portGuid: pguid,
+        lid,
+        state: portStateFromCode(st),
+        physState: physStateFromCode(ph),
+        widthActive: wa,
+        speedActive: sa,
+        widthEnabled: widthSet(we ?? 0),
+        widthSupported: widthSet(ws ?? 0),
+        speedEnabled: speedSet(se ?? 0),
+        speedSupported: speedSet(ss ?? 0),
       });
       return undefined;
     }
@@ -81,8 +112,20 @@ export function portsReader(data: DbCsvData, guids: GuidTable): SectionReader {
   return {
     header(names) {
       const ix = indexer(names);
-      cols = [ix('NodeGuid'), ix('PortNum', 'PortNumber'), ix('PortGuid'), ix('LID'), ix('PortState'), ix('PortPhyState'),
-        ix('LinkWidthActv'), ix('LinkWidthEn'), ix('LinkWidthSup'), ix('LinkSpeedActv'), ix('LinkSpeedEn'), ix('LinkSpeedSup')];
+      cols = [
+        ix('NodeGuid'),
+        ix('PortNum', 'PortNumber'),
+        ix('PortGuid'),
+        ix('LID'),
+        ix('PortState'),
+        ix('PortPhyState'),
+        ix('LinkWidthActv'),
+        ix('LinkWidthEn'),
+        ix('LinkWidthSup'),
+        ix('LinkSpeedActv'),
+        ix('LinkSpeedEn'),
+        ix('LinkSpeedSup'),
+      ];
       sets = cols[P_WE]! >= 0 && cols[P_WS]! >= 0 && cols[P_SE]! >= 0 && cols[P_SS]! >= 0;
       planned = new PlannedCells(cols);
       return missing({ NodeGuid: cols[P_NODE]!, PortNum: cols[P_PORT]! });
@@ -93,8 +136,20 @@ export function portsReader(data: DbCsvData, guids: GuidTable): SectionReader {
       const portNum = intCell(r, cols[P_PORT]!);
       if (portNum === undefined) return `bad PortNum ${show(r, cols[P_PORT]!)}`;
       const int = (slot: number): number | undefined => intCell(r, cols[slot]!);
-      return add(nodeGuid, portNum, guidCell(r, cols[P_PGUID]!, guids), int(P_LID), int(P_STATE), int(P_PHYS),
-        int(P_WA), int(P_WE), int(P_WS), int(P_SA), int(P_SE), int(P_SS));
+      return add(
+        nodeGuid,
+        portNum,
+        guidCell(r, cols[P_PGUID]!, guids),
+        int(P_LID),
+        int(P_STATE),
+        int(P_PHYS),
+        int(P_WA),
+        int(P_WE),
+        int(P_WS),
+        int(P_SA),
+        int(P_SE),
+        int(P_SS),
+      );
     },
     rawRow(bytes, from, to, _line, expected) {
       const p = planned!;
@@ -105,19 +160,39 @@ export function portsReader(data: DbCsvData, guids: GuidTable): SectionReader {
       if (!nodeGuid) return `bad NodeGuid ${JSON.stringify(p.text(P_NODE))}`;
       const portNum = p.int(P_PORT);
       if (portNum === undefined) return `bad PortNum ${JSON.stringify(p.text(P_PORT))}`;
-      return add(nodeGuid, portNum, p.guid(P_PGUID, guids), p.int(P_LID), p.int(P_STATE), p.int(P_PHYS),
-        p.int(P_WA), p.int(P_WE), p.int(P_WS), p.int(P_SA), p.int(P_SE), p.int(P_SS));
+      return add(
+        nodeGuid,
+        portNum,
+        p.guid(P_PGUID, guids),
+        p.int(P_LID),
+        p.int(P_STATE),
+        p.int(P_PHYS),
+        p.int(P_WA),
+        p.int(P_WE),
+        p.int(P_WS),
+        p.int(P_SA),
+        p.int(P_SE),
+        p.int(P_SS),
+      );
     },
   };
 }
 
 // LINKS slots.
-const L_G1 = 0, L_P1 = 1, L_G2 = 2, L_P2 = 3;
+const L_G1 = 0,
+  L_P1 = 1,
+  L_G2 = 2,
+  L_P2 = 3;
 
 export function linksReader(data: DbCsvData, guids: GuidTable): SectionReader {
   let c = { g1: -1, p1: -1, g2: -1, p2: -1 };
   let planned: PlannedCells | undefined;
-  const add = (g1: string | undefined, p1: number | undefined, g2: string | undefined, p2: number | undefined): string | undefined => {
+  const add = (
+    g1: string | undefined,
+    p1: number | undefined,
+    g2: string | undefined,
+    p2: number | undefined,
+  ): string | undefined => {
     if (!g1 || !g2 || p1 === undefined || p2 === undefined) return 'bad GUID or port number';
     const first = g1 < g2 || (g1 === g2 && p1 <= p2);
     const a = { nodeGuid: g1, portNum: p1 };

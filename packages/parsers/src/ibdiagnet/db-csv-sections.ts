@@ -11,9 +11,7 @@ import { pmReader } from './db-csv-pm.ts';
 import { plainInt } from '../bytes.ts';
 import type { CsvRow } from './csv.ts';
 import { linksReader, portsReader } from './db-csv-ports.ts';
-import {
-  nodeTypeFromCode, parseCounter, parseIntField, smStateFromCode,
-} from './values.ts';
+import { nodeTypeFromCode, parseCounter, parseIntField, smStateFromCode } from './values.ts';
 import type { GuidTable } from './guid-table.ts';
 
 /** What a reader reports back to the db_csv state machine, and what it shares across sections. */
@@ -56,7 +54,9 @@ export function indexer(names: string[]): (...candidates: string[]) => number {
 }
 
 export function missing(cols: Record<string, number>): string | undefined {
-  const absent = Object.entries(cols).filter(([, i]) => i < 0).map(([n]) => n);
+  const absent = Object.entries(cols)
+    .filter(([, i]) => i < 0)
+    .map(([n]) => n);
   return absent.length ? `missing column ${absent.join(', ')}` : undefined;
 }
 
@@ -79,10 +79,15 @@ export const show = (r: CsvRow, i: number): string => JSON.stringify(r.text(i));
 function runInfoReader(data: DbCsvData): SectionReader {
   let names: string[] = [];
   return {
-    header(n) { names = n; return undefined; },
+    header(n) {
+      names = n;
+      return undefined;
+    },
     row(r) {
       const f = r.fields();
-      names.forEach((n, i) => { data.runInfo[n] = f[i]; });
+      names.forEach((n, i) => {
+        data.runInfo[n] = f[i];
+      });
       const date = data.runInfo['Date'];
       if (date) data.runTimestamp = date.trim();
       return undefined;
@@ -95,8 +100,15 @@ function nodesReader(data: DbCsvData, guids: GuidTable): SectionReader {
   return {
     header(names) {
       const ix = indexer(names);
-      c = { guid: ix('NodeGUID'), type: ix('NodeType'), desc: ix('NodeDesc'), ports: ix('NumPorts'),
-        sys: ix('SystemImageGUID'), vendor: ix('VendorID'), device: ix('DeviceID') };
+      c = {
+        guid: ix('NodeGUID'),
+        type: ix('NodeType'),
+        desc: ix('NodeDesc'),
+        ports: ix('NumPorts'),
+        sys: ix('SystemImageGUID'),
+        vendor: ix('VendorID'),
+        device: ix('DeviceID'),
+      };
       return missing({ NodeGUID: c.guid, NodeType: c.type });
     },
     row(r) {
@@ -107,7 +119,12 @@ function nodesReader(data: DbCsvData, guids: GuidTable): SectionReader {
       const type = nodeTypeFromCode(code >= 0 ? code : Number(r.text(c.type)));
       if (!type) return `unknown NodeType ${show(r, c.type)}`;
       const desc = r.text(c.desc);
-      const node: FabricNode = { guid, type, description: desc === undefined ? '' : desc, numPorts: intCell(r, c.ports) ?? 0 };
+      const node: FabricNode = {
+        guid,
+        type,
+        description: desc === undefined ? '' : desc,
+        numPorts: intCell(r, c.ports) ?? 0,
+      };
       const sys = guidCell(r, c.sys, guids);
       if (sys) node.systemImageGuid = sys;
       const vendor = intCell(r, c.vendor);
@@ -125,8 +142,15 @@ function smInfoReader(data: DbCsvData, guids: GuidTable): SectionReader {
   return {
     header(names) {
       const ix = indexer(names);
-      c = { node: ix('NodeGUID'), pguid: ix('PortGUID'), port: ix('PortNumber'), guid: ix('GUID'),
-        act: ix('ActCount'), state: ix('SmState'), prio: ix('Priority') };
+      c = {
+        node: ix('NodeGUID'),
+        pguid: ix('PortGUID'),
+        port: ix('PortNumber'),
+        guid: ix('GUID'),
+        act: ix('ActCount'),
+        state: ix('SmState'),
+        prio: ix('Priority'),
+      };
       return missing({ GUID: c.guid, SmState: c.state, Priority: c.prio });
     },
     row(r) {
@@ -138,8 +162,11 @@ function smInfoReader(data: DbCsvData, guids: GuidTable): SectionReader {
       const act = r.text(c.act);
       const activity = act === undefined ? null : parseCounter(act);
       data.sms.push({
-        guid, priority, state: smStateFromCode(state),
-        nodeGuid: guidCell(r, c.node, guids), portGuid: guidCell(r, c.pguid, guids),
+        guid,
+        priority,
+        state: smStateFromCode(state),
+        nodeGuid: guidCell(r, c.node, guids),
+        portGuid: guidCell(r, c.pguid, guids),
         portNum: intCell(r, c.port),
         activityCount: typeof activity === 'bigint' ? activity : undefined,
       });
@@ -149,12 +176,23 @@ function smInfoReader(data: DbCsvData, guids: GuidTable): SectionReader {
 }
 
 /** WARNINGS_<CHECK> / ERRORS_<CHECK>: `Scope,NodeGUID,PortGUID,PortNumber,EventName,Summary`. */
-function findingsReader(data: DbCsvData, guids: GuidTable, severity: 'warning' | 'error', check: string): SectionReader {
+function findingsReader(
+  data: DbCsvData,
+  guids: GuidTable,
+  severity: 'warning' | 'error',
+  check: string,
+): SectionReader {
   let c = { scope: -1, node: -1, port: -1, code: -1, text: -1 };
   return {
     header(names) {
       const ix = indexer(names);
-      c = { scope: ix('Scope'), node: ix('NodeGUID'), port: ix('PortNumber'), code: ix('EventName'), text: ix('Summary') };
+      c = {
+        scope: ix('Scope'),
+        node: ix('NodeGUID'),
+        port: ix('PortNumber'),
+        code: ix('EventName'),
+        text: ix('Summary'),
+      };
       return missing({ Summary: c.text });
     },
     row(r, line) {
@@ -163,7 +201,10 @@ function findingsReader(data: DbCsvData, guids: GuidTable, severity: 'warning' |
       const portNum = intCell(r, c.port);
       const code = r.text(c.code);
       data.findings.push({
-        severity, check, text: r.text(c.text)!, line,
+        severity,
+        check,
+        text: r.text(c.text)!,
+        line,
         ...(scope ? { scope: scope } : {}),
         ...(nodeGuid ? { nodeGuid } : {}),
         // `PORT,0xfc6a...,0xfc6a...,65,PORT_HIERARCHY_MISSING,...`; NODE rows carry `0x00`.
@@ -206,8 +247,15 @@ function cableReader(data: DbCsvData, guids: GuidTable): SectionReader {
   return {
     header(names) {
       const ix = indexer(names);
-      c = { node: ix('NodeGuid', 'NodeGUID'), port: ix('PortNum', 'PortNumber'), vendor: ix('Vendor'),
-        pn: ix('PN', 'PartNumber'), sn: ix('SN', 'SerialNumber'), type: ix('Type', 'Identifier'), temp: ix('Temperature') };
+      c = {
+        node: ix('NodeGuid', 'NodeGUID'),
+        port: ix('PortNum', 'PortNumber'),
+        vendor: ix('Vendor'),
+        pn: ix('PN', 'PartNumber'),
+        sn: ix('SN', 'SerialNumber'),
+        type: ix('Type', 'Identifier'),
+        temp: ix('Temperature'),
+      };
       lengthCols = names.map((n, i) => (/^length/i.test(n) ? i : -1)).filter((i) => i >= 0);
       return missing({ NodeGuid: c.node, PortNum: c.port });
     },
@@ -222,7 +270,8 @@ function cableReader(data: DbCsvData, guids: GuidTable): SectionReader {
       const lengths = lengthCols.map((i) => parseFloat(r.text(i)!)).filter((n) => Number.isFinite(n) && n > 0);
       const temp = parseFloat(text('temp') ?? '');
       data.cables.push({
-        nodeGuid, portNum,
+        nodeGuid,
+        portNum,
         ...(text('vendor') ? { vendor: text('vendor') } : {}),
         ...(text('pn') ? { partNumber: text('pn') } : {}),
         ...(text('sn') ? { serialNumber: text('sn') } : {}),
@@ -238,15 +287,38 @@ function cableReader(data: DbCsvData, guids: GuidTable): SectionReader {
 /** The reader for a section, or undefined when this parser only counts its rows. */
 export function sectionReader(name: string, data: DbCsvData, ctx: SectionContext): SectionReader | undefined {
   switch (name) {
-    case 'RUN_INFO': return runInfoReader(data);
-    case 'NODES': return nodesReader(data, ctx.guids);
-    case 'PORTS': return portsReader(data, ctx.guids);
-    case 'LINKS': return linksReader(data, ctx.guids);
-    case 'PM_INFO': return pmReader((t) => { data.pmInfo = t; }, ctx, name, ctx.rowsHint);
-    case 'PM_DELTA': return pmReader((t) => { data.pmDelta = t; }, ctx, name, ctx.rowsHint);
-    case 'SM_INFO': return smInfoReader(data, ctx.guids);
-    case 'TEMP_SENSING': return tempReader(data, ctx.guids);
-    case 'CABLE_INFO': return cableReader(data, ctx.guids);
+    case 'RUN_INFO':
+      return runInfoReader(data);
+    case 'NODES':
+      return nodesReader(data, ctx.guids);
+    case 'PORTS':
+      return portsReader(data, ctx.guids);
+    case 'LINKS':
+      return linksReader(data, ctx.guids);
+    case 'PM_INFO':
+      return pmReader(
+        (t) => {
+          data.pmInfo = t;
+        },
+        ctx,
+        name,
+        ctx.rowsHint,
+      );
+    case 'PM_DELTA':
+      return pmReader(
+        (t) => {
+          data.pmDelta = t;
+        },
+        ctx,
+        name,
+        ctx.rowsHint,
+      );
+    case 'SM_INFO':
+      return smInfoReader(data, ctx.guids);
+    case 'TEMP_SENSING':
+      return tempReader(data, ctx.guids);
+    case 'CABLE_INFO':
+      return cableReader(data, ctx.guids);
   }
   if (name.startsWith('WARNINGS_')) return findingsReader(data, ctx.guids, 'warning', name.slice(9));
   if (name.startsWith('ERRORS_')) return findingsReader(data, ctx.guids, 'error', name.slice(7));

@@ -1,5 +1,14 @@
 /** Value types produced by the ibdiagnet2 parsers. */
-import type { CableInfo, CounterTable, FabricLink, FabricNode, FabricPort, Guid, PortRef, SmState } from '@ibwatch/fabric';
+import type {
+  CableInfo,
+  CounterTable,
+  FabricLink,
+  FabricNode,
+  FabricPort,
+  Guid,
+  PortRef,
+  SmState,
+} from '@ibwatch/fabric';
 
 /** One row of a db_csv WARNINGS_<CHECK> / ERRORS_<CHECK> section. */
 export interface IbdiagFinding {

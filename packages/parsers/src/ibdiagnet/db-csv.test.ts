@@ -19,12 +19,13 @@ import { excerpt, fixture, fixturesDir, real, runA, runB } from './test-support.
 const a = parseDbCsv(real(runA, 'ibdiagnet2.db_csv'), { file: 'ibdiagnet2.db_csv' });
 const b = parseDbCsv(real(runB, 'ibdiagnet2.db_csv'));
 /** Row of a port in PM_INFO. */
-const pmRow = (d: DbCsvData, guid: string, port: number) => d.pmInfo.nodeGuids.findIndex((g, r) => g === guid && d.pmInfo.portNums[r] === port);
+const pmRow = (d: DbCsvData, guid: string, port: number) =>
+  d.pmInfo.nodeGuids.findIndex((g, r) => g === guid && d.pmInfo.portNums[r] === port);
 const pmOf = (d: DbCsvData, guid: string, port: number) => tableRow(d.pmInfo, pmRow(d, guid, port));
 /** PM_INFO as records, for filters over every port. */
 const pmList = (d: DbCsvData) => tableToPortCounters(d.pmInfo);
-const portOf = (d: DbCsvData, guid: string, port: number) => d.ports.find((p) => p.nodeGuid === guid && p.portNum === port)!;
-
+const portOf = (d: DbCsvData, guid: string, port: number) =>
+  d.ports.find((p) => p.nodeGuid === guid && p.portNum === port)!;
 
 describe('parseDbCsv() on the real ndr-fat-tree-a run', () => {
   it('counts nodes, ports, links, PM rows, SMs and temperatures without warnings', () => {
@@ -45,14 +46,27 @@ describe('parseDbCsv() on the real ndr-fat-tree-a run', () => {
 
   it('reads the master SM with its priority, state and activity count', () => {
     expect(a.value.sms).toEqual([
-      { guid: '0xb0cf0e0300d33fc0', nodeGuid: '0xb0cf0e0300d33fc0', portGuid: '0xb0cf0e0300d33fc0', portNum: 0, priority: 12, state: 'MASTER', activityCount: 4202301n },
+      {
+        guid: '0xb0cf0e0300d33fc0',
+        nodeGuid: '0xb0cf0e0300d33fc0',
+        portGuid: '0xb0cf0e0300d33fc0',
+        portNum: 0,
+        priority: 12,
+        state: 'MASTER',
+        activityCount: 4202301n,
+      },
     ]);
   });
 
   it('decodes node records, quoted NodeDesc with ; and : included', () => {
     expect(a.value.nodes[0]).toEqual({
-      guid: '0xb0cf0e0300d33fc0', type: 'switch', description: 'MF0;ib-switch-sequoia:MQM9700/U1', numPorts: 65,
-      systemImageGuid: '0xb0cf0e0300d33fc0', vendorId: 713, deviceId: 54002,
+      guid: '0xb0cf0e0300d33fc0',
+      type: 'switch',
+      description: 'MF0;ib-switch-sequoia:MQM9700/U1',
+      numPorts: 65,
+      systemImageGuid: '0xb0cf0e0300d33fc0',
+      vendorId: 713,
+      deviceId: 54002,
     });
     const an = a.value.nodes.find((n) => n.guid === '0xfc6a1c030091f608')!;
     expect(an).toMatchObject({ type: 'ca', deviceId: 53001, systemImageGuid: '0xfc6a1c030091f600' });
@@ -60,13 +74,25 @@ describe('parseDbCsv() on the real ndr-fat-tree-a run', () => {
 
   it('decodes state, widths and packed speeds of a switch port and an HCA port', () => {
     expect(portOf(a.value, '0xb0cf0e0300d33fc0', 1)).toEqual({
-      nodeGuid: '0xb0cf0e0300d33fc0', portNum: 1, portGuid: '0xb0cf0e0300d33fc0', lid: 0, state: 'Active', physState: 'LinkUp',
-      widthActive: '4X', speedActive: 'NDR', widthEnabled: ['1X', '2X', '4X'], widthSupported: ['1X', '2X', '4X'],
-      speedEnabled: ['SDR', 'QDR', 'FDR', 'EDR', 'HDR', 'NDR'], speedSupported: ['SDR', 'QDR', 'FDR', 'EDR', 'HDR', 'NDR'],
+      nodeGuid: '0xb0cf0e0300d33fc0',
+      portNum: 1,
+      portGuid: '0xb0cf0e0300d33fc0',
+      lid: 0,
+      state: 'Active',
+      physState: 'LinkUp',
+      widthActive: '4X',
+      speedActive: 'NDR',
+      widthEnabled: ['1X', '2X', '4X'],
+      widthSupported: ['1X', '2X', '4X'],
+      speedEnabled: ['SDR', 'QDR', 'FDR', 'EDR', 'HDR', 'NDR'],
+      speedSupported: ['SDR', 'QDR', 'FDR', 'EDR', 'HDR', 'NDR'],
     });
     // `0x5c25730300c06f60,...,1,...,LID 156,...,LinkSpeedEn 3841,LinkSpeedActv 2048,...`
     expect(portOf(a.value, '0x5c25730300c06f60', 1)).toMatchObject({
-      lid: 156, widthActive: '4X', speedActive: 'NDR', speedEnabled: ['SDR', 'FDR', 'EDR', 'HDR', 'NDR'],
+      lid: 156,
+      widthActive: '4X',
+      speedActive: 'NDR',
+      speedEnabled: ['SDR', 'FDR', 'EDR', 'HDR', 'NDR'],
     });
     // Switch port 0 of the managed spine: LinkSpeedActv=1 (SDR, management port), LID 180.
     expect(portOf(a.value, '0xb0cf0e0300d33fc0', 0)).toMatchObject({ lid: 180, speedActive: 'SDR', state: 'Active' });
@@ -84,7 +110,9 @@ describe('parseDbCsv() on the real ndr-fat-tree-a run', () => {
     expect('PortLoopingErrors' in spine1.counters).toBe(false);
     expect(pmOf(a.value, '0xb0cf0e0300d33fc0', 2).counters.PortRcvSwitchRelayErrors).toBe(158n);
     expect(preferredCounter(spine1, 'PortXmitData')).toBe(299195507523n);
-    expect(preferredCounter(a.value.pmInfo, pmRow(a.value, '0xb0cf0e0300d33fc0', 1), 'PortXmitData')).toBe(299195507523n);
+    expect(preferredCounter(a.value.pmInfo, pmRow(a.value, '0xb0cf0e0300d33fc0', 1), 'PortXmitData')).toBe(
+      299195507523n,
+    );
   });
 
   it('gives the counters as a table: one row per port, columns in header order, values exact', () => {
@@ -101,12 +129,20 @@ describe('parseDbCsv() on the real ndr-fat-tree-a run', () => {
   it('finds the five HCA ports whose SymbolErrorCounter is stuck at 65535 while the 64-bit twin reads 0', () => {
     const stuck = pmList(a.value).filter((p) => p.counters.SymbolErrorCounter === 65535n);
     expect(stuck.map((p) => p.nodeGuid).sort()).toEqual([
-      '0x5c25730300c09c68', '0x5c25730300e66b0e', '0x5c25730300e6a04e', '0x5c25730300f3df50', '0xc470bd0300100612',
+      '0x5c25730300c09c68',
+      '0x5c25730300e66b0e',
+      '0x5c25730300e6a04e',
+      '0x5c25730300f3df50',
+      '0xc470bd0300100612',
     ]);
     const types = new Map(a.value.nodes.map((n) => [n.guid, n.type]));
     expect(stuck.every((p) => types.get(p.nodeGuid) === 'ca' && p.counters.SymbolErrorCounterExt === 0n)).toBe(true);
     expect(stuck.every((p) => preferredCounter(p, 'SymbolErrorCounter') === 0n)).toBe(true);
-    expect(stuck.every((p) => preferredCounter(a.value.pmInfo, pmRow(a.value, p.nodeGuid, p.portNum), 'SymbolErrorCounter') === 0n)).toBe(true);
+    expect(
+      stuck.every(
+        (p) => preferredCounter(a.value.pmInfo, pmRow(a.value, p.nodeGuid, p.portNum), 'SymbolErrorCounter') === 0n,
+      ),
+    ).toBe(true);
   });
 
   it('counts 264 of 542 ports with LinkDownedCounter > 0 (263 by the 64-bit twin)', () => {
@@ -129,7 +165,10 @@ describe('parseDbCsv() on the real ndr-fat-tree-a run', () => {
     expect(f).toHaveLength(24);
     expect(f.filter((x) => x.check === 'FW_CHECK')).toHaveLength(7);
     expect(f.find((x) => x.code === 'PORT_HIERARCHY_MISSING')).toMatchObject({
-      scope: 'PORT', port: { nodeGuid: '0xfc6a1c030091cf00', portNum: 65 }, severity: 'warning', line: 3390,
+      scope: 'PORT',
+      port: { nodeGuid: '0xfc6a1c030091cf00', portNum: 65 },
+      severity: 'warning',
+      line: 3390,
     });
     expect(a.value.temperatures.find((t) => t.nodeGuid === '0xb0cf0e0300d33fc0')?.temperatureC).toBe(46);
   });
@@ -172,7 +211,9 @@ describe('parseDbCsv() on hand-made inputs', () => {
     const e = parseError(() => parseDbCsv(fixture('truncated-file.bad.db_csv'), { file: 'ibdiagnet2.db_csv' }));
     expect(e.line).toBe(23);
     expect(e.text).toBe('START_PM_INFO');
-    expect(e.message).toBe('ibdiagnet2.db_csv:ibdiagnet2.db_csv:23: section PM_INFO never ends (END_PM_INFO missing: file truncated?): "START_PM_INFO"');
+    expect(e.message).toBe(
+      'ibdiagnet2.db_csv:ibdiagnet2.db_csv:23: section PM_INFO never ends (END_PM_INFO missing: file truncated?): "START_PM_INFO"',
+    );
   });
 
   it('reports a file cut in the middle of a row as a truncated section', () => {
@@ -184,13 +225,21 @@ describe('parseDbCsv() on hand-made inputs', () => {
   it('skips a row cut inside its quotes with a warning and keeps the rest', () => {
     const r = parseDbCsv(fixture('cut-quoted-row.good.db_csv'));
     expect(r.value.nodes.map((n) => n.guid)).toEqual(['0xb0cf0e0300d33fc0']);
-    expect(r.warnings).toEqual([{ line: 13, file: 'ibdiagnet2.db_csv', message: 'NODES row skipped: unterminated quoted field (truncated line?)' }]);
+    expect(r.warnings).toEqual([
+      {
+        line: 13,
+        file: 'ibdiagnet2.db_csv',
+        message: 'NODES row skipped: unterminated quoted field (truncated line?)',
+      },
+    ]);
   });
 
   it('skips a row with 5 fields where 9 are expected, naming its line', () => {
     const r = parseDbCsv(fixture('short-row.good.db_csv'));
     expect(r.value.pmInfo.rows).toBe(1);
-    expect(r.warnings).toEqual([{ line: 26, file: 'ibdiagnet2.db_csv', message: 'PM_INFO row skipped: row has 5 fields, header has 9' }]);
+    expect(r.warnings).toEqual([
+      { line: 26, file: 'ibdiagnet2.db_csv', message: 'PM_INFO row skipped: row has 5 fields, header has 9' },
+    ]);
   });
 
   it('reads PORTS and LINKS cells in one pass as a row with a quoted field is read', () => {
@@ -207,26 +256,49 @@ describe('parseDbCsv() on hand-made inputs', () => {
       `${g},${g},9,0x0,24,2,19,19,2052,3845,3845,5,4,x,y`,
     ];
     const links = [`${g},1,0x5c25730300e6706e,0x1`, `${g},2,0x5c25730300e6706e,N/A`, `${g},3,0x5c25730300e6706e`];
-    const doc = (rows: string[], linkRows: string[]): string => [
-      'START_PORTS', 'NodeGuid,PortGuid,PortNum,MKey,LID,LinkWidthActv,LinkWidthSup,LinkWidthEn,LinkSpeedActv,LinkSpeedEn,LinkSpeedSup,PortPhyState,PortState,Extra',
-      ...rows, 'END_PORTS', 'START_LINKS', 'NodeGuid1,PortNum1,NodeGuid2,PortNum2,Extra', ...linkRows.map((l) => `${l},z`), 'END_LINKS',
-    ].join('\n');
+    const doc = (rows: string[], linkRows: string[]): string =>
+      [
+        'START_PORTS',
+        'NodeGuid,PortGuid,PortNum,MKey,LID,LinkWidthActv,LinkWidthSup,LinkWidthEn,LinkSpeedActv,LinkSpeedEn,LinkSpeedSup,PortPhyState,PortState,Extra',
+        ...rows,
+        'END_PORTS',
+        'START_LINKS',
+        'NodeGuid1,PortNum1,NodeGuid2,PortNum2,Extra',
+        ...linkRows.map((l) => `${l},z`),
+        'END_LINKS',
+      ].join('\n');
     const plain = parseDbCsv(doc(ports, links));
     // A field that opens with a quote sends the row to the CsvRow path.
-    const quoted = parseDbCsv(doc(ports.map((r) => r.replace(',0x0,', ',"0x0",')), links.map((l) => `"${l.slice(0, 18)}"${l.slice(18)}`)));
+    const quoted = parseDbCsv(
+      doc(
+        ports.map((r) => r.replace(',0x0,', ',"0x0",')),
+        links.map((l) => `"${l.slice(0, 18)}"${l.slice(18)}`),
+      ),
+    );
     expect(quoted.value.ports).toEqual(plain.value.ports);
     expect(quoted.value.links).toEqual(plain.value.links);
     expect(quoted.warnings).toEqual(plain.warnings);
     const p = plain.value.ports;
-    expect(p.map((x) => [x.portNum, x.lid])).toEqual([[1, 24], [2, 24], [3, undefined], [4, 25], [5, 1234567890123456]]);
+    expect(p.map((x) => [x.portNum, x.lid])).toEqual([
+      [1, 24],
+      [2, 24],
+      [3, undefined],
+      [4, 25],
+      [5, 1234567890123456],
+    ]);
     expect({ ...p[1], portNum: 1 }).toEqual(p[0]);
     expect(p[2]).toMatchObject({ widthActive: '4X', widthSupported: ['1X', '2X', '4X'] });
     expect(p[2]!.portGuid).toBeUndefined();
-    expect(plain.value.links).toEqual([{ a: { nodeGuid: '0x5c25730300e6706e', portNum: 1 }, b: { nodeGuid: g, portNum: 1 } }]);
+    expect(plain.value.links).toEqual([
+      { a: { nodeGuid: '0x5c25730300e6706e', portNum: 1 }, b: { nodeGuid: g, portNum: 1 } },
+    ]);
     expect(plain.warnings.map((w) => [w.line, w.message])).toEqual([
-      [8, 'PORTS row skipped: bad NodeGuid "garbage"'], [9, 'PORTS row skipped: bad PortNum "N/A"'],
-      [10, 'PORTS row skipped: row has 5 fields, header has 14'], [11, 'PORTS row skipped: row has 15 fields, header has 14'],
-      [16, 'LINKS row skipped: bad GUID or port number'], [17, 'LINKS row skipped: row has 4 fields, header has 5'],
+      [8, 'PORTS row skipped: bad NodeGuid "garbage"'],
+      [9, 'PORTS row skipped: bad PortNum "N/A"'],
+      [10, 'PORTS row skipped: row has 5 fields, header has 14'],
+      [11, 'PORTS row skipped: row has 15 fields, header has 14'],
+      [16, 'LINKS row skipped: bad GUID or port number'],
+      [17, 'LINKS row skipped: row has 4 fields, header has 5'],
     ]);
   });
 
@@ -253,14 +325,32 @@ describe('parseDbCsv() on hand-made inputs', () => {
 
   it('ignores a duplicated section with a warning naming both lines', () => {
     const r = parseDbCsv(fixture('duplicated-section.good.db_csv'));
-    expect(r.value.nodes.map((n) => n.description)).toEqual(['MF0;ib-switch-sequoia:MQM9700/U1', 'is-north-7-compute-1 mlx5_8']);
-    expect(r.warnings).toEqual([{ line: 23, file: 'ibdiagnet2.db_csv', message: 'section NODES repeated (first at line 10); the repeat is ignored' }]);
+    expect(r.value.nodes.map((n) => n.description)).toEqual([
+      'MF0;ib-switch-sequoia:MQM9700/U1',
+      'is-north-7-compute-1 mlx5_8',
+    ]);
+    expect(r.warnings).toEqual([
+      {
+        line: 23,
+        file: 'ibdiagnet2.db_csv',
+        message: 'section NODES repeated (first at line 10); the repeat is ignored',
+      },
+    ]);
   });
 
   it('selects columns by name whatever their order, ignoring unknown columns and sections', () => {
     const r = parseDbCsv(fixture('unknown-columns.good.db_csv'));
     expect(r.warnings).toEqual([]);
-    expect(r.value.nodes).toEqual([{ guid: '0xb0cf0e0300d33fc0', type: 'switch', description: 'spine, with comma', numPorts: 65, deviceId: 54002, vendorId: 713 }]);
+    expect(r.value.nodes).toEqual([
+      {
+        guid: '0xb0cf0e0300d33fc0',
+        type: 'switch',
+        description: 'spine, with comma',
+        numPorts: 65,
+        deviceId: 54002,
+        vendorId: 713,
+      },
+    ]);
     expect(r.value.ports[0]).toMatchObject({ portNum: 1, state: 'Active', speedActive: 'NDR', widthActive: '4X' });
     expect(r.value.ports[0].lid).toBeUndefined();
     expect(r.value.sections.find((s) => s.name === 'SOME_FUTURE_SECTION')?.rows).toBe(2);
@@ -310,7 +400,12 @@ describe('parseDbCsv() on hand-made inputs', () => {
     const r = parseDbCsv(fixture('bad-counters.good.db_csv'));
     const [p1, p2] = tableToPortCounters(r.value.pmInfo);
     expect(p1!.counters).toEqual({ PortXmitWaitExt: 31n });
-    expect(p2!.counters).toEqual({ PortXmitData: 1n, PortXmitDataExtended: 2n, SymbolErrorCounterExt: 3n, PortXmitWaitExt: 4n });
+    expect(p2!.counters).toEqual({
+      PortXmitData: 1n,
+      PortXmitDataExtended: 2n,
+      SymbolErrorCounterExt: 3n,
+      PortXmitWaitExt: 4n,
+    });
     expect(r.warnings.map((w) => [w.line, w.message])).toEqual([
       [25, 'PM_INFO column LinkDownedCounter: 2 invalid value(s) skipped (first: "-5", negative)'],
       [25, 'PM_INFO column SymbolErrorCounter: 1 invalid value(s) skipped (first: "abc", not a number)'],
@@ -321,9 +416,14 @@ describe('parseDbCsv() on hand-made inputs', () => {
   it('normalises GUIDs written in odd forms and skips an unreadable one', () => {
     const r = parseDbCsv(fixture('odd-guids.good.db_csv'));
     expect(r.value.nodes.map((n) => n.guid)).toEqual([
-      '0xb0cf0e0300d33fc0', '0x5c25730300e6706e', '0x0002c903000e0b72', '0x98039b03009fcbd6',
+      '0xb0cf0e0300d33fc0',
+      '0x5c25730300e6706e',
+      '0x0002c903000e0b72',
+      '0x98039b03009fcbd6',
     ]);
-    expect(r.warnings).toEqual([{ line: 12, file: 'ibdiagnet2.db_csv', message: 'NODES row skipped: bad NodeGUID "0xnot-a-guid"' }]);
+    expect(r.warnings).toEqual([
+      { line: 12, file: 'ibdiagnet2.db_csv', message: 'NODES row skipped: bad NodeGUID "0xnot-a-guid"' },
+    ]);
   });
 
   it('rejects an empty file', () => {

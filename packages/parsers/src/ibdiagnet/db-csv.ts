@@ -84,8 +84,17 @@ export class DbCsvParser implements LineParser<DbCsvData> {
   /** Rows of PORTS: one PM row per port, the PM tables' size hint. */
   private portRows = 0;
   private readonly data: DbCsvData = {
-    runInfo: {}, nodes: [], ports: [], links: [], pmInfo: new CounterTableBuilder().build(), pmDelta: new CounterTableBuilder().build(), sms: [], cables: [],
-    findings: [], temperatures: [], sections: [],
+    runInfo: {},
+    nodes: [],
+    ports: [],
+    links: [],
+    pmInfo: new CounterTableBuilder().build(),
+    pmDelta: new CounterTableBuilder().build(),
+    sms: [],
+    cables: [],
+    findings: [],
+    temperatures: [],
+    sections: [],
   };
   private readonly file: string | undefined;
   private readonly guids = new GuidTable();
@@ -177,7 +186,12 @@ export class DbCsvParser implements LineParser<DbCsvData> {
       this.seen.set(name, no);
       // RUN_INFO in every mode: its Date tells two parsers of one file that they read the same run.
       const read = this.pm === 'inline' || name === 'RUN_INFO' || (this.pm === 'only') === isPmSection(name);
-      if (read) s.reader = sectionReader(name, this.data, { warn: (l, m) => this.warn(l, m), guids: this.guids, rowsHint: this.portRows });
+      if (read)
+        s.reader = sectionReader(name, this.data, {
+          warn: (l, m) => this.warn(l, m),
+          guids: this.guids,
+          rowsHint: this.portRows,
+        });
     }
     this.open = s;
   }
@@ -196,7 +210,14 @@ export class DbCsvParser implements LineParser<DbCsvData> {
   }
 
   /** Row `bytes[start, end)`, read in place. */
-  private takeRow(s: OpenSection, reader: SectionReader, bytes: Uint8Array, start: number, end: number, no: number): void {
+  private takeRow(
+    s: OpenSection,
+    reader: SectionReader,
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    no: number,
+  ): void {
     const expected = s.header!.length;
     let problem = reader.rawRow === undefined ? false : reader.rawRow(bytes, start, end, no, expected);
     if (problem === false) {
@@ -232,10 +253,18 @@ export class DbCsvParser implements LineParser<DbCsvData> {
   finish(): ParseResult<DbCsvData> {
     if (this.open) {
       const s = this.open;
-      this.fail(s.startLine, `START_${s.name}`, `section ${s.name} never ends (END_${s.name} missing: file truncated?)`);
+      this.fail(
+        s.startLine,
+        `START_${s.name}`,
+        `section ${s.name} never ends (END_${s.name} missing: file truncated?)`,
+      );
     }
     if (this.data.sections.length === 0) {
-      this.fail(this.lineNo === 0 ? undefined : this.lineNo, undefined, this.lineNo === 0 ? 'empty file' : 'no START_<SECTION> found');
+      this.fail(
+        this.lineNo === 0 ? undefined : this.lineNo,
+        undefined,
+        this.lineNo === 0 ? 'empty file' : 'no START_<SECTION> found',
+      );
     }
     return { value: this.data, warnings: this.warnings };
   }

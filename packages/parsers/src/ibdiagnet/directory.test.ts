@@ -19,12 +19,17 @@ describe('readIbdiagnetDir()', () => {
     const { value: s, warnings } = await readIbdiagnetDir(runA);
     expect(s.source).toBe('ibdiagnet');
     expect(s.takenAt).toBe('2025-03-31T23:43:18Z');
-    expect([s.nodes.length, s.ports.length, s.links.length, s.counters.rows, s.sms.length]).toEqual([272, 857, 271, 542, 1]);
+    expect([s.nodes.length, s.ports.length, s.links.length, s.counters.rows, s.sms.length]).toEqual([
+      272, 857, 271, 542, 1,
+    ]);
     expect(s.cables).toEqual([]);
-    expect(warnings).toEqual([{
-      file: 'ibdiagnet2.cables',
-      message: 'ibdiagnet2.cables is from another ibdiagnet run (2025-03-15 06:54:44 UTC +0000) than ibdiagnet2.db_csv (2025-03-31 23:43:18 UTC +0000); skipped',
-    }]);
+    expect(warnings).toEqual([
+      {
+        file: 'ibdiagnet2.cables',
+        message:
+          'ibdiagnet2.cables is from another ibdiagnet run (2025-03-15 06:54:44 UTC +0000) than ibdiagnet2.db_csv (2025-03-31 23:43:18 UTC +0000); skipped',
+      },
+    ]);
     expect(s.meta.filesSkipped).toBe('ibdiagnet2.cables');
     expect(s.meta.filesUsed).toBe('ibdiagnet2.db_csv,ibdiagnet2.log,ibdiagnet2.net_dump,ibdiagnet2.sm');
     expect(s.counterDeltas?.intervalSeconds).toBe(1);
@@ -33,7 +38,12 @@ describe('readIbdiagnetDir()', () => {
 
   it('takes from .net_dump read for port records only the snapshot a full read gives', async () => {
     // With db_csv's links, readIbdiagnetDir reads .net_dump with `fields: 'ports'`.
-    const files = { dbCsv: real(runA, 'ibdiagnet2.db_csv'), log: real(runA, 'ibdiagnet2.log'), netDump: real(runA, 'ibdiagnet2.net_dump'), sm: real(runA, 'ibdiagnet2.sm') };
+    const files = {
+      dbCsv: real(runA, 'ibdiagnet2.db_csv'),
+      log: real(runA, 'ibdiagnet2.log'),
+      netDump: real(runA, 'ibdiagnet2.net_dump'),
+      sm: real(runA, 'ibdiagnet2.sm'),
+    };
     const full = parseIbdiagnetFiles(files);
     const { value } = await readIbdiagnetDir(runA);
     // The directory also has an .cables of another run, which the full read was not given.
@@ -50,13 +60,27 @@ describe('readIbdiagnetDir()', () => {
     const { value: s } = await readIbdiagnetDir(runA);
     expect(s.ports.filter((p) => p.state === 'Down')).toHaveLength(306);
     expect(s.ports.find((p) => p.nodeGuid === '0xb0cf0e0300e5b940' && p.portNum === 33)).toEqual({
-      nodeGuid: '0xb0cf0e0300e5b940', portNum: 33, state: 'Down', physState: 'Polling', label: '1/17/1',
+      nodeGuid: '0xb0cf0e0300e5b940',
+      portNum: 33,
+      state: 'Down',
+      physState: 'Polling',
+      label: '1/17/1',
     });
-    expect(s.ports.find((p) => p.nodeGuid === '0xb0cf0e0300e5b940' && p.portNum === 1)).toMatchObject({ label: '1/1/1', speedActive: 'NDR', widthActive: '4X' });
-    expect(s.sms).toEqual([{
-      guid: '0xb0cf0e0300d33fc0', priority: 12, state: 'MASTER', lid: 180, activityCount: 4202301n,
-      nodeDescription: 'MF0;ib-switch-sequoia:MQM9700/U1',
-    }]);
+    expect(s.ports.find((p) => p.nodeGuid === '0xb0cf0e0300e5b940' && p.portNum === 1)).toMatchObject({
+      label: '1/1/1',
+      speedActive: 'NDR',
+      widthActive: '4X',
+    });
+    expect(s.sms).toEqual([
+      {
+        guid: '0xb0cf0e0300d33fc0',
+        priority: 12,
+        state: 'MASTER',
+        lid: 180,
+        activityCount: 4202301n,
+        nodeDescription: 'MF0;ib-switch-sequoia:MQM9700/U1',
+      },
+    ]);
     const spine = s.nodes.find((n) => n.guid === '0xb0cf0e0300d33fc0')!;
     expect([spine.lid, spine.temperatureC]).toEqual([180, 46]);
   });
@@ -73,7 +97,9 @@ describe('readIbdiagnetDir()', () => {
     const { value: s, warnings } = await readIbdiagnetDir(runB);
     expect(warnings).toEqual([]);
     expect(s.takenAt).toBe('2025-03-15T22:32:20Z');
-    expect([s.nodes.length, s.ports.length, s.links.length, s.counters.rows, s.sms.length]).toEqual([272, 857, 271, 0, 1]);
+    expect([s.nodes.length, s.ports.length, s.links.length, s.counters.rows, s.sms.length]).toEqual([
+      272, 857, 271, 0, 1,
+    ]);
     expect(s.sms[0]).toMatchObject({ priority: 12, state: 'MASTER', activityCount: 19231n, lid: 180 });
     expect(s.counterDeltas).toBeUndefined();
     expect(s.toolFindings).toHaveLength(9);
@@ -85,13 +111,18 @@ describe('readIbdiagnetDir()', () => {
     expect(s.meta.filesSkipped).toBe('ibdiagnet2.net_dump,ibdiagnet2.cables');
     expect(s.ports).toEqual([]);
     expect(s.cables).toEqual([]);
-    expect(s.sms.map((x) => [x.state, x.guid, x.lid])).toEqual([['MASTER', '0xb0cf0e0300d33fc0', 180], ['STANDBY', '0x5c25730300e6706e', 181]]);
+    expect(s.sms.map((x) => [x.state, x.guid, x.lid])).toEqual([
+      ['MASTER', '0xb0cf0e0300d33fc0', 180],
+      ['STANDBY', '0x5c25730300e6706e', 181],
+    ]);
   });
 
   it('throws in strict mode on a file of another run, naming it', async () => {
     const e = await parseErrorAsync(() => readIbdiagnetDir(resolve(fixturesDir, 'two-runs'), { strict: true }));
     expect(e.file).toBe('ibdiagnet2.net_dump');
-    expect(e.message).toBe('ibdiagnet2:ibdiagnet2.net_dump: ibdiagnet2.net_dump is from another ibdiagnet run (2025-03-15 06:54:44 UTC +0000) than ibdiagnet2.db_csv (2025-03-31 23:43:18 UTC +0000): "Running timestamp : 2025-03-15 06:54:44 UTC +0000"');
+    expect(e.message).toBe(
+      'ibdiagnet2:ibdiagnet2.net_dump: ibdiagnet2.net_dump is from another ibdiagnet run (2025-03-15 06:54:44 UTC +0000) than ibdiagnet2.db_csv (2025-03-31 23:43:18 UTC +0000): "Running timestamp : 2025-03-15 06:54:44 UTC +0000"',
+    );
   });
 
   it('throws for a directory without ibdiagnet files and for a truncated db_csv', async () => {
@@ -132,22 +163,45 @@ describe('parseIbdiagnetFiles()', () => {
 
   it('joins in-memory texts with the same run rules', () => {
     const r = parseIbdiagnetFiles({
-      dbCsv: fixture('two-runs/ibdiagnet2.db_csv'), sm: fixture('two-runs/ibdiagnet2.sm'),
-      cables: fixture('two-runs/ibdiagnet2.cables'), netDump: fixture('two-runs/ibdiagnet2.net_dump'),
+      dbCsv: fixture('two-runs/ibdiagnet2.db_csv'),
+      sm: fixture('two-runs/ibdiagnet2.sm'),
+      cables: fixture('two-runs/ibdiagnet2.cables'),
+      netDump: fixture('two-runs/ibdiagnet2.net_dump'),
     });
     expect(r.value.meta.filesSkipped).toBe('ibdiagnet2.net_dump,ibdiagnet2.cables');
     expect(r.value.sms.map((s) => s.state)).toEqual(['MASTER', 'STANDBY']);
-    expect(parseError(() => parseIbdiagnetFiles({ dbCsv: fixture('minimal.good.db_csv'), cables: fixture('two-runs/ibdiagnet2.cables') }, { strict: true })).file).toBe('ibdiagnet2.cables');
+    expect(
+      parseError(() =>
+        parseIbdiagnetFiles(
+          { dbCsv: fixture('minimal.good.db_csv'), cables: fixture('two-runs/ibdiagnet2.cables') },
+          { strict: true },
+        ),
+      ).file,
+    ).toBe('ibdiagnet2.cables');
   });
 
   it('takes cables from the same run and maps them to the node', () => {
     const cables = fixture('two-runs/ibdiagnet2.cables').replace(/2025-03-15 06:54:44/g, '2025-03-31 23:43:18');
     const r = parseIbdiagnetFiles({ dbCsv: fixture('minimal.good.db_csv'), cables });
-    expect(r.value.cables).toEqual([{ nodeGuid: '0xb0cf0e0300d33fc0', portNum: 1, vendor: 'FS', partNumber: 'OSFP-SR8-800G', serialNumber: 'G2430283435', type: '850 nm VCSEL', temperatureC: 58 }]);
+    expect(r.value.cables).toEqual([
+      {
+        nodeGuid: '0xb0cf0e0300d33fc0',
+        portNum: 1,
+        vendor: 'FS',
+        partNumber: 'OSFP-SR8-800G',
+        serialNumber: 'G2430283435',
+        type: '850 nm VCSEL',
+        temperatureC: 58,
+      },
+    ]);
   });
 
   it('falls back on .lst and .pm when db_csv is absent', () => {
-    const r = parseIbdiagnetFiles({ lst: real(runA, 'ibdiagnet2.lst'), pm: real(runA, 'ibdiagnet2.pm'), netDump: real(runA, 'ibdiagnet2.net_dump') });
+    const r = parseIbdiagnetFiles({
+      lst: real(runA, 'ibdiagnet2.lst'),
+      pm: real(runA, 'ibdiagnet2.pm'),
+      netDump: real(runA, 'ibdiagnet2.net_dump'),
+    });
     expect([r.value.nodes.length, r.value.links.length, r.value.counters.rows]).toEqual([272, 271, 542]);
     expect(r.value.takenAt).toBe('2025-03-31T23:43:18Z');
   });
@@ -157,7 +211,10 @@ describe('streaming', () => {
   it('parses a CRLF db_csv from node:readline lines like the string API', async () => {
     const r = await parseDbCsvAsync(readFileLines(resolve(fixturesDir, 'crlf.good.db_csv')));
     expect(tableRow(r.value.pmInfo, 0).counters.PortXmitWaitExt).toBe(9463628588n);
-    expect(r.value.nodes.map((n) => n.description)).toEqual(['MF0;ib-switch-sequoia:MQM9700/U1', 'is-north-7-compute-1 mlx5_8']);
+    expect(r.value.nodes.map((n) => n.description)).toEqual([
+      'MF0;ib-switch-sequoia:MQM9700/U1',
+      'is-north-7-compute-1 mlx5_8',
+    ]);
   });
 
   it('parses the real db_csv from readline exactly as from the whole text', async () => {

@@ -51,7 +51,10 @@ async function headTimestamp(path: string): Promise<string | undefined> {
 }
 
 /** Read and join the ibdiagnet2.* files of `dir` (see the module comment for the rules). */
-export async function readIbdiagnetDir(dir: string, options: ReadIbdiagnetOptions = {}): Promise<ParseResult<FabricSnapshot>> {
+export async function readIbdiagnetDir(
+  dir: string,
+  options: ReadIbdiagnetOptions = {},
+): Promise<ParseResult<FabricSnapshot>> {
   const strict = options.strict ?? false;
   const warnings: ParseWarning[] = [];
   const kinds = [] as (keyof IbdiagnetParsed)[];
@@ -69,9 +72,10 @@ export async function readIbdiagnetDir(dir: string, options: ReadIbdiagnetOption
   const parse = async (k: keyof IbdiagnetParsed): Promise<void> => {
     const path = join(dir, IBDIAGNET_FILES[k]);
     // With db_csv's links, the snapshot takes only port records from .net_dump (snapshot.ts).
-    const parser = k === 'netDump' && (parsed.dbCsv?.value.links.length ?? 0) > 0
-      ? new NetDumpParser({ file: path, fields: 'ports' })
-      : IBDIAGNET_PARSERS[k](path);
+    const parser =
+      k === 'netDump' && (parsed.dbCsv?.value.links.length ?? 0) > 0
+        ? new NetDumpParser({ file: path, fields: 'ports' })
+        : IBDIAGNET_PARSERS[k](path);
     try {
       (parsed as Record<string, unknown>)[k] = await parseFile(path, parser as LineParser<unknown>);
     } catch (err) {
@@ -102,7 +106,8 @@ export async function readIbdiagnetDir(dir: string, options: ReadIbdiagnetOption
     stamps.push({ file: IBDIAGNET_FILES.dbCsv, timestamp: parsed.dbCsv!.value.runTimestamp });
   }
   for (const k of kinds) {
-    if (k !== 'dbCsv') stamps.push({ file: IBDIAGNET_FILES[k], timestamp: await headTimestamp(join(dir, IBDIAGNET_FILES[k])) });
+    if (k !== 'dbCsv')
+      stamps.push({ file: IBDIAGNET_FILES[k], timestamp: await headTimestamp(join(dir, IBDIAGNET_FILES[k])) });
   }
   const sel = selectRun(stamps, strict, warnings);
   // Fallback-only files are not read when db_csv already has their data (.pm is 1.2 MB for
@@ -119,6 +124,9 @@ export async function readIbdiagnetDir(dir: string, options: ReadIbdiagnetOption
   }
   await joinPm();
 
-  const result = buildIbdiagnetSnapshot(parsed, { strict, preselected: { run: sel.run, skipped: sel.rejected.map((r) => r.file) } } satisfies SnapshotOptions);
+  const result = buildIbdiagnetSnapshot(parsed, {
+    strict,
+    preselected: { run: sel.run, skipped: sel.rejected.map((r) => r.file) },
+  } satisfies SnapshotOptions);
   return { value: result.value, warnings: [...warnings, ...result.warnings] };
 }

@@ -31,11 +31,25 @@ describe('parseNetDump()', () => {
     const leaf = nd.value.switches.find((s) => s.guid === '0xb0cf0e0300e5b940')!;
     expect(leaf).toMatchObject({ description: 'Quantum-2 Mellanox Technologies', vendor: 'Mellanox', lid: 24 });
     expect(leaf.ports[0]).toEqual({
-      portNum: 1, label: '1/1/1', state: 'Active', physState: 'LinkUp', mtu: 5, width: '4X', speed: 'NDR',
-      fec: 'RS_FEC_544_514', neighborGuid: '0x5c25730300c06f60', neighborLabel: 'B184D0F0/0/0/1', neighborLid: 156,
+      portNum: 1,
+      label: '1/1/1',
+      state: 'Active',
+      physState: 'LinkUp',
+      mtu: 5,
+      width: '4X',
+      speed: 'NDR',
+      fec: 'RS_FEC_544_514',
+      neighborGuid: '0x5c25730300c06f60',
+      neighborLabel: 'B184D0F0/0/0/1',
+      neighborLid: 156,
       neighborDescription: 'is-north-7-compute-1 mlx5_10',
     });
-    expect(leaf.ports.find((p) => p.portNum === 33)).toEqual({ portNum: 33, label: '1/17/1', state: 'Down', physState: 'Polling' });
+    expect(leaf.ports.find((p) => p.portNum === 33)).toEqual({
+      portNum: 33,
+      label: '1/17/1',
+      state: 'Down',
+      physState: 'Polling',
+    });
   });
 
   it('parses the trimmed excerpt (leaf block + spine head)', () => {
@@ -79,7 +93,8 @@ describe('parseNetDump()', () => {
       expect(parseNetDump(text.split(/\r?\n/), { fields: 'ports' })).toEqual(ports);
       const keep = new Set(['portNum', 'label', 'state', 'physState', 'width', 'speed']);
       const projected = bytes.value.switches.map((sw) => ({
-        ...sw, ports: sw.ports.map((p) => Object.fromEntries(Object.entries(p).filter(([k]) => keep.has(k)))),
+        ...sw,
+        ports: sw.ports.map((p) => Object.fromEntries(Object.entries(p).filter(([k]) => keep.has(k)))),
       }));
       expect(ports.value.switches).toEqual(projected);
       expect(ports.warnings).toEqual(bytes.warnings);
@@ -122,7 +137,13 @@ describe('parsePm()', () => {
   it('reads hex values, maps names to PM_INFO columns and drops NA', () => {
     const r = parsePm(excerpt('ibdiagnet2.pm.sample'));
     const spine2 = r.value.ports[0];
-    expect(spine2).toMatchObject({ guid: '0xb0cf0e0300d33fc0', portNum: 2, lid: 0xb4, deviceId: 54002, portName: 'ib-switch-sequoia/U1/P1/1/2' });
+    expect(spine2).toMatchObject({
+      guid: '0xb0cf0e0300d33fc0',
+      portNum: 2,
+      lid: 0xb4,
+      deviceId: 54002,
+      portName: 'ib-switch-sequoia/U1/P1/1/2',
+    });
     expect(spine2.counters.PortRcvSwitchRelayErrors).toBe(158n);
     expect('PortLoopingErrors' in spine2.counters).toBe(false);
   });
@@ -153,7 +174,15 @@ describe('parseLst()', () => {
     expect(r.value.links).toHaveLength(271);
     expect(r.value.links.every((l) => l.state === 'ACT' && l.width === '4X' && l.speed === 'NDR')).toBe(true);
     expect(r.value.links[0]).toMatchObject({
-      a: { type: 'ca', numPorts: 1, nodeGuid: '0x5c257303009ab1c0', deviceId: 0x1021, lid: 0xb5, portNum: 1, description: 'is-north-7-compute-12 mlx5_0' },
+      a: {
+        type: 'ca',
+        numPorts: 1,
+        nodeGuid: '0x5c257303009ab1c0',
+        deviceId: 0x1021,
+        lid: 0xb5,
+        portNum: 1,
+        description: 'is-north-7-compute-12 mlx5_0',
+      },
       b: { type: 'switch', numPorts: 65, nodeGuid: '0xfc6a1c030091f9c0', lid: 0xb6, portNum: 12 },
     });
   });
@@ -170,15 +199,22 @@ describe('parseCables()', () => {
     expect(r.value.cables).toHaveLength(510);
     const first = r.value.cables[0];
     expect(toCableInfo(first, first.guid)).toEqual({
-      nodeGuid: '0xb0cf0e0300e5b940', portNum: 1, vendor: 'FS', partNumber: 'OSFP-SR8-800G', serialNumber: 'G2430283435',
-      type: '850 nm VCSEL', temperatureC: 58,
+      nodeGuid: '0xb0cf0e0300e5b940',
+      portNum: 1,
+      vendor: 'FS',
+      partNumber: 'OSFP-SR8-800G',
+      serialNumber: 'G2430283435',
+      type: '850 nm VCSEL',
+      temperatureC: 58,
     });
     expect(first.fields['Attenuation(5,7,12,25)']).toBe('NA NA NA NA');
   });
 
   it('drops the 0C that passive copper reports for want of a sensor, keeps its length', () => {
     const r = parseCables(real(runA, 'ibdiagnet2.cables'));
-    const copper = r.value.cables.filter((c) => c.fields['Type'] === 'Copper cable- unequalized').map((c) => toCableInfo(c, c.guid));
+    const copper = r.value.cables
+      .filter((c) => c.fields['Type'] === 'Copper cable- unequalized')
+      .map((c) => toCableInfo(c, c.guid));
     expect(copper).toHaveLength(198);
     expect(copper.every((c) => c.lengthM === 2 && c.temperatureC === undefined)).toBe(true);
   });

@@ -60,12 +60,23 @@ export class GuidTable {
     const b = v.getUint32(start + 6);
     const c = v.getUint32(start + 10);
     const d = v.getUint32(start + 14);
-    if (this.lastGuid !== undefined && d === this.last3 && c === this.last2 && b === this.last1 && a === this.last0) return this.lastGuid;
+    if (this.lastGuid !== undefined && d === this.last3 && c === this.last2 && b === this.last1 && a === this.last0)
+      return this.lastGuid;
     // Two digits per look-up: 8 of them for the 64-bit value.
     const hi = (PAIR[a >>> 16]! << 24) | (PAIR[a & 0xffff]! << 16) | (PAIR[b >>> 16]! << 8) | PAIR[b & 0xffff]!;
     const lo = (PAIR[c >>> 16]! << 24) | (PAIR[c & 0xffff]! << 16) | (PAIR[d >>> 16]! << 8) | PAIR[d & 0xffff]!;
     // A pair that is not two hex digits reads -1.
-    if ((PAIR[a >>> 16]! | PAIR[a & 0xffff]! | PAIR[b >>> 16]! | PAIR[b & 0xffff]! | PAIR[c >>> 16]! | PAIR[c & 0xffff]! | PAIR[d >>> 16]! | PAIR[d & 0xffff]!) < 0) {
+    if (
+      (PAIR[a >>> 16]! |
+        PAIR[a & 0xffff]! |
+        PAIR[b >>> 16]! |
+        PAIR[b & 0xffff]! |
+        PAIR[c >>> 16]! |
+        PAIR[c & 0xffff]! |
+        PAIR[d >>> 16]! |
+        PAIR[d & 0xffff]!) <
+      0
+    ) {
       return parseGuidField(decodeUtf8(bytes, start, end));
     }
     const guid = this.lookup(hi, lo);

@@ -77,8 +77,10 @@ const NODE_OBJ = /^S([0-9a-fA-F]{16})\/N([0-9a-fA-F]{16})/;
 
 function classify(text: string): LogMessage['code'] {
   if (/^Note:/.test(text)) return 'NOTE';
-  if (/link speed/i.test(text) && /unexpected|mismatch|not.*(max|enabled|supported)/i.test(text)) return 'LINK_SPEED_MISMATCH';
-  if (/link width/i.test(text) && /unexpected|mismatch|not.*(max|enabled|supported)/i.test(text)) return 'LINK_WIDTH_MISMATCH';
+  if (/link speed/i.test(text) && /unexpected|mismatch|not.*(max|enabled|supported)/i.test(text))
+    return 'LINK_SPEED_MISMATCH';
+  if (/link width/i.test(text) && /unexpected|mismatch|not.*(max|enabled|supported)/i.test(text))
+    return 'LINK_WIDTH_MISMATCH';
   if (/increased during the run/.test(text)) return 'COUNTER_INCREASED';
   return undefined;
 }
@@ -86,7 +88,15 @@ function classify(text: string): LogMessage['code'] {
 /** Line-at-a-time .log parser. */
 export class LogParser implements LineParser<IbdiagnetLog> {
   private readonly t: TextDump;
-  private readonly v: IbdiagnetLog = { header: {}, stages: [], messages: [], checks: [], summary: [], fabricSummary: {}, outputFiles: {} };
+  private readonly v: IbdiagnetLog = {
+    header: {},
+    stages: [],
+    messages: [],
+    checks: [],
+    summary: [],
+    fabricSummary: {},
+    outputFiles: {},
+  };
   private stage: string | undefined;
   private expectTitle = false;
   private last: LogMessage | undefined;
@@ -117,7 +127,8 @@ export class LogParser implements LineParser<IbdiagnetLog> {
       return;
     }
     const tag = line.slice(0, 4);
-    if (tag === '-W- ' || tag === '-E- ') return this.message(tag === '-W- ' ? 'warning' : 'error', line.slice(4).trim(), no);
+    if (tag === '-W- ' || tag === '-E- ')
+      return this.message(tag === '-W- ' ? 'warning' : 'error', line.slice(4).trim(), no);
     if (tag === '-I- ') return this.info(line.slice(4).trim(), no);
     if (this.last && /^\s/.test(line)) {
       this.last.text += `; ${line.trim()}`;
@@ -131,7 +142,12 @@ export class LogParser implements LineParser<IbdiagnetLog> {
     this.last = undefined;
     const check = CHECK.exec(text);
     if (check) {
-      this.v.checks.push({ name: check[1].trim(), result: check[2] === 'successfully' ? 'ok' : check[2] === 'with warnings' ? 'warnings' : 'errors', stage: this.stage, line });
+      this.v.checks.push({
+        name: check[1].trim(),
+        result: check[2] === 'successfully' ? 'ok' : check[2] === 'with warnings' ? 'warnings' : 'errors',
+        stage: this.stage,
+        line,
+      });
       return;
     }
     const skipped = /^(.+?) skipped\b/.exec(text);
@@ -186,8 +202,10 @@ export class LogParser implements LineParser<IbdiagnetLog> {
       for (const m of master[1].matchAll(/(\w+)[=:](\S+)/g)) kv[m[1].toLowerCase()] = m[2];
       const desc = /Node_Description=(.*)$/.exec(master[1]);
       this.v.masterSm = {
-        guid: parseGuidField(kv.guid), lid: kv.lid ? Number(kv.lid) : undefined,
-        priority: kv.priority ? Number(kv.priority) : undefined, portNum: kv.port ? Number(kv.port) : undefined,
+        guid: parseGuidField(kv.guid),
+        lid: kv.lid ? Number(kv.lid) : undefined,
+        priority: kv.priority ? Number(kv.priority) : undefined,
+        portNum: kv.port ? Number(kv.port) : undefined,
         description: desc?.[1].trim(),
       };
       return;

@@ -54,8 +54,13 @@ function toEnd(m: RegExpExecArray): LstEnd | undefined {
   const nodeGuid = parseGuidField(m[4]);
   if (!nodeGuid) return undefined;
   const end: LstEnd = {
-    type: TYPE[m[1]], numPorts: parseInt(m[2], 16), nodeGuid, vendorId: parseInt(m[6], 16),
-    deviceId: parseInt(m[7], 16), lid: parseInt(m[9], 16), portNum: parseInt(m[10], 16),
+    type: TYPE[m[1]],
+    numPorts: parseInt(m[2], 16),
+    nodeGuid,
+    vendorId: parseInt(m[6], 16),
+    deviceId: parseInt(m[7], 16),
+    lid: parseInt(m[9], 16),
+    portNum: parseInt(m[10], 16),
   };
   const sys = parseGuidField(m[3]);
   if (sys) end.systemImageGuid = sys;

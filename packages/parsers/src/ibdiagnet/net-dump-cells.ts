@@ -22,11 +22,13 @@ export interface PortCells {
 }
 
 /** A cell's text, undefined when it is empty or `N/A` (what a DOWN port prints for most of them). */
-export const na = (s: string | undefined): string | undefined => (s === undefined || s === '' || s === 'N/A' ? undefined : s);
+export const na = (s: string | undefined): string | undefined =>
+  s === undefined || s === '' || s === 'N/A' ? undefined : s;
 const quoted = (s: string): boolean => s.length >= 2 && s.charCodeAt(0) === 34 && s.charCodeAt(s.length - 1) === 34;
 
 /** `bytes[s, e)` is empty or `N/A`. */
-const isNa = (b: Uint8Array, s: number, e: number): boolean => s === e || (e - s === 3 && b[s] === 78 && b[s + 1] === 47 && b[s + 2] === 65);
+const isNa = (b: Uint8Array, s: number, e: number): boolean =>
+  s === e || (e - s === 3 && b[s] === 78 && b[s + 1] === 47 && b[s + 2] === 65);
 
 /** A character `trim` removes other than the space: tab..CR, and any from U+00A0 on (it may be one). */
 const isOddEdge = (c: number): boolean => (c >= 9 && c <= 13) || c >= 0xa0;

@@ -54,10 +54,20 @@ export interface NetDumpData {
 
 // Maps, not object literals: a cell text is not an internalised string, and a keyed property
 // load with one looks it up in V8's string table first (30k rows).
-const STATE = new Map<string, PortState>([['ACT', 'Active'], ['DOWN', 'Down'], ['INIT', 'Initialize'], ['ARM', 'Armed']]);
+const STATE = new Map<string, PortState>([
+  ['ACT', 'Active'],
+  ['DOWN', 'Down'],
+  ['INIT', 'Initialize'],
+  ['ARM', 'Armed'],
+]);
 const PHYS = new Map<string, PhysState>([
-  ['LINK UP', 'LinkUp'], ['POLL', 'Polling'], ['DISABLED', 'Disabled'], ['SLEEP', 'Sleep'], ['PORT CONF TRAIN', 'PortConfigurationTraining'],
-  ['LINK ERR RECOVERY', 'LinkErrorRecovery'], ['PHY TEST', 'PhyTest'],
+  ['LINK UP', 'LinkUp'],
+  ['POLL', 'Polling'],
+  ['DISABLED', 'Disabled'],
+  ['SLEEP', 'Sleep'],
+  ['PORT CONF TRAIN', 'PortConfigurationTraining'],
+  ['LINK ERR RECOVERY', 'LinkErrorRecovery'],
+  ['PHY TEST', 'PhyTest'],
 ]);
 
 /** `decode(text)` remembered per text: a fabric prints a handful of widths and speeds. */
@@ -75,8 +85,18 @@ const BLOCK = /^"(.*)",\s*([^,]*),\s*(0x[0-9a-fA-F]+),\s*LID\s+(\d+)\s*$/;
 
 /** Column positions of a switch block's `#  : IB# : Sta ...` header, -1 when absent. */
 interface Cols {
-  label: number; port: number; state: number; phys: number; mtu: number; width: number; speed: number;
-  fec: number; nguid: number; nlabel: number; nlid: number; ndesc: number;
+  label: number;
+  port: number;
+  state: number;
+  phys: number;
+  mtu: number;
+  width: number;
+  speed: number;
+  fec: number;
+  nguid: number;
+  nlabel: number;
+  nlid: number;
+  ndesc: number;
 }
 
 export interface NetDumpOptions {
@@ -133,8 +153,17 @@ export class NetDumpParser implements LineParser<NetDumpData> {
         const names = parts.map((p) => p.trim());
         const ix = (name: string): number => names.indexOf(name);
         this.cols = {
-          label: ix('#'), port: ix('IB#'), state: ix('Sta'), phys: ix('PhysSta'), mtu: ix('MTU'), width: ix('LWA'),
-          speed: ix('LSA'), fec: ix('FEC mode'), nguid: ix('Neighbor Guid'), nlabel: ix('N#'), nlid: ix('NLID'),
+          label: ix('#'),
+          port: ix('IB#'),
+          state: ix('Sta'),
+          phys: ix('PhysSta'),
+          mtu: ix('MTU'),
+          width: ix('LWA'),
+          speed: ix('LSA'),
+          fec: ix('FEC mode'),
+          nguid: ix('Neighbor Guid'),
+          nlabel: ix('N#'),
+          nlid: ix('NLID'),
           ndesc: ix('Neighbor Description'),
         };
         this.width = names.length;
@@ -207,11 +236,31 @@ export class NetDumpParser implements LineParser<NetDumpData> {
     const neighborLid = all ? cells.int(c.nlid) : undefined;
     // `"is-north-7-compute-1 mlx5_10"`: the quotes are the tool's, not the name's.
     const neighborDescription = all ? cells.description(c.ndesc) : undefined;
-    if (label !== undefined && mtu !== undefined && width !== undefined && speed !== undefined && fec !== undefined &&
-      neighborGuid !== undefined && neighborLabel !== undefined && neighborLid !== undefined && neighborDescription !== undefined) {
+    if (
+      label !== undefined &&
+      mtu !== undefined &&
+      width !== undefined &&
+      speed !== undefined &&
+      fec !== undefined &&
+      neighborGuid !== undefined &&
+      neighborLabel !== undefined &&
+      neighborLid !== undefined &&
+      neighborDescription !== undefined
+    ) {
       // A linked port has every field: one literal, allocated once with its fields inside it.
       this.current!.ports.push({
-        portNum, state, physState, label, mtu, width, speed, fec, neighborGuid, neighborLabel, neighborLid, neighborDescription,
+        portNum,
+        state,
+        physState,
+        label,
+        mtu,
+        width,
+        speed,
+        fec,
+        neighborGuid,
+        neighborLabel,
+        neighborLid,
+        neighborDescription,
       });
       return;
     }

@@ -17,7 +17,9 @@ import { buildIbdiagnetSnapshot } from './snapshot.ts';
 import type { IbdiagnetParsed, SnapshotOptions } from './snapshot.ts';
 
 /** A fresh line parser for each input kind. */
-export const IBDIAGNET_PARSERS: { [K in keyof IbdiagnetParsed]-?: (file?: string) => LineParser<NonNullable<IbdiagnetParsed[K]>['value']> } = {
+export const IBDIAGNET_PARSERS: {
+  [K in keyof IbdiagnetParsed]-?: (file?: string) => LineParser<NonNullable<IbdiagnetParsed[K]>['value']>;
+} = {
   dbCsv: (file) => new DbCsvParser({ file }),
   log: (file) => new LogParser({ file }),
   netDump: (file) => new NetDumpParser({ file }),

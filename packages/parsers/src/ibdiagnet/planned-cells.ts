@@ -28,8 +28,12 @@ export class PlannedCells {
    * slots may not name one column (the readers ask for distinct names).
    */
   constructor(columns: readonly number[]) {
-    const present = columns.map((col, slot) => ({ col, slot })).filter((c) => c.col >= 0).sort((a, b) => a.col - b.col);
-    if (present.some((c, k) => k > 0 && c.col === present[k - 1]!.col)) throw new Error('PlannedCells: two slots of one column');
+    const present = columns
+      .map((col, slot) => ({ col, slot }))
+      .filter((c) => c.col >= 0)
+      .sort((a, b) => a.col - b.col);
+    if (present.some((c, k) => k > 0 && c.col === present[k - 1]!.col))
+      throw new Error('PlannedCells: two slots of one column');
     this.wanted = Int32Array.from(present, (c) => c.col);
     this.slotOf = Int32Array.from(present, (c) => c.slot);
     this.has = new Uint8Array(columns.length);

@@ -30,7 +30,11 @@ async function run(job: PmJob): Promise<void> {
       transfer = buffersOf(r.part.pmInfo, r.part.pmDelta);
     } else {
       const e = r.error;
-      reply = { id: job.id, parseError: { format: e.format, reason: e.reason, file: e.file, line: e.line, text: e.text }, foundAt: r.foundAt };
+      reply = {
+        id: job.id,
+        parseError: { format: e.format, reason: e.reason, file: e.file, line: e.line, text: e.text },
+        foundAt: r.foundAt,
+      };
     }
   } catch (err) {
     reply = { id: job.id, failure: err instanceof Error ? err.message : String(err) };

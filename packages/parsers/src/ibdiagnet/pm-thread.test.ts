@@ -15,7 +15,10 @@ const tmp = (): string => mkdtempSync(join(tmpdir(), 'pm-thread-'));
 
 /** readIbdiagnetDir on one thread and on two. */
 async function bothWays(dir: string) {
-  return { one: await readIbdiagnetDir(dir, { pmThread: false }), two: await readIbdiagnetDir(dir, { pmThread: true }) };
+  return {
+    one: await readIbdiagnetDir(dir, { pmThread: false }),
+    two: await readIbdiagnetDir(dir, { pmThread: true }),
+  };
 }
 
 /** A copy of run A whose db_csv is `edit`ed. */
@@ -63,24 +66,40 @@ describe('the PM rows of a db_csv read on a worker thread', () => {
     const dir = runAWith((t) => {
       let out = firstRow(t, 'PORTS', '0xb0cf0e0300d33fc0,0xb0cf0e0300d33fc0,1,2,3');
       out = firstRow(out, 'LINKS', 'garbage,1,0xb0cf0e0300d33fc0,2');
-      out = firstRow(out, 'PM_INFO', out.split('\n')[out.split('\n').indexOf('START_PM_INFO') + 2]!.replace(/,0,/, ',zz,'));
-      return firstRow(out, 'PM_DELTA', 'not-a-guid' + out.split('\n')[out.split('\n').indexOf('START_PM_DELTA') + 2]!.slice(18));
+      out = firstRow(
+        out,
+        'PM_INFO',
+        out.split('\n')[out.split('\n').indexOf('START_PM_INFO') + 2]!.replace(/,0,/, ',zz,'),
+      );
+      return firstRow(
+        out,
+        'PM_DELTA',
+        'not-a-guid' + out.split('\n')[out.split('\n').indexOf('START_PM_DELTA') + 2]!.slice(18),
+      );
     });
     const { one, two } = await bothWays(dir);
     expect(two).toEqual(one);
     const messages = two.warnings.map((w) => w.message);
-    expect(messages.map((m) => m.split(' ')[0])).toEqual(['ibdiagnet2.cables', 'PORTS', 'LINKS', 'PM_INFO', 'PM_DELTA']);
+    expect(messages.map((m) => m.split(' ')[0])).toEqual([
+      'ibdiagnet2.cables',
+      'PORTS',
+      'LINKS',
+      'PM_INFO',
+      'PM_DELTA',
+    ]);
     expect(messages[3]).toMatch(/^PM_INFO column \w+: 1 invalid value\(s\) skipped \(first: "zz"/);
   });
 
   it('throw the ParseError a single thread throws, the earlier one in the file first', async () => {
-    const rows = (section: string) => (t: string, row: (r: string) => string): string => {
-      const lines = t.split('\n');
-      const start = lines.indexOf(`START_${section}`) + 2;
-      const end = lines.indexOf(`END_${section}`);
-      for (let i = start; i < end; i++) lines[i] = row(lines[i]!);
-      return lines.join('\n');
-    };
+    const rows =
+      (section: string) =>
+      (t: string, row: (r: string) => string): string => {
+        const lines = t.split('\n');
+        const start = lines.indexOf(`START_${section}`) + 2;
+        const end = lines.indexOf(`END_${section}`);
+        for (let i = start; i < end; i++) lines[i] = row(lines[i]!);
+        return lines.join('\n');
+      };
     const pmInfoRows = rows('PM_INFO');
     const cases = [
       // Every PM_INFO row refused: the worker's error.
@@ -88,11 +107,21 @@ describe('the PM rows of a db_csv read on a worker thread', () => {
       // Binary data in a PM_DELTA row.
       runAWith((t) => firstRow(t, 'PM_DELTA', '\u0000\u0001\u0002\u0003garbage')),
       // An unusable PORTS section (earlier) and an unusable PM_INFO (later): PORTS's error.
-      runAWith((t) => pmInfoRows(firstRow(t, 'PORTS', 'x').replace(/\n0x[^\n]*(?=\n(?:0x[^\n]*\n)*END_PORTS)/g, '\nx'), (r) => 'x' + r)),
+      runAWith((t) =>
+        pmInfoRows(
+          firstRow(t, 'PORTS', 'x').replace(/\n0x[^\n]*(?=\n(?:0x[^\n]*\n)*END_PORTS)/g, '\nx'),
+          (r) => 'x' + r,
+        ),
+      ),
       // Cut inside PM_DELTA: both threads find the missing END_PM_DELTA.
       runAWith((t) => t.slice(0, t.indexOf('END_PM_DELTA'))),
       // An unusable PM_INFO (the worker's) before an unusable TEMP_SENSING (the main thread's).
-      runAWith((t) => rows('TEMP_SENSING')(pmInfoRows(t, (r) => 'x' + r), (r) => 'x' + r)),
+      runAWith((t) =>
+        rows('TEMP_SENSING')(
+          pmInfoRows(t, (r) => 'x' + r),
+          (r) => 'x' + r,
+        ),
+      ),
     ];
     const reasons: string[] = [];
     for (const dir of cases) {
@@ -140,8 +169,21 @@ describe('the PM rows of a db_csv read on a worker thread', () => {
     writeFileSync(path, text.replace('2025-03-31 23:43:18', '2025-04-01 00:00:00'));
     const pmParser = new DbCsvParser({ file: path, pm: 'only' });
     const { value, warnings } = await parseFile(path, pmParser);
-    const part = { pmInfo: postedTable(value.pmInfo), pmDelta: postedTable(value.pmDelta), runTimestamp: value.runTimestamp, sections: value.sections, warnings, warnedAt: pmParser.warnedAt };
-    const err = (() => { try { joinPmPart(path, main, mainParser.warnedAt, part); } catch (e) { return e; } })();
+    const part = {
+      pmInfo: postedTable(value.pmInfo),
+      pmDelta: postedTable(value.pmDelta),
+      runTimestamp: value.runTimestamp,
+      sections: value.sections,
+      warnings,
+      warnedAt: pmParser.warnedAt,
+    };
+    const err = (() => {
+      try {
+        joinPmPart(path, main, mainParser.warnedAt, part);
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(err).toBeInstanceOf(ParseError);
     expect((err as ParseError).reason).toMatch(/^file changed while it was read/);
   });

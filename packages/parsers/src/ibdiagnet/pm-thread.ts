@@ -102,7 +102,16 @@ export async function readPmPart(path: string): Promise<{ part: PmPart } | PmErr
   try {
     const { value, warnings } = await parseFile(path, parser);
     const { pmInfo, pmDelta, runTimestamp, sections } = value;
-    return { part: { pmInfo: postedTable(pmInfo), pmDelta: postedTable(pmDelta), runTimestamp, sections, warnings, warnedAt: parser.warnedAt } };
+    return {
+      part: {
+        pmInfo: postedTable(pmInfo),
+        pmDelta: postedTable(pmDelta),
+        runTimestamp,
+        sections,
+        warnings,
+        warnedAt: parser.warnedAt,
+      },
+    };
   } catch (err) {
     if (err instanceof ParseError) return { error: err, foundAt: parser.lineNo };
     throw err;
@@ -194,16 +203,28 @@ async function outcome(reply: Promise<PmReply>, path: string): Promise<PmOutcome
 
 /** The PM sections as (name, lines, rows): both parts must have seen the same ones. */
 const pmSections = (sections: DbCsvSectionInfo[]): string =>
-  sections.filter((s) => isPmSection(s.name)).map((s) => `${s.name}@${s.startLine}-${s.endLine}:${s.rows}`).join(' ');
+  sections
+    .filter((s) => isPmSection(s.name))
+    .map((s) => `${s.name}@${s.startLine}-${s.endLine}:${s.rows}`)
+    .join(' ');
 
 /**
  * Put the PM part into the main part: the tables, and the warnings merged by the line each was
  * given on. Throws when the two parts did not read the same file (see below).
  */
-export function joinPmPart(path: string, main: ParseResult<DbCsvData>, mainWarnedAt: number[], part: PmPart): ParseResult<DbCsvData> {
+export function joinPmPart(
+  path: string,
+  main: ParseResult<DbCsvData>,
+  mainWarnedAt: number[],
+  part: PmPart,
+): ParseResult<DbCsvData> {
   const data = main.value;
   if (part.runTimestamp !== data.runTimestamp || pmSections(part.sections) !== pmSections(data.sections)) {
-    throw new ParseError({ format: DB_CSV_FORMAT, file: path, reason: 'file changed while it was read (its two readers saw different runs or PM sections)' });
+    throw new ParseError({
+      format: DB_CSV_FORMAT,
+      file: path,
+      reason: 'file changed while it was read (its two readers saw different runs or PM sections)',
+    });
   }
   data.pmInfo = receivedTable(part.pmInfo);
   data.pmDelta = receivedTable(part.pmDelta);

@@ -43,13 +43,22 @@ export function selectRun(stamps: FileStamp[], strict: boolean, warnings: ParseW
   const sel: RunSelection = { run: ref?.timestamp, accepted: new Set(), rejected: [] };
   for (const s of stamps) {
     if (s.timestamp === undefined) {
-      warnings.push({ file: s.file, message: `${s.file} has no "Running timestamp" header; used without checking it belongs to the run` });
+      warnings.push({
+        file: s.file,
+        message: `${s.file} has no "Running timestamp" header; used without checking it belongs to the run`,
+      });
       sel.accepted.add(s.file);
     } else if (ref?.timestamp === undefined || norm(s.timestamp) === norm(ref.timestamp)) {
       sel.accepted.add(s.file);
     } else {
       const reason = `${s.file} is from another ibdiagnet run (${s.timestamp}) than ${ref.file} (${ref.timestamp})`;
-      if (strict) throw new ParseError({ format: 'ibdiagnet2', file: s.file, reason, text: `Running timestamp : ${s.timestamp}` });
+      if (strict)
+        throw new ParseError({
+          format: 'ibdiagnet2',
+          file: s.file,
+          reason,
+          text: `Running timestamp : ${s.timestamp}`,
+        });
       warnings.push({ file: s.file, message: `${reason}; skipped` });
       sel.rejected.push(s);
     }

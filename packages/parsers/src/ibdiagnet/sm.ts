@@ -32,7 +32,13 @@ export interface SmReport {
   sms: SmReportEntry[];
 }
 
-const ROLE: Record<string, SmState> = { master: 'MASTER', standby: 'STANDBY', discovering: 'DISCOVERING', 'not active': 'NOTACTIVE', notactive: 'NOTACTIVE' };
+const ROLE: Record<string, SmState> = {
+  master: 'MASTER',
+  standby: 'STANDBY',
+  discovering: 'DISCOVERING',
+  'not active': 'NOTACTIVE',
+  notactive: 'NOTACTIVE',
+};
 
 /** Line-at-a-time .sm parser. */
 export class SmParser implements LineParser<SmReport> {
@@ -58,8 +64,12 @@ export class SmParser implements LineParser<SmReport> {
     const guid = parseGuidField(kv.guid);
     if (!guid || !this.role) return this.t.warn('unrecognised line ignored');
     this.sms.push({
-      state: this.role, guid, portNum: parseIntField(kv.port), lid: parseIntField(kv.lid),
-      deviceId: parseIntField(kv.dev), priority: parseIntField(kv.priority),
+      state: this.role,
+      guid,
+      portNum: parseIntField(kv.port),
+      lid: parseIntField(kv.lid),
+      deviceId: parseIntField(kv.dev),
+      priority: parseIntField(kv.priority),
     });
   }
 

@@ -8,7 +8,15 @@
  * the .log adds the PM interval, findings db_csv does not carry, and stage results (meta).
  */
 import type {
-  CableInfo, CounterTable, FabricLink, FabricNode, FabricPort, FabricSnapshot, Guid, ParseResult, ParseWarning,
+  CableInfo,
+  CounterTable,
+  FabricLink,
+  FabricNode,
+  FabricPort,
+  FabricSnapshot,
+  Guid,
+  ParseResult,
+  ParseWarning,
   SmObservation,
 } from '@ibwatch/fabric';
 import { CounterTableBuilder, PortIndex, tableFromPortCounters } from '@ibwatch/fabric';
@@ -37,8 +45,13 @@ export interface IbdiagnetParsed {
 
 /** File name of each input, for messages (defaults `ibdiagnet2.<ext>`). */
 export const IBDIAGNET_FILES: Record<keyof IbdiagnetParsed, string> = {
-  dbCsv: 'ibdiagnet2.db_csv', log: 'ibdiagnet2.log', netDump: 'ibdiagnet2.net_dump', pm: 'ibdiagnet2.pm',
-  sm: 'ibdiagnet2.sm', lst: 'ibdiagnet2.lst', cables: 'ibdiagnet2.cables',
+  dbCsv: 'ibdiagnet2.db_csv',
+  log: 'ibdiagnet2.log',
+  netDump: 'ibdiagnet2.net_dump',
+  pm: 'ibdiagnet2.pm',
+  sm: 'ibdiagnet2.sm',
+  lst: 'ibdiagnet2.lst',
+  cables: 'ibdiagnet2.cables',
 };
 
 /** Order in which files define the run (see runs.ts). */
@@ -65,12 +78,19 @@ function timestampOf(k: keyof IbdiagnetParsed, p: IbdiagnetParsed): string | und
  * Build one snapshot from parsed files; files of another run are dropped first. The snapshot
  * takes over the parsed records (see `buildNodes`): parse again to build a second one.
  */
-export function buildIbdiagnetSnapshot(parsed: IbdiagnetParsed, options: SnapshotOptions = {}): ParseResult<FabricSnapshot> {
+export function buildIbdiagnetSnapshot(
+  parsed: IbdiagnetParsed,
+  options: SnapshotOptions = {},
+): ParseResult<FabricSnapshot> {
   const warnings: ParseWarning[] = [];
   const present = RUN_PRIORITY.filter((k) => parsed[k] !== undefined);
   const stamps: FileStamp[] = present.map((k) => ({ file: IBDIAGNET_FILES[k], timestamp: timestampOf(k, parsed) }));
   const sel = options.preselected
-    ? { run: options.preselected.run, accepted: new Set(stamps.map((s) => s.file)), rejected: options.preselected.skipped.map((file) => ({ file })) }
+    ? {
+        run: options.preselected.run,
+        accepted: new Set(stamps.map((s) => s.file)),
+        rejected: options.preselected.skipped.map((file) => ({ file })),
+      }
     : selectRun(stamps, options.strict ?? false, warnings);
   const p: IbdiagnetParsed = {};
   for (const k of present) {
@@ -99,7 +119,9 @@ export function buildIbdiagnetSnapshot(parsed: IbdiagnetParsed, options: Snapsho
   let counters: CounterTable = db?.pmInfo ?? new CounterTableBuilder().build();
   if (counters.rows === 0 && p.pm) {
     // .pm blocks are few (it is only read without PM_INFO) and already records.
-    counters = tableFromPortCounters(p.pm.value.ports.map((b) => ({ nodeGuid: resolve(b.guid), portNum: b.portNum, counters: b.counters })));
+    counters = tableFromPortCounters(
+      p.pm.value.ports.map((b) => ({ nodeGuid: resolve(b.guid), portNum: b.portNum, counters: b.counters })),
+    );
   }
   const snapshot: FabricSnapshot = {
     source: 'ibdiagnet',
@@ -110,7 +132,11 @@ export function buildIbdiagnetSnapshot(parsed: IbdiagnetParsed, options: Snapsho
     sms: buildSms(p, nodeByGuid),
     cables: buildCables(p, resolve),
     toolFindings: buildFindings(p),
-    meta: buildMeta(p, sel.run, sel.rejected.map((r) => r.file)),
+    meta: buildMeta(
+      p,
+      sel.run,
+      sel.rejected.map((r) => r.file),
+    ),
   };
   const takenAt = sel.run ? ibdiagTimestampToIso(sel.run) : undefined;
   if (takenAt) snapshot.takenAt = takenAt;
@@ -136,13 +162,19 @@ function buildNodes(p: IbdiagnetParsed): FabricNode[] {
       for (const e of [l.a, l.b]) {
         if (byGuid.has(e.nodeGuid)) continue;
         byGuid.set(e.nodeGuid, {
-          guid: e.nodeGuid, type: e.type, description: e.description ?? '', numPorts: e.numPorts,
-          vendorId: e.vendorId, deviceId: e.deviceId, ...(e.systemImageGuid ? { systemImageGuid: e.systemImageGuid } : {}),
+          guid: e.nodeGuid,
+          type: e.type,
+          description: e.description ?? '',
+          numPorts: e.numPorts,
+          vendorId: e.vendorId,
+          deviceId: e.deviceId,
+          ...(e.systemImageGuid ? { systemImageGuid: e.systemImageGuid } : {}),
         });
       }
     }
     for (const s of p.netDump?.value.switches ?? []) {
-      if (!byGuid.has(s.guid)) byGuid.set(s.guid, { guid: s.guid, type: 'switch', description: s.description, numPorts: s.ports.length });
+      if (!byGuid.has(s.guid))
+        byGuid.set(s.guid, { guid: s.guid, type: 'switch', description: s.description, numPorts: s.ports.length });
     }
   }
   for (const port of db?.ports ?? []) {
@@ -218,7 +250,9 @@ function buildPorts(p: IbdiagnetParsed): FabricPort[] {
 function ordered(a: { nodeGuid: Guid; portNum: number }, b: { nodeGuid: Guid; portNum: number }): FabricLink {
   const x = { nodeGuid: a.nodeGuid, portNum: a.portNum };
   const y = { nodeGuid: b.nodeGuid, portNum: b.portNum };
-  return a.nodeGuid < b.nodeGuid || (a.nodeGuid === b.nodeGuid && a.portNum <= b.portNum) ? { a: x, b: y } : { a: y, b: x };
+  return a.nodeGuid < b.nodeGuid || (a.nodeGuid === b.nodeGuid && a.portNum <= b.portNum)
+    ? { a: x, b: y }
+    : { a: y, b: x };
 }
 
 /**
@@ -252,7 +286,10 @@ function buildLinks(p: IbdiagnetParsed): FabricLink[] {
     for (const sw of p.netDump?.value.switches ?? []) {
       for (const np of sw.ports) {
         const peerPort = np.neighborLabel ? Number(np.neighborLabel.split('/').pop()) : NaN;
-        if (np.neighborGuid && Number.isInteger(peerPort)) links.add(ordered({ nodeGuid: sw.guid, portNum: np.portNum }, { nodeGuid: np.neighborGuid, portNum: peerPort }));
+        if (np.neighborGuid && Number.isInteger(peerPort))
+          links.add(
+            ordered({ nodeGuid: sw.guid, portNum: np.portNum }, { nodeGuid: np.neighborGuid, portNum: peerPort }),
+          );
       }
     }
   }
@@ -334,7 +371,9 @@ function buildMeta(p: IbdiagnetParsed, run: string | undefined, skipped: string[
   if (version) meta.ibdiagnetVersion = version.replace(/^"|"$/g, '').split('","')[0];
   const command = log?.header.runningCommand ?? p.netDump?.value.header.runningCommand;
   if (command) meta.command = command.trim();
-  meta.filesUsed = RUN_PRIORITY.filter((k) => p[k]).map((k) => IBDIAGNET_FILES[k]).join(',');
+  meta.filesUsed = RUN_PRIORITY.filter((k) => p[k])
+    .map((k) => IBDIAGNET_FILES[k])
+    .join(',');
   if (skipped.length) meta.filesSkipped = skipped.join(',');
   if (db) meta.dbCsvSections = db.sections.map((s) => s.name).join(',');
   for (const [k, v] of Object.entries(log?.fabricSummary ?? {})) if (v) meta[`summary.${k}`] = v;

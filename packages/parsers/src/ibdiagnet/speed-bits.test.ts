@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { decodeSpeedActive, decodeSpeedSet, decodeWidthActive, decodeWidthSet, laneSpeedFromGbps } from './speed-bits.ts';
+import {
+  decodeSpeedActive,
+  decodeSpeedSet,
+  decodeWidthActive,
+  decodeWidthSet,
+  laneSpeedFromGbps,
+} from './speed-bits.ts';
 
 describe('speed bits', () => {
   it('decodeSpeedActive() lets the extended byte win over a stale classic byte (2052 = 0x804 is NDR)', () => {

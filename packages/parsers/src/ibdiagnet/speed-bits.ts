@@ -13,12 +13,28 @@
  */
 import type { LinkSpeed, LinkWidth } from '@ibwatch/fabric';
 
-const CLASSIC: [number, LinkSpeed][] = [[1, 'SDR'], [2, 'DDR'], [4, 'QDR']];
-const EXTENDED: [number, LinkSpeed][] = [[1, 'FDR'], [2, 'EDR'], [4, 'HDR'], [8, 'NDR'], [16, 'XDR']];
+const CLASSIC: [number, LinkSpeed][] = [
+  [1, 'SDR'],
+  [2, 'DDR'],
+  [4, 'QDR'],
+];
+const EXTENDED: [number, LinkSpeed][] = [
+  [1, 'FDR'],
+  [2, 'EDR'],
+  [4, 'HDR'],
+  [8, 'NDR'],
+  [16, 'XDR'],
+];
 const MLNX: [number, LinkSpeed][] = [[1, 'FDR10']];
 
 /** LinkWidth bits as PortInfo defines them (2X = 16 was added after 12X = 8). */
-const WIDTHS: [number, LinkWidth][] = [[1, '1X'], [16, '2X'], [2, '4X'], [4, '8X'], [8, '12X']];
+const WIDTHS: [number, LinkWidth][] = [
+  [1, '1X'],
+  [16, '2X'],
+  [2, '4X'],
+  [4, '8X'],
+  [8, '12X'],
+];
 
 function highest(byte: number, table: [number, LinkSpeed][]): LinkSpeed | undefined {
   for (let i = table.length - 1; i >= 0; i--) if (byte & table[i][0]) return table[i][1];
@@ -29,9 +45,7 @@ function highest(byte: number, table: [number, LinkSpeed][]): LinkSpeed | undefi
 export function decodeSpeedActive(packed: number): LinkSpeed | undefined {
   if (!(packed > 0)) return undefined;
   return (
-    highest((packed >>> 8) & 0xff, EXTENDED) ??
-    highest((packed >>> 16) & 0xff, MLNX) ??
-    highest(packed & 0xff, CLASSIC)
+    highest((packed >>> 8) & 0xff, EXTENDED) ?? highest((packed >>> 16) & 0xff, MLNX) ?? highest(packed & 0xff, CLASSIC)
   );
 }
 
@@ -65,16 +79,26 @@ export function decodeWidthSet(bits: number): LinkWidth[] {
 /** Lane speed as `.net_dump` / `.lst` print it (`100` Gb/s per lane = NDR; old files `FDR10`). */
 export function laneSpeedFromGbps(text: string): LinkSpeed | undefined {
   switch (text.trim()) {
-    case '2.5': return 'SDR';
-    case '5': return 'DDR';
-    case '10': return 'QDR';
-    case 'FDR10': return 'FDR10';
-    case '14': return 'FDR';
-    case '25': return 'EDR';
-    case '50': return 'HDR';
-    case '100': return 'NDR';
-    case '200': return 'XDR';
-    default: return undefined;
+    case '2.5':
+      return 'SDR';
+    case '5':
+      return 'DDR';
+    case '10':
+      return 'QDR';
+    case 'FDR10':
+      return 'FDR10';
+    case '14':
+      return 'FDR';
+    case '25':
+      return 'EDR';
+    case '50':
+      return 'HDR';
+    case '100':
+      return 'NDR';
+    case '200':
+      return 'XDR';
+    default:
+      return undefined;
   }
 }
 

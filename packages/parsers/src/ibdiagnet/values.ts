@@ -8,17 +8,28 @@ import type { Guid, NodeType, PhysState, PortState, SmState } from '@ibwatch/fab
 /** PortInfo.PortState. `0` (NoStateChange) is what unmanaged leaves report on port 0. */
 export function portStateFromCode(code: number): PortState {
   switch (code) {
-    case 1: return 'Down';
-    case 2: return 'Initialize';
-    case 3: return 'Armed';
-    case 4: return 'Active';
-    default: return 'Unknown';
+    case 1:
+      return 'Down';
+    case 2:
+      return 'Initialize';
+    case 3:
+      return 'Armed';
+    case 4:
+      return 'Active';
+    default:
+      return 'Unknown';
   }
 }
 
 const PHYS: PhysState[] = [
-  'NoStateChange', 'Sleep', 'Polling', 'Disabled', 'PortConfigurationTraining', 'LinkUp',
-  'LinkErrorRecovery', 'PhyTest',
+  'NoStateChange',
+  'Sleep',
+  'Polling',
+  'Disabled',
+  'PortConfigurationTraining',
+  'LinkUp',
+  'LinkErrorRecovery',
+  'PhyTest',
 ];
 
 /** PortInfo.PortPhysicalState (2 Polling, 3 Disabled, 5 LinkUp, ...). */

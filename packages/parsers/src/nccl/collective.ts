@@ -20,7 +20,11 @@ export interface CollectiveGuess {
  * Guess the collective from rows (+ header when text) and the rank count. Returns the single
  * remaining candidate, or none with the candidate list when ambiguous.
  */
-export function inferCollective(rows: NcclRow[], header: TableHeader | undefined, nRanks: number | undefined): CollectiveGuess {
+export function inferCollective(
+  rows: NcclRow[],
+  header: TableHeader | undefined,
+  nRanks: number | undefined,
+): CollectiveGuess {
   let candidates: NcclCollective[] = [...NCCL_COLLECTIVES];
   const keep = (allowed: NcclCollective[]): void => {
     candidates = candidates.filter((c) => allowed.includes(c));

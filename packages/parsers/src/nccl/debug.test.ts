@@ -23,7 +23,12 @@ describe('GDR verdict', () => {
       { line: 40, text: 'dgx-h100-017:31119:31125 [7] NCCL INFO Channel 01/0 : 7[7] -> 8[0] [send] via NET/IB/7' },
     ]);
     expect(value.gdr.counts).toEqual({
-      netChannelsGdr: 0, netChannelsNoGdr: 4, gpuPathsEnabled: 0, gpuPathsDisabled: 0, hcaEnabled: 0, hcaDisabled: 8,
+      netChannelsGdr: 0,
+      netChannelsNoGdr: 4,
+      gpuPathsEnabled: 0,
+      gpuPathsDisabled: 0,
+      hcaEnabled: 0,
+      hcaDisabled: 8,
     });
     expect(value.rows.at(-1)?.outOfPlace?.busbwGBs).toBe(71.99);
     expect(value.ncclVersion).toBe('2.19.3');
@@ -70,8 +75,9 @@ describe('GDR verdict', () => {
   });
 
   it('falls back to per-path, then per-HCA lines when there are no NET channels', () => {
-    expect(gdrOf(['x:1:1 [0] NCCL INFO GPU Direct RDMA Disabled for GPU 81000 / HCA 1 (distance 8 > 7), read 0']))
-      .toMatchObject({ status: 'disabled', basis: 'gpu-paths' });
+    expect(
+      gdrOf(['x:1:1 [0] NCCL INFO GPU Direct RDMA Disabled for GPU 81000 / HCA 1 (distance 8 > 7), read 0']),
+    ).toMatchObject({ status: 'disabled', basis: 'gpu-paths' });
     expect(
       gdrOf([
         "x:1:1 [0] NCCL INFO NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'",
@@ -81,8 +87,9 @@ describe('GDR verdict', () => {
   });
 
   it('says disabled for a socket-only network and unknown without evidence', () => {
-    expect(gdrOf(['h:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>', 'h:1:1 [0] NCCL INFO Using network Socket']))
-      .toMatchObject({ status: 'disabled', basis: 'network', evidence: [{ line: 1 }, { line: 2 }] });
+    expect(
+      gdrOf(['h:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>', 'h:1:1 [0] NCCL INFO Using network Socket']),
+    ).toMatchObject({ status: 'disabled', basis: 'network', evidence: [{ line: 1 }, { line: 2 }] });
     expect(gdrOf(['h:1:1 [0] NCCL INFO Channel 00 : 0[0] -> 1[1] via SHM/direct/direct'])).toMatchObject({
       status: 'unknown',
       basis: 'none',
@@ -92,7 +99,10 @@ describe('GDR verdict', () => {
   });
 
   it('caps evidence at 20 lines but counts everything', () => {
-    const lines = Array.from({ length: 50 }, (_, i) => `h:1:1 [0] NCCL INFO Channel ${String(i).padStart(2, '0')}/0 : 1[1] -> 0[0] [receive] via NET/IB/0`);
+    const lines = Array.from(
+      { length: 50 },
+      (_, i) => `h:1:1 [0] NCCL INFO Channel ${String(i).padStart(2, '0')}/0 : 1[1] -> 0[0] [receive] via NET/IB/0`,
+    );
     const gdr = gdrOf(lines);
     expect(gdr.evidence).toHaveLength(20);
     expect(gdr.counts.netChannelsNoGdr).toBe(50);
@@ -101,12 +111,21 @@ describe('GDR verdict', () => {
 
 describe('NCCL log lines', () => {
   it('decodes INFO, WARN with source location and timestamp, and the bare version line', () => {
-    expect(parseNcclLogLine('n013:101855:101885 [0] NCCL INFO Using network IB')).toEqual({ host: 'n013', level: 'INFO', message: 'Using network IB' });
-    expect(parseNcclLogLine('[2025-05-01 10:00:00] gpu1:5:6 [2] transport/net_ib.cc:100 NCCL WARN NET/IB : Got async event')).toMatchObject({
+    expect(parseNcclLogLine('n013:101855:101885 [0] NCCL INFO Using network IB')).toEqual({
+      host: 'n013',
+      level: 'INFO',
+      message: 'Using network IB',
+    });
+    expect(
+      parseNcclLogLine('[2025-05-01 10:00:00] gpu1:5:6 [2] transport/net_ib.cc:100 NCCL WARN NET/IB : Got async event'),
+    ).toMatchObject({
       host: 'gpu1',
       level: 'WARN',
     });
-    expect(parseNcclLogLine('NCCL version 2.16.5+cuda11.8')).toEqual({ level: 'INFO', message: 'NCCL version 2.16.5+cuda11.8' });
+    expect(parseNcclLogLine('NCCL version 2.16.5+cuda11.8')).toEqual({
+      level: 'INFO',
+      message: 'NCCL version 2.16.5+cuda11.8',
+    });
     expect(parseNcclLogLine('     8     2   float')).toBeUndefined();
   });
 

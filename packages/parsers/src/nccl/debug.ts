@@ -3,13 +3,7 @@
  * GPUDirect RDMA lines, channel/transport lines, WARN lines. Fed one line at a time to a
  * {@link DebugCollector}; {@link DebugCollector.finish} draws the GDR verdict.
  */
-import {
-  MAX_EVIDENCE,
-  type NcclEvidence,
-  type NcclGdr,
-  type NcclIbDevice,
-  type NcclTransports,
-} from './types.ts';
+import { MAX_EVIDENCE, type NcclEvidence, type NcclGdr, type NcclIbDevice, type NcclTransports } from './types.ts';
 
 /**
  * Prefix `<host>:<pid>:<tid> [<cudaDev>] NCCL INFO <msg>`; WARN lines put `<file>:<line>` before

@@ -15,7 +15,9 @@ function thrown(fn: () => unknown): ParseError {
 
 describe('damaged nccl-tests output', () => {
   it('keeps complete rows of output cut mid-table, flags it truncated and names the line', () => {
-    const { value, warnings } = parseNcclTestsText(fixture('all_reduce_perf.cut-mid-table.bad.txt'), { file: 'cut.txt' });
+    const { value, warnings } = parseNcclTestsText(fixture('all_reduce_perf.cut-mid-table.bad.txt'), {
+      file: 'cut.txt',
+    });
     expect(value.truncated).toBe(true);
     expect(value.rows).toHaveLength(27);
     expect(value.rows.at(-1)).toMatchObject({ line: 77, sizeBytes: 536870912, outOfPlace: { busbwGBs: 381.01 } });

@@ -97,7 +97,8 @@ export function finishRun(
     if (named) {
       run.collective = named;
       run.collectiveSource = parts.named.source;
-      if (hint && hint !== named) warn(undefined, `output names ${parts.named.binary} but the caller said ${hint}; using ${named}`);
+      if (hint && hint !== named)
+        warn(undefined, `output names ${parts.named.binary} but the caller said ${hint}; using ${named}`);
       return run;
     }
   }

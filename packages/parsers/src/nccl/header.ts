@@ -70,9 +70,7 @@ export function parseDeviceLine(line: string): NcclDevice | undefined {
 }
 
 /** `# nccl-tests version 2.19.6 nccl-headers=22703 nccl-library=22703` (since 2025-10). */
-export function parseToolVersionLine(
-  line: string,
-): { ncclTestsVersion: string; ncclLibraryCode?: number } | undefined {
+export function parseToolVersionLine(line: string): { ncclTestsVersion: string; ncclLibraryCode?: number } | undefined {
   const m = /^#\s*nccl-tests version\s+(\S+)(?:.*\bnccl-library=(\d+))?/.exec(line);
   if (!m) return undefined;
   return m[2] === undefined
@@ -116,7 +114,8 @@ export function parseCollectiveNameLine(line: string): string | undefined {
  * Only known collectives are returned, so a stray `foo_perf` word in a log is not mistaken.
  */
 export function findBinaryInCommand(line: string): string | undefined {
-  const re = /(?:^|[\s/=])((?:all_reduce|all_gather|reduce_scatter|alltoall|broadcast|reduce|sendrecv|gather|scatter|hypercube)_perf(?:_mpi)?)(?=\s|$)/;
+  const re =
+    /(?:^|[\s/=])((?:all_reduce|all_gather|reduce_scatter|alltoall|broadcast|reduce|sendrecv|gather|scatter|hypercube)_perf(?:_mpi)?)(?=\s|$)/;
   const m = re.exec(line);
   return m ? m[1] : undefined;
 }

@@ -13,7 +13,10 @@ describe('parseNcclTestsJson()', () => {
     expect(value.ncclVersion).toBe('2.27.3');
     expect(value.rows).toHaveLength(28);
     expect(value.rows.at(-1)).toEqual({
-      sizeBytes: 1073741824, count: 268435456, type: 'float', redop: 'sum',
+      sizeBytes: 1073741824,
+      count: 268435456,
+      type: 'float',
+      redop: 'sum',
       outOfPlace: { timeUs: 5347.771479, algbwGBs: 200.783042, busbwGBs: 376.468203, wrong: 0 },
       inPlace: { timeUs: 5410.550615, algbwGBs: 198.453337, busbwGBs: 372.100007, wrong: 0 },
     });
@@ -23,13 +26,29 @@ describe('parseNcclTestsJson()', () => {
     expect(value.truncated).toBe(false);
     expect(value.hosts).toEqual(['gpu-b07', 'gpu-b08']);
     expect(value.nRanks).toBe(16);
-    expect(value.devices[9]).toEqual({ rank: 9, group: 0, pid: 52009, host: 'gpu-b08', cudaDevice: 1, busId: '0000:2a:00', gpu: 'NVIDIA H100 80GB HBM3' });
-    expect(value.params).toMatchObject({ minBytes: 8, maxBytes: 1073741824, step: { value: 2, unit: 'factor' }, iters: 20, blocking: false });
+    expect(value.devices[9]).toEqual({
+      rank: 9,
+      group: 0,
+      pid: 52009,
+      host: 'gpu-b08',
+      cudaDevice: 1,
+      busId: '0000:2a:00',
+      gpu: 'NVIDIA H100 80GB HBM3',
+    });
+    expect(value.params).toMatchObject({
+      minBytes: 8,
+      maxBytes: 1073741824,
+      step: { value: 2, unit: 'factor' },
+      iters: 20,
+      blocking: false,
+    });
     expect(value.gdr.status).toBe('unknown');
   });
 
   it('repairs a report cut mid-results, keeping complete rows', () => {
-    const { value, warnings } = parseNcclTestsJson(fixture('all_reduce_perf.json-truncated.bad.json'), { file: 't.json' });
+    const { value, warnings } = parseNcclTestsJson(fixture('all_reduce_perf.json-truncated.bad.json'), {
+      file: 't.json',
+    });
     expect(value.truncated).toBe(true);
     expect(value.rows).toHaveLength(18);
     expect(value.rows.at(-1)?.sizeBytes).toBe(1048576);
@@ -43,7 +62,12 @@ describe('parseNcclTestsJson()', () => {
 
   it('throws when the cut leaves no results', () => {
     expect(() => parseNcclTestsJson(fixture('json-cut-in-config.bad.json'), { file: 'c.json' })).toThrow(
-      expect.objectContaining({ format: 'nccl-tests-json', file: 'c.json', line: 1, reason: 'JSON report has no results' }),
+      expect.objectContaining({
+        format: 'nccl-tests-json',
+        file: 'c.json',
+        line: 1,
+        reason: 'JSON report has no results',
+      }),
     );
   });
 
@@ -63,7 +87,17 @@ describe('parseNcclTestsJson()', () => {
     const doc = {
       args: ['./build/broadcast_perf'],
       env: ['NCCL_NET_GDR_LEVEL=LOC'],
-      results: [{ size: 8, count: 2, type: 'float', redop: 'none', root: '     0', out_of_place: { time: 5.1, alg_bw: 0, bus_bw: 0, nwrong: null }, in_place: { time: 'nan', alg_bw: 0, bus_bw: 0, nwrong: 0 } }],
+      results: [
+        {
+          size: 8,
+          count: 2,
+          type: 'float',
+          redop: 'none',
+          root: '     0',
+          out_of_place: { time: 5.1, alg_bw: 0, bus_bw: 0, nwrong: null },
+          in_place: { time: 'nan', alg_bw: 0, bus_bw: 0, nwrong: 0 },
+        },
+      ],
       average_bus_bandwidth: { bandwidth: 0, okay: 'false' },
     };
     const { value } = parseNcclTestsJson(JSON.stringify(doc));
@@ -72,7 +106,11 @@ describe('parseNcclTestsJson()', () => {
     expect(value.rows[0].outOfPlace?.wrong).toBeNull();
     expect(value.rows[0].inPlace?.timeUs).toBeNaN();
     expect(value.avgBusBwCheck).toBe('FAILED');
-    expect(value.gdr).toMatchObject({ status: 'disabled', basis: 'env', evidence: [{ line: 1, text: 'NCCL_NET_GDR_LEVEL=LOC' }] });
+    expect(value.gdr).toMatchObject({
+      status: 'disabled',
+      basis: 'env',
+      evidence: [{ line: 1, text: 'NCCL_NET_GDR_LEVEL=LOC' }],
+    });
   });
 
   it('repairTruncatedJson() closes open containers after the last complete element', () => {

@@ -25,7 +25,15 @@ import type { ParseResult, ParseWarning } from '@ibwatch/fabric';
 import { ParseError } from '../parse-error.ts';
 import { finishRun } from './finish.ts';
 import { ncclVersionFromCode } from './header.ts';
-import type { NcclDevice, NcclGdr, NcclParseOptions, NcclPlacementResult, NcclRow, NcclRun, NcclTestParams } from './types.ts';
+import type {
+  NcclDevice,
+  NcclGdr,
+  NcclParseOptions,
+  NcclPlacementResult,
+  NcclRow,
+  NcclRun,
+  NcclTestParams,
+} from './types.ts';
 
 /** Format name used in errors and warnings of the JSON parser. */
 export const NCCL_TESTS_JSON_FORMAT = 'nccl-tests-json';
@@ -66,7 +74,11 @@ function lineOf(text: string, pos: number): number {
 export function repairTruncatedJson(text: string): { value: unknown; keptChars: number } | undefined {
   const stack: string[] = [];
   const cuts: { pos: number; closers: string }[] = [];
-  const closersOf = (): string => stack.map((c) => (c === '{' ? '}' : ']')).reverse().join('');
+  const closersOf = (): string =>
+    stack
+      .map((c) => (c === '{' ? '}' : ']'))
+      .reverse()
+      .join('');
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
@@ -150,7 +162,10 @@ export function parseNcclTestsJson(text: string, options: NcclParseOptions = {})
     if (!repaired) fail(`not valid JSON (${(e as Error).message})`, pos);
     doc = repaired!.value;
     truncated = true;
-    warn(lineOf(text, repaired!.keptChars), `JSON report cut short at offset ${pos}; kept the first ${repaired!.keptChars} characters`);
+    warn(
+      lineOf(text, repaired!.keptChars),
+      `JSON report cut short at offset ${pos}; kept the first ${repaired!.keptChars} characters`,
+    );
   }
   if (!isObj(doc)) fail('JSON report is not an object', 0);
   const root = doc as Obj;
@@ -224,7 +239,13 @@ export function parseNcclTestsJson(text: string, options: NcclParseOptions = {})
     if (isObj(r.out_of_place) && 'cpu_time' in r.out_of_place) cpuTime = true;
     perIter(oop, r.out_of_place_per_iter);
     perIter(ip, r.in_place_per_iter);
-    const row: NcclRow = { sizeBytes: size, count, type: typeof r.type === 'string' ? r.type : '', outOfPlace: oop, inPlace: ip };
+    const row: NcclRow = {
+      sizeBytes: size,
+      count,
+      type: typeof r.type === 'string' ? r.type : '',
+      outOfPlace: oop,
+      inPlace: ip,
+    };
     if (typeof r.redop === 'string' && r.redop.trim() !== '' && r.redop.trim() !== 'none') row.redop = r.redop.trim();
     const rootRank = num(r.root);
     if (rootRank !== undefined && rootRank !== -1) row.root = rootRank;
@@ -246,7 +267,21 @@ export function parseNcclTestsJson(text: string, options: NcclParseOptions = {})
       params,
       devices,
       rows,
-      columns: ['size', 'count', 'type', 'redop', 'root', 'time', 'algbw', 'busbw', 'wrong', 'time', 'algbw', 'busbw', 'wrong'],
+      columns: [
+        'size',
+        'count',
+        'type',
+        'redop',
+        'root',
+        'time',
+        'algbw',
+        'busbw',
+        'wrong',
+        'time',
+        'algbw',
+        'busbw',
+        'wrong',
+      ],
       timeColumn: cpuTime ? 'cputime' : 'time',
       truncated,
       gdr: gdrFromEnv(root.env),
@@ -260,7 +295,9 @@ export function parseNcclTestsJson(text: string, options: NcclParseOptions = {})
               ? { value: avgValue, check: 'FAILED' }
               : { value: avgValue },
       outOfBounds:
-        oob && num(oob.count) !== undefined ? { count: num(oob.count)!, ok: bool(oob.okay) ?? num(oob.count) === 0 } : undefined,
+        oob && num(oob.count) !== undefined
+          ? { count: num(oob.count)!, ok: bool(oob.okay) ?? num(oob.count) === 0 }
+          : undefined,
       named: typeof args[0] === 'string' ? { binary: args[0].split('/').pop()!, source: 'json-args' } : undefined,
     },
     options,
@@ -274,7 +311,14 @@ export function parseNcclTestsJson(text: string, options: NcclParseOptions = {})
  * `NCCL_IB_DISABLE=1` (no RDMA network) or `NCCL_NET_GDR_LEVEL=LOC` / `0` (GDR never used).
  */
 function gdrFromEnv(env: Json | undefined): NcclGdr {
-  const counts = { netChannelsGdr: 0, netChannelsNoGdr: 0, gpuPathsEnabled: 0, gpuPathsDisabled: 0, hcaEnabled: 0, hcaDisabled: 0 };
+  const counts = {
+    netChannelsGdr: 0,
+    netChannelsNoGdr: 0,
+    gpuPathsEnabled: 0,
+    gpuPathsDisabled: 0,
+    hcaEnabled: 0,
+    hcaDisabled: 0,
+  };
   const list = Array.isArray(env) ? env.filter((e): e is string => typeof e === 'string') : [];
   const off = list.filter((e) => /^NCCL_IB_DISABLE=1$/.test(e) || /^NCCL_NET_GDR_LEVEL=(LOC|0)$/.test(e));
   if (off.length > 0) {

@@ -25,11 +25,25 @@ describe('parseNcclTestsText() on real outputs', () => {
     expect(value.hosts).toEqual(['ztan-mig-235z', 'ztan-mig-gq73']);
     expect(value.gpuModels).toEqual(['NVIDIA H100 80GB HBM3']);
     expect(value.devices[10]).toEqual({
-      rank: 10, group: 0, pid: 6735, host: 'ztan-mig-gq73', cudaDevice: 2, busId: '0000:0b:00', gpu: 'NVIDIA H100 80GB HBM3',
+      rank: 10,
+      group: 0,
+      pid: 6735,
+      host: 'ztan-mig-gq73',
+      cudaDevice: 2,
+      busId: '0000:0b:00',
+      gpu: 'NVIDIA H100 80GB HBM3',
     });
     expect(value.params).toEqual({
-      nThread: 1, nGpus: 1, minBytes: 8, maxBytes: 8589934592, step: { value: 2, unit: 'factor' },
-      warmupIters: 5, iters: 20, aggIters: 1, validation: 1, graph: 0,
+      nThread: 1,
+      nGpus: 1,
+      minBytes: 8,
+      maxBytes: 8589934592,
+      step: { value: 2, unit: 'factor' },
+      warmupIters: 5,
+      iters: 20,
+      aggIters: 1,
+      validation: 1,
+      graph: 0,
     });
     const big = rowAt(value.rows, 8589934592);
     expect(big).toMatchObject({ count: 2147483648, type: 'float', redop: 'sum', line: 62 });
@@ -58,11 +72,23 @@ describe('parseNcclTestsText() on real outputs', () => {
     expect(value.collectiveSource).toBe('layout');
     expect(value.rows).toHaveLength(34);
     expect(value.rows[0]).toMatchObject({ line: 17, sizeBytes: 0, count: 0 });
-    expect(rowAt(value.rows, 8589934592).outOfPlace).toEqual({ timeUs: 63896, algbwGBs: 134.44, busbwGBs: 235.26, wrong: null });
+    expect(rowAt(value.rows, 8589934592).outOfPlace).toEqual({
+      timeUs: 63896,
+      algbwGBs: 134.44,
+      busbwGBs: 235.26,
+      wrong: null,
+    });
     expect(value.avgBusBwGBs).toBe(68.4048);
     expect(value.hosts).toEqual(['localhost']);
     expect(value.devices).toHaveLength(8);
-    expect(value.devices[3]).toEqual({ rank: 3, pid: 112424, host: 'localhost', cudaDevice: 3, busId: '0x00', gpu: 'A100-SXM4-40GB' });
+    expect(value.devices[3]).toEqual({
+      rank: 3,
+      pid: 112424,
+      host: 'localhost',
+      cudaDevice: 3,
+      busId: '0x00',
+      gpu: 'A100-SXM4-40GB',
+    });
     expect(value.params.validation).toBe(0);
     expect(value.params.aggIters).toBeUndefined();
   });
@@ -84,7 +110,11 @@ describe('parseNcclTestsText() on real outputs', () => {
     expect(value.avgBusBwGBs).toBeUndefined();
     expect(value.truncated).toBe(true);
     expect(warnings).toEqual([
-      { line: 102, file: 'g.txt', message: 'output ends after line 102 without "# Avg bus bandwidth" footer; 16 complete row(s) kept' },
+      {
+        line: 102,
+        file: 'g.txt',
+        message: 'output ends after line 102 without "# Avg bus bandwidth" footer; 16 complete row(s) kept',
+      },
     ]);
     expect(value.network).toBe('IB');
     expect(value.ibDevices).toEqual([
@@ -100,7 +130,11 @@ describe('parseNcclTestsText() on real outputs', () => {
     expect(value.layout).toBe('legacy');
     expect(value.rows).toEqual([
       {
-        line: 52, sizeBytes: 8, count: 2, type: 'float', root: 0,
+        line: 52,
+        sizeBytes: 8,
+        count: 2,
+        type: 'float',
+        root: 0,
         outOfPlace: { timeUs: 45.82, algbwGBs: 0, busbwGBs: 0, wrong: null },
         inPlace: { timeUs: 38.17, algbwGBs: 0, busbwGBs: 0, wrong: null },
       },
@@ -111,7 +145,16 @@ describe('parseNcclTestsText() on real outputs', () => {
       { line: 46, text: 'v100-gpu-1:14926:14926 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]' },
     ]);
     expect(value.transports).toEqual({ kinds: { 'NET/IB': 12, 'P2P/IPC': 9 }, net: 12, p2p: 9, shm: 0, collnet: 0 });
-    expect(value.ibDevices.map((d) => d.device)).toEqual(['mlx5_0', 'mlx5_1', 'mlx5_2', 'mlx5_5', 'mlx5_6', 'mlx5_7', 'mlx5_8', 'mlx5_11']);
+    expect(value.ibDevices.map((d) => d.device)).toEqual([
+      'mlx5_0',
+      'mlx5_1',
+      'mlx5_2',
+      'mlx5_5',
+      'mlx5_6',
+      'mlx5_7',
+      'mlx5_8',
+      'mlx5_11',
+    ]);
   });
 });
 
@@ -154,7 +197,11 @@ describe('parseNcclTestsText() per collective (hand-made fixtures)', () => {
     expect(hinted.warnings).toEqual([]);
     const bare = parseNcclTestsText(fixture('scatter_perf.legacy.good.txt'));
     expect(bare.warnings).toEqual([
-      { line: 14, message: 'collective not named in the output and not inferable from the table (candidates: gather, scatter); pass it as a hint' },
+      {
+        line: 14,
+        message:
+          'collective not named in the output and not inferable from the table (candidates: gather, scatter); pass it as a hint',
+      },
     ]);
   });
 
@@ -198,7 +245,10 @@ describe('parseNcclTestsText() per collective (hand-made fixtures)', () => {
     expect(value.timeColumn).toBe('cputime');
     expect(value.columns.at(-1)).toBe('timestamp');
     expect(value.rows).toHaveLength(9);
-    expect(value.rows[0]).toMatchObject({ timestamp: '2025-03-14 09:26:10', outOfPlace: { timeUs: 33.9, busbwGBs: 54.13 } });
+    expect(value.rows[0]).toMatchObject({
+      timestamp: '2025-03-14 09:26:10',
+      outOfPlace: { timeUs: 33.9, busbwGBs: 54.13 },
+    });
     expect(value.params.nGpus).toBe(8);
   });
 

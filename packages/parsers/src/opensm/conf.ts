@@ -80,7 +80,11 @@ export function createOpensmConfParser(opts: ParseOptions = {}): LineParser<Open
       };
       set('smPriority', num(e.sm_priority));
       set('sweepIntervalS', num(e.sweep_interval));
-      if (typeof e.routing_engine === 'string') ha.routingEngines = e.routing_engine.split(',').map((s) => s.trim()).filter(Boolean);
+      if (typeof e.routing_engine === 'string')
+        ha.routingEngines = e.routing_engine
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
       set('sminfoPollingTimeoutMs', num(e.sminfo_polling_timeout));
       set('pollingRetryNumber', num(e.polling_retry_number));
       if ('root_guid_file' in e) ha.rootGuidFile = e.root_guid_file;

@@ -76,12 +76,15 @@ const SYSLOG_RE = /^(\w{3}) +(\d{1,2}) (\d{2}:\d{2}:\d{2}) (\S+) OpenSM\[(\d+)\]
 
 function classify(msg: string): Omit<OpensmEvent, 'line' | 'message'> | undefined {
   let m: RegExpExecArray | null;
-  if ((m = /Entering (NOTACTIVE|DISCOVERING|STANDBY|MASTER) state/.exec(msg))) return { kind: 'state', state: m[1] as SmState };
+  if ((m = /Entering (NOTACTIVE|DISCOVERING|STANDBY|MASTER) state/.exec(msg)))
+    return { kind: 'state', state: m[1] as SmState };
   if (/^SUBNET UP\b/.test(msg)) return { kind: 'subnet-up' };
   if (/^Exiting SM\b/.test(msg)) return { kind: 'exit' };
-  if ((m = /ERR (3120): Timeout while getting attribute 0x20 \(SMInfo\)/.exec(msg))) return { kind: 'sminfo-timeout', errCode: m[1] };
+  if ((m = /ERR (3120): Timeout while getting attribute 0x20 \(SMInfo\)/.exec(msg)))
+    return { kind: 'sminfo-timeout', errCode: m[1] };
   if ((m = /(?:^|: )(\S+) tables configured on all switches/.exec(msg))) return { kind: 'routing', engine: m[1] };
-  if ((m = /Found remote master SM with guid:\s*(0x[0-9a-fA-F]+)/.exec(msg))) return { kind: 'remote-master', guid: m[1] };
+  if ((m = /Found remote master SM with guid:\s*(0x[0-9a-fA-F]+)/.exec(msg)))
+    return { kind: 'remote-master', guid: m[1] };
   if (/Received a STANDBY signal/.test(msg)) return { kind: 'standby-signal' };
   if (/Reached polling_retry_number/.test(msg)) return { kind: 'polling-exhausted' };
   if (/coming out of standby 1/.test(msg)) return { kind: 'out-of-standby-sweep' };
@@ -115,8 +118,10 @@ export function createOpensmLogParser(opts: OpensmLogOptions = {}): LineParser<O
       }
       let base: Omit<OpensmEvent, 'kind' | 'line'>;
       let m: RegExpExecArray | null;
-      if ((m = OSM_RE.exec(line))) base = { ...stamp(m[1], m[2], m[3], m[4]), level: parseInt(m[6], 16), message: m[7] };
-      else if ((m = SYSLOG_RE.exec(line))) base = { ...stamp(m[1], m[2], m[3]), host: m[4], pid: Number(m[5]), message: m[6] };
+      if ((m = OSM_RE.exec(line)))
+        base = { ...stamp(m[1], m[2], m[3], m[4]), level: parseInt(m[6], 16), message: m[7] };
+      else if ((m = SYSLOG_RE.exec(line)))
+        base = { ...stamp(m[1], m[2], m[3]), host: m[4], pid: Number(m[5]), message: m[6] };
       else base = { message: line.trim() };
       const c = classify(base.message);
       if (!c) {

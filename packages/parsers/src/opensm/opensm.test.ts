@@ -10,12 +10,31 @@ describe('parseOpensmLog() on lab logs', () => {
     const { value, warnings } = parseOpensmLog(fixture('opensm/lab-standby-failover.log'), { year: 2026 });
     expect(warnings).toEqual([]);
     expect(kinds(value.events)).toEqual([
-      'state:DISCOVERING', 'state:STANDBY',
-      'error', 'error', 'sminfo-timeout', 'error', 'error', 'sminfo-timeout', 'error', 'error', 'sminfo-timeout',
-      'state:DISCOVERING', 'state:MASTER', 'routing', 'subnet-up', 'state:STANDBY', 'exit',
+      'state:DISCOVERING',
+      'state:STANDBY',
+      'error',
+      'error',
+      'sminfo-timeout',
+      'error',
+      'error',
+      'sminfo-timeout',
+      'error',
+      'error',
+      'sminfo-timeout',
+      'state:DISCOVERING',
+      'state:MASTER',
+      'routing',
+      'subnet-up',
+      'state:STANDBY',
+      'exit',
     ]);
     const master = value.events.find((e) => e.state === 'MASTER')!;
-    expect(master).toMatchObject({ time: 'Nov 29 17:47:04.666480', at: '2026-11-29T17:47:04.666480', level: 0x80, line: 27 });
+    expect(master).toMatchObject({
+      time: 'Nov 29 17:47:04.666480',
+      at: '2026-11-29T17:47:04.666480',
+      level: 0x80,
+      line: 27,
+    });
     expect(value.events.find((e) => e.kind === 'routing')?.engine).toBe('minhop');
     expect(value.events.find((e) => e.kind === 'sminfo-timeout')?.errCode).toBe('3120');
   });
@@ -34,7 +53,12 @@ describe('parseOpensmLog() on the real sample', () => {
   it('reads opensm.log, syslog and bare stdout forms', () => {
     expect(value.events.find((e) => e.kind === 'routing')?.engine).toBe('ar_ftree');
     const syslog = value.events.filter((e) => e.host === 'fili');
-    expect(syslog.map((e) => `${e.pid}:${e.state ?? e.kind}`)).toEqual(['3107:DISCOVERING', '3110:DISCOVERING', '3107:exit', '3110:STANDBY']);
+    expect(syslog.map((e) => `${e.pid}:${e.state ?? e.kind}`)).toEqual([
+      '3107:DISCOVERING',
+      '3110:DISCOVERING',
+      '3107:exit',
+      '3110:STANDBY',
+    ]);
     const bare = value.events.filter((e) => e.time === undefined);
     expect(kinds(bare)).toEqual(['state:DISCOVERING', 'state:STANDBY', 'state:MASTER']);
   });
@@ -52,7 +76,12 @@ describe('parseOpensmConf()', () => {
   it('lab config: fast failover settings', () => {
     const { value, warnings } = parseOpensmConf(fixture('opensm/lab-opensm.conf'));
     expect(warnings).toEqual([]);
-    expect(value.ha).toEqual({ sweepIntervalS: 3, sminfoPollingTimeoutMs: 1000, pollingRetryNumber: 2, forceLogFlush: true });
+    expect(value.ha).toEqual({
+      sweepIntervalS: 3,
+      sminfoPollingTimeoutMs: 1000,
+      pollingRetryNumber: 2,
+      forceLogFlush: true,
+    });
     expect(estimateTakeoverMs(value.ha)).toBe(2000);
   });
 
@@ -60,15 +89,25 @@ describe('parseOpensmConf()', () => {
     const { value, warnings } = parseOpensmConf(fixture('opensm/sample-opensm.conf'));
     expect(warnings).toEqual([]);
     expect(value.ha).toMatchObject({
-      smPriority: 15, sweepIntervalS: 30, routingEngines: ['minhop'], sminfoPollingTimeoutMs: 10000,
-      pollingRetryNumber: 4, ignoreOtherSm: true, honorGuid2lidFile: false, guid: '0x0000000000000000', perfmgr: true,
+      smPriority: 15,
+      sweepIntervalS: 30,
+      routingEngines: ['minhop'],
+      sminfoPollingTimeoutMs: 10000,
+      pollingRetryNumber: 4,
+      ignoreOtherSm: true,
+      honorGuid2lidFile: false,
+      guid: '0x0000000000000000',
+      perfmgr: true,
     });
     expect(value.entries.port_prof_ignore_file).toBeNull();
     expect(estimateTakeoverMs(value.ha)).toBe(40000);
   });
 
   it('multi-engine list, repeated keys and valueless keys', () => {
-    const { value, warnings } = parseOpensmConf('routing_engine ftree, minhop\r\nsm_priority 3\r\nsm_priority 14\r\nroot_guid_file\r\n', { file: 'c' });
+    const { value, warnings } = parseOpensmConf(
+      'routing_engine ftree, minhop\r\nsm_priority 3\r\nsm_priority 14\r\nroot_guid_file\r\n',
+      { file: 'c' },
+    );
     expect(value.ha).toMatchObject({ routingEngines: ['ftree', 'minhop'], smPriority: 14 });
     expect(warnings.map((w) => w.line)).toEqual([3, 4]);
     expect(parseOpensmConf('').warnings[0].message).toMatch(/defaults apply/);

@@ -18,4 +18,8 @@ interface Base {
 export type CorpusCase =
   | (Base & { format: 'ibdiagnet2'; input: () => string })
   | (Base & { format: 'nccl-tests'; file: string; input: () => string })
-  | (Base & { format: 'infiniband-diags'; scan: 'topology' | 'pm' | 'sm'; outputs: () => Record<string, CannedOutput> });
+  | (Base & {
+      format: 'infiniband-diags';
+      scan: 'topology' | 'pm' | 'sm';
+      outputs: () => Record<string, CannedOutput>;
+    });

@@ -1,4 +1,14 @@
-import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import type { NcclRunRow } from '@ibwatch/fabric';
 import { formatShort } from '../../lib/time.ts';
 import { pivotByCollective, runsToPoints, SERIES_COLOURS, SERIES_DASHES, targetsByCollective } from './series.ts';
@@ -13,9 +23,19 @@ export function BandwidthChart({ runs, from, to }: { runs: NcclRunRow[]; from: n
         <ResponsiveContainer>
           <LineChart data={rows} margin={{ top: 16, right: 24, bottom: 0, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="at" type="number" scale="time" domain={[from, to]} tickFormatter={(v: number) => formatShort(v)} tick={{ fontSize: 11 }} />
+            <XAxis
+              dataKey="at"
+              type="number"
+              scale="time"
+              domain={[from, to]}
+              tickFormatter={(v: number) => formatShort(v)}
+              tick={{ fontSize: 11 }}
+            />
             <YAxis unit=" GB/s" width={80} tick={{ fontSize: 11 }} domain={[0, 'auto']} />
-            <Tooltip labelFormatter={(v) => formatShort(Number(v))} formatter={(v, name) => [`${Number(v).toFixed(1)} GB/s`, String(name)]} />
+            <Tooltip
+              labelFormatter={(v) => formatShort(Number(v))}
+              formatter={(v, name) => [`${Number(v).toFixed(1)} GB/s`, String(name)]}
+            />
             <Legend />
             {collectives.map((c, i) => {
               const colour = SERIES_COLOURS[i % SERIES_COLOURS.length];
@@ -36,7 +56,12 @@ export function BandwidthChart({ runs, from, to }: { runs: NcclRunRow[]; from: n
                     stroke={colour}
                     strokeDasharray="10 4"
                     strokeWidth={1.5}
-                    label={{ value: `${c} target ${targets[c]} GB/s`, position: 'insideBottomRight', fontSize: 11, fill: colour }}
+                    label={{
+                      value: `${c} target ${targets[c]} GB/s`,
+                      position: 'insideBottomRight',
+                      fontSize: 11,
+                      fill: colour,
+                    }}
                   />
                 ) : null,
               ];
@@ -44,7 +69,9 @@ export function BandwidthChart({ runs, from, to }: { runs: NcclRunRow[]; from: n
           </LineChart>
         </ResponsiveContainer>
       </div>
-      <figcaption className="muted small">Average busbw of each run; dashed horizontal lines are the targets.</figcaption>
+      <figcaption className="muted small">
+        Average busbw of each run; dashed horizontal lines are the targets.
+      </figcaption>
     </figure>
   );
 }

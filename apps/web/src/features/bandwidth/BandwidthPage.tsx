@@ -9,7 +9,16 @@ import { severityLook, verdictLook } from '../../lib/status.ts';
 import { formatLocal } from '../../lib/time.ts';
 import { href, setQuery, useLocation } from '../../router.ts';
 import {
-  collectivesOf, formatGBs, formatPct, hostMemoryFallbacks, parseRange, presetRange, reportApiPath, reportCsvHref, runsApiPath, shiftRange,
+  collectivesOf,
+  formatGBs,
+  formatPct,
+  hostMemoryFallbacks,
+  parseRange,
+  presetRange,
+  reportApiPath,
+  reportCsvHref,
+  runsApiPath,
+  shiftRange,
   type ReportRange,
 } from './bandwidth.ts';
 import { BandwidthChart } from './BandwidthChart.tsx';
@@ -22,7 +31,9 @@ function RangeControls({ r }: { r: ReportRange }) {
         Period
         <select
           value={r.period}
-          onChange={(e) => e.target.value !== 'custom' && go(presetRange(e.target.value as 'week' | 'month', Date.now()))}
+          onChange={(e) =>
+            e.target.value !== 'custom' && go(presetRange(e.target.value as 'week' | 'month', Date.now()))
+          }
           data-testid="bandwidth-period"
         >
           <option value="week">week (7 days)</option>
@@ -51,19 +62,32 @@ function Report({ rep }: { rep: BandwidthReport }) {
       ) : (
         <>
           <p className="report-headline">
-            <strong data-testid="bandwidth-pass-rate">{formatPct(rep.passRate)}</strong> of {rep.runs} runs met the target ({rep.passed} passed)
+            <strong data-testid="bandwidth-pass-rate">{formatPct(rep.passRate)}</strong> of {rep.runs} runs met the
+            target ({rep.passed} passed)
           </p>
           <table className="table">
             <caption className="sr-only">busbw per collective</caption>
             <thead>
               <tr>
                 <th scope="col">Collective</th>
-                <th scope="col" className="num">Runs</th>
-                <th scope="col" className="num">Passed</th>
-                <th scope="col" className="num">Best</th>
-                <th scope="col" className="num">Median</th>
-                <th scope="col" className="num">Worst</th>
-                <th scope="col" className="num">Target</th>
+                <th scope="col" className="num">
+                  Runs
+                </th>
+                <th scope="col" className="num">
+                  Passed
+                </th>
+                <th scope="col" className="num">
+                  Best
+                </th>
+                <th scope="col" className="num">
+                  Median
+                </th>
+                <th scope="col" className="num">
+                  Worst
+                </th>
+                <th scope="col" className="num">
+                  Target
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -74,7 +98,9 @@ function Report({ rep }: { rep: BandwidthReport }) {
                   <td className="num">{c.passed}</td>
                   <td className="num">{formatGBs(c.bestGBs)}</td>
                   <td className="num">{formatGBs(c.medianGBs)}</td>
-                  <td className={`num${c.worstGBs !== null && c.targetGBs !== null && c.worstGBs < c.targetGBs ? ' mismatch' : ''}`}>
+                  <td
+                    className={`num${c.worstGBs !== null && c.targetGBs !== null && c.worstGBs < c.targetGBs ? ' mismatch' : ''}`}
+                  >
                     {c.worstGBs !== null && c.targetGBs !== null && c.worstGBs < c.targetGBs ? '▼ ' : ''}
                     {formatGBs(c.worstGBs)}
                   </td>
@@ -111,35 +137,46 @@ function RunsTable({ runs }: { runs: NcclRunRow[] }) {
             <th scope="col">When</th>
             <th scope="col">Collective</th>
             <th scope="col">Verdict</th>
-            <th scope="col" className="num">Avg busbw</th>
-            <th scope="col" className="num">Target</th>
+            <th scope="col" className="num">
+              Avg busbw
+            </th>
+            <th scope="col" className="num">
+              Target
+            </th>
             <th scope="col">GDR</th>
             <th scope="col">Nodes / ranks</th>
           </tr>
         </thead>
         <tbody>
-          {[...runs].sort((a, b) => b.createdAt - a.createdAt).map((r) => (
-            <tr key={r.id} data-testid="nccl-run-row" data-verdict={r.verdict} data-regression={r.regression ? '1' : '0'}>
-              <td>
-                <Link href={`/bandwidth/runs/${r.id}`}>#{r.id}</Link>
-              </td>
-              <td>
-                <Time at={r.createdAt} short />
-              </td>
-              <td>{r.collective}</td>
-              <td>
-                <Badge look={verdictLook[r.verdict]} />
-                {r.regression && <span className="badge tone-bad">▼ REGRESSION</span>}
-                {r.truncated && <span className="badge tone-warn">✂ TRUNCATED</span>}
-              </td>
-              <td className="num">{formatGBs(r.avgBusbwGBs)}</td>
-              <td className="num">{formatGBs(r.targetGBs)}</td>
-              <td>{r.gdr === 'enabled' ? '● enabled' : r.gdr === 'disabled' ? '✖ disabled' : `◆ ${r.gdr}`}</td>
-              <td>
-                {r.labels.nodes ?? r.hosts.length} / {r.ranks}
-              </td>
-            </tr>
-          ))}
+          {[...runs]
+            .sort((a, b) => b.createdAt - a.createdAt)
+            .map((r) => (
+              <tr
+                key={r.id}
+                data-testid="nccl-run-row"
+                data-verdict={r.verdict}
+                data-regression={r.regression ? '1' : '0'}
+              >
+                <td>
+                  <Link href={`/bandwidth/runs/${r.id}`}>#{r.id}</Link>
+                </td>
+                <td>
+                  <Time at={r.createdAt} short />
+                </td>
+                <td>{r.collective}</td>
+                <td>
+                  <Badge look={verdictLook[r.verdict]} />
+                  {r.regression && <span className="badge tone-bad">▼ REGRESSION</span>}
+                  {r.truncated && <span className="badge tone-warn">✂ TRUNCATED</span>}
+                </td>
+                <td className="num">{formatGBs(r.avgBusbwGBs)}</td>
+                <td className="num">{formatGBs(r.targetGBs)}</td>
+                <td>{r.gdr === 'enabled' ? '● enabled' : r.gdr === 'disabled' ? '✖ disabled' : `◆ ${r.gdr}`}</td>
+                <td>
+                  {r.labels.nodes ?? r.hosts.length} / {r.ranks}
+                </td>
+              </tr>
+            ))}
         </tbody>
       </table>
     </div>
@@ -175,7 +212,11 @@ export default function BandwidthPage() {
         <RangeControls r={r} />
         <label className="no-print">
           Collective
-          <select value={collective ?? ''} onChange={(e) => setQuery({ collective: e.target.value })} data-testid="filter-collective">
+          <select
+            value={collective ?? ''}
+            onChange={(e) => setQuery({ collective: e.target.value })}
+            data-testid="filter-collective"
+          >
             <option value="">all</option>
             {[...new Set([...allCollectives, ...(collective ? [collective] : [])])].map((c) => (
               <option key={c}>{c}</option>
@@ -190,8 +231,8 @@ export default function BandwidthPage() {
             <>
               {fallbacks.length > 0 && (
                 <div className="banner tone-crit" role="alert" data-testid="host-memory-fallback">
-                  ⚠ HOST-MEMORY FALLBACK in {fallbacks.length} run{fallbacks.length === 1 ? '' : 's'}: NCCL did not use GPUDirect RDMA, so
-                  busbw is far below what the fabric can do. Runs:{' '}
+                  ⚠ HOST-MEMORY FALLBACK in {fallbacks.length} run{fallbacks.length === 1 ? '' : 's'}: NCCL did not use
+                  GPUDirect RDMA, so busbw is far below what the fabric can do. Runs:{' '}
                   {fallbacks.map((f, i) => (
                     <span key={f.id}>
                       {i > 0 && ', '}

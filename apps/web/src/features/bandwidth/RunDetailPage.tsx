@@ -19,8 +19,8 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
       </h1>
       {r.verdict === 'host-memory-fallback' && (
         <div className="banner tone-crit" role="alert" data-testid="host-memory-fallback">
-          ⚠ HOST-MEMORY FALLBACK: NCCL staged traffic through host memory instead of GPUDirect RDMA. Check nvidia-peermem and the
-          GDR evidence below.
+          ⚠ HOST-MEMORY FALLBACK: NCCL staged traffic through host memory instead of GPUDirect RDMA. Check
+          nvidia-peermem and the GDR evidence below.
         </div>
       )}
       {r.regression && (
@@ -43,7 +43,9 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
             {formatGBs(r.avgBusbwGBs)} / {formatGBs(r.peakBusbwGBs)} (target {formatGBs(r.targetGBs)})
           </dd>
           <dt>GDR</dt>
-          <dd data-testid="run-gdr">{r.gdr === 'enabled' ? '● enabled' : r.gdr === 'disabled' ? '✖ disabled' : `◆ ${r.gdr}`}</dd>
+          <dd data-testid="run-gdr">
+            {r.gdr === 'enabled' ? '● enabled' : r.gdr === 'disabled' ? '✖ disabled' : `◆ ${r.gdr}`}
+          </dd>
           <dt>Ranks</dt>
           <dd>{r.ranks}</dd>
           <dt>NCCL</dt>
@@ -92,16 +94,32 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
           <table className="table" data-testid="run-sizes">
             <thead>
               <tr>
-                <th scope="col" className="num">Size</th>
+                <th scope="col" className="num">
+                  Size
+                </th>
                 <th scope="col">Type</th>
                 <th scope="col">Op</th>
-                <th scope="col" className="num">Out-of-place time (µs)</th>
-                <th scope="col" className="num">algbw</th>
-                <th scope="col" className="num">busbw</th>
-                <th scope="col" className="num">In-place time (µs)</th>
-                <th scope="col" className="num">algbw</th>
-                <th scope="col" className="num">busbw</th>
-                <th scope="col" className="num">#wrong</th>
+                <th scope="col" className="num">
+                  Out-of-place time (µs)
+                </th>
+                <th scope="col" className="num">
+                  algbw
+                </th>
+                <th scope="col" className="num">
+                  busbw
+                </th>
+                <th scope="col" className="num">
+                  In-place time (µs)
+                </th>
+                <th scope="col" className="num">
+                  algbw
+                </th>
+                <th scope="col" className="num">
+                  busbw
+                </th>
+                <th scope="col" className="num">
+                  #wrong
+                </th>
               </tr>
             </thead>
             <tbody>

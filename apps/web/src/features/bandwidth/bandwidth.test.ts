@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { NcclRunRow } from '@ibwatch/fabric';
 import {
-  collectivesOf, formatBytes, formatGBs, formatPct, hostMemoryFallbacks, parseRange, presetRange, reportApiPath, reportCsvHref, runsApiPath, shiftRange,
+  collectivesOf,
+  formatBytes,
+  formatGBs,
+  formatPct,
+  hostMemoryFallbacks,
+  parseRange,
+  presetRange,
+  reportApiPath,
+  reportCsvHref,
+  runsApiPath,
+  shiftRange,
 } from './bandwidth.ts';
 import { runsToPoints, targetsByCollective } from './series.ts';
 
@@ -48,12 +58,35 @@ describe('formatting', () => {
 });
 
 describe('runs', () => {
-  const run = (id: number, collective: string, verdict: NcclRunRow['verdict'], bw: number | null, target: number | null, at = id): NcclRunRow => ({
-    id, createdAt: at, collective, labels: {}, hosts: [], ranks: 8, ncclVersion: null, gdr: 'enabled', avgBusbwGBs: bw, peakBusbwGBs: bw,
-    targetGBs: target, verdict, regression: false, truncated: false,
+  const run = (
+    id: number,
+    collective: string,
+    verdict: NcclRunRow['verdict'],
+    bw: number | null,
+    target: number | null,
+    at = id,
+  ): NcclRunRow => ({
+    id,
+    createdAt: at,
+    collective,
+    labels: {},
+    hosts: [],
+    ranks: 8,
+    ncclVersion: null,
+    gdr: 'enabled',
+    avgBusbwGBs: bw,
+    peakBusbwGBs: bw,
+    targetGBs: target,
+    verdict,
+    regression: false,
+    truncated: false,
   });
   it('finds host-memory fallbacks, collectives, points and targets', () => {
-    const runs = [run(1, 'all_reduce', 'pass', 370, 360), run(2, 'all_gather', 'host-memory-fallback', 40, 300), run(3, 'all_reduce', 'unknown', null, 365)];
+    const runs = [
+      run(1, 'all_reduce', 'pass', 370, 360),
+      run(2, 'all_gather', 'host-memory-fallback', 40, 300),
+      run(3, 'all_reduce', 'unknown', null, 365),
+    ];
     expect(hostMemoryFallbacks(runs).map((r) => r.id)).toEqual([2]);
     expect(collectivesOf(runs)).toEqual(['all_gather', 'all_reduce']);
     expect(runsToPoints(runs)).toHaveLength(2);

@@ -39,8 +39,10 @@ export function shiftRange(r: ReportRange, dir: -1 | 1): ReportRange {
   return { ...r, from: r.from + dir * len, to: r.to + dir * len };
 }
 
-export const reportApiPath = (r: ReportRange): string => `/api/reports/bandwidth${serializeQuery({ from: r.from, to: r.to })}`;
-export const reportCsvHref = (r: ReportRange): string => `/api/reports/bandwidth.csv${serializeQuery({ from: r.from, to: r.to })}`;
+export const reportApiPath = (r: ReportRange): string =>
+  `/api/reports/bandwidth${serializeQuery({ from: r.from, to: r.to })}`;
+export const reportCsvHref = (r: ReportRange): string =>
+  `/api/reports/bandwidth.csv${serializeQuery({ from: r.from, to: r.to })}`;
 
 export function runsApiPath(r: ReportRange, collective: string | undefined): string {
   return `/api/nccl/runs${serializeQuery({ collective, from: r.from, to: r.to })}`;

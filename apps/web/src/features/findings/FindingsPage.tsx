@@ -18,7 +18,12 @@ export default function FindingsPage() {
   return (
     <section data-testid="findings-page">
       <h1>Findings</h1>
-      <FilterForm label="Finding filters" fields={[{ key: 'kind', label: 'Kind', placeholder: 'link-degraded' }]} values={{ kind }} onApply={(v) => setQuery({ kind: v.kind })}>
+      <FilterForm
+        label="Finding filters"
+        fields={[{ key: 'kind', label: 'Kind', placeholder: 'link-degraded' }]}
+        values={{ kind }}
+        onApply={(v) => setQuery({ kind: v.kind })}
+      >
         <label>
           State
           <select value={state ?? ''} onChange={(e) => setQuery({ state: e.target.value })} data-testid="filter-state">
@@ -30,7 +35,11 @@ export default function FindingsPage() {
         </label>
         <label>
           Severity
-          <select value={severity ?? ''} onChange={(e) => setQuery({ severity: e.target.value })} data-testid="filter-severity">
+          <select
+            value={severity ?? ''}
+            onChange={(e) => setQuery({ severity: e.target.value })}
+            data-testid="filter-severity"
+          >
             <option value="">any</option>
             {SEVERITIES.map((s: Severity) => (
               <option key={s}>{s}</option>
@@ -40,7 +49,9 @@ export default function FindingsPage() {
       </FilterForm>
       <TokenHint />
       <Async state={api} what="findings">
-        {(rows) => <FindingsTable rows={rows} actions reload={api.reload} empty="● No finding matches these filters." />}
+        {(rows) => (
+          <FindingsTable rows={rows} actions reload={api.reload} empty="● No finding matches these filters." />
+        )}
       </Async>
     </section>
   );

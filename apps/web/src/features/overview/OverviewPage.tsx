@@ -15,8 +15,20 @@ const TrendSparkline = lazy(() => import('./TrendSparkline.tsx'));
 
 const REFRESH_MS = 15_000;
 
-function Tile({ label, value, testid, tone, to, sub }: {
-  label: string; value: number; testid: string; tone?: string; to?: string; sub?: string;
+function Tile({
+  label,
+  value,
+  testid,
+  tone,
+  to,
+  sub,
+}: {
+  label: string;
+  value: number;
+  testid: string;
+  tone?: string;
+  to?: string;
+  sub?: string;
 }) {
   const body = (
     <>
@@ -29,7 +41,13 @@ function Tile({ label, value, testid, tone, to, sub }: {
   );
   return (
     <div className={`tile${tone ? ` tone-${tone}` : ''}`}>
-      {to ? <Link href={to} className="tile-link">{body}</Link> : body}
+      {to ? (
+        <Link href={to} className="tile-link">
+          {body}
+        </Link>
+      ) : (
+        body
+      )}
     </div>
   );
 }
@@ -118,7 +136,9 @@ function Summary({ s }: { s: FabricSummary }) {
               {scans.map(({ kind, latest, lastOk }) => (
                 <tr key={kind} data-testid="overview-scan" data-kind={kind} data-status={latest?.status ?? 'never'}>
                   <th scope="row">{kind}</th>
-                  <td>{latest ? <Badge look={scanLook[latest.status]} /> : <span className="muted">never run</span>}</td>
+                  <td>
+                    {latest ? <Badge look={scanLook[latest.status]} /> : <span className="muted">never run</span>}
+                  </td>
                   <td>{latest ? <Time at={latest.startedAt} short /> : '—'}</td>
                   <td>{formatDuration(latest?.durationMs)}</td>
                   <td>{lastOk ? <Time at={lastOk.finishedAt ?? lastOk.startedAt} short /> : '—'}</td>
@@ -137,10 +157,14 @@ function Summary({ s }: { s: FabricSummary }) {
               No nccl-tests runs imported yet.
               {ncclImport?.lastOk ? (
                 <>
-                  {' '}Last successful import at <Time at={ncclImport.lastOk.startedAt} />.
+                  {' '}
+                  Last successful import at <Time at={ncclImport.lastOk.startedAt} />.
                 </>
               ) : (
-                <> Import one on the <Link href="/scans">Scans</Link> page.</>
+                <>
+                  {' '}
+                  Import one on the <Link href="/scans">Scans</Link> page.
+                </>
               )}
             </Empty>
           ) : (
@@ -174,8 +198,8 @@ export function OverviewPage() {
           s.switches + s.hcas === 0 ? (
             <Empty>
               No fabric data yet: no topology scan has completed.{' '}
-              {latestScansByKind(s.lastScans).find((x) => x.kind === 'topology')?.latest?.error ?? ''}{' '}
-              See <Link href="/scans">Scans</Link>.
+              {latestScansByKind(s.lastScans).find((x) => x.kind === 'topology')?.latest?.error ?? ''} See{' '}
+              <Link href="/scans">Scans</Link>.
             </Empty>
           ) : (
             <Summary s={s} />

@@ -15,8 +15,17 @@ const sm: SmSummary = {
 
 function scan(id: number, kind: ScanRow['kind'], status: ScanRow['status'], startedAt: number): ScanRow {
   return {
-    id, kind, status, startedAt, trigger: 'schedule', finishedAt: startedAt + 1, durationMs: 1, error: null,
-    warnings: [], toolVersions: {}, summary: {},
+    id,
+    kind,
+    status,
+    startedAt,
+    trigger: 'schedule',
+    finishedAt: startedAt + 1,
+    durationMs: 1,
+    error: null,
+    warnings: [],
+    toolVersions: {},
+    summary: {},
   };
 }
 
@@ -37,7 +46,11 @@ describe('smVerdict()', () => {
 
 describe('latestScansByKind()', () => {
   it('lists every scheduled kind, the latest run and the latest good run', () => {
-    const rows = latestScansByKind([scan(1, 'pm', 'ok', 10), scan(2, 'pm', 'failed', 20), scan(3, 'import-nccl', 'ok', 5)]);
+    const rows = latestScansByKind([
+      scan(1, 'pm', 'ok', 10),
+      scan(2, 'pm', 'failed', 20),
+      scan(3, 'import-nccl', 'ok', 5),
+    ]);
     expect(rows.map((r) => r.kind)).toEqual(['pm', 'sm', 'topology', 'ibdiagnet', 'import-nccl']);
     expect(rows[0].latest?.id).toBe(2);
     expect(rows[0].lastOk?.id).toBe(1);

@@ -10,11 +10,18 @@ export function smVerdict(sm: SmSummary): { look: StatusLook; detail: string } {
   switch (sm.status) {
     case 'ok':
       return {
-        look: { icon: sm.failoversLast24h > 0 ? '▲' : '●', label: 'ONE MASTER', tone: sm.failoversLast24h > 0 ? 'warn' : 'ok' },
+        look: {
+          icon: sm.failoversLast24h > 0 ? '▲' : '●',
+          label: 'ONE MASTER',
+          tone: sm.failoversLast24h > 0 ? 'warn' : 'ok',
+        },
         detail: `${sm.masterName ?? sm.masterGuid ?? 'master'} · ${sm.standbyCount} standby · ${failovers}`,
       };
     case 'no-master':
-      return { look: { icon: '✖', label: 'NO MASTER', tone: 'crit' }, detail: `${sm.standbyCount} standby · ${failovers}` };
+      return {
+        look: { icon: '✖', label: 'NO MASTER', tone: 'crit' },
+        detail: `${sm.standbyCount} standby · ${failovers}`,
+      };
     case 'split-brain':
       return {
         look: { icon: '✖', label: `SPLIT BRAIN (${sm.masterCount} MASTERS)`, tone: 'crit' },

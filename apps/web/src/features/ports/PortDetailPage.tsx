@@ -79,7 +79,12 @@ function Summary({ d }: { d: PortDetailReply }) {
           <dt>Cable</dt>
           <dd data-testid="port-cable">
             {d.cable
-              ? [d.cable.vendor, d.cable.partNumber, d.cable.serialNumber && `SN ${d.cable.serialNumber}`, d.cable.lengthM !== undefined && `${d.cable.lengthM} m`]
+              ? [
+                  d.cable.vendor,
+                  d.cable.partNumber,
+                  d.cable.serialNumber && `SN ${d.cable.serialNumber}`,
+                  d.cable.lengthM !== undefined && `${d.cable.lengthM} m`,
+                ]
                   .filter(Boolean)
                   .join(' · ') || 'no details'
               : 'no cable information'}
@@ -138,7 +143,12 @@ export default function PortDetailPage({ guid, port }: { guid: string; port: num
         <h2>Error counter rates</h2>
         <nav className="range-picker" aria-label="Time range">
           {RANGES.map((r) => (
-            <Link key={r} href={href(path, { ...query, range: r })} aria-current={r === range ? 'true' : undefined} data-testid={`range-${r}`}>
+            <Link
+              key={r}
+              href={href(path, { ...query, range: r })}
+              aria-current={r === range ? 'true' : undefined}
+              data-testid={`range-${r}`}
+            >
               {r}
             </Link>
           ))}
@@ -149,7 +159,9 @@ export default function PortDetailPage({ guid, port }: { guid: string; port: num
       </Async>
       <h2>Findings history</h2>
       <Async state={detail} what="findings">
-        {(d) => (d.findings.length ? <FindingsTable rows={d.findings} /> : <Empty>No findings ever raised on this port.</Empty>)}
+        {(d) =>
+          d.findings.length ? <FindingsTable rows={d.findings} /> : <Empty>No findings ever raised on this port.</Empty>
+        }
       </Async>
     </section>
   );

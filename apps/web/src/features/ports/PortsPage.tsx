@@ -19,7 +19,11 @@ function SortHeader({ s, k, label }: { s: PortsListState; k: string; label: stri
   const dir = s.sort === k ? 'ascending' : s.sort === `-${k}` ? 'descending' : 'none';
   return (
     <th scope="col" aria-sort={dir}>
-      <button type="button" className="sort-button" onClick={() => setQuery({ sort: nextSort(s.sort, k), offset: null })}>
+      <button
+        type="button"
+        className="sort-button"
+        onClick={() => setQuery({ sort: nextSort(s.sort, k), offset: null })}
+      >
         {label} {dir === 'ascending' ? '▲' : dir === 'descending' ? '▼' : ''}
       </button>
     </th>
@@ -94,7 +98,11 @@ export default function PortsPage() {
       >
         <label>
           State
-          <select value={s.state} onChange={(e) => setQuery({ state: e.target.value, offset: null })} data-testid="filter-state">
+          <select
+            value={s.state}
+            onChange={(e) => setQuery({ state: e.target.value, offset: null })}
+            data-testid="filter-state"
+          >
             <option value="">any</option>
             {STATES.map((x) => (
               <option key={x}>{x}</option>
@@ -103,7 +111,11 @@ export default function PortsPage() {
         </label>
         <label>
           Per page
-          <select value={s.limit} onChange={(e) => setQuery({ limit: e.target.value, offset: null })} aria-label="Ports per page">
+          <select
+            value={s.limit}
+            onChange={(e) => setQuery({ limit: e.target.value, offset: null })}
+            aria-label="Ports per page"
+          >
             {PAGE_SIZES.map((n) => (
               <option key={n}>{n}</option>
             ))}

@@ -26,22 +26,41 @@ export function RateCharts({ hist, range, now }: { hist: CounterHistoryReply; ra
         {series.map((s) => (
           <figure key={s.counter} className="card chart-card" data-testid="port-rate-chart" data-counter={s.counter}>
             <h3>
-              {s.counter}{' '}
-              {s.overThreshold && <span className="badge tone-crit">▲ over threshold</span>}
+              {s.counter} {s.overThreshold && <span className="badge tone-crit">▲ over threshold</span>}
             </h3>
             <div style={{ width: '100%', height: 200 }}>
               <ResponsiveContainer>
                 <LineChart data={s.rows} margin={{ top: 16, right: 16, bottom: 0, left: 8 }}>
                   <CartesianGrid strokeDasharray="3 3" />
-                  <XAxis dataKey="at" type="number" scale="time" domain={domain} tickFormatter={(v: number) => formatShort(v)} tick={{ fontSize: 11 }} />
-                  <YAxis tickFormatter={(v: number) => formatRate(v)} width={70} tick={{ fontSize: 11 }} domain={[0, (max: number) => Math.max(max, s.threshold ?? 0) * 1.1 || 1]} />
-                  <Tooltip labelFormatter={(v) => formatShort(Number(v))} formatter={(v) => [formatRate(Number(v)), 'rate']} />
+                  <XAxis
+                    dataKey="at"
+                    type="number"
+                    scale="time"
+                    domain={domain}
+                    tickFormatter={(v: number) => formatShort(v)}
+                    tick={{ fontSize: 11 }}
+                  />
+                  <YAxis
+                    tickFormatter={(v: number) => formatRate(v)}
+                    width={70}
+                    tick={{ fontSize: 11 }}
+                    domain={[0, (max: number) => Math.max(max, s.threshold ?? 0) * 1.1 || 1]}
+                  />
+                  <Tooltip
+                    labelFormatter={(v) => formatShort(Number(v))}
+                    formatter={(v) => [formatRate(Number(v)), 'rate']}
+                  />
                   {s.threshold !== null && (
                     <ReferenceLine
                       y={s.threshold}
                       stroke="var(--crit)"
                       strokeDasharray="6 3"
-                      label={{ value: `threshold ${formatRate(s.threshold)}`, position: 'insideTopRight', fontSize: 11, fill: 'var(--crit)' }}
+                      label={{
+                        value: `threshold ${formatRate(s.threshold)}`,
+                        position: 'insideTopRight',
+                        fontSize: 11,
+                        fill: 'var(--crit)',
+                      }}
                     />
                   )}
                   {markers.map((m, i) => (
@@ -50,7 +69,12 @@ export function RateCharts({ hist, range, now }: { hist: CounterHistoryReply; ra
                       x={m.at}
                       stroke={MARKER_COLOUR[m.kind]}
                       strokeDasharray={m.kind === 'down' ? '2 2' : undefined}
-                      label={{ value: m.kind === 'down' ? '✖' : m.kind === 'up' ? '●' : '◆', position: 'top', fontSize: 11, fill: MARKER_COLOUR[m.kind] }}
+                      label={{
+                        value: m.kind === 'down' ? '✖' : m.kind === 'up' ? '●' : '◆',
+                        position: 'top',
+                        fontSize: 11,
+                        fill: MARKER_COLOUR[m.kind],
+                      }}
                     />
                   ))}
                   <Line dataKey="rate" stroke="var(--accent)" dot={s.rows.length < 40} isAnimationActive={false} />
@@ -60,11 +84,7 @@ export function RateCharts({ hist, range, now }: { hist: CounterHistoryReply; ra
           </figure>
         ))}
       </div>
-      {flat.length > 0 && (
-        <p className="muted small">
-          ● Stayed at zero: {flat.join(', ')}.
-        </p>
-      )}
+      {flat.length > 0 && <p className="muted small">● Stayed at zero: {flat.join(', ')}.</p>}
     </>
   );
 }

@@ -1,13 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import type { CounterPoint } from '@ibwatch/fabric';
-import { counterSeries, formatRate, nextSort, pageInfo, parsePortsQuery, portsApiPath, rateCheck, stateMarkers } from './ports.ts';
+import {
+  counterSeries,
+  formatRate,
+  nextSort,
+  pageInfo,
+  parsePortsQuery,
+  portsApiPath,
+  rateCheck,
+  stateMarkers,
+} from './ports.ts';
 
 const pt = (at: number, counter: string, rate: number): CounterPoint => ({ at, counter, rate, delta: rate * 60 });
 
 describe('ports list state', () => {
   it('parses the URL with defaults and clamps garbage', () => {
     expect(parsePortsQuery({})).toEqual({ q: '', state: '', sort: '', limit: 50, offset: 0 });
-    expect(parsePortsQuery({ limit: '100000', offset: '-5', q: 'leaf' })).toMatchObject({ limit: 500, offset: 0, q: 'leaf' });
+    expect(parsePortsQuery({ limit: '100000', offset: '-5', q: 'leaf' })).toMatchObject({
+      limit: 500,
+      offset: 0,
+      q: 'leaf',
+    });
   });
   it('builds the API path and the next sort', () => {
     expect(portsApiPath({ q: 'dgx', state: 'Down', sort: '-name', limit: 50, offset: 100 })).toBe(
@@ -27,11 +40,25 @@ describe('ports list state', () => {
 describe('counterSeries()', () => {
   it('groups rates per counter, sorted by time, over-threshold first, flat counters apart', () => {
     const { series, flat } = counterSeries(
-      [pt(2, 'SymbolErrorCounter', 3), pt(1, 'SymbolErrorCounter', 0.5), pt(1, 'PortRcvErrors', 0.1), pt(1, 'VL15Dropped', 0), pt(1, 'LinkDownedCounter', 0)],
+      [
+        pt(2, 'SymbolErrorCounter', 3),
+        pt(1, 'SymbolErrorCounter', 0.5),
+        pt(1, 'PortRcvErrors', 0.1),
+        pt(1, 'VL15Dropped', 0),
+        pt(1, 'LinkDownedCounter', 0),
+      ],
       { SymbolErrorCounter: 1, LinkDownedCounter: 0.001 },
     );
     expect(series.map((s) => s.counter)).toEqual(['SymbolErrorCounter', 'LinkDownedCounter', 'PortRcvErrors']);
-    expect(series[0]).toMatchObject({ threshold: 1, max: 3, overThreshold: true, rows: [{ at: 1, rate: 0.5 }, { at: 2, rate: 3 }] });
+    expect(series[0]).toMatchObject({
+      threshold: 1,
+      max: 3,
+      overThreshold: true,
+      rows: [
+        { at: 1, rate: 0.5 },
+        { at: 2, rate: 3 },
+      ],
+    });
     expect(series[1].overThreshold).toBe(false);
     expect(flat).toEqual(['VL15Dropped']);
   });
@@ -52,7 +79,11 @@ describe('stateMarkers()', () => {
 
 describe('rateCheck()', () => {
   it('flags width and speed below the expected rate', () => {
-    expect(rateCheck('1X', 'NDR', { width: '4X', speed: 'NDR' })).toEqual({ widthDegraded: true, speedDegraded: false, text: 'width 1X instead of 4X' });
+    expect(rateCheck('1X', 'NDR', { width: '4X', speed: 'NDR' })).toEqual({
+      widthDegraded: true,
+      speedDegraded: false,
+      text: 'width 1X instead of 4X',
+    });
     expect(rateCheck('4X', 'HDR', { width: '4X', speed: 'NDR' }).text).toBe('speed HDR instead of NDR');
     expect(rateCheck('4X', 'NDR', { width: '4X', speed: 'NDR' }).text).toBeNull();
     expect(rateCheck(null, null, { width: '4X', speed: 'NDR' }).text).toBeNull();

@@ -16,7 +16,12 @@ import { intParam, serializeQuery, type Query } from '../../router.ts';
 
 export const RANGES = ['1h', '24h', '7d', '30d'] as const;
 export type Range = (typeof RANGES)[number];
-export const RANGE_MS: Record<Range, number> = { '1h': 3_600_000, '24h': 86_400_000, '7d': 604_800_000, '30d': 2_592_000_000 };
+export const RANGE_MS: Record<Range, number> = {
+  '1h': 3_600_000,
+  '24h': 86_400_000,
+  '7d': 604_800_000,
+  '30d': 2_592_000_000,
+};
 
 export const PAGE_SIZES = [25, 50, 100, 200];
 
@@ -75,7 +80,10 @@ export interface CounterSeries {
  * a non-zero rate, alphabetically; all-zero counters without a threshold are returned apart so
  * the page can say "N counters stayed at zero" instead of drawing flat lines.
  */
-export function counterSeries(points: readonly CounterPoint[], thresholds: CounterHistoryReply['thresholds']): {
+export function counterSeries(
+  points: readonly CounterPoint[],
+  thresholds: CounterHistoryReply['thresholds'],
+): {
   series: CounterSeries[];
   flat: string[];
 } {

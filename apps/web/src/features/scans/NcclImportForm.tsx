@@ -81,7 +81,11 @@ export function NcclImportForm() {
           {busy ? 'Importing…' : 'Import run'}
         </button>
         {msg && (
-          <p role={msg.ok ? 'status' : 'alert'} className={msg.ok ? 'tone-ok' : 'write-error'} data-testid="nccl-import-result">
+          <p
+            role={msg.ok ? 'status' : 'alert'}
+            className={msg.ok ? 'tone-ok' : 'write-error'}
+            data-testid="nccl-import-result"
+          >
             {msg.ok ? '● ' : '✖ '}
             {msg.text}
             {msg.runId !== undefined && (

@@ -15,7 +15,8 @@ import { anyRunning, summaryText } from './scans.ts';
 const LIMITS = ['50', '200', '1000'] as const;
 
 function ScanTable({ scans }: { scans: ScanRow[] }) {
-  if (scans.length === 0) return <Empty>No scans yet. The scheduler starts one shortly after the collector starts.</Empty>;
+  if (scans.length === 0)
+    return <Empty>No scans yet. The scheduler starts one shortly after the collector starts.</Empty>;
   return (
     <table className="table">
       <caption className="sr-only">Scan history, newest first</caption>
@@ -90,7 +91,11 @@ export default function ScansPage() {
         <h1>Scans</h1>
         <label>
           Show{' '}
-          <select value={limit} onChange={(e) => setQuery({ limit: e.target.value })} aria-label="Number of scans shown">
+          <select
+            value={limit}
+            onChange={(e) => setQuery({ limit: e.target.value })}
+            aria-label="Number of scans shown"
+          >
             {LIMITS.map((l) => (
               <option key={l}>{l}</option>
             ))}

@@ -3,9 +3,10 @@ import { buildNcclLabels, summaryText } from './scans.ts';
 
 describe('buildNcclLabels()', () => {
   it('drops blanks and parses numbers', () => {
-    expect(
-      buildNcclLabels({ cluster: ' c1 ', nodes: '16', gpuModel: '', hcaCount: '', runBy: 'ana' }),
-    ).toEqual({ labels: { cluster: 'c1', nodes: 16, runBy: 'ana' }, errors: [] });
+    expect(buildNcclLabels({ cluster: ' c1 ', nodes: '16', gpuModel: '', hcaCount: '', runBy: 'ana' })).toEqual({
+      labels: { cluster: 'c1', nodes: 16, runBy: 'ana' },
+      errors: [],
+    });
   });
   it('reports bad numbers instead of guessing', () => {
     const r = buildNcclLabels({ cluster: '', nodes: '1.5', gpuModel: '', hcaCount: '-8', runBy: '' });

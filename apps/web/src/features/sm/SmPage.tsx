@@ -7,7 +7,13 @@ import { smVerdict } from '../overview/overview.ts';
 import { smAlarm, smLabel, sortEvents, sortSms } from './sm.ts';
 
 const EVENT_ICON: Record<string, string> = {
-  failover: '⇄', 'split-brain': '✖', 'no-master': '✖', 'standby-lost': '▲', priority: '◆', 'state-change': '◆', recovered: '●',
+  failover: '⇄',
+  'split-brain': '✖',
+  'no-master': '✖',
+  'standby-lost': '▲',
+  priority: '◆',
+  'state-change': '◆',
+  recovered: '●',
 };
 
 function SmView({ r }: { r: SmReply }) {
@@ -31,8 +37,8 @@ function SmView({ r }: { r: SmReply }) {
         <p className="sm-master-name" data-testid="sm-master">
           {master ? (
             <>
-              <strong>{master.name ?? master.guid}</strong> <span className="mono">{master.guid}</span> · LID {master.lid ?? '—'} · priority{' '}
-              {master.priority}
+              <strong>{master.name ?? master.guid}</strong> <span className="mono">{master.guid}</span> · LID{' '}
+              {master.lid ?? '—'} · priority {master.priority}
             </>
           ) : (
             <strong>none</strong>
@@ -59,7 +65,12 @@ function SmView({ r }: { r: SmReply }) {
             </thead>
             <tbody>
               {sms.map((s) => (
-                <tr key={s.guid} data-testid="sm-row" data-state={s.state} className={s.state === 'MASTER' ? 'is-master' : undefined}>
+                <tr
+                  key={s.guid}
+                  data-testid="sm-row"
+                  data-state={s.state}
+                  className={s.state === 'MASTER' ? 'is-master' : undefined}
+                >
                   <td>
                     <Badge
                       look={
@@ -93,7 +104,8 @@ function SmView({ r }: { r: SmReply }) {
           <ol className="timeline" data-testid="sm-timeline">
             {events.map((e) => (
               <li key={e.id} data-testid="sm-event" data-kind={e.kind}>
-                <Time at={e.at} /> <strong>
+                <Time at={e.at} />{' '}
+                <strong>
                   {EVENT_ICON[e.kind] ?? '◆'} {e.kind}
                 </strong>
                 {(e.fromGuid || e.toGuid) && (

@@ -4,15 +4,20 @@ const STATE_ORDER: Record<SmState, number> = { MASTER: 0, STANDBY: 1, DISCOVERIN
 
 /** MASTER first, then by priority (high first), then GUID. */
 export function sortSms(sms: readonly SmRow[]): SmRow[] {
-  return [...sms].sort((a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state] || b.priority - a.priority || a.guid.localeCompare(b.guid));
+  return [...sms].sort(
+    (a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state] || b.priority - a.priority || a.guid.localeCompare(b.guid),
+  );
 }
 
 /** The alarm banner for the page, or null when there is exactly one master. */
 export function smAlarm(s: SmSummary): { tone: 'crit' | 'warn'; text: string } | null {
-  if (s.status === 'split-brain') return { tone: 'crit', text: `✖ SPLIT BRAIN: ${s.masterCount} subnet managers claim MASTER at once.` };
-  if (s.status === 'no-master') return { tone: 'crit', text: '✖ NO MASTER: no subnet manager is MASTER; the fabric cannot recover from changes.' };
+  if (s.status === 'split-brain')
+    return { tone: 'crit', text: `✖ SPLIT BRAIN: ${s.masterCount} subnet managers claim MASTER at once.` };
+  if (s.status === 'no-master')
+    return { tone: 'crit', text: '✖ NO MASTER: no subnet manager is MASTER; the fabric cannot recover from changes.' };
   if (s.status === 'unknown') return { tone: 'warn', text: '? SM state unknown: no SM scan has completed.' };
-  if (s.standbyCount === 0) return { tone: 'warn', text: '▲ No STANDBY subnet manager: a master failure would leave the fabric without one.' };
+  if (s.standbyCount === 0)
+    return { tone: 'warn', text: '▲ No STANDBY subnet manager: a master failure would leave the fabric without one.' };
   return null;
 }
 

@@ -31,8 +31,20 @@ function End({ end, title }: { end: LinkEnd; title: string }) {
   );
 }
 
-function LinkList({ idx, links, from, onSelect }: { idx: TopoIndex; links: number[]; from: string | null; onSelect: (s: Selection) => void }) {
-  const sorted = [...links].sort((x, y) => HEALTH_RANK[idx.reply.links[y].health] - HEALTH_RANK[idx.reply.links[x].health]);
+function LinkList({
+  idx,
+  links,
+  from,
+  onSelect,
+}: {
+  idx: TopoIndex;
+  links: number[];
+  from: string | null;
+  onSelect: (s: Selection) => void;
+}) {
+  const sorted = [...links].sort(
+    (x, y) => HEALTH_RANK[idx.reply.links[y].health] - HEALTH_RANK[idx.reply.links[x].health],
+  );
   return (
     <ul className="links">
       {sorted.slice(0, MAX_LIST).map((li) => {
@@ -62,7 +74,12 @@ function healthCounts(idx: TopoIndex, links: number[]): string {
     .join(' · ');
 }
 
-export function DetailsPanel({ idx, sel, onSelect, problems }: {
+export function DetailsPanel({
+  idx,
+  sel,
+  onSelect,
+  problems,
+}: {
   idx: TopoIndex;
   sel: Selection;
   onSelect: (s: Selection) => void;
@@ -96,7 +113,9 @@ export function DetailsPanel({ idx, sel, onSelect, problems }: {
         <h2>{n.name}</h2>
         <dl className="kv">
           <dt>Type</dt>
-          <dd>{n.type} ({n.tier})</dd>
+          <dd>
+            {n.type} ({n.tier})
+          </dd>
           <dt>GUID</dt>
           <dd className="mono">{n.guid}</dd>
           <dt>LID</dt>

@@ -15,7 +15,10 @@ export function Legend() {
             <li key={h} className={`tone-${healthLook[h].tone}`}>
               <svg width="40" height="10" aria-hidden="true">
                 <line
-                  x1="0" y1="5" x2="40" y2="5"
+                  x1="0"
+                  y1="5"
+                  x2="40"
+                  y2="5"
                   stroke={`var(${st.colourVar})`}
                   strokeWidth={st.width}
                   strokeDasharray={st.dash.join(' ') || undefined}

@@ -59,7 +59,10 @@ export function TopoCanvas(p: TopoCanvasProps) {
   props.current = p;
   const [expandedNow, setExpandedNow] = useState(false);
 
-  const layoutFor = useCallback((k: number) => (k >= EXPAND_K ? props.current.expanded() : props.current.aggregated), []);
+  const layoutFor = useCallback(
+    (k: number) => (k >= EXPAND_K ? props.current.expanded() : props.current.aggregated),
+    [],
+  );
 
   const draw = useCallback(() => {
     frame.current = 0;
@@ -89,8 +92,16 @@ export function TopoCanvas(p: TopoCanvasProps) {
     const sel = selectionIndices(layout, selection);
     const { w, h } = sizeRef.current;
     const drawn = drawTopology(ctx, {
-      layout, view, width: w, height: h, dpr: window.devicePixelRatio || 1, palette: readPalette(canvas),
-      hiNodes, hiEdges, selNode: sel.node, selEdge: sel.edge,
+      layout,
+      view,
+      width: w,
+      height: h,
+      dpr: window.devicePixelRatio || 1,
+      palette: readPalette(canvas),
+      hiNodes,
+      hiEdges,
+      selNode: sel.node,
+      selEdge: sel.edge,
     });
     const end = performance.now();
     const prev = window.__ibwatchTopoStats;
@@ -175,7 +186,8 @@ export function TopoCanvas(p: TopoCanvasProps) {
       if (i !== undefined) [x, y] = [layout.nodes[i].x, layout.nodes[i].y];
     } else if (f.linkId !== undefined) {
       const e = layout.edges[edgeIndexByLinkId(layout).get(f.linkId) ?? -1];
-      if (e) [x, y] = [(layout.nodes[e.a].x + layout.nodes[e.b].x) / 2, (layout.nodes[e.a].y + layout.nodes[e.b].y) / 2];
+      if (e)
+        [x, y] = [(layout.nodes[e.a].x + layout.nodes[e.b].x) / 2, (layout.nodes[e.a].y + layout.nodes[e.b].y) / 2];
     }
     if (x === undefined || y === undefined) return;
     setView(centerOn(v, x, y, sizeRef.current.w, sizeRef.current.h, k));
@@ -269,9 +281,15 @@ export function TopoCanvas(p: TopoCanvasProps) {
         onKeyDown={onKeyDown}
       />
       <div className="zoom-buttons">
-        <button type="button" onClick={() => zoomBy(1.4)} aria-label="Zoom in" data-testid="topology-zoom-in">+</button>
-        <button type="button" onClick={() => zoomBy(1 / 1.4)} aria-label="Zoom out" data-testid="topology-zoom-out">−</button>
-        <button type="button" onClick={reset} aria-label="Fit whole fabric" data-testid="topology-zoom-fit">⤢</button>
+        <button type="button" onClick={() => zoomBy(1.4)} aria-label="Zoom in" data-testid="topology-zoom-in">
+          +
+        </button>
+        <button type="button" onClick={() => zoomBy(1 / 1.4)} aria-label="Zoom out" data-testid="topology-zoom-out">
+          −
+        </button>
+        <button type="button" onClick={reset} aria-label="Fit whole fabric" data-testid="topology-zoom-fit">
+          ⤢
+        </button>
       </div>
     </>
   );

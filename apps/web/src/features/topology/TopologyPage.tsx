@@ -7,7 +7,15 @@ import { setQuery, useLocation } from '../../router.ts';
 import { DetailsPanel } from './DetailsPanel.tsx';
 import { layoutTopology, type TopoLayout } from './layout.ts';
 import { Legend } from './Legend.tsx';
-import { hostRails, indexTopology, parseSelection, searchTopology, serializeSelection, type SearchHit, type Selection } from './model.ts';
+import {
+  hostRails,
+  indexTopology,
+  parseSelection,
+  searchTopology,
+  serializeSelection,
+  type SearchHit,
+  type Selection,
+} from './model.ts';
 import { TopoCanvas, type FocusRequest } from './TopoCanvas.tsx';
 
 function TopologyView({ reply }: { reply: TopologyReply }) {
@@ -20,7 +28,8 @@ function TopologyView({ reply }: { reply: TopologyReply }) {
   const expandedCache = useRef<{ key: string; layout: TopoLayout } | null>(null);
   const expanded = useCallback(() => {
     const key = groupBy;
-    if (expandedCache.current?.key !== key) expandedCache.current = { key, layout: layoutTopology(reply, { groupBy, expandHcas: true }) };
+    if (expandedCache.current?.key !== key)
+      expandedCache.current = { key, layout: layoutTopology(reply, { groupBy, expandHcas: true }) };
     return expandedCache.current.layout;
   }, [reply, groupBy]);
 
@@ -29,10 +38,7 @@ function TopologyView({ reply }: { reply: TopologyReply }) {
   const selection = useMemo(() => parseSelection(selKey), [selKey]);
   const host = query.host ?? null;
   const highlight = useMemo(() => (host ? hostRails(idx, host) : null), [idx, host]);
-  const problems = useMemo(
-    () => reply.links.map((_, i) => i).filter((i) => reply.links[i].health !== 'ok'),
-    [reply],
-  );
+  const problems = useMemo(() => reply.links.map((_, i) => i).filter((i) => reply.links[i].health !== 'ok'), [reply]);
 
   const [search, setSearch] = useState(query.q ?? '');
   const hits = useMemo<SearchHit[]>(() => (query.q ? searchTopology(idx, query.q) : []), [idx, query.q]);
@@ -91,7 +97,10 @@ function TopologyView({ reply }: { reply: TopologyReply }) {
         </form>
         <label>
           Leaf order
-          <select value={groupBy} onChange={(e) => setQuery({ group: e.target.value === 'rail' ? null : e.target.value })}>
+          <select
+            value={groupBy}
+            onChange={(e) => setQuery({ group: e.target.value === 'rail' ? null : e.target.value })}
+          >
             <option value="rail">by rail</option>
             <option value="name">by name</option>
           </select>
@@ -99,13 +108,19 @@ function TopologyView({ reply }: { reply: TopologyReply }) {
         {host && (
           <p className="badge tone-info" data-testid="topology-host-highlight">
             Rails of {host}: {idx.hcasOfHost.get(host)?.length ?? 0} HCAs{' '}
-            <button type="button" className="btn-small" onClick={() => setQuery({ host: null })} aria-label="Clear host highlight">
+            <button
+              type="button"
+              className="btn-small"
+              onClick={() => setQuery({ host: null })}
+              aria-label="Clear host highlight"
+            >
               ✕
             </button>
           </p>
         )}
         <span className="muted small">
-          Topology of <Time at={reply.generatedAt} /> · {reply.nodes.length.toLocaleString()} nodes · {reply.links.length.toLocaleString()} links
+          Topology of <Time at={reply.generatedAt} /> · {reply.nodes.length.toLocaleString()} nodes ·{' '}
+          {reply.links.length.toLocaleString()} links
         </span>
       </div>
       {query.q && (
@@ -123,18 +138,18 @@ function TopologyView({ reply }: { reply: TopologyReply }) {
       )}
       <div className="topo">
         <div className="topo-main">
-        <div className="topo-stage">
-          <TopoCanvas
-            aggregated={aggregated}
-            expanded={expanded}
-            highlight={highlight}
-            selection={selection}
-            onPick={select}
-            focus={focus}
-            t0={t0}
-            counts={{ nodes: reply.nodes.length, links: reply.links.length }}
-          />
-        </div>
+          <div className="topo-stage">
+            <TopoCanvas
+              aggregated={aggregated}
+              expanded={expanded}
+              highlight={highlight}
+              selection={selection}
+              onPick={select}
+              focus={focus}
+              t0={t0}
+              counts={{ nodes: reply.nodes.length, links: reply.links.length }}
+            />
+          </div>
           <Legend />
         </div>
         <aside className="topo-panel" aria-label="Details">

@@ -99,7 +99,13 @@ export function drawTopology(ctx: CanvasRenderingContext2D, s: DrawState): { nod
       const b = layout.nodes[e.b];
       const [ax, ay] = toScreen(view, a.x, a.y);
       const [bx, by] = toScreen(view, b.x, b.y);
-      if ((ax < -M && bx < -M) || (ax > width + M && bx > width + M) || (ay < -M && by < -M) || (ay > height + M && by > height + M)) continue;
+      if (
+        (ax < -M && bx < -M) ||
+        (ax > width + M && bx > width + M) ||
+        (ay < -M && by < -M) ||
+        (ay > height + M && by > height + M)
+      )
+        continue;
       ctx.moveTo(ax, ay);
       ctx.lineTo(bx, by);
       any = true;

@@ -4,7 +4,8 @@
  */
 import type { LinkHealth, TopoLink, TopoNode, TopologyReply } from '@ibwatch/fabric';
 
-const guid = (prefix: number, i: number) => `0x${prefix.toString(16).padStart(4, '0')}${i.toString(16).padStart(12, '0')}`;
+const guid = (prefix: number, i: number) =>
+  `0x${prefix.toString(16).padStart(4, '0')}${i.toString(16).padStart(12, '0')}`;
 
 export interface SynthOptions {
   hosts: number;
@@ -19,17 +20,32 @@ export interface SynthOptions {
 }
 
 /** 10,000 GPUs: 1,250 hosts × 8 rails, 320 leaves + 320 spines + 160 cores = 800 switches, 30k links. */
-export const TEN_K: SynthOptions = { hosts: 1250, rails: 8, leavesPerRail: 40, spines: 320, cores: 160, uplinks: 10_000, badEvery: 97 };
+export const TEN_K: SynthOptions = {
+  hosts: 1250,
+  rails: 8,
+  leavesPerRail: 40,
+  spines: 320,
+  cores: 160,
+  uplinks: 10_000,
+  badEvery: 97,
+};
 
 export function syntheticFabric(o: SynthOptions): TopologyReply {
   const nodes: TopoNode[] = [];
   const links: TopoLink[] = [];
   const sw = (tier: 'core' | 'spine' | 'leaf', i: number, prefix: number, rail: number | null): TopoNode => ({
-    guid: guid(prefix, i), name: `${tier}-${String(i).padStart(3, '0')}`, type: 'switch', tier, rail,
-    rack: `R${String(Math.floor(i / 8)).padStart(2, '0')}`, lid: prefix * 1000 + i, host: null,
+    guid: guid(prefix, i),
+    name: `${tier}-${String(i).padStart(3, '0')}`,
+    type: 'switch',
+    tier,
+    rail,
+    rack: `R${String(Math.floor(i / 8)).padStart(2, '0')}`,
+    lid: prefix * 1000 + i,
+    host: null,
   });
   const leaves: TopoNode[] = [];
-  for (let r = 0; r < o.rails; r++) for (let j = 0; j < o.leavesPerRail; j++) leaves.push(sw('leaf', r * o.leavesPerRail + j, 3, r));
+  for (let r = 0; r < o.rails; r++)
+    for (let j = 0; j < o.leavesPerRail; j++) leaves.push(sw('leaf', r * o.leavesPerRail + j, 3, r));
   const spines = Array.from({ length: o.spines }, (_, i) => sw('spine', i, 2, null));
   const cores = Array.from({ length: o.cores }, (_, i) => sw('core', i, 1, null));
   nodes.push(...cores, ...spines, ...leaves);
@@ -39,26 +55,51 @@ export function syntheticFabric(o: SynthOptions): TopologyReply {
     const bad = o.badEvery ? id % o.badEvery === 0 : false;
     const health = bad ? healths[id % 3] : 'ok';
     links.push({
-      id: id++, tier, health,
+      id: id++,
+      tier,
+      health,
       a: { guid: a.guid, name: a.name, port: ap, lid: a.lid, rack: a.rack },
       b: { guid: b.guid, name: b.name, port: bp, lid: b.lid, rack: b.rack },
-      widthActive: health === 'degraded' ? '1X' : '4X', speedActive: 'NDR', reason: bad ? `synthetic ${health}` : null,
+      widthActive: health === 'degraded' ? '1X' : '4X',
+      speedActive: 'NDR',
+      reason: bad ? `synthetic ${health}` : null,
     });
   };
   for (let h = 0; h < o.hosts; h++) {
     const host = `dgx-${String(h).padStart(4, '0')}`;
     for (let r = 0; r < o.rails; r++) {
       const hca: TopoNode = {
-        guid: guid(4, h * o.rails + r), name: `${host} mlx5_${r}`, type: 'ca', tier: 'hca', rail: r,
-        rack: `H${String(Math.floor(h / 4)).padStart(3, '0')}`, lid: null, host,
+        guid: guid(4, h * o.rails + r),
+        name: `${host} mlx5_${r}`,
+        type: 'ca',
+        tier: 'hca',
+        rail: r,
+        rack: `H${String(Math.floor(h / 4)).padStart(3, '0')}`,
+        lid: null,
+        host,
       };
       nodes.push(hca);
       const leaf = leaves[r * o.leavesPerRail + (h % o.leavesPerRail)];
       link(hca, 1, leaf, 1 + Math.floor(h / o.leavesPerRail), 'hca-leaf');
     }
   }
-  for (let k = 0; k < o.uplinks; k++) link(leaves[k % leaves.length], 33 + Math.floor(k / leaves.length), spines[(k * 7) % spines.length], 1 + (k % 64), 'leaf-spine');
-  if (cores.length) for (let k = 0; k < o.uplinks; k++) link(spines[k % spines.length], 33 + Math.floor(k / spines.length), cores[(k * 3) % cores.length], 1 + (k % 64), 'spine-core');
+  for (let k = 0; k < o.uplinks; k++)
+    link(
+      leaves[k % leaves.length],
+      33 + Math.floor(k / leaves.length),
+      spines[(k * 7) % spines.length],
+      1 + (k % 64),
+      'leaf-spine',
+    );
+  if (cores.length)
+    for (let k = 0; k < o.uplinks; k++)
+      link(
+        spines[k % spines.length],
+        33 + Math.floor(k / spines.length),
+        cores[(k * 3) % cores.length],
+        1 + (k % 64),
+        'spine-core',
+      );
   return { generatedAt: Date.UTC(2026, 10, 29), nodes, links };
 }
 

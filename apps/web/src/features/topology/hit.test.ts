@@ -65,7 +65,7 @@ describe('search and host rails', () => {
     expect(searchTopology(idx, 'dgx-0001')[0]).toMatchObject({ what: 'host', host: 'dgx-0001' });
     expect(searchTopology(idx, '  ')).toEqual([]);
   });
-  it('highlights a host\'s HCAs, their leaves and the leaves\' uplinks', () => {
+  it("highlights a host's HCAs, their leaves and the leaves' uplinks", () => {
     const h = hostRails(idx, 'dgx-0000');
     const hcas = idx.hcasOfHost.get('dgx-0000')!;
     expect(hcas).toHaveLength(2);

@@ -35,7 +35,13 @@ export function pickAt(layout: TopoLayout, v: View, sx: number, sy: number, tol 
     const [ax, ay] = toScreen(v, a.x, a.y);
     const [bx, by] = toScreen(v, b.x, b.y);
     // Cheap reject by bounding box before the distance.
-    if (sx < Math.min(ax, bx) - tol || sx > Math.max(ax, bx) + tol || sy < Math.min(ay, by) - tol || sy > Math.max(ay, by) + tol) continue;
+    if (
+      sx < Math.min(ax, bx) - tol ||
+      sx > Math.max(ax, bx) + tol ||
+      sy < Math.min(ay, by) - tol ||
+      sy > Math.max(ay, by) + tol
+    )
+      continue;
     const d = segmentDistance(sx, sy, ax, ay, bx, by);
     if (d <= bestD) {
       bestD = d;

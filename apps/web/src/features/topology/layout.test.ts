@@ -93,15 +93,28 @@ describe('layoutTopology() on small fabrics', () => {
     const leaves = reply.nodes.filter((n) => n.tier === 'leaf');
     leaves[0].name = 'leaf-z';
     leaves[1].name = 'leaf-a';
-    const byRail = layoutTopology(reply).nodes.filter((n) => n.tier === 'leaf').map((n) => n.label);
-    const byName = layoutTopology(reply, { groupBy: 'name' }).nodes.filter((n) => n.tier === 'leaf').map((n) => n.label);
+    const byRail = layoutTopology(reply)
+      .nodes.filter((n) => n.tier === 'leaf')
+      .map((n) => n.label);
+    const byName = layoutTopology(reply, { groupBy: 'name' })
+      .nodes.filter((n) => n.tier === 'leaf')
+      .map((n) => n.label);
     expect(byRail).toEqual(['leaf-z', 'leaf-a']);
     expect(byName).toEqual(['leaf-a', 'leaf-z']);
   });
 
   it('puts HCAs without a leaf into one orphan box and counts links to unknown nodes', () => {
     const reply: TopologyReply = tinyFabric();
-    reply.nodes.push({ guid: '0x00ff000000000001', name: 'lonely mlx5_0', type: 'ca', tier: 'hca', rail: 0, rack: null, lid: null, host: 'lonely' });
+    reply.nodes.push({
+      guid: '0x00ff000000000001',
+      name: 'lonely mlx5_0',
+      type: 'ca',
+      tier: 'hca',
+      rail: 0,
+      rack: null,
+      lid: null,
+      host: 'lonely',
+    });
     const first = reply.links[0];
     reply.links.push({ ...first, id: 999, b: { ...first.b, guid: '0xdead000000000000' } });
     const l = layoutTopology(reply);
@@ -111,9 +124,16 @@ describe('layoutTopology() on small fabrics', () => {
   });
 
   it('places spines over the leaves they connect (barycentre order)', () => {
-    const l = layoutTopology(syntheticFabric({ hosts: 4, rails: 2, leavesPerRail: 2, spines: 4, cores: 0, uplinks: 4 }));
+    const l = layoutTopology(
+      syntheticFabric({ hosts: 4, rails: 2, leavesPerRail: 2, spines: 4, cores: 0, uplinks: 4 }),
+    );
     // uplink k joins leaf k to spine (7k mod 4): spine-000←leaf0, spine-003←leaf1, spine-002←leaf2, spine-001←leaf3.
-    expect(l.nodes.filter((n) => n.tier === 'spine').map((n) => n.label)).toEqual(['spine-000', 'spine-003', 'spine-002', 'spine-001']);
+    expect(l.nodes.filter((n) => n.tier === 'spine').map((n) => n.label)).toEqual([
+      'spine-000',
+      'spine-003',
+      'spine-002',
+      'spine-001',
+    ]);
   });
 
   it('handles an empty reply', () => {

@@ -79,7 +79,12 @@ function worse(a: LinkHealth, b: LinkHealth): LinkHealth {
 }
 
 /** Order ids by the mean x of their neighbours already placed; unplaced neighbours go last. */
-function barycentreOrder(ids: string[], neighbours: Map<string, string[]>, xOf: Map<string, number>, names: Map<string, string>): string[] {
+function barycentreOrder(
+  ids: string[],
+  neighbours: Map<string, string[]>,
+  xOf: Map<string, number>,
+  names: Map<string, string>,
+): string[] {
   const key = new Map<string, number>();
   for (const id of ids) {
     let sum = 0;
@@ -143,7 +148,10 @@ export function layoutTopology(reply: TopologyReply, opts: LayoutOptions = {}): 
     else hcasOfLeaf.set(leaf, [h]);
   }
   for (const arr of hcasOfLeaf.values()) {
-    arr.sort((a, b) => collator.compare(hostOf.get(a) ?? '', hostOf.get(b) ?? '') || collator.compare(names.get(a)!, names.get(b)!));
+    arr.sort(
+      (a, b) =>
+        collator.compare(hostOf.get(a) ?? '', hostOf.get(b) ?? '') || collator.compare(names.get(a)!, names.get(b)!),
+    );
   }
 
   // Leaf order: by dominant rail of its HCAs (rail-optimised fabrics), then name.
@@ -161,7 +169,8 @@ export function layoutTopology(reply: TopologyReply, opts: LayoutOptions = {}): 
   }
   const leaves = [...byTier.leaf].sort(
     (a, b) =>
-      (groupBy === 'rail' ? leafRail.get(a)! - leafRail.get(b)! || 0 : 0) || collator.compare(names.get(a)!, names.get(b)!),
+      (groupBy === 'rail' ? leafRail.get(a)! - leafRail.get(b)! || 0 : 0) ||
+      collator.compare(names.get(a)!, names.get(b)!),
   );
 
   const hasOrphans = hcasOfLeaf.has(ORPHAN);
@@ -189,7 +198,17 @@ export function layoutTopology(reply: TopologyReply, opts: LayoutOptions = {}): 
     const w = Math.min(swW, (width / Math.max(ids.length, 1)) * SWITCH_W_RATIO);
     for (const id of ids) {
       nodeOf.set(id, nodes.length);
-      nodes.push({ id, kind: 'switch', tier, label: names.get(id)!, x: xOf.get(id)!, y: yOf(tier), w, h: NODE_H, health: 'ok' });
+      nodes.push({
+        id,
+        kind: 'switch',
+        tier,
+        label: names.get(id)!,
+        x: xOf.get(id)!,
+        y: yOf(tier),
+        w,
+        h: NODE_H,
+        health: 'ok',
+      });
     }
   }
 
@@ -229,8 +248,15 @@ export function layoutTopology(reply: TopologyReply, opts: LayoutOptions = {}): 
         const y = hcaY + r * HCA_PITCH_Y;
         height = Math.max(height, y + HCA_PITCH_Y);
         nodes.push({
-          id: h, kind: 'hca', tier: 'hca', label: names.get(h)!,
-          x: lx - rowW / 2 + (c + 0.5) * HCA_PITCH_X, y, w: HCA_PITCH_X - 4, h: HCA_PITCH_Y - 4, health: 'ok',
+          id: h,
+          kind: 'hca',
+          tier: 'hca',
+          label: names.get(h)!,
+          x: lx - rowW / 2 + (c + 0.5) * HCA_PITCH_X,
+          y,
+          w: HCA_PITCH_X - 4,
+          h: HCA_PITCH_Y - 4,
+          health: 'ok',
         });
       });
     }

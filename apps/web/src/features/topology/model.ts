@@ -123,7 +123,11 @@ export function otherEnd(link: TopoLink, guid: string) {
 }
 
 /** Selection as kept in the URL: `n:<guid>` (node), `g:<leaf guid>` (HCA group), `l:<link id>`. */
-export type Selection = { type: 'node'; guid: string } | { type: 'group'; leaf: string } | { type: 'link'; id: number } | null;
+export type Selection =
+  | { type: 'node'; guid: string }
+  | { type: 'group'; leaf: string }
+  | { type: 'link'; id: number }
+  | null;
 
 export function parseSelection(s: string | undefined): Selection {
   if (!s) return null;

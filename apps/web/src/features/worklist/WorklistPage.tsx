@@ -66,7 +66,9 @@ function Row({ e, reload }: { e: WorklistEntry; reload: () => void }) {
               label="Acknowledge"
               testid="worklist-ack"
               ariaLabel={`Acknowledge rank ${e.rank}`}
-              action={() => forAll(e.findingIds, (id) => api.post(`/api/findings/${id}/ack`, { by: getAckBy() || 'web' }))}
+              action={() =>
+                forAll(e.findingIds, (id) => api.post(`/api/findings/${id}/ack`, { by: getAckBy() || 'web' }))
+              }
               onDone={reload}
             />
           )}
@@ -142,8 +144,12 @@ export default function WorklistPage() {
                 <caption className="sr-only">Physical links to inspect, most urgent first</caption>
                 <thead>
                   <tr>
-                    <th scope="col" className="checkbox-cell print-only">✓</th>
-                    <th scope="col" className="num">#</th>
+                    <th scope="col" className="checkbox-cell print-only">
+                      ✓
+                    </th>
+                    <th scope="col" className="num">
+                      #
+                    </th>
                     <th scope="col">Severity</th>
                     <th scope="col">End A</th>
                     <th scope="col">End B</th>

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { WorklistEntry } from '@ibwatch/fabric';
-import { describeFilters, parseWorklistFilters, racksOf, worklistApiPath, worklistCsvHref, worklistQuery } from './worklist.ts';
+import {
+  describeFilters,
+  parseWorklistFilters,
+  racksOf,
+  worklistApiPath,
+  worklistCsvHref,
+  worklistQuery,
+} from './worklist.ts';
 
 describe('worklist filters', () => {
   it('parse from the URL, dropping unknown severities and blanks', () => {
-    expect(parseWorklistFilters({ switch: 'leaf-r3-07', rack: ' ', severity: 'urgent' })).toEqual({ switch: 'leaf-r3-07' });
+    expect(parseWorklistFilters({ switch: 'leaf-r3-07', rack: ' ', severity: 'urgent' })).toEqual({
+      switch: 'leaf-r3-07',
+    });
     expect(parseWorklistFilters({ severity: 'critical', rack: 'R03' })).toEqual({ severity: 'critical', rack: 'R03' });
   });
   it('serialise to a stable query string for the API and the CSV link', () => {
