@@ -1,7 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FabricSnapshot } from '@ibwatch/fabric';
-import { ParseError, readIbdiagnetDir } from '@ibwatch/parsers';
+import { ParseError, readIbdiagnetDir, readInputHead } from '@ibwatch/parsers';
 import type { Config } from '../config.ts';
 import { ScanError, type Collected } from '../scans/scan-service.ts';
 import { describeFailure, type ToolRunner } from './tool-runner.ts';
@@ -18,9 +18,12 @@ export async function readIbdiagnet(dir: string): Promise<Collected<FabricSnapsh
     throw new ScanError(`${dir}: no such directory`);
   }
   if (!st.isDirectory()) throw new ScanError(`${dir}: not a directory`);
+  // Only the first MiB of a regular file: `ibdiagnet2.log -> /dev/zero` was read until the
+  // process died of std::bad_alloc, and a FIFO blocked the import forever. A file refused here
+  // is refused with a warning by the parse below too.
   const raw = KEEP_RAW.flatMap((f) => {
     try {
-      return [{ name: f, text: readFileSync(join(dir, f), 'utf8').slice(0, 1 << 20) }];
+      return [{ name: f, text: readInputHead(join(dir, f), 1 << 20, { format: f }).toString('utf8') }];
     } catch {
       return [];
     }

@@ -33,7 +33,7 @@ import { CsvRow, splitCsvRow } from './csv.ts';
 import type { DbCsvData } from './db-csv-types.ts';
 import { sectionReader } from './db-csv-sections.ts';
 import type { SectionReader } from './db-csv-sections.ts';
-import { runLineParser, runLineParserAsync } from './line-source.ts';
+import { MAX_LINE_BYTES, runLineParser, runLineParserAsync } from './line-source.ts';
 import type { LineParser, LineSource } from './line-source.ts';
 import { GuidTable } from './guid-table.ts';
 
@@ -173,6 +173,35 @@ export class DbCsvParser implements LineParser<DbCsvData> {
       pos = nl + 1;
     }
     return pos;
+  }
+
+  /**
+   * A line over `MAX_LINE_BYTES`, of which only `head` was read (`LineParser.skipLine`). In a
+   * section this parser reads it is a bad row (skipped with a warning; binary data fails, as in
+   * any row); in a section it only counts, a row; anywhere else what `feed` says of such a line.
+   */
+  skipLine(head: string): void {
+    const s = this.open;
+    const no = ++this.lineNo;
+    const reason = `line longer than ${MAX_LINE_BYTES} bytes`;
+    if (s === undefined) {
+      if (this.data.sections.length === 0) {
+        this.fail(no, head, looksBinary(head) ? 'binary data, not a db_csv' : `${reason}: not a db_csv`);
+      }
+      return this.warn(no, `${reason} outside any section skipped`);
+    }
+    if (s.header === undefined) {
+      if (looksBinary(head)) this.fail(no, head, `binary data in section ${s.name}`);
+      s.header = [];
+      if (s.reader !== undefined && !s.ignored) this.warn(no, `section ${s.name} header: ${reason}; section ignored`);
+      s.ignored = true;
+      return;
+    }
+    s.rows++;
+    if (s.reader === undefined || s.ignored) return;
+    if (looksBinary(head)) this.fail(no, head, `binary data in section ${s.name}`);
+    s.firstBad ??= { line: no, text: head, reason };
+    this.warn(no, `${s.name} row skipped: ${reason}: ${JSON.stringify(head.slice(0, 60))}...`);
   }
 
   private start(line: string, no: number): void {
