@@ -123,7 +123,7 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
           db,
           'import-ibdiagnet',
           trigger,
-          () => readIbdiagnet(dir),
+          () => readIbdiagnet(dir, { strict: config.ibdiagnetStrict }),
           (id, at, c) => storeIbdiagnet(db, config, names, baseline, id, at, c.data),
         );
         settle(row);

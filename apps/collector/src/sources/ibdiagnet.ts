@@ -9,8 +9,14 @@ import { describeFailure, type ToolRunner } from './tool-runner.ts';
 /** Small files of a run kept as raw output (the big ones are re-readable from the directory). */
 const KEEP_RAW = ['ibdiagnet2.log', 'ibdiagnet2.sm', 'ibdiagnet2.debug'];
 
-/** Reads an existing ibdiagnet output directory (import, or after a live run). */
-export async function readIbdiagnet(dir: string): Promise<Collected<FabricSnapshot>> {
+/**
+ * Reads an existing ibdiagnet output directory (import, or after a live run). With `strict`
+ * (IBWATCH_IBDIAGNET_STRICT) whatever would be a warning of the directory fails the import.
+ */
+export async function readIbdiagnet(
+  dir: string,
+  options: { strict?: boolean } = {},
+): Promise<Collected<FabricSnapshot>> {
   let st;
   try {
     st = statSync(dir);
@@ -29,7 +35,7 @@ export async function readIbdiagnet(dir: string): Promise<Collected<FabricSnapsh
     }
   });
   try {
-    const r = await readIbdiagnetDir(dir);
+    const r = await readIbdiagnetDir(dir, { strict: options.strict ?? false });
     const version = r.value.meta.ibdiagnetVersion ?? r.value.meta.version ?? 'unknown';
     return {
       data: r.value,
@@ -58,7 +64,7 @@ export async function collectIbdiagnet(runner: ToolRunner, config: Config): Prom
   if (why && (r.spawnError || r.timedOut || readdirSync(dir).length === 0)) {
     throw new ScanError(why, [{ name: 'ibdiagnet.stderr.txt', text: r.stderr }]);
   }
-  const c = await readIbdiagnet(dir);
+  const c = await readIbdiagnet(dir, { strict: config.ibdiagnetStrict });
   if (why) c.warnings.unshift(why);
   return c;
 }

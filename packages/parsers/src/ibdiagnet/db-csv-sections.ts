@@ -284,6 +284,24 @@ function cableReader(data: DbCsvData, guids: GuidTable): SectionReader {
   };
 }
 
+/** INDEX_TABLE: `Name, Offset, Size, Line, Rows` (header names padded with spaces). */
+function indexReader(data: DbCsvData): SectionReader {
+  let c = { name: -1, line: -1, rows: -1 };
+  return {
+    header(names) {
+      const ix = indexer(names);
+      c = { name: ix('Name'), line: ix('Line'), rows: ix('Rows') };
+      return missing({ Name: c.name });
+    },
+    row(r) {
+      const name = r.text(c.name)?.trim();
+      if (!name || !/^\w+$/.test(name)) return `bad section name ${show(r, c.name)}`;
+      data.index.push({ name, line: intCell(r, c.line), rows: intCell(r, c.rows) });
+      return undefined;
+    },
+  };
+}
+
 /** The reader for a section, or undefined when this parser only counts its rows. */
 export function sectionReader(name: string, data: DbCsvData, ctx: SectionContext): SectionReader | undefined {
   switch (name) {
@@ -319,6 +337,8 @@ export function sectionReader(name: string, data: DbCsvData, ctx: SectionContext
       return tempReader(data, ctx.guids);
     case 'CABLE_INFO':
       return cableReader(data, ctx.guids);
+    case 'INDEX_TABLE':
+      return indexReader(data);
   }
   if (name.startsWith('WARNINGS_')) return findingsReader(data, ctx.guids, 'warning', name.slice(9));
   if (name.startsWith('ERRORS_')) return findingsReader(data, ctx.guids, 'error', name.slice(7));

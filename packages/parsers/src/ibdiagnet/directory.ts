@@ -95,7 +95,7 @@ export async function readIbdiagnetDir(
     const parser =
       k === 'netDump' && (parsed.dbCsv?.value.links.length ?? 0) > 0
         ? new NetDumpParser({ file: path, fields: 'ports' })
-        : IBDIAGNET_PARSERS[k](path);
+        : IBDIAGNET_PARSERS[k](path, strict);
     try {
       (parsed as Record<string, unknown>)[k] = await parseFile(path, parser as LineParser<unknown>, { maxBytes });
     } catch (err) {
@@ -116,7 +116,7 @@ export async function readIbdiagnetDir(
     // A cold worker (the first big directory of the process) would make this read wait for its
     // start-up: this one is read on one thread, and the worker is ready for the next.
     if (options.pmThread ?? (dbCsvSize >= PM_THREAD_MIN_BYTES && pmThreadWarm())) {
-      twoThreads = await readDbCsvOnTwoThreads(join(dir, IBDIAGNET_FILES.dbCsv));
+      twoThreads = await readDbCsvOnTwoThreads(join(dir, IBDIAGNET_FILES.dbCsv), undefined, { strict });
       parsed.dbCsv = twoThreads.main;
       // With `strict` the first error must be the db_csv's, before any other file's.
       if (strict) await joinPm();
