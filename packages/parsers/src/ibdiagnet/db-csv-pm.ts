@@ -12,8 +12,8 @@
  * Every column other than the keys is a counter, kept under its header name. Cell rules (the
  * same as {@link parseCounter}): `-1`, `N/A`, `NA`, empty and `0xfffffffffffffffe` mean "not
  * supported by this port" (absent, no warning); a negative, non-numeric or > 2^64 - 1 cell is
- * skipped and summed up in one warning per column at END_. The table reads all ones as absent,
- * so a cell of exactly 2^64 - 1 (ibdiagnet's other "unsupported" pattern) reads as absent too.
+ * skipped and summed up in one warning per column at END_. A cell of exactly 2^64 - 1 is a
+ * value (a counter at its maximum: saturated), not a sentinel.
  */
 import type { CounterTable, Guid } from '@ibwatch/fabric';
 import { decimalHalves, decodeUtf8, halves, hexValue } from '../bytes.ts';

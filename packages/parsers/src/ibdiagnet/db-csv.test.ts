@@ -356,12 +356,12 @@ describe('parseDbCsv() on hand-made inputs', () => {
     expect(r.value.sections.find((s) => s.name === 'SOME_FUTURE_SECTION')?.rows).toBe(2);
   });
 
-  it('keeps counters beyond 2^53 exact and rejects one beyond 2^64', () => {
+  it('keeps counters beyond 2^53 and at 2^64 - 1 exact and rejects one beyond 2^64', () => {
     const r = parseDbCsv(fixture('big-counters.good.db_csv'));
     const c = tableRow(r.value.pmInfo, 0).counters;
     expect(c.PortXmitDataExtended).toBe(9007199254740993n);
-    // 2^64 - 1 is all ones, the table's "absent" (and ibdiagnet's other "unsupported" pattern).
-    expect('SymbolErrorCounterExt' in c).toBe(false);
+    // All ones is a value (a saturated counter), not the table's "absent" (issue 14).
+    expect(c.SymbolErrorCounterExt).toBe(18446744073709551615n);
     expect('PortXmitWaitExt' in c).toBe(false);
     expect(r.warnings.map((w) => w.message)).toEqual([
       'PM_INFO column PortXmitWaitExt: 1 invalid value(s) skipped (first: "18446744073709551616", exceeds 64 bits)',
