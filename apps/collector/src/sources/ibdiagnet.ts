@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FabricSnapshot } from '@ibwatch/fabric';
+import { limitText, type FabricSnapshot } from '@ibwatch/fabric';
 import { ParseError, readIbdiagnetDir, readInputHead } from '@ibwatch/parsers';
 import type { Config } from '../config.ts';
 import { ScanError, type Collected } from '../scans/scan-service.ts';
@@ -41,7 +41,10 @@ export async function readIbdiagnet(
       data: r.value,
       raw,
       toolVersions: { ibdiagnet: version },
-      warnings: r.warnings.map((w) => `${w.file ?? 'ibdiagnet2'}:${w.line ?? '?'}: ${w.message}`),
+      warnings: [
+        ...r.warnings.map((w) => `${w.file ?? 'ibdiagnet2'}:${w.line ?? '?'}: ${w.message}`),
+        ...limitText(r.value).map((w) => `ibdiagnet2: ${w}`),
+      ],
     };
   } catch (err) {
     if (err instanceof ParseError) throw new ScanError(err.message, raw);

@@ -11,7 +11,7 @@ import { pmReader } from './db-csv-pm.ts';
 import { plainInt } from '../bytes.ts';
 import type { CsvRow } from './csv.ts';
 import { linksReader, portsReader } from './db-csv-ports.ts';
-import { nodeTypeFromCode, parseCounter, parseIntField, smStateFromCode } from './values.ts';
+import { MAX_PORT_NUM, nodeTypeFromCode, OutOfRange, parseCounter, parseIntField, smStateFromCode } from './values.ts';
 import type { GuidTable } from './guid-table.ts';
 
 /** What a reader reports back to the db_csv state machine, and what it shares across sections. */
@@ -95,8 +95,10 @@ function runInfoReader(data: DbCsvData): SectionReader {
   };
 }
 
-function nodesReader(data: DbCsvData, guids: GuidTable): SectionReader {
+function nodesReader(data: DbCsvData, ctx: SectionContext): SectionReader {
+  const guids = ctx.guids;
   let c = { guid: -1, type: -1, desc: -1, ports: -1, sys: -1, vendor: -1, device: -1 };
+  const numPorts = new OutOfRange('NODES column NumPorts', MAX_PORT_NUM);
   return {
     header(names) {
       const ix = indexer(names);
@@ -111,7 +113,7 @@ function nodesReader(data: DbCsvData, guids: GuidTable): SectionReader {
       };
       return missing({ NodeGUID: c.guid, NodeType: c.type });
     },
-    row(r) {
+    row(r, line) {
       const guid = guidCell(r, c.guid, guids);
       if (!guid) return `bad NodeGUID ${show(r, c.guid)}`;
       // A plain `2` in place; `Number(text)` decides any other cell (`0x2`, ` 2`, empty = 0).
@@ -123,7 +125,7 @@ function nodesReader(data: DbCsvData, guids: GuidTable): SectionReader {
         guid,
         type,
         description: desc === undefined ? '' : desc,
-        numPorts: intCell(r, c.ports) ?? 0,
+        numPorts: numPorts.check(intCell(r, c.ports), line) ?? 0,
       };
       const sys = guidCell(r, c.sys, guids);
       if (sys) node.systemImageGuid = sys;
@@ -134,6 +136,7 @@ function nodesReader(data: DbCsvData, guids: GuidTable): SectionReader {
       data.nodes.push(node);
       return undefined;
     },
+    end: () => numPorts.report(ctx.warn),
   };
 }
 
@@ -308,11 +311,11 @@ export function sectionReader(name: string, data: DbCsvData, ctx: SectionContext
     case 'RUN_INFO':
       return runInfoReader(data);
     case 'NODES':
-      return nodesReader(data, ctx.guids);
+      return nodesReader(data, ctx);
     case 'PORTS':
-      return portsReader(data, ctx.guids);
+      return portsReader(data, ctx);
     case 'LINKS':
-      return linksReader(data, ctx.guids);
+      return linksReader(data, ctx);
     case 'PM_INFO':
       return pmReader(
         (t) => {

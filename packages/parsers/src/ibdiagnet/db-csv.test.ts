@@ -284,7 +284,8 @@ describe('parseDbCsv() on hand-made inputs', () => {
       [2, 24],
       [3, undefined],
       [4, 25],
-      [5, 1234567890123456],
+      // A 16-digit cell is read whole, and a LID over 16 bits is no LID (a warning below).
+      [5, undefined],
     ]);
     expect({ ...p[1], portNum: 1 }).toEqual(p[0]);
     expect(p[2]).toMatchObject({ widthActive: '4X', widthSupported: ['1X', '2X', '4X'] });
@@ -297,6 +298,7 @@ describe('parseDbCsv() on hand-made inputs', () => {
       [9, 'PORTS row skipped: bad PortNum "N/A"'],
       [10, 'PORTS row skipped: row has 5 fields, header has 14'],
       [11, 'PORTS row skipped: row has 15 fields, header has 14'],
+      [7, 'PORTS column LID: 1 value(s) outside 0..65535 ignored (first: 1234567890123456)'],
       [16, 'LINKS row skipped: bad GUID or port number'],
       [17, 'LINKS row skipped: row has 4 fields, header has 5'],
     ]);
