@@ -36,8 +36,11 @@ export function loadNames(config: Config): { names: NameBook; warnings: string[]
 }
 
 /** Everything the server and the CLI share: database, names, tool runner, scan service. */
-export function createContext(config: Config, opts: { runner?: ToolRunner; db?: Db } = {}): Context {
-  const db = opts.db ?? openDb(config.dbFile);
+export function createContext(
+  config: Config,
+  opts: { runner?: ToolRunner; db?: Db; busyTimeoutMs?: number } = {},
+): Context {
+  const db = opts.db ?? openDb(config.dbFile, { busyTimeoutMs: opts.busyTimeoutMs });
   const { names, warnings } = loadNames(config);
   // Scans left 'running' by a crash or kill: their transaction never committed. A database that
   // refuses writes (read-only file, disk full) must not stop the start-up: a supervisor would

@@ -22,7 +22,9 @@ export async function serve(): Promise<void> {
   for (const w of ctx.nameWarnings) app.log.warn(w);
   const scheduler = startScheduler(config, ctx.scans, app.log);
   const maintenance = startMaintenance(ctx.db, config, app.log);
-  const dropDir = config.ncclDropDir ? startDropDirWatcher(config.ncclDropDir, ctx.scans, app.log) : null;
+  const dropDir = config.ncclDropDir
+    ? startDropDirWatcher(config.ncclDropDir, { scans: ctx.scans, db: ctx.db, log: app.log })
+    : null;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

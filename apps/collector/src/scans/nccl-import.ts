@@ -1,4 +1,11 @@
-import { evaluateNcclRun, type NcclRun as FabricNcclRun, type NcclVerdict, type ScanRow } from '@ibwatch/fabric';
+import {
+  cutText,
+  evaluateNcclRun,
+  TEXT_LIMITS,
+  type NcclRun as FabricNcclRun,
+  type NcclVerdict,
+  type ScanRow,
+} from '@ibwatch/fabric';
 import { parseNcclTests, ParseError, type NcclRun } from '@ibwatch/parsers';
 import type { Db } from '../db/open-db.ts';
 import type { Config } from '../config.ts';
@@ -15,6 +22,12 @@ export interface NcclLabels {
   runBy?: string;
 }
 
+/**
+ * Called inside the transaction that stores the run, so that what the caller records about it
+ * (the drop directory: the content's hash) commits with the run or not at all.
+ */
+export type StoredHook = (scanId: number, runId: number) => void;
+
 /** When the run happened, if the uploader knows (epoch ms); default: the hour before import. */
 export interface NcclWindow {
   startedAt?: number;
@@ -22,6 +35,18 @@ export interface NcclWindow {
 }
 
 const best = (a: number | undefined, b: number | undefined) => Math.max(a ?? 0, b ?? 0);
+
+/** Host names and GDR evidence lines cut to their limits (text-limits.ts), with a warning when any was. */
+function limitNcclText(run: NcclRun, name: string): string[] {
+  let cut = 0;
+  const limit = (text: string, max: number) => {
+    if (text.length > max) cut++;
+    return cutText(text, max);
+  };
+  run.hosts = run.hosts.map((h) => limit(h, TEXT_LIMITS.hostName));
+  for (const e of run.gdr.evidence) e.text = limit(e.text, TEXT_LIMITS.evidenceLine);
+  return cut ? [`${name}: ${cut} host names or NCCL_DEBUG lines too long, cut`] : [];
+}
 
 /**
  * Imports one nccl-tests output: parse, judge against the target for its collective and
@@ -36,6 +61,7 @@ export async function importNcclText(
   name: string,
   trigger: Trigger,
   window: NcclWindow = {},
+  onStored?: StoredHook,
 ): Promise<{ scan: ScanRow; runId: number | null }> {
   let runId: number | null = null;
   const scan = await runPipeline(
@@ -46,6 +72,7 @@ export async function importNcclText(
       try {
         const r = parseNcclTests(text, { file: name });
         const warnings = r.warnings.map((w) => `${w.file ?? name}:${w.line ?? '?'}: ${w.message}`);
+        warnings.push(...limitNcclText(r.value, name));
         // A negative time or bandwidth is a corrupted row, not a measurement: it would drag the
         // run's verdict and the rolling baseline down. The row is dropped with its line number.
         const rows = r.value.rows.filter((row) => {
@@ -168,6 +195,7 @@ export async function importNcclText(
         title: `Run #${runKey}: ${v.title}`,
       }));
       syncFindings(createFindingsRepo(db), own, () => false, at, 1);
+      onStored?.(scanId, runId);
       return {
         runId: runId!,
         collective,
