@@ -1,5 +1,4 @@
-// Issue 14, defects 4, 5 and 8: input files are checked for type and size before they are read,
-// and a line without an end costs neither quadratic time nor its size in memory.
+// Issue 14, defects 5 and 8: input files are checked for type and size before they are read.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,9 +6,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openInputFile, readInputFile } from './input-file.ts';
 import { readIbdiagnetDir } from './ibdiagnet/directory.ts';
-import { ByteLineSplitter, MAX_LINE_BYTES } from './ibdiagnet/line-source.ts';
-import { parseFile } from './ibdiagnet/read-file.ts';
-import { LogParser } from './ibdiagnet/log.ts';
 import { parseErrorAsync, parseError } from './ibdiagnet/test-errors.ts';
 import { runA } from './ibdiagnet/test-support.ts';
 
@@ -51,44 +47,6 @@ describe('openInputFile()', () => {
       `f:${path}: 100 bytes, more than the 99-byte limit; refused`,
     );
     expect(readInputFile(path, { format: 'f', maxBytes: 100 }).toString()).toBe('x'.repeat(100));
-  });
-});
-
-describe('ByteLineSplitter and over-long lines', () => {
-  it('hands the parser only the head of a line over the limit, keeps nothing of it, and goes on after it', () => {
-    const fed: string[] = [];
-    const skipped: string[] = [];
-    const s = new ByteLineSplitter({ feed: (l) => void fed.push(l), skipLine: (h) => void skipped.push(h) }, false);
-    const chunk = Buffer.alloc(1 << 20, 0x41);
-    s.push(Buffer.from('first\n'));
-    // 64 chunks of 1 MiB without a newline: the parser hears of the line once, when it passes the limit.
-    for (let i = 0; i < 64; i++) {
-      s.push(chunk);
-      if (i === 0) expect(skipped).toEqual([]);
-      if (i === 1) expect(skipped).toHaveLength(1);
-    }
-    s.push(Buffer.from('AAAA\nnext line\nlast'));
-    s.end();
-    expect(fed).toEqual(['first', 'next line', 'last']);
-    expect(skipped).toEqual(['A'.repeat(256)]);
-  });
-
-  it('keeps a line of exactly the limit, cut by chunk boundaries', () => {
-    const fed: string[] = [];
-    const s = new ByteLineSplitter({ feed: (l) => void fed.push(l), skipLine: () => expect.fail('skipped') }, false);
-    const line = Buffer.alloc(MAX_LINE_BYTES, 0x62);
-    for (let i = 0; i < line.length; i += 300_000) s.push(line.subarray(i, i + 300_000));
-    s.push(Buffer.from('\nz'));
-    s.end();
-    expect(fed.map((l) => l.length)).toEqual([MAX_LINE_BYTES, 1]);
-  });
-
-  it('a 1 GiB ibdiagnet2.log of NULs without a newline is refused at its first MiB: binary data, line 1', async () => {
-    const path = join(root, 'ibdiagnet2.log');
-    writeFileSync(path, '');
-    truncateSync(path, 1 << 30); // sparse: nothing written, reads as NULs
-    const e = await parseErrorAsync(() => parseFile(path, new LogParser({ file: path })));
-    expect(e.message).toMatch(/^ibdiagnet2\.log:.*ibdiagnet2\.log:1: binary data/);
   });
 });
 

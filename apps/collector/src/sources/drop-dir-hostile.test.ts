@@ -2,11 +2,11 @@
 // skipped and the rest goes on; a content is imported once, even when the file cannot be moved
 // (read-only directory); a busy database leaves the file for a later round.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ncclFixture, testContext } from '../test-support.ts';
+import { ncclFixture, readOnlyDir, testContext } from '../test-support.ts';
 import { startDropDirWatcher } from './drop-dir.ts';
 
 const ctx = testContext();
@@ -36,20 +36,6 @@ function put(dir: string, name: string, text: string): string {
   const t = (Date.now() - 10_000) / 1000;
   utimesSync(path, t, t);
   return path;
-}
-
-/**
- * Makes `dir` read-only for this process: a read-only bind mount as root (EROFS, as on a
- * read-only NFS export; root ignores file modes), else mode 0555 (EACCES). Returns the undo.
- */
-function readOnly(dir: string): () => void {
-  if (process.getuid?.() === 0) {
-    execFileSync('mount', ['--bind', dir, dir]);
-    execFileSync('mount', ['-o', 'remount,ro,bind', dir]);
-    return () => execFileSync('umount', [dir]);
-  }
-  chmodSync(dir, 0o555);
-  return () => chmodSync(dir, 0o755);
 }
 
 describe('drop directory and files it cannot take', () => {
@@ -82,7 +68,7 @@ describe('drop directory and files it cannot take', () => {
   it('imports a file of a read-only directory once, however many rounds find it there', async () => {
     const d = watch('read-only');
     put(d.dir, 'job.out', good());
-    const undo = readOnly(d.dir);
+    const undo = readOnlyDir(d.dir);
     try {
       const before = runs();
       for (let i = 0; i < 5; i++) await d.tick();
