@@ -12,6 +12,17 @@ import { hostOf } from '../names.ts';
 export const SUBJECT_IS_PORT = (key: string) =>
   `(f.subject_key = 'port:' || ${key} OR f.subject_key LIKE 'link:' || ${key} || '~%' OR f.subject_key LIKE 'link:%~' || ${key})`;
 
+/** SQL condition: port `p` has been an end of a link at some time (links are kept with present = 0). */
+const EVER_LINKED =
+  '(EXISTS (SELECT 1 FROM links l WHERE l.a_port_id = p.id) OR EXISTS (SELECT 1 FROM links l WHERE l.b_port_id = p.id))';
+
+/**
+ * Columns `stale` and `unused` of port `p`. Every topology scan sets `last_seen` of each port it
+ * saw, so a port behind the latest `last_seen` was not in the latest scan (SQLite evaluates the
+ * uncorrelated MAX once per statement).
+ */
+const SEEN_COLUMNS = `(p.last_seen < (SELECT MAX(last_seen) FROM ports)) AS stale, (NOT ${EVER_LINKED}) AS unused`;
+
 /** Read-side queries behind the topology, ports and summary routes. */
 export function createFabricQueries(db: Db, names: NameBook) {
   const end = (guid: string, desc: string | null, port: number, lid: number | null): LinkEnd => ({
@@ -21,6 +32,21 @@ export function createFabricQueries(db: Db, names: NameBook) {
     lid,
     rack: names.rack(guid),
   });
+
+  // The other end of the port's most recently seen link: links stay stored with present = 0
+  // after a scan stops seeing them, while the port itself forgets its remote end.
+  const lastLink = db.prepare(
+    `SELECT op.node_guid AS guid, op.port_num AS port, op.lid, n.description, l.last_seen AS lastSeen FROM links l
+     JOIN ports op ON op.id = CASE WHEN l.a_port_id = @id THEN l.b_port_id ELSE l.a_port_id END
+     JOIN nodes n ON n.guid = op.node_guid
+     WHERE l.a_port_id = @id OR l.b_port_id = @id ORDER BY l.last_seen DESC LIMIT 1`,
+  );
+  const lastRemote = (id: number): PortRow['lastRemote'] => {
+    const r = lastLink.get({ id }) as
+      | { guid: string; port: number; lid: number | null; description: string; lastSeen: number }
+      | undefined;
+    return r ? { ...end(r.guid, r.description, r.port, r.lid), lastSeen: r.lastSeen } : null;
+  };
 
   return {
     nodes(): TopoNode[] {
@@ -149,13 +175,23 @@ export function createFabricQueries(db: Db, names: NameBook) {
           | undefined) ?? null
       );
     },
+    /** When a topology scan first saw the port. */
+    portFirstSeen(portId: number): number | null {
+      return (
+        (db.prepare('SELECT first_seen FROM ports WHERE id = ?').pluck().get(portId) as number | undefined) ?? null
+      );
+    },
     ports(q: { q?: string; state?: string; sort: string; limit: number; offset: number }): {
       total: number;
       items: PortRow[];
     } {
       const where: string[] = ['p.port_num > 0'];
       const args: Record<string, unknown> = { limit: q.limit, offset: q.offset };
-      if (q.state) {
+      // Down means a link that went down; a port never cabled is Down/Polling too, and on a
+      // switch with spare ports those would bury the few links that matter: they are Unused.
+      if (q.state === 'Unused') where.push(`p.state != 'Active' AND NOT ${EVER_LINKED}`);
+      else if (q.state === 'Down') where.push(`p.state = 'Down' AND ${EVER_LINKED}`);
+      else if (q.state) {
         where.push('p.state = @state');
         args.state = q.state;
       }
@@ -179,7 +215,7 @@ export function createFabricQueries(db: Db, names: NameBook) {
           lastSeen: ['p.last_seen'],
         } as Record<string, string[]>
       )[key] ?? ['n.description', 'p.port_num'];
-      const dir = (key === 'findings') !== desc ? 'DESC' : 'ASC';
+      const dir = desc ? 'DESC' : 'ASC';
       const order = cols.map((c) => `${c} ${dir}`).join(', ');
       const sqlWhere = where.join(' AND ');
       const total = db
@@ -188,7 +224,7 @@ export function createFabricQueries(db: Db, names: NameBook) {
         .get(args) as number;
       const rows = db
         .prepare(
-          `SELECT p.*, n.description, rn.description AS remote_desc, rp.lid AS remote_lid,
+          `SELECT p.*, n.description, rn.description AS remote_desc, rp.lid AS remote_lid, ${SEEN_COLUMNS},
              (SELECT COUNT(*) FROM findings f WHERE f.state != 'resolved' AND ${SUBJECT_IS_PORT("p.node_guid || '/' || p.port_num")}) AS open_findings
            FROM ports p JOIN nodes n ON n.guid = p.node_guid
            LEFT JOIN nodes rn ON rn.guid = p.remote_guid LEFT JOIN ports rp ON rp.node_guid = p.remote_guid AND rp.port_num = p.remote_port
@@ -200,7 +236,7 @@ export function createFabricQueries(db: Db, names: NameBook) {
     portRow(guid: string, port: number): (PortRow & { raw: PortDbRow }) | null {
       const r = db
         .prepare(
-          `SELECT p.*, n.description, rn.description AS remote_desc, rp.lid AS remote_lid, 0 AS open_findings
+          `SELECT p.*, n.description, rn.description AS remote_desc, rp.lid AS remote_lid, ${SEEN_COLUMNS}, 0 AS open_findings
            FROM ports p JOIN nodes n ON n.guid = p.node_guid
            LEFT JOIN nodes rn ON rn.guid = p.remote_guid LEFT JOIN ports rp ON rp.node_guid = p.remote_guid AND rp.port_num = p.remote_port
            WHERE p.node_guid = ? AND p.port_num = ?`,
@@ -221,6 +257,9 @@ export function createFabricQueries(db: Db, names: NameBook) {
         remote: r.remote_guid ? end(r.remote_guid, r.remote_desc, r.remote_port!, r.remote_lid) : null,
         openFindings: r.open_findings,
         lastSeen: r.last_seen,
+        stale: r.stale === 1,
+        unused: r.unused === 1,
+        lastRemote: r.remote_guid || r.unused ? null : lastRemote(r.id),
       };
     },
     stateHistory(
@@ -270,5 +309,7 @@ export interface PortDbRow {
   remote_desc: string | null;
   remote_lid: number | null;
   open_findings: number;
+  stale: number;
+  unused: number;
 }
 export type FabricQueries = ReturnType<typeof createFabricQueries>;
