@@ -12,16 +12,9 @@ import { hostOf } from '../names.ts';
 export const SUBJECT_IS_PORT = (key: string) =>
   `(f.subject_key = 'port:' || ${key} OR f.subject_key LIKE 'link:' || ${key} || '~%' OR f.subject_key LIKE 'link:%~' || ${key})`;
 
-/** SQL condition: port `p` has been an end of a link at some time (links are kept with present = 0). */
-const EVER_LINKED =
-  '(EXISTS (SELECT 1 FROM links l WHERE l.a_port_id = p.id) OR EXISTS (SELECT 1 FROM links l WHERE l.b_port_id = p.id))';
-
-/**
- * Columns `stale` and `unused` of port `p`. Every topology scan sets `last_seen` of each port it
- * saw, so a port behind the latest `last_seen` was not in the latest scan (SQLite evaluates the
- * uncorrelated MAX once per statement).
- */
-const SEEN_COLUMNS = `(p.last_seen < (SELECT MAX(last_seen) FROM ports)) AS stale, (NOT ${EVER_LINKED}) AS unused`;
+/** SQL condition: the port whose id is `id` has been an end of a link (links are kept with present = 0). */
+const EVER_LINKED = (id: string) =>
+  `(EXISTS (SELECT 1 FROM links l WHERE l.a_port_id = ${id}) OR EXISTS (SELECT 1 FROM links l WHERE l.b_port_id = ${id}))`;
 
 /** Read-side queries behind the topology, ports and summary routes. */
 export function createFabricQueries(db: Db, names: NameBook) {
@@ -41,6 +34,8 @@ export function createFabricQueries(db: Db, names: NameBook) {
      JOIN nodes n ON n.guid = op.node_guid
      WHERE l.a_port_id = @id OR l.b_port_id = @id ORDER BY l.last_seen DESC LIMIT 1`,
   );
+  const everLinked = db.prepare(`SELECT ${EVER_LINKED('@id')}`).pluck();
+  const latestSeen = () => (db.prepare('SELECT MAX(last_seen) FROM ports').pluck().get() as number | null) ?? 0;
   const lastRemote = (id: number): PortRow['lastRemote'] => {
     const r = lastLink.get({ id }) as
       | { guid: string; port: number; lid: number | null; description: string; lastSeen: number }
@@ -189,8 +184,8 @@ export function createFabricQueries(db: Db, names: NameBook) {
       const args: Record<string, unknown> = { limit: q.limit, offset: q.offset };
       // Down means a link that went down; a port never cabled is Down/Polling too, and on a
       // switch with spare ports those would bury the few links that matter: they are Unused.
-      if (q.state === 'Unused') where.push(`p.state != 'Active' AND NOT ${EVER_LINKED}`);
-      else if (q.state === 'Down') where.push(`p.state = 'Down' AND ${EVER_LINKED}`);
+      if (q.state === 'Unused') where.push(`p.state != 'Active' AND NOT ${EVER_LINKED('p.id')}`);
+      else if (q.state === 'Down') where.push(`p.state = 'Down' AND ${EVER_LINKED('p.id')}`);
       else if (q.state) {
         where.push('p.state = @state');
         args.state = q.state;
@@ -224,27 +219,35 @@ export function createFabricQueries(db: Db, names: NameBook) {
         .get(args) as number;
       const rows = db
         .prepare(
-          `SELECT p.*, n.description, rn.description AS remote_desc, rp.lid AS remote_lid, ${SEEN_COLUMNS},
+          `SELECT p.*, n.description, rn.description AS remote_desc, rp.lid AS remote_lid,
              (SELECT COUNT(*) FROM findings f WHERE f.state != 'resolved' AND ${SUBJECT_IS_PORT("p.node_guid || '/' || p.port_num")}) AS open_findings
            FROM ports p JOIN nodes n ON n.guid = p.node_guid
            LEFT JOIN nodes rn ON rn.guid = p.remote_guid LEFT JOIN ports rp ON rp.node_guid = p.remote_guid AND rp.port_num = p.remote_port
            WHERE ${sqlWhere} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
         )
         .all(args) as PortDbRow[];
-      return { total, items: rows.map((r) => this.toPortRow(r)) };
+      const latest = latestSeen();
+      return { total, items: rows.map((r) => this.toPortRow(r, latest)) };
     },
     portRow(guid: string, port: number): (PortRow & { raw: PortDbRow }) | null {
       const r = db
         .prepare(
-          `SELECT p.*, n.description, rn.description AS remote_desc, rp.lid AS remote_lid, ${SEEN_COLUMNS}, 0 AS open_findings
+          `SELECT p.*, n.description, rn.description AS remote_desc, rp.lid AS remote_lid, 0 AS open_findings
            FROM ports p JOIN nodes n ON n.guid = p.node_guid
            LEFT JOIN nodes rn ON rn.guid = p.remote_guid LEFT JOIN ports rp ON rp.node_guid = p.remote_guid AND rp.port_num = p.remote_port
            WHERE p.node_guid = ? AND p.port_num = ?`,
         )
         .get(guid, port) as PortDbRow | undefined;
-      return r ? { ...this.toPortRow(r), raw: r } : null;
+      return r ? { ...this.toPortRow(r, latestSeen()), raw: r } : null;
     },
-    toPortRow(r: PortDbRow): PortRow {
+    /**
+     * The API row of a stored port. `latest` is the newest `last_seen` of any port: every
+     * topology scan sets `last_seen` of each port it saw, so a port behind it was not in the
+     * latest scan (stale). Worked out for the rows of a page only, not in the query that sorts
+     * all 69k ports.
+     */
+    toPortRow(r: PortDbRow, latest: number): PortRow {
+      const unused = !r.remote_guid && !everLinked.get({ id: r.id });
       return {
         guid: r.node_guid,
         port: r.port_num,
@@ -257,9 +260,9 @@ export function createFabricQueries(db: Db, names: NameBook) {
         remote: r.remote_guid ? end(r.remote_guid, r.remote_desc, r.remote_port!, r.remote_lid) : null,
         openFindings: r.open_findings,
         lastSeen: r.last_seen,
-        stale: r.stale === 1,
-        unused: r.unused === 1,
-        lastRemote: r.remote_guid || r.unused ? null : lastRemote(r.id),
+        stale: r.last_seen < latest,
+        unused,
+        lastRemote: r.remote_guid || unused ? null : lastRemote(r.id),
       };
     },
     stateHistory(
@@ -309,7 +312,5 @@ export interface PortDbRow {
   remote_desc: string | null;
   remote_lid: number | null;
   open_findings: number;
-  stale: number;
-  unused: number;
 }
 export type FabricQueries = ReturnType<typeof createFabricQueries>;
