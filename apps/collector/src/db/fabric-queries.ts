@@ -14,7 +14,8 @@ export const SUBJECT_IS_PORT = (key: string) =>
 
 /** SQL condition: the port whose id is `id` has been an end of a link (links are kept with present = 0). */
 const EVER_LINKED = (id: string) =>
-  `(EXISTS (SELECT 1 FROM links l WHERE l.a_port_id = ${id}) OR EXISTS (SELECT 1 FROM links l WHERE l.b_port_id = ${id}))`;
+  `(EXISTS (SELECT 1 FROM links l WHERE l.a_port_id = ${id})
+    OR EXISTS (SELECT 1 FROM links l WHERE l.b_port_id = ${id}))`;
 
 /** Read-side queries behind the topology, ports and summary routes. */
 export function createFabricQueries(db: Db, names: NameBook) {

@@ -121,7 +121,8 @@ describe('GET /api/worklist', () => {
     expect(r.body).toContain(' → swap the transceiver');
     const lines = r.body.slice(1).trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'rank,severity,state,end_a,guid_a,port_a,lid_a,rack_a,u_a,end_b,guid_b,port_b,lid_b,rack_b,u_b,reasons,action,cable,first_seen_utc,last_seen_utc',
+      'rank,severity,state,end_a,guid_a,port_a,lid_a,rack_a,u_a,end_b,guid_b,port_b,lid_b,rack_b,u_b,' +
+        'reasons,action,cable,first_seen_utc,last_seen_utc',
     );
     expect(r.body).toContain(`"'=HYPERLINK(""http://evil.example"",""spine"")"`);
     expect(r.body).not.toMatch(/(^|,)=HYPERLINK/m);

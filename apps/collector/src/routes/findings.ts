@@ -93,7 +93,8 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
     {
       schema: {
         description:
-          'Findings, worst first. state=active means open or acknowledged; kind is a kind or a family (link-degraded: link-degraded-width and -speed).',
+          'Findings, worst first. state=active means open or acknowledged; kind is a kind or a family ' +
+          '(link-degraded: link-degraded-width and -speed).',
         querystring: {
           type: 'object',
           additionalProperties: false,

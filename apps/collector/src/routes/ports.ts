@@ -46,7 +46,8 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     {
       schema: {
         description:
-          'Ports, filtered by name/GUID/LID and state (Down: a link that went down; Unused: never cabled), sorted and paginated.',
+          'Ports, filtered by name/GUID/LID and state (Down: a link that went down; Unused: never cabled), ' +
+          'sorted and paginated.',
         querystring: {
           type: 'object',
           additionalProperties: false,
