@@ -4,6 +4,8 @@ import type { Guid } from '@ibwatch/fabric';
 export interface NameEntry {
   name: string;
   rack: string | null;
+  /** Rack unit (`# rack=R07 u=12`). */
+  u?: number | null;
 }
 
 /**
@@ -29,6 +31,11 @@ export class NameBook {
 
   rack(guid: Guid): string | null {
     return this.map.get(guid)?.rack ?? null;
+  }
+
+  /** Rack unit of the node (`u=` in the map's comment), for the worklist's walking order. */
+  u(guid: Guid): number | null {
+    return this.map.get(guid)?.u ?? null;
   }
 
   get size(): number {

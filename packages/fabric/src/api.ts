@@ -83,6 +83,8 @@ export interface LinkEnd {
   port: number;
   lid: number | null;
   rack: string | null;
+  /** Rack unit from the node-name map (`# rack=R07 u=12`), where the reply knows it (worklist). */
+  u?: number | null;
 }
 
 export interface TopoLink {
@@ -114,7 +116,17 @@ export interface PortRow {
   speedActive: LinkSpeed | null;
   remote: LinkEnd | null;
   openFindings: number;
+  /** When a topology scan last saw this port: its state and rate are as of then. */
   lastSeen: number;
+  /**
+   * The latest topology scan did not see the port (its node became unreachable, e.g. the HCA of
+   * a cable that went dark): state, rate and remote end are the last known ones, as of `lastSeen`.
+   */
+  stale: boolean;
+  /** Never part of a link: an uncabled port (Down/Polling since it was first seen), not a link that went down. */
+  unused: boolean;
+  /** Where a port that lost its link was last connected (`remote` is then null), and when it was last seen so. */
+  lastRemote: (LinkEnd & { lastSeen: number }) | null;
 }
 
 export interface PortsReply {
@@ -154,6 +166,11 @@ export interface PortDetailReply {
 export interface CounterHistoryReply {
   range: '1h' | '24h' | '7d' | '30d';
   resolution: 'sweep' | 'hour';
+  /**
+   * Start of what the points can cover: the later of the range's start and the port's first
+   * observation. Before it there is no data (not zero errors); charts start here.
+   */
+  observedFrom: number;
   points: CounterPoint[];
   /** Per-counter thresholds as rates per second, drawn on the charts. */
   thresholds: Record<string, number>;

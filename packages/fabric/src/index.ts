@@ -13,6 +13,7 @@ export * from './topology.ts';
 export * from './sm-ha.ts';
 export * from './nccl.ts';
 export * from './worklist.ts';
+export * from './link-ends.ts';
 export * from './synthetic.ts';
 export * from './random.ts';
 export * from './port-index.ts';
