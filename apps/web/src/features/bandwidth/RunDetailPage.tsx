@@ -118,6 +118,7 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
           </ul>
         </section>
       </div>
+      <Correlation d={d} />
       <h2>Sizes</h2>
       {d.rows.length === 0 ? (
         <Empty>No size rows were parsed from this run.</Empty>
@@ -132,7 +133,7 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
                 <th scope="col">Type</th>
                 <th scope="col">Op</th>
                 <th scope="col" className="num">
-                  Out-of-place time (µs)
+                  Out-of-place time <span className="unit">(µs)</span>
                 </th>
                 <th scope="col" className="num">
                   algbw
@@ -141,7 +142,7 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
                   busbw
                 </th>
                 <th scope="col" className="num">
-                  In-place time (µs)
+                  In-place time <span className="unit">(µs)</span>
                 </th>
                 <th scope="col" className="num">
                   algbw
@@ -176,7 +177,6 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
           </table>
         </div>
       )}
-      <Correlation d={d} />
     </>
   );
 }
