@@ -64,7 +64,9 @@ export function bandwidthReport(
   const groups = new Map<string, ReportRun[]>();
   for (const r of runs) {
     const key = `${r.collective}\u0000${r.scope}`;
-    groups.set(key, [...(groups.get(key) ?? []), r]);
+    const group = groups.get(key);
+    if (group) group.push(r);
+    else groups.set(key, [r]);
   }
   const judged = (rs: readonly ReportRun[]) => rs.filter((r) => r.targetGBs !== null);
   const passed = (rs: readonly ReportRun[]) => rs.filter((r) => r.targetGBs !== null && r.verdict === 'pass').length;

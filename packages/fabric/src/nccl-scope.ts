@@ -63,32 +63,54 @@ function hostKey(host: string): string {
   return host.toLowerCase().split('.')[0]!;
 }
 
+/**
+ * The topology prepared for {@link runFabricScope}: each node's tier rank, its links to the tier
+ * above, and the HCAs of each host. Linear in nodes + links; build it once per topology (a
+ * 10k-GPU fabric has 31k links) and scope any number of runs on it.
+ */
+export interface ScopeIndex {
+  rank: Map<Guid, number>;
+  up: Map<Guid, { to: Guid; link: { a: PortRef; b: PortRef } }[]>;
+  /** By {@link hostKey}. */
+  hcasByHost: Map<string, Guid[]>;
+}
+
+export function scopeIndex(graph: ScopeGraph): ScopeIndex {
+  const index: ScopeIndex = { rank: new Map(), up: new Map(), hcasByHost: new Map() };
+  for (const n of graph.nodes) {
+    const r = n.tier === null ? undefined : TIER_RANK[n.tier];
+    if (r !== undefined) index.rank.set(n.guid, r);
+    if (n.type !== 'ca' || n.tier !== 'hca') continue;
+    const host = hcaHost(n.description);
+    if (host === null) continue;
+    const list = index.hcasByHost.get(hostKey(host));
+    if (list) list.push(n.guid);
+    else index.hcasByHost.set(hostKey(host), [n.guid]);
+  }
+  for (const link of graph.links) {
+    const ra = index.rank.get(link.a.nodeGuid);
+    const rb = index.rank.get(link.b.nodeGuid);
+    if (ra === undefined || rb === undefined || ra === rb) continue;
+    const [low, high] = ra < rb ? [link.a.nodeGuid, link.b.nodeGuid] : [link.b.nodeGuid, link.a.nodeGuid];
+    const list = index.up.get(low);
+    if (list) list.push({ to: high, link });
+    else index.up.set(low, [{ to: high, link }]);
+  }
+  return index;
+}
+
 /** The HCAs, links and switches the run on `hosts` used; see the module comment. */
-export function runFabricScope(graph: ScopeGraph, hosts: readonly string[]): RunFabricScope {
+export function runFabricScope(topology: ScopeGraph | ScopeIndex, hosts: readonly string[]): RunFabricScope {
+  const { rank, up, hcasByHost } = 'up' in topology ? topology : scopeIndex(topology);
   const wanted = new Map<string, string>();
   for (const h of hosts) if (!wanted.has(hostKey(h))) wanted.set(hostKey(h), h);
   const hcasOf = new Map<string, Guid[]>();
   const hostOfHca = new Map<Guid, string>();
-  const rank = new Map<Guid, number>();
-  for (const n of graph.nodes) {
-    const r = n.tier === null ? undefined : TIER_RANK[n.tier];
-    if (r !== undefined) rank.set(n.guid, r);
-    if (n.type !== 'ca' || n.tier !== 'hca') continue;
-    const host = hcaHost(n.description);
-    const key = host === null ? undefined : hostKey(host);
-    if (key === undefined || !wanted.has(key)) continue;
-    hcasOf.set(key, [...(hcasOf.get(key) ?? []), n.guid]);
-    hostOfHca.set(n.guid, key);
-  }
-  const up = new Map<Guid, { to: Guid; key: string; a: PortRef; b: PortRef }[]>();
-  for (const l of graph.links) {
-    const ra = rank.get(l.a.nodeGuid);
-    const rb = rank.get(l.b.nodeGuid);
-    if (ra === undefined || rb === undefined || ra === rb) continue;
-    const [low, high] = ra < rb ? [l.a, l.b] : [l.b, l.a];
-    const list = up.get(low.nodeGuid) ?? [];
-    list.push({ to: high.nodeGuid, key: linkKey(l.a, l.b), a: l.a, b: l.b });
-    up.set(low.nodeGuid, list);
+  for (const key of wanted.keys()) {
+    const hcas = hcasByHost.get(key);
+    if (!hcas) continue;
+    hcasOf.set(key, hcas);
+    for (const h of hcas) hostOfHca.set(h, key);
   }
 
   const scope: RunFabricScope = {
@@ -104,13 +126,11 @@ export function runFabricScope(graph: ScopeGraph, hosts: readonly string[]): Run
   const parent = new Map<string, string>();
   const find = (x: string): string => {
     let r = x;
-    while (parent.get(r) !== r) r = parent.get(r) ?? r;
+    for (let p = parent.get(r); p !== undefined && p !== r; p = parent.get(r)) r = p;
     parent.set(x, r);
     return r;
   };
   const join = (x: string, y: string): void => {
-    if (!parent.has(x)) parent.set(x, x);
-    if (!parent.has(y)) parent.set(y, y);
     parent.set(find(x), find(y));
   };
   for (const [hca, key] of hostOfHca) join(`host:${key}`, hca);
@@ -121,9 +141,9 @@ export function runFabricScope(graph: ScopeGraph, hosts: readonly string[]): Run
     const next = new Set<Guid>();
     for (const u of frontier) {
       for (const e of up.get(u) ?? []) {
-        scope.links.add(e.key);
-        scope.ports.add(portKey(e.a));
-        scope.ports.add(portKey(e.b));
+        scope.links.add(linkKey(e.link.a, e.link.b));
+        scope.ports.add(portKey(e.link.a));
+        scope.ports.add(portKey(e.link.b));
         join(u, e.to);
         next.add(e.to);
       }

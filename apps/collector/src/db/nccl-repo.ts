@@ -4,6 +4,7 @@ import {
   type NcclRunDetailReply,
   type NcclRunRow,
   type NcclVerdict,
+  type ReportRun,
   type ScopeGraph,
 } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
@@ -196,6 +197,17 @@ export function createNcclRepo(db: Db) {
            ORDER BY at DESC, id DESC LIMIT ?`,
         )
         .all(collective, labelsJson, before, limit) as { peak: number; at: number }[];
+    },
+    /** What the period report reads of the runs that happened in [from, to]. */
+    reportRuns(from: number, to: number): ReportRun[] {
+      return (
+        db
+          .prepare(
+            `SELECT collective, nodes, peak_busbw AS peakBusbwGBs, target AS targetGBs, verdict FROM nccl_runs
+             WHERE at BETWEEN ? AND ?`,
+          )
+          .all(from, to) as (Omit<ReportRun, 'scope'> & { nodes: number | null })[]
+      ).map(({ nodes, ...r }) => ({ ...r, scope: ncclScope(nodes) ?? null }));
     },
     /** Each run's headline in [from, to] by the time it happened, for the overview's trend. */
     trend(from: number, to: number): FabricSummaryTrend {

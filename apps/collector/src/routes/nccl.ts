@@ -1,8 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { findingInScope, runFabricScope, type NcclRunDetailReply, type NcclRunRow } from '@ibwatch/fabric';
+import {
+  findingInScope,
+  runFabricScope,
+  scopeIndex,
+  type NcclRunDetailReply,
+  type NcclRunRow,
+  type ScopeIndex,
+} from '@ibwatch/fabric';
 import type { AppDeps } from '../app.ts';
 import { createNcclRepo } from '../db/nccl-repo.ts';
 import { createFindingsRepo, toFindingRow } from '../db/findings-repo.ts';
+import { topologyVersion } from '../db/topology-repo.ts';
 import { windowProblems } from '../scans/nccl-checks.ts';
 
 const labelsSchema = {
@@ -20,6 +28,14 @@ const labelsSchema = {
 export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const repo = createNcclRepo(deps.db);
   const findings = createFindingsRepo(deps.db);
+  // A run's page scopes its findings on the whole topology (31k links at 10k GPUs): it is read
+  // and indexed again only when a topology write bumped the version.
+  let topology: { version: number; index: ScopeIndex } | undefined;
+  const topologyIndex = (): ScopeIndex => {
+    const version = topologyVersion(deps.db);
+    if (topology?.version !== version) topology = { version, index: scopeIndex(repo.scopeGraph()) };
+    return topology.index;
+  };
 
   app.get<{ Querystring: { collective?: string; from?: number; to?: number; limit: number }; Reply: NcclRunRow[] }>(
     '/api/nccl/runs',
@@ -57,7 +73,7 @@ export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
           .code(404)
           .send({ statusCode: 404, error: 'Not Found', message: `no nccl run ${req.params.id}` } as never);
       const [from, to] = r.window;
-      const scope = runFabricScope(repo.scopeGraph(), r.run.hosts);
+      const scope = runFabricScope(topologyIndex(), r.run.hosts);
       // On the run's part of the fabric, or about the subnet as a whole (an SM failover stalls every run).
       const around = findings
         .openDuring(from, to, ['port', 'link', 'sm', 'fabric'])

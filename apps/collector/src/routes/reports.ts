@@ -59,8 +59,12 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
   const build = (q: { from?: number; to?: number }) => {
     const to = q.to ?? Date.now();
     const from = q.from ?? to - 7 * 86_400_000;
-    const runs = nccl.list({ from, to, limit: 100_000 });
-    return bandwidthReport(runs, findings.openDuring(from, to, ['port', 'link', 'sm', 'fabric']), from, to);
+    return bandwidthReport(
+      nccl.reportRuns(from, to),
+      findings.openDuring(from, to, ['port', 'link', 'sm', 'fabric']),
+      from,
+      to,
+    );
   };
   app.get<{ Querystring: { from?: number; to?: number }; Reply: BandwidthReport }>(
     '/api/reports/bandwidth',
