@@ -222,4 +222,18 @@ describe('GET /api/nccl/runs/:id: fabric findings around a run', () => {
     expect(d.correlation).toMatchObject({ hosts: [], unmatchedHosts: ['ghost-1', 'ghost-2'], links: 0 });
     expect(fabricFindings(d)).toEqual([]);
   });
+
+  it('reads the topology again after a topology write, not before', async () => {
+    const d = await detailOf(['ghost-3', 'is-north-7-compute-5']);
+    const again = async () =>
+      (await app.inject(`/api/nccl/runs/${d.run.id}`)).json<NcclRunDetailReply>().correlation.unmatchedHosts;
+    // A host renamed behind the topology writers' back is not seen (the page uses its cached index)...
+    ctx.db
+      .prepare("UPDATE nodes SET description = 'ghost-3 mlx5_0' WHERE description = 'is-north-7-compute-6 mlx5_0'")
+      .run();
+    expect(await again()).toEqual(['ghost-3']);
+    // ...until a topology write bumps the version, as every ingest does.
+    ctx.db.prepare("UPDATE change_counters SET n = n + 1 WHERE name = 'topology'").run();
+    expect(await again()).toEqual([]);
+  });
 });
