@@ -34,7 +34,7 @@ export function Correlation({ d }: { d: NcclRunDetailReply }) {
         </>
       )}
       <h3>This run's own findings</h3>
-      <FindingsTable rows={own} empty="● None: the run met its target with GPUDirect RDMA and no regression." />
+      <FindingsTable rows={own} empty="● No finding about the run itself (target, GPUDirect RDMA, regression)." />
     </section>
   );
 }
