@@ -54,8 +54,5 @@ export function readTextFile(file: string): string {
   return readFileSync(file, 'utf8');
 }
 
-/** `dgx-0042` of `dgx-0042 mlx5_3`: the host part of an HCA's NodeDescription. */
-export function hostOf(description: string): string | null {
-  const m = /^(\S+)\s+mlx\d+_\d+/.exec(description) ?? /^(\S+)\s+HCA-\d+/.exec(description);
-  return m ? m[1]! : null;
-}
+/** `dgx-0042` of `dgx-0042 mlx5_3`: the host part of an HCA's NodeDescription (see `hcaHost`). */
+export { hcaHost as hostOf } from '@ibwatch/fabric';

@@ -12,6 +12,8 @@ export * from './link-health.ts';
 export * from './topology.ts';
 export * from './sm-ha.ts';
 export * from './nccl.ts';
+export * from './nccl-scope.ts';
+export * from './nccl-report.ts';
 export * from './worklist.ts';
 export * from './link-ends.ts';
 export * from './synthetic.ts';
