@@ -57,7 +57,7 @@ export function apiCases(around: { busy: (send: () => Promise<void>) => Promise<
   }));
   add('upload without text', 400, [/text/], () => upload({ name: 'x.txt' }));
   add('upload with an empty text', 400, [/text/], () => upload({ text: '' }));
-  add('upload with an unknown field', 400, [/must NOT have additional properties|additional/], () =>
+  add('upload with an unknown field', 400, [/body has an unknown field .{0,2}admin/], () =>
     upload({ text: text(), admin: true }),
   );
   add('upload with a __proto__ label', 400, [], () => upload('{"text":"x","labels":{"__proto__":{"polluted":1}}}'));
