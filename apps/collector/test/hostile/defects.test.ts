@@ -7,7 +7,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { createContext, type Context } from '../../src/context.ts';
+import { createContext, loadNames, type Context } from '../../src/context.ts';
 import { DATE, DB, dbLines, runDir, section, setColumn } from '../reliability/corpus/run-dirs.ts';
 import { cleanupTemp, RUN_A, tempDir, testConfig, TOKEN } from '../reliability/support.ts';
 
@@ -41,6 +41,14 @@ describe('issue 14 defects', { timeout: 60_000 }, () => {
     expect(text(row)).toMatch(/ibdiagnet2\.log.*not a regular file \(character device\)/);
     expect(text(row)).toMatch(/ibdiagnet2\.sm.*not a regular file \(FIFO\)/);
     expect(row.summary['topology.links']).toBe(271);
+  });
+
+  it('5: a node-name map that is a FIFO is refused with a warning, and the collector starts without names', () => {
+    const fifo = join(tempDir('map'), 'node-name-map');
+    execFileSync('mkfifo', [fifo]);
+    const { names, warnings } = loadNames(testConfig(tempDir('map-db'), { IBWATCH_NODE_NAME_MAP: fifo }));
+    expect(names.size).toBe(0);
+    expect(warnings).toEqual([`node-name map:${fifo}: not a regular file (FIFO); refused`]);
   });
 
   it('6: a node description of 300 KB is cut to 128 characters; one of 50 MB skips its row; /api/topology stays sane', async () => {
