@@ -12,9 +12,12 @@ import { smSummary } from './routes/sm.ts';
 import { createSmRepo } from './db/sm-repo.ts';
 import { createNcclRepo } from './db/nccl-repo.ts';
 import type { ScanRow } from '@ibwatch/fabric';
+import { formatStatus, readStatus } from './cli-status.ts';
 
 const USAGE = `usage: ibwatch <command> [options]
   serve                         run the collector: API, dashboard, scheduled scans
+  status                        the fabric status word, what is broken now, SM state, scan freshness;
+                                exit 0 OK, 1 DEGRADED, 2 CRITICAL, 3 STALE or no data (Nagios-style)
   scan [--kind pm|sm|topology|ibdiagnet]   run one scan now (default: topology, sm, pm)
   import ibdiagnet DIR          import an ibdiagnet2 output directory
   import nccl FILE [--label k=v ...]  import one nccl-tests output (labels: cluster, nodes, gpuModel, hcaCount, runBy)
@@ -61,8 +64,17 @@ async function main(argv: string[]): Promise<number> {
     return -1;
   }
   // Before opening (and creating) the database a typo would otherwise leave behind.
-  if (!COMMANDS.includes(cmd)) throw new UsageError(`unknown command ${cmd}`);
+  if (!COMMANDS.includes(cmd) && cmd !== 'status') throw new UsageError(`unknown command ${cmd}`);
   const config = loadConfig({ ...process.env, ...(values.db ? { IBWATCH_DB: values.db } : {}) });
+  for (const n of config.notices) err(`ibwatch: ${n}`);
+  if (cmd === 'status') {
+    // Read-only, without the context: opening one marks a running collector's scan interrupted.
+    const now = Date.now();
+    const status = readStatus(config, now);
+    if (values.json) out(JSON.stringify(status));
+    else out(formatStatus(status, now).join('\n'));
+    return status.exitCode;
+  }
   const ctx: Context = createContext(config);
   const json = values.json ?? false;
   try {
@@ -159,7 +171,8 @@ async function main(argv: string[]): Promise<number> {
 
 class UsageError extends Error {}
 
-main(process.argv.slice(2)).then(
+const argv = process.argv.slice(2);
+main(argv).then(
   (code) => {
     if (code >= 0) process.exit(code);
   },
@@ -167,6 +180,7 @@ main(process.argv.slice(2)).then(
     if (e instanceof ConfigError) err(`ibwatch: ${e.message}`);
     else if (e instanceof UsageError) err(`ibwatch: ${e.message}\n${USAGE}`);
     else err(`ibwatch: ${e instanceof Error ? e.message : String(e)}`);
-    process.exit(e instanceof UsageError ? 2 : 1);
+    // A check runner reads any failure of `status` to find out as UNKNOWN (3), not WARNING.
+    process.exit(argv.includes('status') ? 3 : e instanceof UsageError ? 2 : 1);
   },
 );

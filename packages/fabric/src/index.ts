@@ -16,3 +16,4 @@ export * from './worklist.ts';
 export * from './synthetic.ts';
 export * from './random.ts';
 export * from './port-index.ts';
+export * from './fabric-status.ts';
