@@ -281,8 +281,7 @@ export function fabricStatusOf(rows: readonly BrokenRow[], opts: { hasFabricData
   const critical = rows.filter((r) => r.severity === 'critical');
   for (const r of critical) reasons.push(`${r.title}: ${r.reasons[0] ?? ''}`.replace(/: $/, ''));
   const stale = rows.filter((r) => r.kind === 'scan');
-  if (stale.length)
-    reasons.push(`stale: ${stale.map((r) => `${r.key} scans (${r.reasons[0] ?? 'stale'})`).join(', ')}`);
+  if (stale.length) reasons.push(`stale data: ${stale.map((r) => r.key).join(', ')} scans`);
   const cables = rows.filter((r) => r.kind === 'cable' && r.severity !== 'critical');
   if (cables.length) reasons.push(`${plural(cables.length, 'cable', 'cables')} with a problem now`);
   const sm = rows.filter((r) => r.kind === 'sm' && r.severity !== 'critical');

@@ -53,7 +53,7 @@ describe('fabricStatusReport(): scan freshness', () => {
     ]);
     // No fabric data at all (no topology stored) is STALE in itself; here the pm kind says why.
     expect(r.fabricStatus.word).toBe('STALE');
-    expect(r.fabricStatus.reasons).toContain('stale: pm scans (last success 4 min ago (every 60 s))');
+    expect(r.fabricStatus.reasons).toContain('stale data: pm scans');
   });
 
   it('goes stale after three failures in a row, with the last error, and fresh again at the next success', () => {
