@@ -207,6 +207,7 @@ describe('recentlyFixed()', () => {
       ['cable', 'leaf-01 port 1 ↔ dgx-001 mlx5_0 port 1', 'resolved', NOW - 30 * MIN],
     ]);
     expect(rows[1]!.reasons).toEqual(['width 4X->2X']);
+    expect(rows[0]!.reasons).toEqual(['sm-failover']);
   });
 
   it('leaves out cables still broken on another finding, fixes older than the window, and info-only cables', () => {

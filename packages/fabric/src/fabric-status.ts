@@ -252,7 +252,10 @@ export function recentlyFixed(input: RecentlyFixedInput): FixedRow[] {
     const state: FindingState =
       live.length === 0 ? 'resolved' : live.some((f) => f.state === 'open') ? 'open' : 'acknowledged';
     const worklistKey = kind === 'cable' && fs.some((f) => PHYSICAL_KINDS.includes(f.kind)) ? key : null;
-    out.push({ kind, key, title, reasons: uniqueReasons(fs), clearedAt, state, ends, worklistKey });
+    // A cable's title names its ends, so its reasons are the short ones; an SM row's title is
+    // already the short reason, so its reasons are the findings' titles.
+    const reasons = kind === 'cable' ? uniqueReasons(fs) : [...new Set(fs.map((f) => f.title))];
+    out.push({ kind, key, title, reasons, clearedAt, state, ends, worklistKey });
   };
   for (const g of groupCables(input.findings, input.linkOf).values()) {
     const ends = g.refs.map(input.end);

@@ -8,8 +8,11 @@ import { ReplyCache } from './reply-cache.ts';
 import { PROCESS_STARTED_AT } from '../analysis/fabric-status.ts';
 import { createSummaryBuilder } from '../analysis/summary.ts';
 
-/** The summary has time windows (failovers in 24 h, nccl over 30 d) that move without a write. */
-const SUMMARY_MAX_AGE_MS = 5_000;
+/**
+ * The summary has time windows (failovers in 24 h, nccl over 30 d) and scan freshness that move
+ * without a write: when scans hang nothing is written, and "stale" must not wait for a commit.
+ */
+const SUMMARY_MAX_AGE_MS = 2_000;
 
 export async function fabricRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const q = createFabricQueries(deps.db, deps.names);
