@@ -112,7 +112,8 @@ export const pmStage: Stage = async (ctx) => {
       .pluck()
       .all() as string[];
     const touch = c.db.prepare(
-      'UPDATE findings SET severity = ?, title = ?, short = ?, evidence = ?, last_seen = ?, cleared_at = NULL WHERE id = ?',
+      `UPDATE findings SET severity = ?, title = ?, short = ?, evidence = ?, last_seen = ?, cleared_at = NULL
+       WHERE id = ?`,
     );
     const clear = c.db.prepare(
       'UPDATE findings SET cleared_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND cleared_at IS NULL',

@@ -65,6 +65,7 @@ test.describe('the overview as a wall screen', () => {
         'data-freshness',
         /^(fresh|pending|stale)$/,
       );
+    if (s.ncclTrend.length) await expect(page.getByTestId('nccl-sparkline')).toBeVisible();
     await snap(page, 'overview-1280');
   });
 });

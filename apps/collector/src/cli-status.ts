@@ -36,7 +36,8 @@ export function formatStatus(s: StatusOutput, now: number): string[] {
   const word = s.fabricStatus.word;
   out.push(`${word}${s.fabricStatus.reasons.length ? ` - ${s.fabricStatus.reasons.join('; ')}` : ''}`);
   out.push(
-    `fabric: ${s.switches} switches, ${s.hcas} HCAs, ${s.links} links (${s.degradedLinks} degraded, ${s.downLinks} down), ` +
+    `fabric: ${s.switches} switches, ${s.hcas} HCAs, ` +
+      `${s.links} links (${s.degradedLinks} degraded, ${s.downLinks} down), ` +
       `${s.portsOverThreshold} ports over threshold`,
   );
   const f = s.findingsBySeverity;
@@ -53,15 +54,16 @@ export function formatStatus(s: StatusOutput, now: number): string[] {
   out.push(s.brokenNow.length ? `broken now (${s.brokenNow.length}):` : 'broken now: nothing');
   for (const r of s.brokenNow)
     out.push(
-      `  ${pad(r.severity.toUpperCase(), 8)} ${r.title}: ${r.reasons.join('; ')} (since ${formatAge(now - r.since)} ago` +
-        `${r.acknowledged ? ', acknowledged' : ''})`,
+      `  ${pad(r.severity.toUpperCase(), 8)} ${r.title}: ${r.reasons.join('; ')}` +
+        (r.kind === 'scan' ? '' : ` (since ${formatAge(now - r.since)} ago${r.acknowledged ? ', acknowledged' : ''})`),
     );
   if (s.freshness.length) out.push('scans:');
   for (const x of s.freshness) out.push(`  ${pad(x.kind, 10)} ${pad(x.state, 7)} ${x.reason}`);
   if (s.recentlyFixed.length) out.push('recently fixed:');
   for (const r of s.recentlyFixed)
     out.push(
-      `  ${r.title}: ${r.reasons.join('; ')} (${r.state === 'resolved' ? 'resolved' : 'cleared'} ${formatAge(now - r.clearedAt)} ago)`,
+      `  ${r.title}: ${r.reasons.join('; ')} ` +
+        `(${r.state === 'resolved' ? 'resolved' : 'cleared'} ${formatAge(now - r.clearedAt)} ago)`,
     );
   return out;
 }

@@ -21,7 +21,7 @@ const USAGE = `usage: ibwatch <command> [options]
   scan [--kind pm|sm|topology|ibdiagnet]   run one scan now (default: topology, sm, pm)
   import ibdiagnet DIR          import an ibdiagnet2 output directory
   import nccl FILE [--label k=v ...]  import one nccl-tests output (labels: cluster, nodes, gpuModel, hcaCount, runBy)
-  findings [--state open|acknowledged|resolved|active]
+  findings [--state current|cleared|open|acknowledged|resolved|active]
   worklist [--csv]              the reseat worklist
   sm                            subnet managers and recent SM events
   nccl                          nccl-tests runs
@@ -31,6 +31,10 @@ const COMMANDS = ['scan', 'import', 'findings', 'worklist', 'sm', 'nccl'];
 const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
 const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : s + '\n');
 const fmtTime = (ms: number | null) => (ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + 'Z' : '-');
+
+/** `cleared` for an open or acknowledged finding (or entry) the latest scan no longer sees, else its state. */
+const lifecycle = (f: { state: string; clearedAt: number | null }) =>
+  f.clearedAt !== null && f.state !== 'resolved' ? 'cleared' : f.state;
 
 /** The scan line goes to stderr; with --json only failures, so a script still sees why it failed. */
 function printScan(s: ScanRow, json: boolean): void {
@@ -125,7 +129,8 @@ async function main(argv: string[]): Promise<number> {
           .map(toFindingRow);
         if (json) out(JSON.stringify(rows));
         else
-          for (const f of rows) out(`${f.severity.padEnd(8)} ${f.state.padEnd(12)} ${fmtTime(f.lastSeen)}  ${f.title}`);
+          for (const f of rows)
+            out(`${f.severity.padEnd(8)} ${lifecycle(f).padEnd(12)} ${fmtTime(f.lastSeen)}  ${f.title}`);
         return 0;
       }
       case 'worklist': {
@@ -135,7 +140,8 @@ async function main(argv: string[]): Promise<number> {
         else
           for (const e of entries)
             out(
-              `${String(e.rank).padStart(3)}. [${e.severity}] ${e.a.name} port ${e.a.port} <-> ${e.b ? `${e.b.name} port ${e.b.port}` : '?'}: ${e.reasons.join('; ')} => ${e.action}`,
+              `${String(e.rank).padStart(3)}. [${e.severity}] ${lifecycle(e)} ${e.a.name} port ${e.a.port} <-> ` +
+                `${e.b ? `${e.b.name} port ${e.b.port}` : '?'}: ${e.reasons.join('; ')} => ${e.action}`,
             );
         return 0;
       }

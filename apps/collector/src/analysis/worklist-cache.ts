@@ -80,8 +80,8 @@ export class WorklistCache {
         .prepare(
           `SELECT (SELECT COUNT(*) FROM findings) AS fc, (SELECT MAX(id) FROM findings) AS fi, (SELECT MAX(last_seen) FROM findings) AS fl,
               (SELECT MAX(resolved_at) FROM findings) AS fr, (SELECT MAX(acknowledged_at) FROM findings) AS fa,
-              (SELECT SUM(state = 'open') FROM findings) AS fo, (SELECT MAX(cleared_at) FROM findings) AS fx,
-              (SELECT COUNT(*) FROM findings WHERE cleared_at IS NULL) AS fn`,
+              (SELECT SUM(state = 'open') FROM findings) AS fo,
+              (SELECT MAX(cleared_at) FROM findings) AS fx, (SELECT COUNT(*) FROM findings WHERE cleared_at IS NULL) AS fn`,
         )
         .raw()
         .get(),

@@ -66,7 +66,8 @@ export function toFindingRow({ subject: _s, short: _sh, ...row }: StoredFinding)
  * lifecycle) or `cleared` (active, no longer observed).
  */
 const STATE_FILTER = `(@state IS NULL OR state = @state OR (@state = 'active' AND state != 'resolved')
-  OR (@state = 'current' AND cleared_at IS NULL) OR (@state = 'cleared' AND state != 'resolved' AND cleared_at IS NOT NULL))`;
+  OR (@state = 'current' AND cleared_at IS NULL)
+  OR (@state = 'cleared' AND state != 'resolved' AND cleared_at IS NOT NULL))`;
 
 export interface NewFinding {
   kind: string;

@@ -23,7 +23,8 @@ export function createStatusQueries(db: Db) {
      WHERE kind = ? AND status IN ('ok', 'partial') ORDER BY started_at DESC LIMIT 1`,
   );
   const failuresSince = db.prepare(
-    "SELECT COUNT(*) AS n, MAX(started_at) AS lastAt FROM scans WHERE kind = ? AND status = 'failed' AND started_at > ?",
+    `SELECT COUNT(*) AS n, MAX(started_at) AS lastAt FROM scans
+     WHERE kind = ? AND status = 'failed' AND started_at > ?`,
   );
   const lastError = db.prepare(
     "SELECT error FROM scans WHERE kind = ? AND status = 'failed' ORDER BY started_at DESC LIMIT 1",
@@ -32,7 +33,8 @@ export function createStatusQueries(db: Db) {
   const findings = db.prepare(
     `SELECT id, kind, severity, state, subject, title, short, first_seen AS firstSeen, cleared_at AS clearedAt,
        resolved_at AS resolvedAt FROM findings
-     WHERE subject_type IN ('port', 'link', 'sm') AND (cleared_at IS NULL OR cleared_at >= @since OR resolved_at >= @since)`,
+     WHERE subject_type IN ('port', 'link', 'sm')
+       AND (cleared_at IS NULL OR cleared_at >= @since OR resolved_at >= @since)`,
   );
   return {
     scanFacts(kind: ScanKind): ScanFacts {
@@ -79,8 +81,10 @@ export function createStatusQueries(db: Db) {
       );
       const rows = db
         .prepare(
-          `WITH ids AS (SELECT p.id FROM json_each(?) j JOIN ports p ON p.node_guid = j.value ->> 0 AND p.port_num = j.value ->> 1),
-                hit AS (SELECT id, a_port_id, b_port_id FROM links WHERE a_port_id IN ids UNION SELECT id, a_port_id, b_port_id FROM links WHERE b_port_id IN ids)
+          `WITH ids AS (SELECT p.id FROM json_each(?) j
+                        JOIN ports p ON p.node_guid = j.value ->> 0 AND p.port_num = j.value ->> 1),
+                hit AS (SELECT id, a_port_id, b_port_id FROM links WHERE a_port_id IN ids
+                        UNION SELECT id, a_port_id, b_port_id FROM links WHERE b_port_id IN ids)
            SELECT pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp FROM hit
            JOIN ports pa ON pa.id = hit.a_port_id JOIN ports pb ON pb.id = hit.b_port_id ORDER BY hit.id`,
         )
@@ -93,7 +97,8 @@ export function createStatusQueries(db: Db) {
         .prepare(
           `SELECT j.value AS k, n.description, CASE WHEN n.type = 'switch' THEN n.lid ELSE p.lid END AS lid
            FROM json_each(?) j JOIN nodes n ON n.guid = substr(j.value, 1, instr(j.value, '/') - 1)
-           LEFT JOIN ports p ON p.node_guid = n.guid AND p.port_num = CAST(substr(j.value, instr(j.value, '/') + 1) AS INTEGER)`,
+           LEFT JOIN ports p ON p.node_guid = n.guid
+             AND p.port_num = CAST(substr(j.value, instr(j.value, '/') + 1) AS INTEGER)`,
         )
         .all(JSON.stringify([...keys])) as { k: string; description: string | null; lid: number | null }[];
       for (const r of endRows) ends.set(r.k, { description: r.description, lid: r.lid });
