@@ -134,6 +134,14 @@ describe('brokenNow()', () => {
     });
   });
 
+  it('names the switch end first when the node types are known, whichever end the link lists first', () => {
+    const [row] = input([finding({ kind: 'link-down', subject: hcaPort })], {
+      linkOf: () => ({ a: { nodeGuid: HCA, portNum: 1 }, b: { nodeGuid: SW, portNum: 1 } }),
+      endFacts: (p) => ({ type: p.nodeGuid === HCA ? 'ca' : 'switch' }),
+    });
+    expect(row!.title).toBe('leaf-01 port 1 ↔ dgx-001 mlx5_0 port 1');
+  });
+
   it('leaves out cleared findings and info findings: a repaired link is not broken', () => {
     expect(
       input([

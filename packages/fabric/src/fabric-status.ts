@@ -22,6 +22,7 @@ import type {
 } from './api.ts';
 import { SEVERITY_RANK, type FindingSubject } from './findings.ts';
 import type { FabricLink, PortRef } from './types.ts';
+import { orderLinkEnds, type EndFacts } from './link-ends.ts';
 import { cableOf, PHYSICAL_KINDS } from './worklist.ts';
 
 /** A scan kind is stale after this many intervals without a success, or this many failures in a row. */
@@ -102,6 +103,18 @@ export interface CableNaming {
   /** The link a port is an end of, if known. */
   linkOf: (p: PortRef) => FabricLink | undefined;
   end: (p: PortRef) => LinkEnd;
+  /** Node type and tier of an end: the switch end is named first, as on the worklist ({@link orderLinkEnds}). */
+  endFacts?: (p: PortRef) => Pick<EndFacts, 'type' | 'tier'>;
+}
+
+/** A cable's ends, switch end first when their facts are known. */
+function cableEnds(refs: readonly PortRef[], naming: CableNaming): LinkEnd[] {
+  const facts = naming.endFacts;
+  const ordered =
+    refs.length === 2 && facts
+      ? orderLinkEnds(refs[0]!, refs[1]!, (r) => ({ guid: r.nodeGuid, port: r.portNum, ...facts(r) }))
+      : refs;
+  return ordered.map(naming.end);
 }
 
 export interface BrokenNowInput extends CableNaming {
@@ -158,7 +171,7 @@ export function brokenNow(input: BrokenNowInput): BrokenRow[] {
   const rows: BrokenRow[] = [];
   const current = input.findings.filter(isProblem);
   for (const g of groupCables(current, input.linkOf).values()) {
-    const ends = [...g.refs].map(input.end);
+    const ends = cableEnds(g.refs, input);
     rows.push({
       kind: 'cable',
       key: g.key,
@@ -258,7 +271,7 @@ export function recentlyFixed(input: RecentlyFixedInput): FixedRow[] {
     out.push({ kind, key, title, reasons, clearedAt, state, ends, worklistKey });
   };
   for (const g of groupCables(input.findings, input.linkOf).values()) {
-    const ends = g.refs.map(input.end);
+    const ends = cableEnds(g.refs, input);
     add('cable', g.key, g.findings, ends, cableTitle(ends));
   }
   const sm = new Map<string, StatusFinding[]>();

@@ -72,11 +72,15 @@ export function fabricStatusReport(
       rack: names.rack(p.nodeGuid),
     };
   };
-  const rows = brokenNow({ findings, linkOf, end, freshness, sm, now });
+  const endFacts = (p: PortRef) => {
+    const f = ends.get(portKey(p));
+    return { type: f?.type ?? null, tier: f?.tier ?? null };
+  };
+  const rows = brokenNow({ findings, linkOf, end, endFacts, freshness, sm, now });
   return {
     fabricStatus: fabricStatusOf(rows, { hasFabricData: q.hasFabricData() }),
     brokenNow: rows,
-    recentlyFixed: recentlyFixed({ findings, linkOf, end, now, windowMs: FIXED_WINDOW_MS }),
+    recentlyFixed: recentlyFixed({ findings, linkOf, end, endFacts, now, windowMs: FIXED_WINDOW_MS }),
     freshness,
   };
 }

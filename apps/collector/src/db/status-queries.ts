@@ -1,4 +1,12 @@
-import type { FabricLink, FindingState, FindingSubject, ScanKind, Severity, StatusFinding } from '@ibwatch/fabric';
+import type {
+  FabricLink,
+  FindingState,
+  FindingSubject,
+  NodeType,
+  ScanKind,
+  Severity,
+  StatusFinding,
+} from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
 
 /** What the freshness of one scan kind is judged from. */
@@ -13,6 +21,8 @@ export interface ScanFacts {
 export interface EndFacts {
   description: string | null;
   lid: number | null;
+  type: NodeType | null;
+  tier: string | null;
 }
 
 /** Read-side queries behind the fabric status: scan freshness, the findings that matter now, their cables. */
@@ -95,13 +105,13 @@ export function createStatusQueries(db: Db) {
       const ends = new Map<string, EndFacts>();
       const endRows = db
         .prepare(
-          `SELECT j.value AS k, n.description, CASE WHEN n.type = 'switch' THEN n.lid ELSE p.lid END AS lid
+          `SELECT j.value AS k, n.description, n.type, n.tier, CASE WHEN n.type = 'switch' THEN n.lid ELSE p.lid END AS lid
            FROM json_each(?) j JOIN nodes n ON n.guid = substr(j.value, 1, instr(j.value, '/') - 1)
            LEFT JOIN ports p ON p.node_guid = n.guid
              AND p.port_num = CAST(substr(j.value, instr(j.value, '/') + 1) AS INTEGER)`,
         )
-        .all(JSON.stringify([...keys])) as { k: string; description: string | null; lid: number | null }[];
-      for (const r of endRows) ends.set(r.k, { description: r.description, lid: r.lid });
+        .all(JSON.stringify([...keys])) as ({ k: string } & EndFacts)[];
+      for (const { k, ...facts } of endRows) ends.set(k, facts);
       return { links, ends };
     },
     /** Whether any topology scan or import has stored a node. */
