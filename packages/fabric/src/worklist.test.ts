@@ -120,15 +120,15 @@ describe('buildWorklist()', () => {
     ]);
   });
 
-  it('takes severity and reasons from the findings still observed when an entry has both', () => {
+  it('takes its severity from the findings still observed, its reasons from every open one', () => {
     const [e] = buildWorklist({
       links,
       findings: [
         { ...onPort(SW, 1, 'symbol-errors', 'critical', 'old burst'), clearedAt: '2024-06-01T10:00:00.000Z' },
-        onPort(H1, 1, 'link-downed', 'minor', 'went down'),
+        onPort(H1, 1, 'link-error-recovery', 'minor', 'recoveries'),
       ],
     });
-    expect(e).toMatchObject({ severity: 'minor', reasons: ['went down'] });
+    expect(e).toMatchObject({ severity: 'minor', reasons: ['old burst', 'recoveries'] });
     expect(e!.clearedAt).toBeUndefined();
   });
 });

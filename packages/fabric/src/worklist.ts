@@ -136,8 +136,9 @@ export function actionLadder(priorFixes: number): string[] {
  * Build the reseat worklist: one entry per physical link, merging the findings of both port
  * ends and of the link itself, ranked worst severity first, then by score (sum of severity
  * ranks over findings, plus one per affected end), then key. Entries still observed come
- * before cleared ones, and those before fixed ones; severity and reasons are those of the
- * findings still observed when there are any. Linear in findings + links.
+ * before cleared ones, and those before fixed ones; severity and score are those of the
+ * findings still observed when there are any, the reasons those of every open one. Linear in
+ * findings + links.
  */
 export function buildWorklist(input: WorklistInput): ReseatEntry[] {
   const kinds = new Set(input.kinds ?? PHYSICAL_KINDS);
@@ -174,13 +175,18 @@ export function buildWorklist(input: WorklistInput): ReseatEntry[] {
   for (const g of groups.values()) {
     const live = g.findings.filter((f) => f.state !== 'resolved');
     const current = live.filter((f) => f.clearedAt === undefined);
-    const counted = current.length ? current : live.length ? live : g.findings;
+    // The reasons are the entry's whole open record (a cleared flap still says what happened to
+    // the cable); its severity and rank are what the latest scans observe.
+    const counted = live.length ? live : g.findings;
+    const judged = current.length ? current : counted;
     let severity: Severity = 'info';
     let score = g.endsHit.size;
-    const reasons: string[] = [];
-    for (const f of [...counted].sort((x, y) => SEVERITY_RANK[y.severity] - SEVERITY_RANK[x.severity])) {
+    for (const f of judged) {
       if (SEVERITY_RANK[f.severity] > SEVERITY_RANK[severity]) severity = f.severity;
       score += SEVERITY_RANK[f.severity];
+    }
+    const reasons: string[] = [];
+    for (const f of [...counted].sort((x, y) => SEVERITY_RANK[y.severity] - SEVERITY_RANK[x.severity])) {
       const r = FLAP_KINDS.has(f.kind) ? flapReason(counted) : (f.short ?? f.title);
       if (!reasons.includes(r)) reasons.push(r);
     }

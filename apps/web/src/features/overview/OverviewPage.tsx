@@ -68,47 +68,49 @@ function Scans({ s }: { s: FabricSummary }) {
       <h2 id="ov-scans">
         <Link href="/scans">Last scans</Link>
       </h2>
-      <table className="table compact">
-        <thead>
-          <tr>
-            <th scope="col">Kind</th>
-            <th scope="col">Data</th>
-            <th scope="col">Last run</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Last success</th>
-          </tr>
-        </thead>
-        <tbody>
-          {scans.map(({ kind, latest, lastOk }) => {
-            const f = fresh.get(kind);
-            return (
-              <tr
-                key={kind}
-                data-testid="overview-scan"
-                data-kind={kind}
-                data-status={latest?.status ?? 'never'}
-                data-freshness={f?.state ?? 'unscheduled'}
-              >
-                <th scope="row">{kind}</th>
-                <td title={f?.reason}>
-                  {f ? <Badge look={FRESHNESS_LOOK[f.state]} /> : <span className="muted">not scheduled</span>}
-                </td>
-                <td title={latest ? `started ${new Date(latest.startedAt).toISOString()}` : undefined}>
-                  {latest ? <Badge look={scanLook[latest.status]} /> : <span className="muted">never run</span>}
-                </td>
-                <td>{formatDuration(latest?.durationMs)}</td>
-                <td>
-                  {f?.lastOkAt || lastOk ? (
-                    <Time at={f?.lastOkAt ?? lastOk?.finishedAt ?? lastOk?.startedAt} short />
-                  ) : (
-                    '—'
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <div className="table-wrap">
+        <table className="table compact">
+          <thead>
+            <tr>
+              <th scope="col">Kind</th>
+              <th scope="col">Data</th>
+              <th scope="col">Last run</th>
+              <th scope="col">Duration</th>
+              <th scope="col">Last success</th>
+            </tr>
+          </thead>
+          <tbody>
+            {scans.map(({ kind, latest, lastOk }) => {
+              const f = fresh.get(kind);
+              return (
+                <tr
+                  key={kind}
+                  data-testid="overview-scan"
+                  data-kind={kind}
+                  data-status={latest?.status ?? 'never'}
+                  data-freshness={f?.state ?? 'unscheduled'}
+                >
+                  <th scope="row">{kind}</th>
+                  <td title={f?.reason}>
+                    {f ? <Badge look={FRESHNESS_LOOK[f.state]} /> : <span className="muted">not scheduled</span>}
+                  </td>
+                  <td title={latest ? `started ${new Date(latest.startedAt).toISOString()}` : undefined}>
+                    {latest ? <Badge look={scanLook[latest.status]} /> : <span className="muted">never run</span>}
+                  </td>
+                  <td>{formatDuration(latest?.durationMs)}</td>
+                  <td>
+                    {f?.lastOkAt || lastOk ? (
+                      <Time at={f?.lastOkAt ?? lastOk?.finishedAt ?? lastOk?.startedAt} short />
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
