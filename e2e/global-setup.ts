@@ -98,8 +98,8 @@ export default async function globalSetup(): Promise<void> {
       IBWATCH_PORT: String(port),
       IBWATCH_TOKEN: state.token,
       IBWATCH_GRACE_PERIOD_MIN: '0',
-      // Faults must stay on the worklist for the screenshots taken a minute later.
-      IBWATCH_AUTO_RESOLVE_SWEEPS: '1000',
+      // Faults must stay on the worklist (cleared, not resolved) for the screenshots taken later.
+      IBWATCH_AUTO_RESOLVE_MIN: '60',
       IBWATCH_JITTER_MS: '0',
       IBWATCH_CRON_PM: '*/5 * * * * *',
       IBWATCH_CRON_SM: '*/3 * * * * *',
@@ -107,6 +107,11 @@ export default async function globalSetup(): Promise<void> {
       IBWATCH_IBDIAGNET_OUT: join(tmpDir, 'ibdiagnet'),
       IBWATCH_LOG_LEVEL: 'info',
     });
+    state.collectorEnv = Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('IBWATCH_'))) as Record<
+      string,
+      string
+    >;
+    writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
     const out = openSync(state.collectorLog, 'a');
     const child = spawn(process.execPath, ['--import', 'tsx', 'apps/collector/src/server.ts'], {
       cwd: REPO_ROOT,
