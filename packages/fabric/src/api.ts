@@ -8,7 +8,12 @@ import type { LinkSpeed, LinkWidth, NodeType, PhysState, PortState, SmState } fr
 export type Severity = 'critical' | 'major' | 'minor' | 'info';
 export type FindingState = 'open' | 'acknowledged' | 'resolved';
 export type LinkHealth = 'ok' | 'degraded' | 'errors' | 'down';
-export type Tier = 'core' | 'spine' | 'leaf' | 'hca';
+/**
+ * Where a node sits in the fat tree. `aggregation`: a SHARP Aggregation Node, the CA inside a
+ * Quantum switch that reduces in-network (one per managed NDR switch, on its port 65).
+ * `unknown`: reached from no HCA (an isolated switch, a router), so no tier can be inferred.
+ */
+export type Tier = 'core' | 'spine' | 'leaf' | 'hca' | 'aggregation' | 'unknown';
 export type ScanKind = 'pm' | 'sm' | 'topology' | 'ibdiagnet' | 'import-ibdiagnet' | 'import-nccl';
 export type ScanStatus = 'running' | 'ok' | 'partial' | 'failed';
 

@@ -11,6 +11,7 @@ import { pmReader } from './db-csv-pm.ts';
 import { plainInt } from '../bytes.ts';
 import type { CsvRow } from './csv.ts';
 import { linksReader, portsReader } from './db-csv-ports.ts';
+import { firmwareReader } from './db-csv-firmware.ts';
 import { nodeTypeFromCode, parseCounter, parseIntField, smStateFromCode } from './values.ts';
 import type { GuidTable } from './guid-table.ts';
 
@@ -319,6 +320,9 @@ export function sectionReader(name: string, data: DbCsvData, ctx: SectionContext
       return tempReader(data, ctx.guids);
     case 'CABLE_INFO':
       return cableReader(data, ctx.guids);
+    case 'NODES_INFO':
+    case 'GENERAL_INFO_SMP':
+      return firmwareReader(data, ctx.guids, name);
   }
   if (name.startsWith('WARNINGS_')) return findingsReader(data, ctx.guids, 'warning', name.slice(9));
   if (name.startsWith('ERRORS_')) return findingsReader(data, ctx.guids, 'error', name.slice(7));
