@@ -16,3 +16,5 @@ export * from './worklist.ts';
 export * from './synthetic.ts';
 export * from './random.ts';
 export * from './port-index.ts';
+export * from './ibdiagnet-checks.ts';
+export * from './firmware.ts';

@@ -58,7 +58,9 @@ const RANK: Record<ToolCheck['result'], number> = { skipped: 0, ok: 1, warnings:
  * Every check the run reports on: the log's result lines (`-I- Links Check finished
  * successfully`, `-W- Duplicated Node Description detection skipped`), and the db_csv sections
  * of checks that found something (a WARNINGS_X section is proof that X ran, with a log or
- * without). A check neither names is unknown: it may have been skipped or found nothing.
+ * without). A check neither names is unknown: it may have been skipped or found nothing. The
+ * log's stages count as checks too (`PORT_COUNTERS`, with their Summary counts), for the log
+ * lines that follow no check result.
  */
 export function buildChecks(db: DbCsvData | undefined, log: IbdiagnetLog | undefined): ToolCheck[] {
   const byId = new Map<string, ToolCheck['result']>();
@@ -67,6 +69,10 @@ export function buildChecks(db: DbCsvData | undefined, log: IbdiagnetLog | undef
     if (had === undefined || RANK[result] > RANK[had]) byId.set(check, result);
   };
   for (const c of log?.checks ?? []) note(checkId(c.name), c.result);
+  for (const stage of log?.stages ?? []) {
+    const sum = log?.summary.find((x) => x.stage === stage);
+    note(checkId(stage), sum?.errors ? 'errors' : sum?.warnings ? 'warnings' : 'ok');
+  }
   for (const s of db?.sections ?? []) {
     if (s.name.startsWith('WARNINGS_')) note(s.name.slice(9), 'warnings');
     else if (s.name.startsWith('ERRORS_')) note(s.name.slice(7), 'errors');
