@@ -18,6 +18,13 @@ import {
 } from './model.ts';
 import { TopoCanvas, type FocusRequest } from './TopoCanvas.tsx';
 
+const HIT_LABEL: Record<SearchHit['what'], string> = {
+  host: 'host ',
+  switch: 'switch ',
+  hca: 'HCA ',
+  aggregation: 'SHARP AN ',
+};
+
 function TopologyView({ reply }: { reply: TopologyReply }) {
   const t0 = useRef(performance.now()).current;
   const { query } = useLocation();
@@ -129,7 +136,7 @@ function TopologyView({ reply }: { reply: TopologyReply }) {
           {hits.map((h) => (
             <li key={h.what + h.guid}>
               <button type="button" className="btn-small" onClick={() => choose(h)}>
-                {h.what === 'host' ? 'host ' : h.what === 'switch' ? 'switch ' : 'HCA '}
+                {HIT_LABEL[h.what]}
                 {h.name}
               </button>
             </li>
