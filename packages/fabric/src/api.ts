@@ -57,7 +57,9 @@ export interface FabricSummary {
   generatedAt: number;
   expectedRate: ExpectedRate;
   switches: number;
+  /** CAs that are HCAs: SHARP Aggregation Nodes (CAs inside switches) are counted apart. */
   hcas: number;
+  aggregationNodes: number;
   ports: number;
   activePorts: number;
   links: number;
@@ -280,7 +282,8 @@ export interface PeersReply {
 export interface FirmwareNodeRow {
   guid: string;
   name: string;
-  type: NodeType;
+  /** Null for a node no topology has listed (never seen outside the firmware sections). */
+  type: NodeType | null;
   tier: Tier | null;
   version: string;
   hwRevision: number | null;

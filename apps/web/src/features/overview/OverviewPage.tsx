@@ -59,7 +59,13 @@ function Summary({ s }: { s: FabricSummary }) {
   return (
     <>
       <div className="tiles">
-        <Tile label="Switches" value={s.switches} testid="summary-switches" to="/topology" />
+        <Tile
+          label="Switches"
+          value={s.switches}
+          testid="summary-switches"
+          to="/topology"
+          sub={s.aggregationNodes ? `+ ${s.aggregationNodes.toLocaleString()} SHARP Aggregation Nodes` : undefined}
+        />
         <Tile label="HCAs" value={s.hcas} testid="summary-hcas" to="/topology" />
         <Tile label="Links" value={s.links} testid="summary-links" to="/topology" />
         <Tile
