@@ -307,7 +307,7 @@ export interface FirmwareGroup {
   latest: string;
   /** Newest first. */
   versions: { version: string; nodes: number }[];
-  /** Nodes not on `latest`, oldest version first. */
+  /** Nodes not on `latest`, oldest version first; none when `psid` is null (images unknown). */
   stragglers: FirmwareNodeRow[];
 }
 

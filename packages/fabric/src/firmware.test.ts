@@ -82,6 +82,16 @@ describe('firmwareInventory()', () => {
     expect([ans.device, ans.psid, ans.stragglers]).toEqual(['SHARP Aggregation Node', null, []]);
   });
 
+  it('counts the versions of nodes without a PSID but calls none a straggler: they may run other images', () => {
+    const noPsid = hcas.map((h, i) => ({ ...h, psid: null, version: i ? '28.40.1000' : '28.41.1000' }));
+    const [g] = firmwareInventory(noPsid, 0, 5000).groups;
+    expect(g!.versions).toEqual([
+      { version: '28.41.1000', nodes: 1 },
+      { version: '28.40.1000', nodes: 2 },
+    ]);
+    expect([g!.latest, g!.stragglers]).toEqual(['28.41.1000', []]);
+  });
+
   it('is empty before any run reported firmware', () => {
     expect(firmwareInventory([], 272, 1)).toEqual({
       generatedAt: 1,

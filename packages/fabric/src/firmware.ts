@@ -3,7 +3,8 @@ import type { FirmwareGroup, FirmwareNodeRow, FirmwareReply } from './api.ts';
 /**
  * Firmware inventory: nodes grouped by device and PSID (one firmware image: ibdiagnet's FW
  * Check compares versions within "the same Devid/PSID"), each group's newest version, and the
- * stragglers not on it, as UFM's health report lists them. Pure.
+ * stragglers not on it, as UFM's health report lists them. Nodes that report no PSID are
+ * grouped by device with their versions counted, but none of them is called a straggler. Pure.
  */
 
 /** Device IDs seen in the real runs (NODES `DeviceID`, with the node descriptions that name them). */
@@ -57,13 +58,15 @@ export function firmwareInventory(nodes: readonly FirmwareNodeInput[], unreporte
       .map(([version, c]) => ({ version, nodes: c }))
       .sort((a, b) => compareVersions(b.version, a.version));
     const latest = versions[0]!.version;
+    // Without a PSID the nodes may run different images (run b's 256 HCAs: 255 on one image's
+    // 28.40.1000, one on another's 28.41.1000): an older version is then no straggler.
+    const first = list[0]!;
     const stragglers = list
-      .filter((n) => n.version !== latest)
+      .filter((n) => first.psid !== null && n.version !== latest)
       .sort(
         (a, b) => compareVersions(a.version, b.version) || a.name.localeCompare(b.name) || a.guid.localeCompare(b.guid),
       )
       .map(({ deviceId: _d, psid: _p, ...n }) => ({ ...n, stale: n.observedAt < observedAt! }));
-    const first = list[0]!;
     out.push({
       deviceId: first.deviceId,
       device: deviceName(first.deviceId),

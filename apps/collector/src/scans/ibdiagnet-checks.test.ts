@@ -100,10 +100,14 @@ describe('ibdiagnet checks of the real ndr-fat-tree-a run', () => {
       ['MT_0000001120', 255, 0],
       ['MT_0000000970', 1, 0],
     ]);
-    // The Aggregation Nodes report no PSID: compared by device only, the one beside the leaf on
-    // 1068 runs 1068 and the other six are behind it.
+    // The Aggregation Nodes report no PSID: their versions are counted (the one beside the leaf
+    // on 1068 runs 1068), but none is called behind.
     const ans = r.groups.find((g) => g.deviceId === 53001)!;
-    expect([ans.psid, ans.nodes, ans.latest, ans.stragglers.length]).toEqual([null, 7, '31.2012.1068', 6]);
+    expect([ans.psid, ans.nodes, ans.latest, ans.stragglers.length]).toEqual([null, 7, '31.2012.1068', 0]);
+    expect(ans.versions).toEqual([
+      { version: '31.2012.1068', nodes: 1 },
+      { version: '31.2012.1024', nodes: 6 },
+    ]);
     expect(ans.tiers).toEqual([{ tier: 'aggregation', nodes: 7 }]);
   });
 

@@ -32,7 +32,15 @@ function GroupRow({ g }: { g: FirmwareGroup }) {
           ))}
         </ul>
       </td>
-      <td className="num">{g.stragglers.length > 0 ? `▲ ${g.stragglers.length}` : '● 0'}</td>
+      <td className="num">
+        {g.psid === null && g.versions.length > 1 ? (
+          <span title="No PSID reported: these nodes may run different firmware images">? PSID unknown</span>
+        ) : g.stragglers.length > 0 ? (
+          `▲ ${g.stragglers.length}`
+        ) : (
+          '● 0'
+        )}
+      </td>
     </tr>
   );
 }
@@ -42,14 +50,8 @@ function Stragglers({ g }: { g: FirmwareGroup }) {
   return (
     <section className="card" aria-labelledby={id} data-testid="firmware-stragglers" data-psid={g.psid ?? ''}>
       <h2 id={id}>
-        {deviceLabel(g)} {g.psid ?? '(PSID not reported)'}: {g.stragglers.length} of {g.nodes} behind {g.latest}
+        {deviceLabel(g)} {g.psid}: {g.stragglers.length} of {g.nodes} behind {g.latest}
       </h2>
-      {g.psid === null && (
-        <p className="muted small">
-          These nodes report no PSID (only their version is known), so they are compared by device alone: some may run a
-          different firmware image, where an older version is not a straggler.
-        </p>
-      )}
       <div className="table-wrap">
         <table className="table">
           <thead>
@@ -139,6 +141,13 @@ function FirmwareView({ r }: { r: FirmwareReply }) {
           </table>
         </div>
       </section>
+      {r.groups.some((g) => g.psid === null) && (
+        <p className="muted small" data-testid="firmware-no-psid">
+          Nodes with no PSID reported (runs with <code>--skip nodes_info</code>; SHARP Aggregation Nodes, which do not
+          answer the vendor-specific GeneralInfo) are grouped by device only. They may run different firmware images, so
+          an older version among them is not counted as behind.
+        </p>
+      )}
       {r.groups
         .filter((g) => g.stragglers.length > 0)
         .map((g) => (
