@@ -38,7 +38,7 @@ export type FirmwareNodeInput = Omit<FirmwareNodeRow, 'stale'> & { deviceId: num
 
 /** Builds the reply from every node with a known version; `unreported` is passed through. */
 export function firmwareInventory(nodes: readonly FirmwareNodeInput[], unreported: number, now: number): FirmwareReply {
-  const observedAt = nodes.length ? Math.max(...nodes.map((n) => n.observedAt)) : null;
+  const observedAt = nodes.length ? nodes.reduce((m, n) => Math.max(m, n.observedAt), 0) : null;
   const groups = new Map<string, FirmwareNodeInput[]>();
   for (const n of nodes) {
     const k = `${n.deviceId ?? ''}|${n.psid ?? ''}`;
