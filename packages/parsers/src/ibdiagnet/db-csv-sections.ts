@@ -8,7 +8,7 @@
 import type { FabricNode } from '@ibwatch/fabric';
 import type { DbCsvData } from './db-csv-types.ts';
 import { pmReader } from './db-csv-pm.ts';
-import { plainInt } from '../bytes.ts';
+import { plainHex, plainInt } from '../bytes.ts';
 import type { CsvRow } from './csv.ts';
 import { linksReader, portsReader } from './db-csv-ports.ts';
 import { firmwareReader } from './db-csv-firmware.ts';
@@ -61,12 +61,14 @@ export function missing(cols: Record<string, number>): string | undefined {
   return absent.length ? `missing column ${absent.join(', ')}` : undefined;
 }
 
-/** Integer cell `i`, parsed in place when it is plain decimal; undefined when absent/bad. */
+/** Integer cell `i`, parsed in place when it is plain decimal or `0x` hex; undefined when absent/bad. */
 export function intCell(r: CsvRow, i: number): number | undefined {
   if (i < 0 || i >= r.count) return undefined;
   if (r.plain(i)) {
     const v = plainInt(r.bytes, r.starts[i], r.ends[i]);
     if (v >= 0) return v;
+    const h = plainHex(r.bytes, r.starts[i], r.ends[i]);
+    if (h >= 0) return h;
   }
   return parseIntField(r.text(i));
 }
