@@ -10,6 +10,7 @@ import { Legend } from './Legend.tsx';
 import {
   hostRails,
   indexTopology,
+  orientTopology,
   parseSelection,
   searchTopology,
   serializeSelection,
@@ -25,8 +26,9 @@ const HIT_LABEL: Record<SearchHit['what'], string> = {
   aggregation: 'SHARP AN ',
 };
 
-function TopologyView({ reply }: { reply: TopologyReply }) {
+function TopologyView({ reply: raw }: { reply: TopologyReply }) {
   const t0 = useRef(performance.now()).current;
+  const reply = useMemo(() => orientTopology(raw), [raw]);
   const { query } = useLocation();
   const groupBy = query.group === 'name' ? 'name' : 'rail';
   const idx = useMemo(() => indexTopology(reply), [reply]);
