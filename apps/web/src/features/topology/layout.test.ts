@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TopologyReply } from '@ibwatch/fabric';
 import { ndrWithSharp, syntheticFabric, TEN_K, tinyFabric } from './fixtures.ts';
 import { layoutTopology } from './layout.ts';
+import { fitLabel } from './labels.ts';
 
 function tierYs(l: ReturnType<typeof layoutTopology>) {
   return l.tiers.map((t) => t.y);
@@ -201,5 +202,19 @@ describe('layoutTopology() on a fabric with SHARP Aggregation Nodes and nodes wi
     const l = layoutTopology(lone);
     expect(l.nodes.filter((n) => n.kind === 'aggregation')).toHaveLength(6);
     expect(l.nodes.filter((n) => n.tier === 'unknown').map((n) => n.kind)).toEqual(['other', 'switch']);
+  });
+});
+
+describe('layoutTopology() on switches that share a name', () => {
+  it('tells them apart by the end of their GUID, which is what a narrow box then shows', () => {
+    const reply = ndrWithSharp();
+    for (const n of reply.nodes) if (n.tier === 'leaf') n.name = 'Quantum-2 Mellanox Technologies';
+    const l = layoutTopology(reply);
+    const leaves = l.nodes.filter((n) => n.tier === 'leaf');
+    expect(new Set(leaves.map((n) => n.label)).size).toBe(8);
+    for (const n of leaves) expect(n.label).toBe(`Quantum-2 Mellanox Technologies 0x…${n.id.slice(-4)}`);
+    expect(fitLabel(leaves[0]!.label, l.labelPrefix.leaf ?? '', 60)).toBe(`0x…${leaves[0]!.id.slice(-4)}`);
+    // A name of its own stays as it is.
+    expect(l.nodes.find((n) => n.tier === 'spine')!.label).toBe('spine-000');
   });
 });

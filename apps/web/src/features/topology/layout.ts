@@ -201,6 +201,15 @@ export function layoutTopology(reply: TopologyReply, opts: LayoutOptions = {}): 
   const cores = barycentreOrder(byTier.core, neighbours, xOf, names);
   spread(cores);
 
+  // Switches sharing one name (the real NDR run's eight leaves all say "Quantum-2 Mellanox
+  // Technologies") are told apart by the end of their GUID, as the findings about them are.
+  const nameCount = new Map<string, number>();
+  for (const n of reply.nodes) if (n.type === 'switch') nameCount.set(n.name, (nameCount.get(n.name) ?? 0) + 1);
+  const labelOf = (id: string): string => {
+    const name = names.get(id)!;
+    return (nameCount.get(name) ?? 0) > 1 ? `${name} 0x…${id.slice(-4)}` : name;
+  };
+
   // Each Aggregation Node beside the switch it is cabled to (port 65 of a Quantum-2 switch).
   const ansOf = new Map<string, string[]>();
   for (const an of byTier.aggregation) {
@@ -235,7 +244,7 @@ export function layoutTopology(reply: TopologyReply, opts: LayoutOptions = {}): 
         id,
         kind: 'switch',
         tier,
-        label: names.get(id)!,
+        label: labelOf(id),
         x: x - anW / 2,
         y: yOf(tier),
         w: w - anW,
@@ -325,7 +334,7 @@ export function layoutTopology(reply: TopologyReply, opts: LayoutOptions = {}): 
         id,
         kind,
         tier: 'unknown',
-        label: names.get(id)!,
+        label: labelOf(id),
         x: ((i + 0.5) * width) / ids.length,
         y,
         w,
@@ -368,7 +377,8 @@ export function layoutTopology(reply: TopologyReply, opts: LayoutOptions = {}): 
   });
 
   const labelPrefix: Partial<Record<Tier, string>> = {};
-  for (const t of TIER_ORDER) labelPrefix[t] = sharedPrefix(byTier[t].map((g) => names.get(g)!));
+  for (const t of TIER_ORDER)
+    labelPrefix[t] = sharedPrefix(byTier[t].map((g) => (t === 'hca' ? names.get(g)! : labelOf(g))));
   return { nodes, edges, nodeOf, tiers, width, height, groups, unplaced, labelPrefix };
 }
 
