@@ -9,7 +9,7 @@ import { collectorAlive, OUTPUT_DIR, REPO_ROOT, STATE_FILE, type E2eState } from
 
 const READY_TIMEOUT_MS = 60_000;
 
-function portIsFree(port: number): Promise<boolean> {
+export function portIsFree(port: number): Promise<boolean> {
   return new Promise((done) => {
     const srv = createServer();
     srv.once('error', () => done(false));
@@ -28,7 +28,7 @@ async function choosePort(): Promise<number> {
   throw new Error('no free port in 3100-3199 on 127.0.0.1 (set E2E_PORT)');
 }
 
-function tail(file: string, lines = 30): string {
+export function tail(file: string, lines = 30): string {
   try {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   } catch {
@@ -36,7 +36,7 @@ function tail(file: string, lines = 30): string {
   }
 }
 
-async function waitReady(baseURL: string, pid: number, log: string): Promise<void> {
+export async function waitReady(baseURL: string, pid: number, log: string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let last = 'no answer';
   while (Date.now() < deadline) {

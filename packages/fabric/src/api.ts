@@ -8,7 +8,12 @@ import type { LinkSpeed, LinkWidth, NodeType, PhysState, PortState, SmState } fr
 export type Severity = 'critical' | 'major' | 'minor' | 'info';
 export type FindingState = 'open' | 'acknowledged' | 'resolved';
 export type LinkHealth = 'ok' | 'degraded' | 'errors' | 'down';
-export type Tier = 'core' | 'spine' | 'leaf' | 'hca';
+/**
+ * Where a node sits in the fat tree. `aggregation`: a SHARP Aggregation Node, the CA inside a
+ * Quantum switch that reduces in-network (one per managed NDR switch, on its port 65).
+ * `unknown`: reached from no HCA (an isolated switch, a router), so no tier can be inferred.
+ */
+export type Tier = 'core' | 'spine' | 'leaf' | 'hca' | 'aggregation' | 'unknown';
 export type ScanKind = 'pm' | 'sm' | 'topology' | 'ibdiagnet' | 'import-ibdiagnet' | 'import-nccl';
 export type ScanStatus = 'running' | 'ok' | 'partial' | 'failed';
 
@@ -121,7 +126,9 @@ export interface FabricSummary {
   generatedAt: number;
   expectedRate: ExpectedRate;
   switches: number;
+  /** CAs that are HCAs: SHARP Aggregation Nodes (CAs inside switches) are counted apart. */
   hcas: number;
+  aggregationNodes: number;
   ports: number;
   activePorts: number;
   links: number;
@@ -426,4 +433,50 @@ export interface BandwidthReport {
 export interface PeersReply {
   self: { source: string };
   peers: { name: string; url: string }[];
+}
+
+/** One node in the firmware inventory. */
+export interface FirmwareNodeRow {
+  guid: string;
+  name: string;
+  /** Null for a node no topology has listed (never seen outside the firmware sections). */
+  type: NodeType | null;
+  tier: Tier | null;
+  version: string;
+  hwRevision: number | null;
+  /** Time of the ibdiagnet run that last reported this node's firmware. */
+  observedAt: number;
+  /** Not in the newest run that reported firmware: the version may have changed since. */
+  stale: boolean;
+}
+
+/** The nodes of one device and PSID (one firmware image), and the versions they run. */
+export interface FirmwareGroup {
+  deviceId: number | null;
+  /** `Quantum-2`, `ConnectX-7`, ... when ibwatch knows the device ID. */
+  device: string | null;
+  /** Null when the nodes did not report one (GENERAL_INFO_SMP only, or `--skip nodes_info`). */
+  psid: string | null;
+  nodes: number;
+  /** Nodes per tier (`leaf`, `spine`, `hca`, ...). */
+  tiers: { tier: Tier | 'none'; nodes: number }[];
+  /** The newest version any node of the group runs. */
+  latest: string;
+  /** Newest first. */
+  versions: { version: string; nodes: number }[];
+  /** Nodes not on `latest`, oldest version first; none when `psid` is null (images unknown). */
+  stragglers: FirmwareNodeRow[];
+}
+
+/** `GET /api/firmware`: what ibdiagnet's NODES_INFO / GENERAL_INFO_SMP said of each node. */
+export interface FirmwareReply {
+  generatedAt: number;
+  /** Time of the newest ibdiagnet run that reported firmware; null before any. */
+  observedAt: number | null;
+  /** Nodes with a known firmware version. */
+  nodes: number;
+  /** Nodes of the topology without one (never reported by an ibdiagnet run). */
+  unreported: number;
+  /** Groups with stragglers first, then by size. */
+  groups: FirmwareGroup[];
 }

@@ -20,3 +20,5 @@ export * from './synthetic.ts';
 export * from './random.ts';
 export * from './port-index.ts';
 export * from './fabric-status.ts';
+export * from './ibdiagnet-checks.ts';
+export * from './firmware.ts';

@@ -145,16 +145,21 @@ export function createFabricQueries(db: Db, names: NameBook) {
     counts(): {
       switches: number;
       hcas: number;
+      aggregationNodes: number;
       ports: number;
       activePorts: number;
       links: number;
       degradedLinks: number;
       downLinks: number;
     } {
-      const n = db.prepare("SELECT SUM(type = 'switch') AS switches, SUM(type = 'ca') AS hcas FROM nodes").get() as {
-        switches: number | null;
-        hcas: number | null;
-      };
+      // A SHARP Aggregation Node is a CA inside a switch, not an HCA: the real NDR run has 256
+      // HCAs and 7 of them ("IB Channel Adapters : 256", "IB Aggregation Nodes : 7").
+      const n = db
+        .prepare(
+          `SELECT SUM(type = 'switch') AS switches, SUM(type = 'ca' AND tier IS NOT 'aggregation') AS hcas,
+                  SUM(tier = 'aggregation') AS ans FROM nodes`,
+        )
+        .get() as { switches: number | null; hcas: number | null; ans: number | null };
       const p = db
         .prepare("SELECT COUNT(*) AS ports, SUM(state = 'Active') AS active FROM ports WHERE port_num > 0")
         .get() as { ports: number; active: number | null };
@@ -166,6 +171,7 @@ export function createFabricQueries(db: Db, names: NameBook) {
       return {
         switches: n.switches ?? 0,
         hcas: n.hcas ?? 0,
+        aggregationNodes: n.ans ?? 0,
         ports: p.ports,
         activePorts: p.active ?? 0,
         links: l.links ?? 0,

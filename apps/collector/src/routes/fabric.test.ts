@@ -31,7 +31,8 @@ describe('GET /api/summary', () => {
     expect(s).toMatchObject({
       expectedRate: { width: '4X', speed: 'NDR' },
       switches: 9,
-      hcas: 263,
+      hcas: 256,
+      aggregationNodes: 7,
       links: 271,
       downLinks: 0,
       sm: {

@@ -26,12 +26,15 @@ function Tile({
   testid,
   tone,
   to,
+  sub,
 }: {
   label: string;
   value: number;
   testid: string;
   tone?: StatusLook['tone'];
   to?: string;
+  /** A second line under the label (what the number leaves out). */
+  sub?: string;
 }) {
   const body = (
     <>
@@ -39,6 +42,7 @@ function Tile({
         {value.toLocaleString()}
       </span>
       <span className="tile-label">{label}</span>
+      {sub && <span className="tile-sub">{sub}</span>}
     </>
   );
   return (
@@ -134,7 +138,13 @@ function Side({ s }: { s: FabricSummary }) {
   return (
     <div className="overview-side">
       <div className="tiles">
-        <Tile label="Switches" value={s.switches} testid="summary-switches" to="/topology" />
+        <Tile
+          label="Switches"
+          value={s.switches}
+          testid="summary-switches"
+          to="/topology"
+          sub={s.aggregationNodes ? `+ ${s.aggregationNodes.toLocaleString()} SHARP Aggregation Nodes` : undefined}
+        />
         <Tile label="HCAs" value={s.hcas} testid="summary-hcas" to="/topology" />
         <Tile label="Links" value={s.links} testid="summary-links" to="/topology" />
         <Tile
