@@ -111,7 +111,7 @@ describe('ibwatch CLI', { timeout: 30_000 }, () => {
     expect(s.fabricStatus.word).toBe(s.brokenNow.length ? 'DEGRADED' : 'OK');
     expect(r.code).toBe(s.exitCode);
     expect(s.exitCode).toBe(s.brokenNow.length ? 1 : 0);
-    expect(s).toMatchObject({ switches: 9, hcas: 263, freshness: [] });
+    expect(s).toMatchObject({ switches: 9, hcas: 256, aggregationNodes: 7, freshness: [] });
     const text = await cli('status', '--db', db);
     expect(text.code).toBe(r.code);
     expect(text.stdout.split('\n')[0]).toMatch(/^(OK|DEGRADED)/);
