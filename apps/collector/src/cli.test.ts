@@ -115,7 +115,7 @@ describe('ibwatch CLI', { timeout: 30_000 }, () => {
     const text = await cli('status', '--db', db);
     expect(text.code).toBe(r.code);
     expect(text.stdout.split('\n')[0]).toMatch(/^(OK|DEGRADED)/);
-    expect(text.stdout).toContain('fabric: 9 switches, 263 HCAs');
+    expect(text.stdout).toContain('fabric: 9 switches, 256 HCAs');
   });
 
   it('status exits 3 (STALE) when the scheduled scans never succeeded, naming each kind', async () => {
