@@ -221,7 +221,15 @@ export interface NcclRunRow {
   id: number;
   createdAt: number;
   collective: string;
-  labels: { cluster?: string; nodes?: number; gpuModel?: string; hcaCount?: number; runBy?: string };
+  labels: {
+    cluster?: string;
+    nodes?: number;
+    gpuModel?: string;
+    hcaCount?: number;
+    runBy?: string;
+    /** Sample data (the demo's history), not measured on this fabric. */
+    demo?: boolean;
+  };
   hosts: string[];
   ranks: number;
   ncclVersion: string | null;

@@ -13,6 +13,8 @@ export interface NcclLabels {
   gpuModel?: string;
   hcaCount?: number;
   runBy?: string;
+  /** Sample data, not measured on this fabric (the demo's history). */
+  demo?: boolean;
 }
 
 /** When the run happened, if the uploader knows (epoch ms); default: the hour before import. */
