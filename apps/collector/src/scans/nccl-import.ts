@@ -1,4 +1,10 @@
-import { evaluateNcclRun, type NcclRun as FabricNcclRun, type NcclVerdict, type ScanRow } from '@ibwatch/fabric';
+import {
+  evaluateNcclRun,
+  type NcclRun as FabricNcclRun,
+  type NcclRunRow,
+  type NcclVerdict,
+  type ScanRow,
+} from '@ibwatch/fabric';
 import { parseNcclTests, ParseError, type NcclRun } from '@ibwatch/parsers';
 import type { Db } from '../db/open-db.ts';
 import type { Config } from '../config.ts';
@@ -7,15 +13,8 @@ import { createFindingsRepo } from '../db/findings-repo.ts';
 import { runPipeline, ScanError, type Trigger } from './scan-service.ts';
 import { syncFindings } from './findings-sync.ts';
 
-export interface NcclLabels {
-  cluster?: string;
-  nodes?: number;
-  gpuModel?: string;
-  hcaCount?: number;
-  runBy?: string;
-  /** Sample data, not measured on this fabric (the demo's history). */
-  demo?: boolean;
-}
+/** The labels an uploader gives a run: the API's own type (packages/fabric). */
+export type NcclLabels = NcclRunRow['labels'];
 
 /** When the run happened, if the uploader knows (epoch ms); default: the hour before import. */
 export interface NcclWindow {
