@@ -109,8 +109,14 @@ describe('the demo on a live lab', () => {
     const repo = createNcclRepo(h.ctx.db);
     const windows = runs.map((r) => repo.get(r.id)!.window[0]).sort((a, b) => a - b);
     expect(windows).toEqual(demoHistoryPlan(Date.now()).map((p) => p.startedAt));
+    // The history's old nights leave no open finding, only resolved ones; the story's stays open.
+    const findings = await h.get<FindingRow[]>('/api/findings?limit=10000');
+    const aboutRuns = findings.filter((f) => f.subjectType === 'run');
+    expect(aboutRuns.length).toBeGreaterThanOrEqual(3);
+    expect(aboutRuns.filter((f) => f.state !== 'resolved').map((f) => f.title)).toEqual([]);
+    expect(lines.join('\n')).toContain(`The ${aboutRuns.length} findings about those old nights are resolved`);
     // A second demo on the same database does not double the history.
-    expect(await importDemoHistory(url, TOKEN, demoHistoryPlan(Date.now()))).toBe(0);
+    expect(await importDemoHistory(url, TOKEN, demoHistoryPlan(Date.now()))).toEqual({ runs: 0, resolved: 0 });
   }, 120_000);
 
   it('names racks from the lab node-name map without any setting', async () => {

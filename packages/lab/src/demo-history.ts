@@ -62,24 +62,43 @@ interface RunListItem {
   labels: Record<string, unknown>;
 }
 
+interface FindingItem {
+  id: number;
+  subjectKey: string;
+}
+
+export interface HistoryImport {
+  /** Runs imported (0 when the database already held the demo history). */
+  runs: number;
+  /** Findings about those runs, resolved after the import (see {@link importDemoHistory}). */
+  resolved: number;
+}
+
 /**
  * Imports the plan through `POST /api/nccl-runs` of the collector at `url` (the token is needed
  * for writes). Skips it when the collector already holds demo runs, so a demo restarted on the
- * same database does not double its history. Returns how many runs were imported.
+ * same database does not double its history.
+ *
+ * The collector judges each run as it is imported, so the history's failed and regressed nights
+ * open findings stamped with today's import time, weeks after those nights. They are resolved
+ * right away: on the dashboard the story is what happens now, and the history stays on the
+ * Bandwidth page (verdicts, regression marks) and among the resolved findings.
  */
 export async function importDemoHistory(
   url: string,
   token: string,
   plan: PlannedRun[],
   fixturesDir = NCCL_FIXTURES,
-): Promise<number> {
-  const list = await fetch(`${url}/api/nccl/runs?limit=10000`, { headers: { authorization: `Bearer ${token}` } });
+): Promise<HistoryImport> {
+  const auth = { authorization: `Bearer ${token}` };
+  const list = await fetch(`${url}/api/nccl/runs?limit=10000`, { headers: auth });
   if (!list.ok) throw new Error(`GET /api/nccl/runs answered ${list.status}: ${await list.text()}`);
-  if (((await list.json()) as RunListItem[]).some((r) => r.labels.demo === true)) return 0;
+  if (((await list.json()) as RunListItem[]).some((r) => r.labels.demo === true)) return { runs: 0, resolved: 0 };
+  const subjects = new Set<string>();
   for (const run of plan) {
     const res = await fetch(`${url}/api/nccl-runs`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({
         text: readFileSync(join(fixturesDir, run.fixture), 'utf8'),
         name: run.name,
@@ -89,6 +108,14 @@ export async function importDemoHistory(
       }),
     });
     if (res.status !== 201) throw new Error(`importing ${run.name}: ${res.status} ${await res.text()}`);
+    subjects.add(`run:${((await res.json()) as { id: number }).id}`);
   }
-  return plan.length;
+  const found = await fetch(`${url}/api/findings?state=active&limit=10000`, { headers: auth });
+  if (!found.ok) throw new Error(`GET /api/findings answered ${found.status}: ${await found.text()}`);
+  const stale = ((await found.json()) as FindingItem[]).filter((f) => subjects.has(f.subjectKey));
+  for (const f of stale) {
+    const res = await fetch(`${url}/api/findings/${f.id}/resolve`, { method: 'POST', headers: auth });
+    if (!res.ok) throw new Error(`resolving finding ${f.id}: ${res.status} ${await res.text()}`);
+  }
+  return { runs: plan.length, resolved: stale.length };
 }

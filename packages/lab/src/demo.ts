@@ -110,9 +110,10 @@ export async function runDemo(o: DemoOptions): Promise<void> {
   const plan = demoHistoryPlan(Date.now());
   const imported = await importDemoHistory(o.url, o.token, plan);
   o.log(
-    imported
-      ? `imported ${imported} nccl-tests runs as demo bandwidth history (label demo=true, one a night over ` +
-          `${plan.length} days, from packages/parsers/fixtures/nccl): see Bandwidth`
+    imported.runs
+      ? `imported ${imported.runs} nccl-tests runs as demo bandwidth history (label demo=true, one a night over ` +
+          `${plan.length} days, from packages/parsers/fixtures/nccl): see Bandwidth. The ${imported.resolved} ` +
+          'findings about those old nights are resolved, so the overview shows what happens now'
       : 'the demo bandwidth history is already in this database',
   );
 

@@ -96,7 +96,11 @@ describe('playScenario()', () => {
     expect(done.map(([n]) => n)).toEqual(['first', 'second']);
     // 30 s of story at 100x is 300 ms.
     expect(done[1]![1]).toBeGreaterThanOrEqual(295);
-    expect(lines).toEqual(['0:00  first', expect.stringMatching(/^0:3\d  second — with a detail$/)]);
+    expect(lines).toEqual([
+      '0:00  first',
+      expect.stringMatching(/^0:3\d {2}second$/),
+      expect.stringMatching(/^0:3\d {2}-> with a detail$/),
+    ]);
   });
 
   it('reports a failed step and goes on with the story', async () => {
@@ -112,7 +116,7 @@ describe('playScenario()', () => {
       { log: (l) => lines.push(l) },
     );
     expect(failed).toEqual(['breaks']);
-    expect(lines).toEqual(['0:00  breaks — FAILED: ibsim said no', '0:00  still told']);
+    expect(lines).toEqual(['0:00  breaks', '0:00  -> FAILED: ibsim said no', '0:00  still told']);
   });
 
   it('stops waiting for the next step when its signal aborts', async () => {

@@ -199,14 +199,17 @@ export async function playScenario(lab: Lab, steps: ScenarioStep[], o: PlayOptio
     const wait = t0 + (step.atS * 1000) / speed - Date.now();
     if (wait > 0) await pause(wait, o.signal);
     if (o.signal?.aborted) break;
-    const stamp = clock(((Date.now() - t0) / 1000) * speed);
+    const now = () => clock(((Date.now() - t0) / 1000) * speed);
+    // Said when it starts, its outcome when it is done: what ibwatch notices in between (a
+    // master SM killed is "no master" for a few seconds) reads in the order it happened.
+    o.log(`${now()}  ${step.say}`);
     try {
       const detail = await step.act(lab);
-      o.log(`${stamp}  ${step.say}${detail ? ` — ${detail}` : ''}`);
+      if (detail) o.log(`${now()}  -> ${detail}`);
       if (step.look) o.log(`       look: ${step.look}`);
     } catch (err) {
       failed.push(step.say);
-      o.log(`${stamp}  ${step.say} — FAILED: ${err instanceof Error ? err.message : String(err)}`);
+      o.log(`${now()}  -> FAILED: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
   return failed;
