@@ -43,23 +43,31 @@ function checkAlive(pid: number | undefined): void {
   if (pid !== undefined && !isAlive(pid)) throw new Error(`the collector (pid ${pid}) exited`);
 }
 
-/** Waits until the collector answers ready and its first PM sweep is stored. */
-export async function waitForCollector(url: string, token: string, timeoutMs: number, pid?: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * Waits until the collector answers ready and its first PM sweep is stored. Returns false when
+ * the signal aborted the wait (Ctrl-C while the collector starts).
+ */
+export async function waitForCollector(
+  url: string,
+  token: string,
+  o: { timeoutMs: number; pid?: number; signal?: AbortSignal },
+): Promise<boolean> {
+  const deadline = Date.now() + o.timeoutMs;
   let last = 'no answer';
   while (Date.now() < deadline) {
-    checkAlive(pid);
+    if (o.signal?.aborted) return false;
+    checkAlive(o.pid);
     try {
       const ready = await getJson<unknown>(`${url}/api/ready`, token);
       const pm = await getJson<{ status: string }[]>(`${url}/api/scans?kind=pm`, token);
-      if (ready.status === 200 && pm.body?.some((s) => s.status === 'ok')) return;
+      if (ready.status === 200 && pm.body?.some((s) => s.status === 'ok')) return true;
       last = ready.status === 200 ? 'no PM sweep stored yet' : `/api/ready answered ${ready.status}`;
     } catch (err) {
       last = err instanceof Error ? err.message : String(err);
     }
-    await pause(1000);
+    await pause(1000, o.signal);
   }
-  throw new Error(`the collector at ${url} was not ready within ${timeoutMs / 1000} s (last: ${last})`);
+  throw new Error(`the collector at ${url} was not ready within ${o.timeoutMs / 1000} s (last: ${last})`);
 }
 
 /**
@@ -104,7 +112,12 @@ export async function runDemo(o: DemoOptions): Promise<void> {
   const lab = await attachLab(o.labDir);
   const steps = scenarioSteps(o.scenario, lab.topology());
   o.log('waiting for the collector to finish its first scans of the lab ...');
-  await waitForCollector(o.url, o.token, o.readyTimeoutMs ?? 180_000, o.collectorPid);
+  const ready = await waitForCollector(o.url, o.token, {
+    timeoutMs: o.readyTimeoutMs ?? 180_000,
+    pid: o.collectorPid,
+    signal: o.signal,
+  });
+  if (!ready) return;
   o.log(`ibwatch demo: the dashboard is at ${o.dashboardUrl ?? o.url}  (write token: ${o.token})`);
 
   const plan = demoHistoryPlan(Date.now());
