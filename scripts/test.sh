@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The one command that runs every test: lint (formatter, standalone check), typecheck, the web build,
-# unit + integration (vitest; the integration tests start the simulated lab), the e2e suite (Playwright + Debian Chromium
-# against the real collector on the lab) and the docker-compose check. Ends with one line
-# "N passed, N failed" summed over all runners.
+# The one command that runs every test: lint (formatter, standalone check), typecheck, the web
+# build, unit + integration (vitest; the integration tests start the simulated lab), the e2e suite
+# (Playwright + Debian Chromium against the real collector on the lab) and the docker-compose
+# check. Ends with one line "N passed, N failed" summed over all runners.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export npm_config_nodedir=${npm_config_nodedir:-/usr}
