@@ -4,6 +4,7 @@ import {
   roundGBs,
   TEXT_LIMITS,
   type NcclRun as FabricNcclRun,
+  type NcclRunRow,
   type NcclVerdict,
   type ScanRow,
 } from '@ibwatch/fabric';
@@ -16,13 +17,8 @@ import { runPipeline, ScanError, type Trigger } from './scan-service.ts';
 import { syncFindings } from './findings-sync.ts';
 import { checkLabels, resolveWindow, windowProblems } from './nccl-checks.ts';
 
-export interface NcclLabels {
-  cluster?: string;
-  nodes?: number;
-  gpuModel?: string;
-  hcaCount?: number;
-  runBy?: string;
-}
+/** The labels an uploader gives a run: the API's own type (packages/fabric). */
+export type NcclLabels = NcclRunRow['labels'];
 
 /**
  * Called inside the transaction that stores the run, so that what the caller records about it
