@@ -3,6 +3,7 @@ import cron from 'node-cron';
 import type { ExpectedRate, LinkSpeed, LinkWidth } from '@ibwatch/fabric';
 import { LANE_GBPS, NCCL_MAX_BUSBW_GBS, WIDTH_LANES } from '@ibwatch/fabric';
 import { cronIntervalMs } from './scans/cadence.ts';
+import { readPeerSettings } from './fleet/peers-config.ts';
 
 export type SourceKind = 'lab' | 'diags' | 'ibdiagnet' | 'import-only';
 
@@ -48,6 +49,12 @@ export interface Config {
   logLevel: string;
   /** Other collectors (one per fabric) the dashboard can list: `name=url,name=url`. */
   peers: { name: string; url: string }[];
+  /** Bearer token per peer name for reading its summary (fleet wall); never served. */
+  peerTokens: Record<string, string>;
+  /** How long the fleet wall waits for a peer's answer. */
+  peerTimeoutMs: number;
+  /** This collector's fabric on the fleet wall. */
+  fabricName: string;
   /** Settings accepted but worth a warning at start-up (deprecated variables). */
   notices: string[];
 }
@@ -124,13 +131,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push('IBWATCH_IBDIAGNET_ARGS: -o is set by ibwatch (IBWATCH_IBDIAGNET_OUT)');
   }
 
-  const peers: Config['peers'] = [];
-  for (const item of str('IBWATCH_PEERS', '').split(',').filter(Boolean)) {
-    const [name, url] = item.split('=');
-    if (!name || !url || !/^https?:\/\/[^\s]+$/.test(url))
-      problems.push(`IBWATCH_PEERS: ${JSON.stringify(item)} is not name=http(s)://host:port`);
-    else peers.push({ name, url: url.replace(/\/$/, '') });
-  }
+  const fleet = readPeerSettings(env);
+  problems.push(...fleet.problems);
 
   const host = str('IBWATCH_HOST', '127.0.0.1');
   if (/\s/.test(host)) problems.push(`IBWATCH_HOST=${JSON.stringify(host)}: expected one address or host name`);
@@ -139,7 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`IBWATCH_LOG_LEVEL=${JSON.stringify(logLevel)}: expected one of ${LOG_LEVELS.join(', ')}`);
 
-  const notices: string[] = [];
+  const notices: string[] = [...fleet.notices];
   const cronPm = cronExpr('IBWATCH_CRON_PM', '0 * * * * *');
   // IBWATCH_AUTO_RESOLVE_SWEEPS counted clean sweeps, whose meaning depended on the cadence (10
   // sweeps were 10 min of PM and 100 min of topology scans) and which also decided what colour a
@@ -195,7 +197,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gracePeriodMin: int('IBWATCH_GRACE_PERIOD_MIN', 30, 0, 100_000),
     bodyLimitBytes: int('IBWATCH_BODY_LIMIT_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     logLevel,
-    peers,
+    peers: fleet.peers,
+    peerTokens: fleet.peerTokens,
+    peerTimeoutMs: int('IBWATCH_PEER_TIMEOUT_MS', 3000, 100, 60_000),
+    fabricName: fleet.fabricName,
     notices,
   };
   if (problems.length > 0) throw new ConfigError(problems);
