@@ -1,0 +1,10 @@
+import { chromium } from '@playwright/test';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--disable-gpu'] });
+const p = await b.newPage();
+p.on('console', (m) => console.log('console', m.type(), m.text()));
+p.on('pageerror', (e) => console.log('pageerror', e.message));
+p.on('requestfailed', (r) => console.log('failed', r.url()));
+await p.goto(process.argv[2]);
+await p.waitForTimeout(3000);
+console.log((await p.content()).slice(0, 500));
+await b.close();

@@ -1,0 +1,10 @@
+import { chromium } from '@playwright/test';
+const [url, out, w, h] = process.argv.slice(2);
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--disable-gpu'] });
+const p = await b.newPage({ viewport: { width: Number(w), height: Number(h) } });
+await p.goto(url);
+await p.waitForSelector('[data-testid="fleet-tile"]', { timeout: 20000 }).catch(() => {});
+await p.waitForTimeout(500);
+await p.screenshot({ path: out, fullPage: true });
+console.log(await p.evaluate(() => document.documentElement.scrollHeight));
+await b.close();
