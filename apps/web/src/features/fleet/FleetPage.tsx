@@ -1,5 +1,6 @@
 import type { FleetReply } from '@ibwatch/fabric';
 import { useApi } from '../../api/useApi.ts';
+import { UpdatedAt } from '../../components/UpdatedAt.tsx';
 import { Async } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
 import { useLocation } from '../../router.ts';
@@ -25,14 +26,7 @@ export default function FleetPage() {
     <section className={`fleet${kiosk ? ' kiosk-layout' : ''}`} data-testid="fleet">
       <div className="page-head">
         <h1>Fleet</h1>
-        <p className="updated" aria-live="polite" data-testid="updated-at">
-          {state.updatedAt ? (
-            <>
-              Updated at <Time at={state.updatedAt} /> · refreshes every {refreshMs / 1000} s
-              {state.loading && <span className="muted"> · refreshing…</span>}
-            </>
-          ) : null}
-        </p>
+        <UpdatedAt poll={state} refreshMs={refreshMs} />
       </div>
       <Async state={state} what="fleet">
         {(f) => {
