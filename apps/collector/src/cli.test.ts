@@ -89,7 +89,7 @@ describe('ibwatch CLI', { timeout: 30_000 }, () => {
     expect(Array.isArray(JSON.parse(w.stdout) as WorklistEntry[])).toBe(true);
     expect((JSON.parse(f.stdout) as FindingRow[]).map((x) => x.kind)).toContain('nccl-host-memory');
     expect((JSON.parse(sm.stdout) as SmReply).summary).toMatchObject({
-      status: 'ok',
+      status: 'no-standby',
       masterGuid: '0xb0cf0e0300d33fc0',
     });
     expect(JSON.parse(n.stdout) as NcclRunRow[]).toEqual([

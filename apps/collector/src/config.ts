@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import cron from 'node-cron';
 import type { ExpectedRate, LinkSpeed, LinkWidth } from '@ibwatch/fabric';
-import { LANE_GBPS, WIDTH_LANES } from '@ibwatch/fabric';
+import { LANE_GBPS, normalizeGuid, WIDTH_LANES } from '@ibwatch/fabric';
 
 export type SourceKind = 'lab' | 'diags' | 'ibdiagnet' | 'import-only';
 
@@ -37,6 +37,11 @@ export interface Config {
   logLevel: string;
   /** Other collectors (one per fabric) the dashboard can list: `name=url,name=url`. */
   peers: { name: string; url: string }[];
+  /**
+   * Designated SM ports (port or node GUIDs, canonical form); an SM anywhere else is rogue.
+   * null: learned from the SMs of the first SM observation (and re-learned on request).
+   */
+  smGuids: string[] | null;
 }
 
 export class ConfigError extends Error {
@@ -119,6 +124,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     else peers.push({ name, url: url.replace(/\/$/, '') });
   }
 
+  let smGuids: string[] | null = null;
+  const smGuidsRaw = str('IBWATCH_SM_GUIDS', '');
+  if (smGuidsRaw) {
+    smGuids = [];
+    for (const item of smGuidsRaw.split(',').map((x) => x.trim())) {
+      const guid = normalizeGuid(item);
+      if (!guid) problems.push(`IBWATCH_SM_GUIDS: ${JSON.stringify(item)} is not a GUID (e.g. 0xb83fd203ff000101)`);
+      else if (!smGuids.includes(guid)) smGuids.push(guid);
+    }
+  }
+
   const host = str('IBWATCH_HOST', '127.0.0.1');
   if (/\s/.test(host)) problems.push(`IBWATCH_HOST=${JSON.stringify(host)}: expected one address or host name`);
   // Fastify's logger (pino) throws on an unknown level at start-up, after the config was accepted.
@@ -161,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: int('IBWATCH_BODY_LIMIT_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     logLevel,
     peers,
+    smGuids,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -35,7 +35,8 @@ describe('GET /api/summary', () => {
       links: 271,
       downLinks: 0,
       sm: {
-        status: 'ok',
+        // The sample run lists one SM: the fabric has no standby.
+        status: 'no-standby',
         masterGuid: '0xb0cf0e0300d33fc0',
         masterName: 'MF0;ib-switch-sequoia:MQM9700/U1',
         masterCount: 1,
@@ -85,8 +86,11 @@ describe('GET /api/topology', () => {
 describe('GET /api/sms', () => {
   it('returns the summary, the SMs and the events', async () => {
     const r = (await fx.app.inject('/api/sms?events=5')).json<SmReply>();
-    expect(r.summary.status).toBe('ok');
-    expect(r.sms).toEqual([expect.objectContaining({ guid: '0xb0cf0e0300d33fc0', state: 'MASTER', priority: 12 })]);
+    expect(r.summary.status).toBe('no-standby');
+    expect(r.sms).toEqual([
+      expect.objectContaining({ guid: '0xb0cf0e0300d33fc0', state: 'MASTER', priority: 12, answering: true }),
+    ]);
+    expect(r.designation).toMatchObject({ source: 'learned', guids: ['0xb0cf0e0300d33fc0'] });
     expect(Array.isArray(r.events)).toBe(true);
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';
+import { smState } from '../scans/sm-view.ts';
 
 const esc = (v: string) => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 const labels = (l: Record<string, string | number>) =>
@@ -94,20 +95,13 @@ export async function metricsRoutes(app: FastifyInstance, deps: AppDeps): Promis
       'Links by health (ok, errors, degraded, down).',
       ['ok', 'errors', 'degraded', 'down'].map((h) => [{ health: h }, health.find((x) => x.health === h)?.n ?? 0]),
     );
-    const smScan = db.prepare('SELECT MAX(scan_id) FROM sm_observations').pluck().get() as number | null;
-    const sms = smScan
-      ? (db.prepare('SELECT guid, lid, priority, state, name FROM sm_observations WHERE scan_id = ?').all(smScan) as {
-          guid: string;
-          lid: number | null;
-          priority: number;
-          state: string;
-          name: string | null;
-        }[])
-      : [];
+    // The SMs of the latest SM observation, as the SM page shows them (SQL in db/sm-repo.ts).
+    const sm = smState(db, deps.config, deps.names, Date.now());
+    const sms = sm.sms.filter((s) => s.answering);
     e.family(
       'ibwatch_sm_state',
       'gauge',
-      'Subnet manager state (3 MASTER, 2 STANDBY, 1 DISCOVERING, 0 NOTACTIVE).',
+      'Subnet manager state (3 MASTER, 2 STANDBY, 1 DISCOVERING, 0 NOTACTIVE), SMs answering now.',
       sms.map((s) => [
         { guid: s.guid, lid: s.lid ?? '', priority: s.priority, name: s.name ?? '' },
         SM_STATE[s.state] ?? -1,
@@ -118,6 +112,18 @@ export async function metricsRoutes(app: FastifyInstance, deps: AppDeps): Promis
       'gauge',
       'Number of SMs in MASTER state (1 is healthy; 0 no master; 2+ split brain).',
       [[{}, sms.filter((s) => s.state === 'MASTER').length]],
+    );
+    e.family(
+      'ibwatch_sm_missing',
+      'gauge',
+      'Designated SMs that do not answer (stopped answering, or never answered).',
+      [[{}, sm.summary.missingCount]],
+    );
+    e.family(
+      'ibwatch_sm_rogue',
+      'gauge',
+      'SMs answering at ports that are not designated SM ports (IBWATCH_SM_GUIDS or learned).',
+      [[{}, sm.summary.rogueCount]],
     );
     const scans = db
       .prepare(
