@@ -6,8 +6,10 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 
 /**
  * One worker and files in name order: the specs share one lab and one collector, and each
- * fault spec builds on the fabric state the earlier ones left (the SM failover runs last
- * because the lab cannot bring the priority-15 SM back cleanly).
+ * fault spec builds on the fabric state the earlier ones left. The SM specs are numbered 90-99
+ * to run last: they kill and restart SMs, which the lab can undo only with restarts of both SMs
+ * (a few seconds without a master); 90-91 use a second collector of their own
+ * (tests/sm-fixtures.ts) and 99 (master failover) restores the priority-15 master at its end.
  */
 export default defineConfig({
   testDir: './tests',

@@ -52,7 +52,9 @@ export function smChanges(o: {
     const prev = new Map(previous.map((s) => [s.guid, s]));
     for (const s of current) {
       const p = prev.get(s.guid);
-      if (p && p.state !== s.state)
+      // OpenSM passes through DISCOVERING at every start and takeover, and a standby whose master
+      // died flickers STANDBY -> DISCOVERING -> STANDBY; the table shows an SM that stays there.
+      if (p && p.state !== s.state && p.state !== 'DISCOVERING' && s.state !== 'DISCOVERING')
         changes.push({
           kind: 'state-change',
           fromGuid: s.guid,

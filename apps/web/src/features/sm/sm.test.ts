@@ -66,8 +66,12 @@ describe('sm helpers', () => {
   });
 
   it('shows an SM that did not answer as NOT SEEN whatever its last state', () => {
-    expect(smStateLook({ answering: false, state: 'MASTER' }).label).toBe('NOT SEEN');
-    expect(smStateLook({ answering: true, state: 'STANDBY' }).label).toBe('STANDBY');
+    expect(smStateLook({ answering: false, state: 'MASTER', designated: true })).toMatchObject({
+      label: 'NOT SEEN',
+      tone: 'crit',
+    });
+    expect(smStateLook({ answering: false, state: 'MASTER', designated: false }).tone).toBe('muted');
+    expect(smStateLook({ answering: true, state: 'STANDBY', designated: true }).label).toBe('STANDBY');
     expect(smPlace(row('0x1', 'MASTER', 1))).toBe('0x1');
     expect(smPlace(row('0x1', 'MASTER', 1, { name: 'leaf-01', portNum: 0 }))).toBe('leaf-01 port 0');
   });

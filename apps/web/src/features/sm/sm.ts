@@ -68,9 +68,12 @@ export function smAlarms(s: SmSummary, sms: readonly SmRow[]): SmAlarm[] {
   return alarms;
 }
 
-/** The State cell: the state as seen now, or NOT SEEN when the SM did not answer the latest scan. */
-export function smStateLook(s: Pick<SmRow, 'answering' | 'state'>): StatusLook {
-  if (!s.answering) return { icon: '✖', label: 'NOT SEEN', tone: 'crit' };
+/**
+ * The State cell: the state as seen now, or NOT SEEN when the SM did not answer the latest scan
+ * (an alarm for a designated SM; good news for a rogue one).
+ */
+export function smStateLook(s: Pick<SmRow, 'answering' | 'state' | 'designated'>): StatusLook {
+  if (!s.answering) return { icon: '✖', label: 'NOT SEEN', tone: s.designated ? 'crit' : 'muted' };
   if (s.state === 'MASTER') return { icon: '★', label: 'MASTER', tone: 'info' };
   if (s.state === 'STANDBY') return { icon: '●', label: 'STANDBY', tone: 'ok' };
   return { icon: '◆', label: s.state, tone: 'warn' };
