@@ -254,4 +254,28 @@ describe('storeSm()', () => {
     expect(keys('sm-not-seen')).toEqual([`sm:${HEAD1_PORT}`]);
     expect(keys('sm-no-standby')).toEqual(['sm:subnet']);
   });
+
+  it('forgets a rogue SM not seen for the scan retention, and keeps a designated one (listed by node GUID)', async () => {
+    const { ctx, scan, reply } = await setUp({
+      IBWATCH_SM_GUIDS: `${HEAD1},${HEAD2}`,
+      IBWATCH_RETENTION_SCAN_DAYS: '1',
+    });
+    const day = 86_400_000;
+    const at = (t: number, sms: SmObservation[]) =>
+      runPipeline(
+        ctx.db,
+        'sm',
+        'cli',
+        async () => ({ data: sms, raw: [], toolVersions: {}, warnings: [] }),
+        (id, _at, c) => storeSm(ctx.db, ctx.config, names, id, t, c.data),
+      );
+    const t0 = Date.now() - 3 * day;
+    await at(t0, [master1, standby2, { guid: DGX_PORT, lid: 7, priority: 15, state: 'STANDBY' }]);
+    await at(t0 + 1000, [master1]);
+    await scan([master1]);
+    expect(reply().sms.map((s) => [s.guid, s.answering])).toEqual([
+      [HEAD1_PORT, true],
+      [HEAD2_PORT, false],
+    ]);
+  });
 });

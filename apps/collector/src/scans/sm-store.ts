@@ -93,7 +93,11 @@ export function storeSm(
   });
   const findings = syncFindings(createFindingsRepo(db), ha.verdicts, SM_KINDS, at, config.autoResolveSweeps);
   // A rogue SM long gone leaves the list after the scan history's retention; designated ones stay.
-  repo.pruneKnown(at - config.retention.scanDays * 86_400_000, designation.guids);
+  const keep = repo.known().filter((k) => designated?.isDesignated(k.guid) ?? true);
+  repo.pruneKnown(
+    at - config.retention.scanDays * 86_400_000,
+    keep.map((k) => k.guid),
+  );
   return { sms: named.length, status: ha.status, master: ha.master ?? '', findingsOpened: findings.opened };
 }
 
