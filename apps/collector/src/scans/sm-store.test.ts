@@ -60,13 +60,15 @@ async function fabric(env: Record<string, string> = {}) {
     }),
     (id, at, c) => storeTopology(ctx.db, ctx.config, names, id, at, c.data),
   );
-  const scan = (sms: SmObservation[]) =>
+  /** One SM scan through the real pipeline, now or at the time given. */
+  const scan = (sms: SmObservation[], at?: number) =>
     runPipeline(
       ctx.db,
       'sm',
       'cli',
       async () => ({ data: sms, raw: [], toolVersions: {}, warnings: [] }),
-      (id, at, c) => storeSm(ctx.db, ctx.config, names, id, at, c.data),
+      (id, t, c) => storeSm(ctx.db, ctx.config, names, id, t, c.data),
+      at === undefined ? Date.now : () => at,
     );
   const reply = () => smReply({ ...ctx, names }, Date.now(), 100);
   const active = (kind: string) =>
@@ -256,22 +258,10 @@ describe('storeSm()', () => {
   });
 
   it('forgets a rogue SM not seen for the scan retention, and keeps a designated one (listed by node GUID)', async () => {
-    const { ctx, scan, reply } = await setUp({
-      IBWATCH_SM_GUIDS: `${HEAD1},${HEAD2}`,
-      IBWATCH_RETENTION_SCAN_DAYS: '1',
-    });
-    const day = 86_400_000;
-    const at = (t: number, sms: SmObservation[]) =>
-      runPipeline(
-        ctx.db,
-        'sm',
-        'cli',
-        async () => ({ data: sms, raw: [], toolVersions: {}, warnings: [] }),
-        (id, _at, c) => storeSm(ctx.db, ctx.config, names, id, t, c.data),
-      );
-    const t0 = Date.now() - 3 * day;
-    await at(t0, [master1, standby2, { guid: DGX_PORT, lid: 7, priority: 15, state: 'STANDBY' }]);
-    await at(t0 + 1000, [master1]);
+    const { scan, reply } = await setUp({ IBWATCH_SM_GUIDS: `${HEAD1},${HEAD2}`, IBWATCH_RETENTION_SCAN_DAYS: '1' });
+    const t0 = Date.now() - 3 * 86_400_000;
+    await scan([master1, standby2, { guid: DGX_PORT, lid: 7, priority: 15, state: 'STANDBY' }], t0);
+    await scan([master1], t0 + 1000);
     await scan([master1]);
     expect(reply().sms.map((s) => [s.guid, s.answering])).toEqual([
       [HEAD1_PORT, true],
