@@ -1,29 +1,10 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, closeSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { appendFileSync, closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { collectorAlive, REPO_ROOT } from './state.ts';
 
 const READY_TIMEOUT_MS = 60_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const srv = createServer();
-    srv.once('error', () => done(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => done(true)));
-  });
-}
-
-/** `preferred` when set (it must be free), else the first free port of [from, from + 100). */
-export async function choosePort(from: number, preferred?: number): Promise<number> {
-  if (preferred !== undefined) {
-    if (!(await portIsFree(preferred))) throw new Error(`port ${preferred} is already in use on 127.0.0.1`);
-    return preferred;
-  }
-  for (let port = from; port < from + 100; port++) if (await portIsFree(port)) return port;
-  throw new Error(`no free port in ${from}-${from + 99} on 127.0.0.1`);
-}
 
 function tail(file: string, lines = 30): string {
   try {
@@ -34,7 +15,13 @@ function tail(file: string, lines = 30): string {
 }
 
 export interface CollectorOptions {
-  port: number;
+  /**
+   * The port to listen on; 0 (the default) lets the kernel pick a free one. Checking a port free
+   * and then starting a collector on it races with other suites on the same machine: when another
+   * collector took the port in between, ours died of EADDRINUSE while /api/ready was answered by
+   * the other one, and the specs ran against someone else's fabric with the wrong token.
+   */
+  port?: number;
   labDir: string;
   dbFile: string;
   log: string;
@@ -47,10 +34,11 @@ export interface CollectorOptions {
 
 /**
  * Starts the real collector (`apps/collector/src/server.ts`) on the lab with the e2e settings and
- * waits for /api/ready. Only our own IBWATCH_* settings reach it: a developer's shell exports
- * must not change the run. Returns its PID; on failure it is killed and the log tail is thrown.
+ * waits until it logs the address it listens on and answers /api/ready there. Only our own
+ * IBWATCH_* settings reach it: a developer's shell exports must not change the run. Returns its
+ * PID and base URL; on failure it is killed and the log tail is thrown.
  */
-export async function startCollector(o: CollectorOptions): Promise<number> {
+export async function startCollector(o: CollectorOptions): Promise<{ pid: number; baseURL: string }> {
   const env: NodeJS.ProcessEnv = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('IBWATCH_')),
   );
@@ -59,13 +47,14 @@ export async function startCollector(o: CollectorOptions): Promise<number> {
     IBWATCH_LAB_DIR: o.labDir,
     IBWATCH_DB: o.dbFile,
     IBWATCH_HOST: '127.0.0.1',
-    IBWATCH_PORT: String(o.port),
+    IBWATCH_PORT: String(o.port ?? 0),
     IBWATCH_TOKEN: o.token,
     IBWATCH_GRACE_PERIOD_MIN: '0',
     IBWATCH_JITTER_MS: '0',
     IBWATCH_LOG_LEVEL: 'info',
     ...o.env,
   });
+  const logStart = existsSync(o.log) ? statSync(o.log).size : 0;
   const out = openSync(o.log, 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/collector/src/server.ts'], {
     cwd: REPO_ROOT,
@@ -78,27 +67,38 @@ export async function startCollector(o: CollectorOptions): Promise<number> {
   const pid = child.pid;
   o.onSpawn?.(pid);
   try {
-    await waitReady(`http://127.0.0.1:${o.port}`, pid, o.log);
+    return { pid, baseURL: await waitReady(pid, o.log, logStart) };
   } catch (err) {
     if (collectorAlive(pid)) process.kill(pid, 'SIGKILL');
     throw err;
   }
-  return pid;
 }
 
-async function waitReady(baseURL: string, pid: number, log: string): Promise<void> {
+/** The address the collector logged (`"msg":"Server listening at http://127.0.0.1:41234"`), or null. */
+function listeningAt(log: string, from: number): string | null {
+  try {
+    const text = readFileSync(log, 'utf8').slice(from);
+    return /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+async function waitReady(pid: number, log: string, logStart: number): Promise<string> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  let last = 'no answer';
+  let last = 'not listening yet';
   while (Date.now() < deadline) {
     if (!collectorAlive(pid))
       throw new Error(`the collector (pid ${pid}) exited during start-up; log tail:\n${tail(log)}`);
-    try {
-      const res = await fetch(`${baseURL}/api/ready`);
-      if (res.status === 200) return;
-      last = `${res.status} ${await res.text()}`;
-    } catch (err) {
-      last = String(err);
-    }
+    const baseURL = listeningAt(log, logStart);
+    if (baseURL)
+      try {
+        const res = await fetch(`${baseURL}/api/ready`);
+        if (res.status === 200) return baseURL;
+        last = `${res.status} ${await res.text()}`;
+      } catch (err) {
+        last = String(err);
+      }
     await sleep(500);
   }
   throw new Error(

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startLab, stopLab } from '@ibwatch/lab';
-import { choosePort, startCollector } from './collector.ts';
+import { startCollector } from './collector.ts';
 import { collectorAlive, OUTPUT_DIR, REPO_ROOT, STATE_FILE, type E2eState } from './state.ts';
 
 /**
@@ -15,13 +15,11 @@ export default async function globalSetup(): Promise<void> {
     throw new Error('apps/web/dist/index.html is missing: build the web app first (pnpm build at the repo root)');
   }
   mkdirSync(OUTPUT_DIR, { recursive: true });
-  // E2E_PORT when set (it must be free), else the first free port from 3100.
-  const port = await choosePort(3100, process.env.E2E_PORT ? Number(process.env.E2E_PORT) : undefined);
-  const baseURL = `http://127.0.0.1:${port}`;
   const tmpDir = mkdtempSync(join(tmpdir(), 'ibwatch-e2e-'));
+  // E2E_PORT when set, else a port the kernel picks (known once the collector listens).
   const state: E2eState = {
-    baseURL,
-    port,
+    baseURL: '',
+    port: process.env.E2E_PORT ? Number(process.env.E2E_PORT) : 0,
     token: randomBytes(16).toString('hex'),
     tmpDir,
     labDir: join(tmpDir, 'lab'),
@@ -37,8 +35,8 @@ export default async function globalSetup(): Promise<void> {
   try {
     await startLab({ gpus: 256, tiers: 3, dir: state.labDir });
     const labS = secs();
-    state.collectorPid = await startCollector({
-      port,
+    const collector = await startCollector({
+      port: state.port,
       labDir: state.labDir,
       dbFile: state.dbFile,
       log: state.collectorLog,
@@ -56,8 +54,11 @@ export default async function globalSetup(): Promise<void> {
         writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
       },
     });
+    state.baseURL = collector.baseURL;
+    state.port = Number(new URL(collector.baseURL).port);
+    writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
     console.log(
-      `e2e: lab up in ${labS} s, collector ready at ${baseURL} after ${secs()} s (log ${state.collectorLog})`,
+      `e2e: lab up in ${labS} s, collector ready at ${state.baseURL} after ${secs()} s (log ${state.collectorLog})`,
     );
   } catch (err) {
     if (state.collectorPid !== null && collectorAlive(state.collectorPid)) process.kill(state.collectorPid, 'SIGKILL');

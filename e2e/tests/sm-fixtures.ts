@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { choosePort, recordExtraCollector, startCollector, stopCollector } from '../collector.ts';
+import { recordExtraCollector, startCollector } from '../collector.ts';
 import { readState } from '../state.ts';
 import { Api, test as base } from './fixtures.ts';
 
@@ -15,43 +15,51 @@ export interface SmCollector {
   api: Api;
 }
 
+let started: Promise<string> | undefined;
+
 /**
  * A second collector on the same lab for the SM specs, with its own database: SM scans every 2 s
  * and findings resolved after {@link AUTO_RESOLVE_SWEEPS} clean sweeps, so "stays alarmed for
  * longer than the auto-resolve period" takes seconds to show (the suite's collector keeps its
- * findings for 1000 sweeps, for the screenshots). Started once per worker, on first use.
+ * findings for 1000 sweeps, for the screenshots). Started once per worker process, on first use,
+ * and stopped by global-teardown (its PID is recorded). Not a worker-scoped fixture on purpose:
+ * a new worker fixture gives these files a worker of their own, which Playwright runs after
+ * the others, and the SM specs must run in file-name order with 99 last.
  */
-export const test = base.extend<{ sm: SmCollector }, { smBaseURL: string }>({
-  smBaseURL: [
-    async ({}, use) => {
-      const s = readState();
-      const port = await choosePort(s.port + 1);
-      const pid = await startCollector({
-        port,
-        labDir: s.labDir,
-        dbFile: join(s.tmpDir, 'sm-collector.db'),
-        log: join(s.tmpDir, 'sm-collector.log'),
-        token: s.token,
-        env: {
-          IBWATCH_AUTO_RESOLVE_SWEEPS: String(AUTO_RESOLVE_SWEEPS),
-          IBWATCH_CRON_SM: '*/2 * * * * *',
-          // Names of SM ports come from the start-up topology scan; counters are not looked at.
-          IBWATCH_CRON_PM: '0 0 * * * *',
-          IBWATCH_CRON_TOPOLOGY: '0 0 * * * *',
-          IBWATCH_IBDIAGNET_OUT: join(s.tmpDir, 'sm-ibdiagnet'),
-        },
-        onSpawn: (p) => recordExtraCollector(s.tmpDir, p),
-      });
-      await use(`http://127.0.0.1:${port}`);
-      await stopCollector(pid);
+function smCollector(): Promise<string> {
+  started ??= (async () => {
+    const s = readState();
+    const { baseURL } = await startCollector({
+      labDir: s.labDir,
+      dbFile: join(s.tmpDir, 'sm-collector.db'),
+      log: join(s.tmpDir, 'sm-collector.log'),
+      token: s.token,
+      env: {
+        IBWATCH_AUTO_RESOLVE_SWEEPS: String(AUTO_RESOLVE_SWEEPS),
+        IBWATCH_CRON_SM: '*/2 * * * * *',
+        // Names of SM ports come from the start-up topology scan; counters are not looked at.
+        IBWATCH_CRON_PM: '0 0 * * * *',
+        IBWATCH_CRON_TOPOLOGY: '0 0 * * * *',
+        IBWATCH_IBDIAGNET_OUT: join(s.tmpDir, 'sm-ibdiagnet'),
+      },
+      onSpawn: (pid) => recordExtraCollector(s.tmpDir, pid),
+    });
+    return baseURL;
+  })();
+  return started;
+}
+
+export const test = base.extend<{ sm: SmCollector }>({
+  sm: [
+    async ({ playwright, env }, use) => {
+      const baseURL = await smCollector();
+      const request = await playwright.request.newContext({ baseURL });
+      await use({ baseURL, api: new Api(request, env.token) });
+      await request.dispose();
     },
-    { scope: 'worker', timeout: 90_000 },
+    // The first use starts the collector (a topology scan included): not the test's time.
+    { timeout: 90_000 },
   ],
-  sm: async ({ smBaseURL, playwright, env }, use) => {
-    const request = await playwright.request.newContext({ baseURL: smBaseURL });
-    await use({ baseURL: smBaseURL, api: new Api(request, env.token) });
-    await request.dispose();
-  },
 });
 
 /** Polls `probe` every 500 ms until it gives a value; fails after `timeoutMs` naming `what`. */
