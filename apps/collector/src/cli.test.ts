@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FindingRow, NcclRunRow, ScanRow, SmReply, WorklistEntry } from '@ibwatch/fabric';
+import type { FindingRow, NcclRunRow, ScanRow, SmRelearnReply, SmReply, WorklistEntry } from '@ibwatch/fabric';
 import { NCCL_FIXTURES, SAMPLE_A, tempDir } from './test-support.ts';
 
 const COLLECTOR = resolve(import.meta.dirname, '..');
@@ -95,6 +95,17 @@ describe('ibwatch CLI', { timeout: 30_000 }, () => {
     expect(JSON.parse(n.stdout) as NcclRunRow[]).toEqual([
       expect.objectContaining({ verdict: 'host-memory-fallback', labels: { cluster: 'cli', nodes: 2 } }),
     ]);
+  });
+
+  it('sm lists the SMs with the designated ones, and sm relearn asks the next SM observation to learn them', async () => {
+    const text = await cli('sm', '--db', db);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('designated SMs: 0xb0cf0e0300d33fc0 (learned at ');
+    expect(text.stdout).toMatch(/^MASTER +0xb0cf0e0300d33fc0 lid 180 priority 12 .* designated answering$/m);
+    const r = await cli('sm', 'relearn', '--json', '--db', db);
+    expect(r.code, r.stderr).toBe(0);
+    // import-only runs no SM scan: the next import learns.
+    expect(JSON.parse(r.stdout) as SmRelearnReply).toMatchObject({ scan: null, designation: { relearnPending: true } });
   });
 
   it('exits 2 with the usage for an unknown command', async () => {
