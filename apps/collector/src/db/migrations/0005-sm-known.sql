@@ -40,3 +40,7 @@ SELECT 'sm.last_master', json_object('guid', guid, 'at', at) FROM sm_observation
 WHERE state = 'MASTER' AND scan_id = (
   SELECT scan_id FROM sm_observations GROUP BY scan_id HAVING SUM(state = 'MASTER') = 1 ORDER BY scan_id DESC LIMIT 1
 );
+
+-- SMs are reported by port GUID; naming one looked its port up by a scan of every port (9.5 ms
+-- per SM at 75k ports, on every /api/summary, /api/sms and /metrics; 0.02 ms with the index).
+CREATE INDEX ports_port_guid ON ports (port_guid);
