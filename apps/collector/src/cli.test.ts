@@ -108,6 +108,26 @@ describe('ibwatch CLI', { timeout: 30_000 }, () => {
     expect(JSON.parse(r.stdout) as SmRelearnReply).toMatchObject({ scan: null, designation: { relearnPending: true } });
   });
 
+  it('import nccl --at dates the run, prints its warnings, and nccl lists it by that time', async () => {
+    const other = join(tmp.dir, 'at.db');
+    const file = join(NCCL_FIXTURES, 'all_reduce_perf.multinode.good.txt');
+    const r = await cli('import', 'nccl', file, '--at', '2026-11-01T10:00:00Z', '--label', 'nodes=1', '--db', other);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'warning: all_reduce_perf.multinode.good.txt: label nodes=1 contradicts the log: its rank lines name 2 hosts (ztan-mig-235z, ztan-mig-gq73); judged as 2 nodes',
+    );
+    const list = await cli('nccl', '--db', other);
+    expect(list.stdout.trim()).toMatch(
+      /^#1 2026-11-01 10:00:00Z all_reduce 2 nodes busbw 338\.8 GB\/s at 8 GiB \(target 360 GB\/s\) GDR unknown fail 1 warning\(s\)$/,
+    );
+    const bad = await cli('import', 'nccl', file, '--at', 'last tuesday', '--db', other);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--at "last tuesday": expected a time such as 2025-06-01T12:00:00Z');
+    const future = await cli('import', 'nccl', file, '--at', String(Date.now() + 86_400_000), '--db', other);
+    expect(future.code).toBe(2);
+    expect(future.stderr).toMatch(/--at: startedAt \d+ \(.*\) is in the future/);
+  });
+
   it('exits 2 with the usage for an unknown command', async () => {
     const r = await cli('frobnicate', '--db', db);
     expect(r.code).toBe(2);

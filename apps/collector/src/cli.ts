@@ -10,18 +10,22 @@ import { worklist } from './analysis/worklist.ts';
 import { worklistCsv } from './routes/findings.ts';
 import { smCommand } from './cli-sm.ts';
 import { createNcclRepo } from './db/nccl-repo.ts';
-import type { ScanRow } from '@ibwatch/fabric';
+import { formatBytes, type NcclRunRow, type ScanRow } from '@ibwatch/fabric';
+import { windowProblems } from './scans/nccl-checks.ts';
 
 const USAGE = `usage: ibwatch <command> [options]
   serve                         run the collector: API, dashboard, scheduled scans
   scan [--kind pm|sm|topology|ibdiagnet]   run one scan now (default: topology, sm, pm)
   import ibdiagnet DIR          import an ibdiagnet2 output directory
-  import nccl FILE [--label k=v ...]  import one nccl-tests output (labels: cluster, nodes, gpuModel, hcaCount, runBy)
+  import nccl FILE [--label k=v ...] [--at TIME]
+                                import one nccl-tests output (labels: cluster, nodes, gpuModel, hcaCount,
+                                runBy); --at: when the run started (ISO 8601, e.g. 2025-06-01T12:00:00Z,
+                                or epoch ms), for a run imported after the fact (default: now)
   findings [--state open|acknowledged|resolved|active]
   worklist [--csv]              the reseat worklist
   sm                            subnet managers (answering or not seen since), designated SMs, SM events
   sm relearn                    re-learn the designated SMs from the next SM scan (not with IBWATCH_SM_GUIDS)
-  nccl                          nccl-tests runs
+  nccl                          nccl-tests runs, newest first: headline busbw (peak at large messages)
 options: --db FILE (default IBWATCH_DB), --json (machine-readable stdout), --help`;
 
 const COMMANDS = ['scan', 'import', 'findings', 'worklist', 'sm', 'nccl'];
@@ -46,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
       kind: { type: 'string', multiple: true },
       state: { type: 'string' },
       label: { type: 'string', multiple: true },
+      at: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -101,8 +106,18 @@ async function main(argv: string[]): Promise<number> {
             throw new UsageError(`bad label ${l}`);
           labels[k] = k === 'nodes' || k === 'hcaCount' ? Number(v) : v;
         }
-        const { scan, runId } = await ctx.scans.importNccl(readFileSync(path, 'utf8'), labels, basename(path), 'cli');
+        const window = values.at === undefined ? {} : { startedAt: parseAt(values.at) };
+        const problems = windowProblems(window, Date.now());
+        if (problems.length > 0) throw new UsageError(`--at: ${problems.join('; ')}`);
+        const { scan, runId } = await ctx.scans.importNccl(
+          readFileSync(path, 'utf8'),
+          labels,
+          basename(path),
+          'cli',
+          window,
+        );
         printScan(scan, json);
+        if (!json) for (const w of scan.warnings) err(`warning: ${w}`);
         if (json) out(JSON.stringify({ scan, runId, run: runId ? createNcclRepo(ctx.db).get(runId)?.run : null }));
         else if (runId) err(`nccl run #${runId} stored`);
         return runId === null ? 1 : 0;
@@ -132,11 +147,7 @@ async function main(argv: string[]): Promise<number> {
       case 'nccl': {
         const runs = createNcclRepo(ctx.db).list({ limit: 200 });
         if (json) out(JSON.stringify(runs));
-        else
-          for (const r of runs)
-            out(
-              `#${r.id} ${fmtTime(r.createdAt)} ${r.collective} peak ${r.peakBusbwGBs ?? '?'} GB/s GDR ${r.gdr} ${r.verdict}`,
-            );
+        else for (const r of runs) out(ncclRunLine(r));
         return 0;
       }
       default:
@@ -148,6 +159,28 @@ async function main(argv: string[]): Promise<number> {
 }
 
 class UsageError extends Error {}
+
+/** `--at`: epoch milliseconds, or a time Date.parse reads (ISO 8601; without a zone it is local time). */
+function parseAt(v: string): number {
+  const ms = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
+  if (!Number.isFinite(ms))
+    throw new UsageError(`--at ${JSON.stringify(v)}: expected a time such as 2025-06-01T12:00:00Z`);
+  return ms;
+}
+
+/** One run as `ibwatch nccl` prints it: the headline, the size it is at, and the target it was judged by. */
+function ncclRunLine(r: NcclRunRow): string {
+  const bw =
+    r.peakBusbwGBs === null
+      ? 'busbw ?'
+      : `busbw ${r.peakBusbwGBs.toFixed(1)} GB/s${r.peakSizeBytes ? ` at ${formatBytes(r.peakSizeBytes)}` : ''}`;
+  const target = r.targetGBs === null ? 'no target' : `target ${r.targetGBs} GB/s`;
+  const where = r.nodes === null ? 'nodes ?' : `${r.nodes} node${r.nodes === 1 ? '' : 's'}`;
+  const notes = [r.regression ? 'REGRESSION' : '', r.importWarnings ? `${r.importWarnings} warning(s)` : '']
+    .filter(Boolean)
+    .join(' ');
+  return `#${r.id} ${fmtTime(r.at)} ${r.collective} ${where} ${bw} (${target}) GDR ${r.gdr} ${r.verdict}${notes ? ` ${notes}` : ''}`;
+}
 
 main(process.argv.slice(2)).then(
   (code) => {

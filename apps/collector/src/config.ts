@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import cron from 'node-cron';
 import type { ExpectedRate, LinkSpeed, LinkWidth } from '@ibwatch/fabric';
-import { LANE_GBPS, normalizeGuid, WIDTH_LANES } from '@ibwatch/fabric';
+import { LANE_GBPS, NCCL_MAX_BUSBW_GBS, normalizeGuid, WIDTH_LANES } from '@ibwatch/fabric';
 
 export type SourceKind = 'lab' | 'diags' | 'ibdiagnet' | 'import-only';
 
@@ -27,6 +27,8 @@ export interface Config {
   ibdiagnetOutDir: string;
   nodeNameMap: string | null;
   ncclDropDir: string | null;
+  /** busbw (GB/s) above which an nccl-tests result is refused as no measurement. */
+  ncclMaxBusbwGBs: number;
   webDist: string;
   retention: { rawDeltaDays: number; rollupDays: number; rawOutputDays: number; scanDays: number };
   /** Sweeps a finding's subject must stay clean before it auto-resolves. */
@@ -165,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ibdiagnetOutDir: resolve(str('IBWATCH_IBDIAGNET_OUT', resolve(REPO_ROOT, '.ibwatch/ibdiagnet'))),
     nodeNameMap: env.IBWATCH_NODE_NAME_MAP ? resolve(env.IBWATCH_NODE_NAME_MAP) : null,
     ncclDropDir: env.IBWATCH_NCCL_DROP_DIR ? resolve(env.IBWATCH_NCCL_DROP_DIR) : null,
+    ncclMaxBusbwGBs: int('IBWATCH_NCCL_MAX_BUSBW_GBS', NCCL_MAX_BUSBW_GBS, 1, 1_000_000),
     webDist: resolve(str('IBWATCH_WEB_DIST', resolve(REPO_ROOT, 'apps/web/dist'))),
     retention: {
       rawDeltaDays: int('IBWATCH_RETENTION_RAW_DAYS', 7, 1, 3650),

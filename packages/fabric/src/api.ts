@@ -77,7 +77,8 @@ export interface FabricSummary {
   findingsBySeverity: Record<Severity, number>;
   sm: SmSummary;
   lastScans: ScanRow[];
-  ncclTrend: { at: number; busbwGBs: number; collective: string; verdict: NcclVerdict }[];
+  /** Each run's headline busbw (see {@link NcclRunRow.peakBusbwGBs}) at the run's time, last 30 days. */
+  ncclTrend: { at: number; busbwGBs: number; collective: string; verdict: NcclVerdict; scope: NcclRunScope }[];
 }
 
 export interface TopoNode {
@@ -98,6 +99,8 @@ export interface LinkEnd {
   port: number;
   lid: number | null;
   rack: string | null;
+  /** Rack unit from the node-name map (`# rack=R07 u=12`), where the reply knows it (worklist). */
+  u?: number | null;
 }
 
 export interface TopoLink {
@@ -129,7 +132,17 @@ export interface PortRow {
   speedActive: LinkSpeed | null;
   remote: LinkEnd | null;
   openFindings: number;
+  /** When a topology scan last saw this port: its state and rate are as of then. */
   lastSeen: number;
+  /**
+   * The latest topology scan did not see the port (its node became unreachable, e.g. the HCA of
+   * a cable that went dark): state, rate and remote end are the last known ones, as of `lastSeen`.
+   */
+  stale: boolean;
+  /** Never part of a link: an uncabled port (Down/Polling since it was first seen), not a link that went down. */
+  unused: boolean;
+  /** Where a port that lost its link was last connected (`remote` is then null), and when it was last seen so. */
+  lastRemote: (LinkEnd & { lastSeen: number }) | null;
 }
 
 export interface PortsReply {
@@ -169,6 +182,11 @@ export interface PortDetailReply {
 export interface CounterHistoryReply {
   range: '1h' | '24h' | '7d' | '30d';
   resolution: 'sweep' | 'hour';
+  /**
+   * Start of what the points can cover: the later of the range's start and the port's first
+   * observation. Before it there is no data (not zero errors); charts start here.
+   */
+  observedFrom: number;
   points: CounterPoint[];
   /** Per-counter thresholds as rates per second, drawn on the charts. */
   thresholds: Record<string, number>;
@@ -293,21 +311,57 @@ export interface SmRelearnReply {
 
 export type NcclVerdict = 'pass' | 'fail' | 'host-memory-fallback' | 'unknown';
 
+/** One host (NVLink only) or several (over the fabric); null when the log and labels do not say. */
+export type NcclRunScope = 'single-node' | 'multi-node' | null;
+
 export interface NcclRunRow {
   id: number;
+  /** When it was imported. */
   createdAt: number;
+  /** When the run happened: the uploader's startedAt, else its finishedAt, else the import time. */
+  at: number;
+  /** The window fabric findings are matched in (given with the upload, else the hour before it). */
+  startedAt: number;
+  finishedAt: number;
   collective: string;
   labels: { cluster?: string; nodes?: number; gpuModel?: string; hcaCount?: number; runBy?: string };
   hosts: string[];
+  /** Hosts the run spanned: its rank lines' hosts, else the `nodes` label; null when unknown. */
+  nodes: number | null;
+  scope: NcclRunScope;
   ranks: number;
   ncclVersion: string | null;
   gdr: 'enabled' | 'disabled' | 'mixed' | 'unknown';
+  /** nccl-tests' `# Avg bus bandwidth`: the mean over every size and both placements, small ones included. */
   avgBusbwGBs: number | null;
+  /**
+   * The run's headline figure: the peak busbw at large messages (>= 1 GiB, else the largest
+   * size), what nccl-tests users quote and what the verdict, report, charts and /metrics use.
+   */
   peakBusbwGBs: number | null;
+  /** Message size of the row {@link peakBusbwGBs} comes from. */
+  peakSizeBytes: number | null;
+  /** Target for the run's collective and scope; null when none applies. */
   targetGBs: number | null;
   verdict: NcclVerdict;
   regression: boolean;
   truncated: boolean;
+  /** Warnings of its import: rows refused (not finite, implausible, repeated), labels contradicting the log. */
+  importWarnings: number;
+}
+
+/** What part of the fabric a run's findings were matched on (see `runFabricScope`). */
+export interface NcclCorrelation {
+  from: number;
+  to: number;
+  /** The run's hosts found in the topology, with their HCA count. */
+  hosts: { host: string; hcas: number }[];
+  /** The run's hosts with no HCA in the topology. */
+  unmatchedHosts: string[];
+  links: number;
+  switches: number;
+  /** Switch tiers the run's paths reach (`leaf`, `spine`, `core`). */
+  tiers: string[];
 }
 
 export interface NcclRunDetailReply {
@@ -320,24 +374,37 @@ export interface NcclRunDetailReply {
     inPlace: { timeUs: number | null; algbwGBs: number | null; busbwGBs: number | null; wrong: number | null };
   }[];
   gdrEvidence: string[];
+  /**
+   * The run's own findings (subjectType `run`), findings open during its window on its hosts'
+   * links and the switches above them, and fabric-wide SM findings of that window.
+   */
   correlatedFindings: FindingRow[];
+  correlation: NcclCorrelation;
+  importWarnings: string[];
 }
 
+/** The period report: every figure is a run's headline busbw ({@link NcclRunRow.peakBusbwGBs}). */
 export interface BandwidthReport {
   from: number;
   to: number;
   runs: number;
+  /** Runs with a target for their collective and scope: the pass rate counts only these. */
+  withTarget: number;
   passed: number;
-  passRate: number;
+  /** passed / withTarget; null when no run had a target. */
+  passRate: number | null;
   byCollective: {
     collective: string;
+    scope: NcclRunScope;
     runs: number;
+    withTarget: number;
     passed: number;
     bestGBs: number | null;
     medianGBs: number | null;
     worstGBs: number | null;
     targetGBs: number | null;
   }[];
+  /** Findings open in the period anywhere in the fabric, by kind. */
   topFabricIssues: { kind: string; title: string; count: number; severity: Severity }[];
 }
 

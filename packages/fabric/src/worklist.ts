@@ -8,11 +8,14 @@ import {
   type Severity,
 } from './findings.ts';
 import type { CableInfo, FabricLink, FabricNode, FabricPort, Guid, NodeType, PortRef } from './types.ts';
+import { orderLinkEnds } from './link-ends.ts';
 
 /** Where a node is, from the operator's inventory (passed in: this package does no I/O). */
 export interface NodeLocation {
   name?: string;
   rack?: string;
+  /** Rack unit (`# rack=R07 u=12` in the node-name map). */
+  u?: number;
   /** Free text: row/U position, data hall... */
   location?: string;
 }
@@ -24,6 +27,7 @@ export interface WorklistEnd extends PortRef {
   nodeType?: NodeType;
   lid?: number;
   rack?: string;
+  u?: number;
   location?: string;
   cable?: Omit<CableInfo, 'nodeGuid' | 'portNum'>;
 }
@@ -34,7 +38,7 @@ export type WorklistState = 'open' | 'acknowledged' | 'fixed';
 export interface ReseatEntry {
   /** {@link linkKey} of the link, or the port key when the peer is unknown. */
   key: string;
-  /** Both ends (one when the peer is unknown), lower GUID first. */
+  /** Both ends (one when the peer is unknown), end A first: the switch end ({@link orderLinkEnds}). */
   ends: WorklistEnd[];
   severity: Severity;
   /** Plain-words reasons, e.g. `speed 400G->200G`, `symbol errors 1.2e-11 BER (340/h)`. */
@@ -71,6 +75,8 @@ export interface WorklistInput {
   nodes?: readonly FabricNode[];
   ports?: readonly FabricPort[];
   cables?: readonly CableInfo[];
+  /** Tier of each node (`leaf`, `spine`, `core`...), to name the lower switch of a switch-to-switch cable end A. */
+  tiers?: ReadonlyMap<Guid, string>;
   /** Inventory lookup by node GUID. */
   lookup?: (guid: Guid) => NodeLocation | undefined;
   /** Fix attempts already made per link key (repeat offenders escalate). */
@@ -144,12 +150,18 @@ export function buildWorklist(input: WorklistInput): ReseatEntry[] {
     for (const f of [...counted].sort((x, y) => SEVERITY_RANK[y.severity] - SEVERITY_RANK[x.severity])) {
       if (SEVERITY_RANK[f.severity] > SEVERITY_RANK[severity]) severity = f.severity;
       score += SEVERITY_RANK[f.severity];
-      const r = f.short ?? f.title;
+      const r = FLAP_KINDS.has(f.kind) ? flapReason(counted) : (f.short ?? f.title);
       if (!reasons.includes(r)) reasons.push(r);
     }
     const state: WorklistState = live.some((f) => f.state === 'open') ? 'open' : live.length ? 'acknowledged' : 'fixed';
     const prior = input.priorFixes?.get(g.key) ?? 0;
-    const refs = [...g.refs].sort((x, y) => (portKey(x) < portKey(y) ? -1 : 1));
+    const facts = (r: PortRef) => ({
+      guid: r.nodeGuid,
+      port: r.portNum,
+      type: nodes.get(r.nodeGuid)?.type,
+      tier: input.tiers?.get(r.nodeGuid),
+    });
+    const refs = g.refs.length === 2 ? orderLinkEnds(g.refs[0]!, g.refs[1]!, facts) : g.refs;
     entries.push({
       key: g.key,
       ends: refs.map((r) => endOf(r, nodes, ports, cables, input.lookup)),
@@ -173,6 +185,29 @@ export function buildWorklist(input: WorklistInput): ReseatEntry[] {
   );
 }
 
+/**
+ * Kinds that each report a link going down: its state (`link-down`, a topology scan saw it
+ * dark), LinkDownedCounter (`link-downed`, on each end) and the flap history (`link-flapping`).
+ * One flap raises all of them, so the worklist gives them one reason.
+ */
+const FLAP_KINDS: ReadonlySet<string> = new Set(['link-down', 'link-downed', 'link-flapping']);
+
+/**
+ * The one reason of a link's flap findings: `link down (Polling)` while a scan saw it down,
+ * with the count of the flap history (`link flapped 3 times in 24 h`) or else of the counter
+ * (`link went down 1x`): `link down (Polling); flapped 3 times in 24 h`.
+ */
+export function flapReason(findings: readonly Pick<Finding, 'kind' | 'short' | 'title'>[]): string {
+  const text = (kind: string) => {
+    const f = findings.find((x) => x.kind === kind);
+    return f ? (f.short ?? f.title) : undefined;
+  };
+  const down = text('link-down');
+  const count = text('link-flapping') ?? text('link-downed');
+  if (down && count) return `${down}; ${count.replace(/^link /, '')}`;
+  return down ?? count ?? '';
+}
+
 function endOf(
   r: PortRef,
   nodes: Map<string, FabricNode>,
@@ -193,6 +228,7 @@ function endOf(
   const lid = p?.lid ?? (n?.type === 'switch' ? n.lid : undefined);
   if (lid !== undefined) end.lid = lid;
   if (loc?.rack) end.rack = loc.rack;
+  if (loc?.u !== undefined) end.u = loc.u;
   if (loc?.location) end.location = loc.location;
   const c = cables.get(portKey(r));
   if (c) {

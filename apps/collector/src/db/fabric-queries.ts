@@ -12,6 +12,11 @@ import { hostOf } from '../names.ts';
 export const SUBJECT_IS_PORT = (key: string) =>
   `(f.subject_key = 'port:' || ${key} OR f.subject_key LIKE 'link:' || ${key} || '~%' OR f.subject_key LIKE 'link:%~' || ${key})`;
 
+/** SQL condition: the port whose id is `id` has been an end of a link (links are kept with present = 0). */
+const EVER_LINKED = (id: string) =>
+  `(EXISTS (SELECT 1 FROM links l WHERE l.a_port_id = ${id})
+    OR EXISTS (SELECT 1 FROM links l WHERE l.b_port_id = ${id}))`;
+
 /** Read-side queries behind the topology, ports and summary routes. */
 export function createFabricQueries(db: Db, names: NameBook) {
   const end = (guid: string, desc: string | null, port: number, lid: number | null): LinkEnd => ({
@@ -21,6 +26,23 @@ export function createFabricQueries(db: Db, names: NameBook) {
     lid,
     rack: names.rack(guid),
   });
+
+  // The other end of the port's most recently seen link: links stay stored with present = 0
+  // after a scan stops seeing them, while the port itself forgets its remote end.
+  const lastLink = db.prepare(
+    `SELECT op.node_guid AS guid, op.port_num AS port, op.lid, n.description, l.last_seen AS lastSeen FROM links l
+     JOIN ports op ON op.id = CASE WHEN l.a_port_id = @id THEN l.b_port_id ELSE l.a_port_id END
+     JOIN nodes n ON n.guid = op.node_guid
+     WHERE l.a_port_id = @id OR l.b_port_id = @id ORDER BY l.last_seen DESC LIMIT 1`,
+  );
+  const everLinked = db.prepare(`SELECT ${EVER_LINKED('@id')}`).pluck();
+  const latestSeen = () => (db.prepare('SELECT MAX(last_seen) FROM ports').pluck().get() as number | null) ?? 0;
+  const lastRemote = (id: number): PortRow['lastRemote'] => {
+    const r = lastLink.get({ id }) as
+      | { guid: string; port: number; lid: number | null; description: string; lastSeen: number }
+      | undefined;
+    return r ? { ...end(r.guid, r.description, r.port, r.lid), lastSeen: r.lastSeen } : null;
+  };
 
   return {
     nodes(): TopoNode[] {
@@ -149,13 +171,23 @@ export function createFabricQueries(db: Db, names: NameBook) {
           | undefined) ?? null
       );
     },
+    /** When a topology scan first saw the port. */
+    portFirstSeen(portId: number): number | null {
+      return (
+        (db.prepare('SELECT first_seen FROM ports WHERE id = ?').pluck().get(portId) as number | undefined) ?? null
+      );
+    },
     ports(q: { q?: string; state?: string; sort: string; limit: number; offset: number }): {
       total: number;
       items: PortRow[];
     } {
       const where: string[] = ['p.port_num > 0'];
       const args: Record<string, unknown> = { limit: q.limit, offset: q.offset };
-      if (q.state) {
+      // Down means a link that went down; a port never cabled is Down/Polling too, and on a
+      // switch with spare ports those would bury the few links that matter: they are Unused.
+      if (q.state === 'Unused') where.push(`p.state != 'Active' AND NOT ${EVER_LINKED('p.id')}`);
+      else if (q.state === 'Down') where.push(`p.state = 'Down' AND ${EVER_LINKED('p.id')}`);
+      else if (q.state) {
         where.push('p.state = @state');
         args.state = q.state;
       }
@@ -179,7 +211,7 @@ export function createFabricQueries(db: Db, names: NameBook) {
           lastSeen: ['p.last_seen'],
         } as Record<string, string[]>
       )[key] ?? ['n.description', 'p.port_num'];
-      const dir = (key === 'findings') !== desc ? 'DESC' : 'ASC';
+      const dir = desc ? 'DESC' : 'ASC';
       const order = cols.map((c) => `${c} ${dir}`).join(', ');
       const sqlWhere = where.join(' AND ');
       const total = db
@@ -195,7 +227,8 @@ export function createFabricQueries(db: Db, names: NameBook) {
            WHERE ${sqlWhere} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
         )
         .all(args) as PortDbRow[];
-      return { total, items: rows.map((r) => this.toPortRow(r)) };
+      const latest = latestSeen();
+      return { total, items: rows.map((r) => this.toPortRow(r, latest)) };
     },
     portRow(guid: string, port: number): (PortRow & { raw: PortDbRow }) | null {
       const r = db
@@ -206,9 +239,16 @@ export function createFabricQueries(db: Db, names: NameBook) {
            WHERE p.node_guid = ? AND p.port_num = ?`,
         )
         .get(guid, port) as PortDbRow | undefined;
-      return r ? { ...this.toPortRow(r), raw: r } : null;
+      return r ? { ...this.toPortRow(r, latestSeen()), raw: r } : null;
     },
-    toPortRow(r: PortDbRow): PortRow {
+    /**
+     * The API row of a stored port. `latest` is the newest `last_seen` of any port: every
+     * topology scan sets `last_seen` of each port it saw, so a port behind it was not in the
+     * latest scan (stale). Worked out for the rows of a page only, not in the query that sorts
+     * all 69k ports.
+     */
+    toPortRow(r: PortDbRow, latest: number): PortRow {
+      const unused = !r.remote_guid && !everLinked.get({ id: r.id });
       return {
         guid: r.node_guid,
         port: r.port_num,
@@ -221,6 +261,9 @@ export function createFabricQueries(db: Db, names: NameBook) {
         remote: r.remote_guid ? end(r.remote_guid, r.remote_desc, r.remote_port!, r.remote_lid) : null,
         openFindings: r.open_findings,
         lastSeen: r.last_seen,
+        stale: r.last_seen < latest,
+        unused,
+        lastRemote: r.remote_guid || unused ? null : lastRemote(r.id),
       };
     },
     stateHistory(

@@ -125,6 +125,11 @@ export function createFindingsRepo(db: Db) {
       const r = db.prepare('SELECT * FROM findings WHERE id = ?').get(id) as FindingDbRow | undefined;
       return r ? toRow(r) : null;
     },
+    /**
+     * Findings worst first. `kind` is a kind or a family of them: `link-degraded` matches
+     * `link-degraded-width` and `-speed`, `counter-rate` every `counter-rate:<counter>`, but
+     * `link-down` not `link-downed`.
+     */
     list(q: {
       state?: string;
       severity?: string;
@@ -136,7 +141,8 @@ export function createFindingsRepo(db: Db) {
       const rows = db
         .prepare(
           `SELECT * FROM findings WHERE (@state IS NULL OR state = @state OR (@state = 'active' AND state != 'resolved'))
-             AND (@severity IS NULL OR severity = @severity) AND (@kind IS NULL OR kind = @kind)
+             AND (@severity IS NULL OR severity = @severity)
+             AND (@kind IS NULL OR kind = @kind OR substr(kind, 1, length(@kind) + 1) IN (@kind || '-', @kind || ':'))
              AND (@prefix IS NULL OR subject_key LIKE @prefix || '%') AND (@since IS NULL OR last_seen >= @since)
            ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'major' THEN 1 WHEN 'minor' THEN 2 ELSE 3 END, last_seen DESC LIMIT @limit`,
         )

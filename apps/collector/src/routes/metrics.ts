@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';
+import { createNcclRepo } from '../db/nccl-repo.ts';
 import { smState } from '../scans/sm-view.ts';
 
 const esc = (v: string) => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
@@ -162,16 +163,12 @@ export async function metricsRoutes(app: FastifyInstance, deps: AppDeps): Promis
         findings.find((f) => f.severity === s)?.n ?? 0,
       ]),
     );
-    const nccl = db
-      .prepare(
-        "SELECT r.collective, json_extract(r.labels, '$.cluster') AS cluster, r.peak_busbw AS bw, r.gdr FROM nccl_runs r JOIN (SELECT collective, MAX(id) AS id FROM nccl_runs GROUP BY collective) m ON m.id = r.id",
-      )
-      .all() as { collective: string; cluster: string | null; bw: number | null; gdr: string }[];
+    const nccl = createNcclRepo(db).latestPerCollective();
     e.family(
       'ibwatch_nccl_busbw_gbytes_per_second',
       'gauge',
-      'Peak bus bandwidth of the latest nccl-tests run per collective (GB/s).',
-      nccl.map((n) => [{ collective: n.collective, cluster: n.cluster ?? '', gdr: n.gdr }, n.bw ?? NaN]),
+      'Headline bus bandwidth (peak at large messages) of the latest nccl-tests run per collective (GB/s).',
+      nccl.map((n) => [{ collective: n.collective, cluster: n.cluster ?? '', gdr: n.gdr }, n.busbwGBs ?? NaN]),
     );
     return reply.type('text/plain; version=0.0.4; charset=utf-8').send(e.text());
   });

@@ -45,13 +45,16 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/api/ports',
     {
       schema: {
-        description: 'Ports, filtered by name/GUID/LID and state, sorted and paginated.',
+        description:
+          'Ports, filtered by name/GUID/LID and state (Down: a link that went down; Unused: never cabled), ' +
+          'sorted and paginated.',
         querystring: {
           type: 'object',
           additionalProperties: false,
           properties: {
             q: { type: 'string', maxLength: 200 },
-            state: { type: 'string', enum: ['Down', 'Initialize', 'Armed', 'Active'] },
+            // Down: a link that went down; Unused: never cabled (see fabric-queries).
+            state: { type: 'string', enum: ['Down', 'Unused', 'Initialize', 'Armed', 'Active'] },
             sort: { type: 'string', pattern: '^-?(name|lid|state|findings|lastSeen)$', default: 'name' },
             limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
             offset: { type: 'integer', minimum: 0, default: 0 },
@@ -122,9 +125,10 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         const from = now - RANGES[range];
         const hourly = range === '7d' || range === '30d';
         // Assembled as text around the points SQLite serialised; the shape is CounterHistoryReply.
-        const head: Pick<CounterHistoryReply, 'range' | 'resolution'> = {
+        const head: Pick<CounterHistoryReply, 'range' | 'resolution' | 'observedFrom'> = {
           range,
           resolution: hourly ? 'hour' : 'sweep',
+          observedFrom: Math.max(from, q.portFirstSeen(portId) ?? from),
         };
         const tail: Pick<CounterHistoryReply, 'thresholds' | 'stateChanges'> = {
           thresholds: rateThresholds(deps.config),

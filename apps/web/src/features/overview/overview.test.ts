@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScanRow, SmSummary } from '@ibwatch/fabric';
 import { latestScansByKind, smVerdict } from './overview.ts';
-import { latestByCollective, pivotByCollective } from '../bandwidth/series.ts';
 
 const sm: SmSummary = {
   status: 'ok',
@@ -68,33 +67,5 @@ describe('latestScansByKind()', () => {
     expect(rows[0].latest?.id).toBe(2);
     expect(rows[0].lastOk?.id).toBe(1);
     expect(rows[1].latest).toBeNull();
-  });
-});
-
-describe('pivotByCollective()', () => {
-  it('makes one row per time and one column per collective', () => {
-    const p = pivotByCollective([
-      { at: 2, busbwGBs: 380, collective: 'all_reduce' },
-      { at: 1, busbwGBs: 370, collective: 'all_reduce' },
-      { at: 2, busbwGBs: 300, collective: 'all_gather' },
-      { at: 3, busbwGBs: Number.NaN, collective: 'all_gather' },
-    ]);
-    expect(p.collectives).toEqual(['all_gather', 'all_reduce']);
-    expect(p.rows).toEqual([
-      { at: 1, all_reduce: 370 },
-      { at: 2, all_reduce: 380, all_gather: 300 },
-    ]);
-  });
-});
-
-describe('latestByCollective()', () => {
-  it('keeps the newest value per collective, whatever the input order', () => {
-    expect(
-      latestByCollective([
-        { at: 3, busbwGBs: 1, collective: 'a' },
-        { at: 1, busbwGBs: 2, collective: 'a' },
-        { at: 2, busbwGBs: 5, collective: 'b' },
-      ]),
-    ).toEqual({ a: 1, b: 5 });
   });
 });

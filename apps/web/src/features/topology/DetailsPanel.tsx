@@ -3,7 +3,7 @@ import { Badge } from '../../components/Badge.tsx';
 import { Link } from '../../components/Link.tsx';
 import { HEALTH_RANK, healthLook } from '../../lib/status.ts';
 import { portHref } from '../../router.ts';
-import { otherEnd, type Selection, type TopoIndex } from './model.ts';
+import { linkRateText, otherEnd, type Selection, type TopoIndex } from './model.ts';
 
 const MAX_LIST = 60;
 
@@ -96,9 +96,7 @@ export function DetailsPanel({
           <Badge look={healthLook[l.health]} testid="topology-link-health" /> <span className="muted">{l.tier}</span>
         </p>
         {l.reason && <p data-testid="topology-link-reason">{l.reason}</p>}
-        <p>
-          Active: {l.widthActive ?? '?'} {l.speedActive ?? '?'}
-        </p>
+        <p data-testid="topology-link-rate">{linkRateText(l)}</p>
         <End end={l.a} title="End A" />
         <End end={l.b} title="End B" />
       </div>

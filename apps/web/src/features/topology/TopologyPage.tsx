@@ -10,6 +10,7 @@ import { Legend } from './Legend.tsx';
 import {
   hostRails,
   indexTopology,
+  orientTopology,
   parseSelection,
   searchTopology,
   serializeSelection,
@@ -18,8 +19,9 @@ import {
 } from './model.ts';
 import { TopoCanvas, type FocusRequest } from './TopoCanvas.tsx';
 
-function TopologyView({ reply }: { reply: TopologyReply }) {
+function TopologyView({ reply: raw }: { reply: TopologyReply }) {
   const t0 = useRef(performance.now()).current;
+  const reply = useMemo(() => orientTopology(raw), [raw]);
   const { query } = useLocation();
   const groupBy = query.group === 'name' ? 'name' : 'rail';
   const idx = useMemo(() => indexTopology(reply), [reply]);

@@ -8,6 +8,7 @@ import type { LinkHealth, TopoNode } from '@ibwatch/fabric';
 
 type Tier = TopoNode['tier'];
 import { healthLook } from '../../lib/status.ts';
+import { fitLabel, GLYPH_PX } from './labels.ts';
 import type { TopoLayout } from './layout.ts';
 import { nodeRect, toScreen, type View } from './viewport.ts';
 
@@ -171,11 +172,21 @@ export function drawTopology(ctx: CanvasRenderingContext2D, s: DrawState): { nod
       ctx.lineWidth = i === s.selNode ? 4 : 3;
       ctx.strokeRect(r.x - 4, r.y - 4, r.w + 8, r.h + 8);
     }
-    if (r.w >= 40 && r.h >= 12) {
+    if (r.w >= 3 * GLYPH_PX && r.h >= 12) {
+      const room = r.w - 4;
+      // An aggregate box says "32 HCAs", or "32" when narrow; a node its distinctive part.
+      const count = String(n.members?.length ?? '');
+      const label =
+        n.kind === 'group'
+          ? n.label.length * GLYPH_PX <= room
+            ? n.label
+            : count
+          : fitLabel(n.label, layout.labelPrefix[n.tier] ?? '', room);
+      // The health icon where there is room for it; the outline's dash pattern says it anyway.
       const icon = n.health === 'ok' ? '' : healthLook[n.health].icon + ' ';
-      const text = fit(icon + n.label, r.w - 4);
+      const text = (icon + label).length * GLYPH_PX <= room ? icon + label : label;
       ctx.fillStyle = '#fff';
-      ctx.fillText(text, r.x + r.w / 2, r.y + r.h / 2);
+      if (text) ctx.fillText(text, r.x + r.w / 2, r.y + r.h / 2);
     }
   }
   ctx.globalAlpha = 1;
@@ -193,11 +204,4 @@ export function drawTopology(ctx: CanvasRenderingContext2D, s: DrawState): { nod
     ctx.fillText(text, 6, y);
   }
   return { nodes: drawnNodes, edges: drawnEdges };
-}
-
-/** Truncate text to about `px` wide (approximate glyph width: canvas measureText per node is slow). */
-function fit(text: string, px: number): string {
-  const max = Math.floor(px / 6.2);
-  if (text.length <= max) return text;
-  return max <= 1 ? '' : text.slice(0, max - 1) + '…';
 }

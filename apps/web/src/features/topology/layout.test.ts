@@ -136,6 +136,13 @@ describe('layoutTopology() on small fabrics', () => {
     ]);
   });
 
+  it('knows what each tier’s names share, to drop from labels too wide for their box', () => {
+    const l = layoutTopology(
+      syntheticFabric({ hosts: 4, rails: 2, leavesPerRail: 2, spines: 4, cores: 2, uplinks: 4 }),
+    );
+    expect(l.labelPrefix).toMatchObject({ core: 'core-', spine: 'spine-', leaf: 'leaf-' });
+  });
+
   it('handles an empty reply', () => {
     const l = layoutTopology({ generatedAt: 0, nodes: [], links: [] });
     expect(l.nodes).toEqual([]);

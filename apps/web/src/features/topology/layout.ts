@@ -6,6 +6,7 @@
  */
 import type { LinkHealth, TopoLink, TopoNode, TopologyReply } from '@ibwatch/fabric';
 import { HEALTH_RANK } from '../../lib/status.ts';
+import { sharedPrefix } from './labels.ts';
 
 /** The API's tier (taken from TopoNode so a same-named analysis type can't shadow it). */
 export type Tier = TopoNode['tier'];
@@ -64,6 +65,8 @@ export interface TopoLayout {
   groups: number;
   /** Links skipped because an end is not a known node. */
   unplaced: number;
+  /** What the names of each tier's nodes share (`spine-`): dropped from labels too wide for their box. */
+  labelPrefix: Partial<Record<Tier, string>>;
 }
 
 const TIER_ORDER: Tier[] = ['core', 'spine', 'leaf', 'hca'];
@@ -293,7 +296,9 @@ export function layoutTopology(reply: TopologyReply, opts: LayoutOptions = {}): 
     edges.push({ link: i, linkIds: [l.id], a, b, health: l.health });
   });
 
-  return { nodes, edges, nodeOf, tiers, width, height, groups, unplaced };
+  const labelPrefix: Partial<Record<Tier, string>> = {};
+  for (const t of TIER_ORDER) labelPrefix[t] = sharedPrefix(byTier[t].map((g) => names.get(g)!));
+  return { nodes, edges, nodeOf, tiers, width, height, groups, unplaced, labelPrefix };
 }
 
 const edgeIndexCache = new WeakMap<TopoLayout, Map<number, number>>();

@@ -118,6 +118,17 @@ export default function WorklistPage() {
         onApply={(v) => setQuery({ switch: v.switch, rack: v.rack })}
       >
         <label>
+          Order
+          <select
+            value={filters.sort ?? ''}
+            onChange={(e) => setQuery({ sort: e.target.value })}
+            data-testid="worklist-sort"
+          >
+            <option value="">most urgent first</option>
+            <option value="rack">walking order (rack, U, port)</option>
+          </select>
+        </label>
+        <label>
           Severity
           <select
             value={filters.severity ?? ''}
@@ -141,7 +152,9 @@ export default function WorklistPage() {
           ) : (
             <div className="table-wrap">
               <table className="table worklist-table">
-                <caption className="sr-only">Physical links to inspect, most urgent first</caption>
+                <caption className="sr-only">
+                  Physical links to inspect, {filters.sort === 'rack' ? 'in rack walking order' : 'most urgent first'}
+                </caption>
                 <thead>
                   <tr>
                     <th scope="col" className="checkbox-cell print-only">
@@ -151,7 +164,7 @@ export default function WorklistPage() {
                       #
                     </th>
                     <th scope="col">Severity</th>
-                    <th scope="col">End A</th>
+                    <th scope="col">End A (switch)</th>
                     <th scope="col">End B</th>
                     <th scope="col">Rack</th>
                     <th scope="col">Reason</th>
