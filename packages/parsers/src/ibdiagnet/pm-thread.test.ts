@@ -38,10 +38,7 @@ const firstRow = (text: string, section: string, row: string): string => {
   return lines.join('\n');
 };
 
-// Each test starts a worker thread (tsx and the parsers load in it) and reads real or generated
-// runs: 1-2 s alone, over vitest's 5 s default on a loaded 2-core machine. Not a speed check
-// (pnpm bench measures the reads).
-describe('the PM rows of a db_csv read on a worker thread', { timeout: 60_000 }, () => {
+describe('the PM rows of a db_csv read on a worker thread', () => {
   it('give the same snapshot and warnings as one thread, for both real runs', async () => {
     for (const dir of [runA, runB]) {
       const { one, two } = await bothWays(dir);
