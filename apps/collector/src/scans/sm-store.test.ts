@@ -60,16 +60,23 @@ async function fabric(env: Record<string, string> = {}) {
     }),
     (id, at, c) => storeTopology(ctx.db, ctx.config, names, id, at, c.data),
   );
-  /** One SM scan through the real pipeline, now or at the time given. */
-  const scan = (sms: SmObservation[], at?: number) =>
-    runPipeline(
+  /**
+   * One SM scan through the real pipeline, at the time given, else now but at least a second
+   * after the scan before: SM scans are seconds apart on a fabric, and two in one millisecond
+   * would put a takeover's rows outside the window of the failover they belong to.
+   */
+  let last = 0;
+  const scan = (sms: SmObservation[], at?: number) => {
+    const t = (last = at ?? Math.max(Date.now(), last + 1000));
+    return runPipeline(
       ctx.db,
       'sm',
       'cli',
       async () => ({ data: sms, raw: [], toolVersions: {}, warnings: [] }),
-      (id, t, c) => storeSm(ctx.db, ctx.config, names, id, t, c.data),
-      at === undefined ? Date.now : () => at,
+      (id, t2, c) => storeSm(ctx.db, ctx.config, names, id, t2, c.data),
+      () => t,
     );
+  };
   const reply = () => smReply({ ...ctx, names }, Date.now(), 100);
   const active = (kind: string) =>
     createFindingsRepo(ctx.db)
@@ -150,7 +157,7 @@ describe('storeSm()', () => {
       after: expect.any(Number),
       detail: 'master moved from head-01 to head-02; head-01 stopped answering',
     });
-    expect(events[0]!.after).toBeLessThanOrEqual(events[0]!.at);
+    expect(events[0]!.after).toBeLessThan(events[0]!.at);
     expect(reply().summary).toMatchObject({ status: 'no-standby', failoversLast24h: 1, missingCount: 1 });
   });
 
