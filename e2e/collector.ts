@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { collectorAlive, REPO_ROOT } from './state.ts';
 
 const READY_TIMEOUT_MS = 60_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function tail(file: string, lines = 30): string {
+export function tail(file: string, lines = 30): string {
   try {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   } catch {
@@ -36,9 +37,11 @@ export interface CollectorOptions {
  * Starts the real collector (`apps/collector/src/server.ts`) on the lab with the e2e settings and
  * waits until it logs the address it listens on and answers /api/ready there. Only our own
  * IBWATCH_* settings reach it: a developer's shell exports must not change the run. Returns its
- * PID and base URL; on failure it is killed and the log tail is thrown.
+ * PID, base URL and IBWATCH_* settings; on failure it is killed and the log tail is thrown.
  */
-export async function startCollector(o: CollectorOptions): Promise<{ pid: number; baseURL: string }> {
+export async function startCollector(
+  o: CollectorOptions,
+): Promise<{ pid: number; baseURL: string; env: Record<string, string> }> {
   const env: NodeJS.ProcessEnv = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('IBWATCH_')),
   );
@@ -54,6 +57,10 @@ export async function startCollector(o: CollectorOptions): Promise<{ pid: number
     IBWATCH_LOG_LEVEL: 'info',
     ...o.env,
   });
+  const ibwatchEnv = Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('IBWATCH_'))) as Record<
+    string,
+    string
+  >;
   const logStart = existsSync(o.log) ? statSync(o.log).size : 0;
   const out = openSync(o.log, 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/collector/src/server.ts'], {
@@ -67,7 +74,7 @@ export async function startCollector(o: CollectorOptions): Promise<{ pid: number
   const pid = child.pid;
   o.onSpawn?.(pid);
   try {
-    return { pid, baseURL: await waitReady(pid, o.log, logStart) };
+    return { pid, baseURL: await waitListening(pid, o.log, logStart), env: ibwatchEnv };
   } catch (err) {
     if (collectorAlive(pid)) process.kill(pid, 'SIGKILL');
     throw err;
@@ -84,13 +91,31 @@ function listeningAt(log: string, from: number): string | null {
   }
 }
 
-async function waitReady(pid: number, log: string, logStart: number): Promise<string> {
+/** True when nothing listens on `port` of 127.0.0.1 right now (it may be taken a moment later). */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const srv = createServer();
+    srv.once('error', () => done(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => done(true)));
+  });
+}
+
+/** Waits until the collector `pid` answers /api/ready at `baseURL` (a port chosen beforehand). */
+export async function waitReady(baseURL: string, pid: number, log: string): Promise<void> {
+  await waitListening(pid, log, 0, baseURL);
+}
+
+/**
+ * Waits until the collector `pid` answers /api/ready at `known`, or else at the address it logged
+ * after `logStart`. Returns the base URL.
+ */
+async function waitListening(pid: number, log: string, logStart: number, known?: string): Promise<string> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let last = 'not listening yet';
   while (Date.now() < deadline) {
     if (!collectorAlive(pid))
       throw new Error(`the collector (pid ${pid}) exited during start-up; log tail:\n${tail(log)}`);
-    const baseURL = listeningAt(log, logStart);
+    const baseURL = known ?? listeningAt(log, logStart);
     if (baseURL)
       try {
         const res = await fetch(`${baseURL}/api/ready`);

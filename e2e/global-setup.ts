@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startLab, stopLab } from '@ibwatch/lab';
 import { startCollector } from './collector.ts';
+
+// What real-fabrics.ts uses to start its collectors.
+export { portIsFree, tail, waitReady } from './collector.ts';
 import { collectorAlive, OUTPUT_DIR, REPO_ROOT, STATE_FILE, type E2eState } from './state.ts';
 
 /**
@@ -42,8 +45,8 @@ export default async function globalSetup(): Promise<void> {
       log: state.collectorLog,
       token: state.token,
       env: {
-        // Faults must stay on the worklist for the screenshots taken a minute later.
-        IBWATCH_AUTO_RESOLVE_SWEEPS: '1000',
+        // Faults must stay on the worklist (cleared, not resolved) for the screenshots taken later.
+        IBWATCH_AUTO_RESOLVE_MIN: '60',
         IBWATCH_CRON_PM: '*/5 * * * * *',
         IBWATCH_CRON_SM: '*/3 * * * * *',
         IBWATCH_CRON_TOPOLOGY: '*/10 * * * * *',
@@ -55,6 +58,7 @@ export default async function globalSetup(): Promise<void> {
       },
     });
     state.baseURL = collector.baseURL;
+    state.collectorEnv = collector.env;
     state.port = Number(new URL(collector.baseURL).port);
     writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
     console.log(

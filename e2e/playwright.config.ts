@@ -10,6 +10,10 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
  * to run last: they kill and restart SMs, which the lab can undo only with restarts of both SMs
  * (a few seconds without a master); 90-91 use a second collector of their own
  * (tests/sm-fixtures.ts) and 99 (master failover) restores the priority-15 master at its end.
+ *
+ * The `real-fabrics` project (specs `5N-real-*`) runs on two more collectors, one per real NDR
+ * run imported with the CLI (real-fabrics.ts), set up and torn down by projects of their own;
+ * it does not touch the lab. `--project lab` or `--project real-fabrics` runs one of them.
  */
 export default defineConfig({
   testDir: './tests',
@@ -26,6 +30,12 @@ export default defineConfig({
   // The SM specs (90-99) kill and restart SMs: about 3 of these minutes on a loaded 2-core box.
   globalTimeout: 15 * 60_000,
   expect: { timeout: 15_000 },
+  projects: [
+    { name: 'lab', testMatch: /\.spec\.ts$/, testIgnore: /-real-.*\.spec\.ts$/ },
+    { name: 'real-fabrics-setup', testMatch: /real-fabrics\.setup\.ts$/, teardown: 'real-fabrics-teardown' },
+    { name: 'real-fabrics-teardown', testMatch: /real-fabrics\.teardown\.ts$/ },
+    { name: 'real-fabrics', testMatch: /-real-.*\.spec\.ts$/, dependencies: ['real-fabrics-setup'] },
+  ],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     browserName: 'chromium',

@@ -1,6 +1,6 @@
 import { attachLab, killSm, restartSm } from '@ibwatch/lab';
 import {
-  AUTO_RESOLVE_SWEEPS,
+  AUTO_RESOLVE_MIN,
   expect,
   snap,
   test,
@@ -12,8 +12,9 @@ import {
 
 // The issue: after the standby SM died, "no standby" resolved itself after a few sweeps while the
 // SM was still dead, the dead SM vanished from the SM table, and the summary said ok. Here the
-// collector resolves findings after 2 clean sweeps; the dead standby must stay alarmed for many
-// more SM scans than that, listed as not seen, and clear only once it answers again.
+// collector resolves a finding at the first SM scan that does not observe it (auto-resolve 0
+// min); the dead standby must stay alarmed for many SM scans, listed as not seen, and clear only
+// once it answers again.
 test('a killed standby SM stays alarmed past the auto-resolve period, listed as not seen, until it is back', async ({
   page,
   sm,
@@ -39,15 +40,21 @@ test('a killed standby SM stays alarmed past the auto-resolve period, listed as 
     expect(opened.severity).toBe('major');
     expect(opened.title).toContain(`${standbyRow.name} port 1`);
 
-    // Three times the auto-resolve period of SM scans, all finished after the finding opened.
-    const enough = AUTO_RESOLVE_SWEEPS * 3;
+    // Six SM scans (12 s) after the finding opened, against an auto-resolve period of
+    // AUTO_RESOLVE_MIN minutes: one scan not observing it would have resolved it.
+    expect(AUTO_RESOLVE_MIN).toBe(0);
+    const enough = 6;
     await until(`${enough} SM scans after the alarm`, async () => {
       const scans = await sm.api.get<ScanRow[]>('/api/scans?kind=sm&limit=100');
       const after = scans.filter((s) => s.status !== 'failed' && s.startedAt > opened.lastSeen);
       return after.length >= enough ? true : undefined;
     });
     const still = (await sm.api.get<FindingRow[]>('/api/findings?state=active&kind=sm-not-seen')).find(notSeen);
-    expect(still, 'the sm-not-seen finding after many SM scans').toMatchObject({ id: opened.id, state: 'open' });
+    expect(still, 'the sm-not-seen finding after many SM scans').toMatchObject({
+      id: opened.id,
+      state: 'open',
+      clearedAt: null,
+    });
     expect(still!.lastSeen).toBeGreaterThan(opened.lastSeen);
     const noStandby = await sm.api.get<FindingRow[]>('/api/findings?state=active&kind=sm-no-standby');
     expect(noStandby).toHaveLength(1);

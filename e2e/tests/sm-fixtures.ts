@@ -7,8 +7,12 @@ export { expect, snap, type ScanRow, type SmReply } from './fixtures.ts';
 // Type-only and relative, as in fixtures.ts (e2e/package.json does not declare @ibwatch/fabric).
 export type { FindingRow } from '../../packages/fabric/src/api.ts';
 
-/** How many clean SM sweeps resolve a finding on the SM specs' collector. */
-export const AUTO_RESOLVE_SWEEPS = 2;
+/**
+ * IBWATCH_AUTO_RESOLVE_MIN of the SM specs' collector: 0, so a finding the latest SM scan does
+ * not observe is resolved by that very scan. A condition still true must be re-asserted by every
+ * SM scan to stay open; one that was not would be gone after a single scan.
+ */
+export const AUTO_RESOLVE_MIN = 0;
 
 export interface SmCollector {
   baseURL: string;
@@ -19,9 +23,9 @@ let started: Promise<string> | undefined;
 
 /**
  * A second collector on the same lab for the SM specs, with its own database: SM scans every 2 s
- * and findings resolved after {@link AUTO_RESOLVE_SWEEPS} clean sweeps, so "stays alarmed for
- * longer than the auto-resolve period" takes seconds to show (the suite's collector keeps its
- * findings for 1000 sweeps, for the screenshots). Started once per worker process, on first use,
+ * and findings resolved as soon as a scan no longer observes them ({@link AUTO_RESOLVE_MIN}), so
+ * "stays alarmed for longer than the auto-resolve period" takes seconds to show (the suite's
+ * collector keeps cleared findings for 60 minutes, for the screenshots). Started once per worker process, on first use,
  * and stopped by global-teardown (its PID is recorded). Not a worker-scoped fixture on purpose:
  * a new worker fixture gives these files a worker of their own, which Playwright runs after
  * the others, and the SM specs must run in file-name order with 99 last.
@@ -35,7 +39,7 @@ function smCollector(): Promise<string> {
       log: join(s.tmpDir, 'sm-collector.log'),
       token: s.token,
       env: {
-        IBWATCH_AUTO_RESOLVE_SWEEPS: String(AUTO_RESOLVE_SWEEPS),
+        IBWATCH_AUTO_RESOLVE_MIN: String(AUTO_RESOLVE_MIN),
         IBWATCH_CRON_SM: '*/2 * * * * *',
         // Names of SM ports come from the start-up topology scan; counters are not looked at.
         IBWATCH_CRON_PM: '0 0 * * * *',

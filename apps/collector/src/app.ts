@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -32,7 +32,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger ?? false,
     bodyLimit: config.bodyLimitBytes,
     // One line per request drowns the scan log at a NOC's refresh rates; debug brings it back.
-    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    // Through a LogController: Fastify 5 deprecates the top-level option (FSTDEP023 printed at start).
+    logController: new LogController({
+      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    }),
     // Request ids let an operator match a UI error to a log line without exposing internals.
     genReqId: () => Math.random().toString(36).slice(2, 10),
     // Unknown body fields and query parameters are refused (400 naming them), not silently

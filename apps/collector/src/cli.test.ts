@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FindingRow, NcclRunRow, ScanRow, SmRelearnReply, SmReply, WorklistEntry } from '@ibwatch/fabric';
 import { NCCL_FIXTURES, SAMPLE_A, tempDir } from './test-support.ts';
+import type { StatusOutput } from './cli-status.ts';
 
 const COLLECTOR = resolve(import.meta.dirname, '..');
 const tmp = tempDir('ibwatch-cli-');
@@ -15,12 +17,17 @@ interface Result {
   stderr: string;
 }
 /** Runs the CLI as a user would (`pnpm ibwatch ...` is `node --import tsx src/cli.ts ...`). */
-async function cli(...args: string[]): Promise<Result> {
+function cli(...args: string[]): Promise<Result> {
+  return cliWith({}, ...args);
+}
+/** The same with other IBWATCH_SOURCE (or token) settings. */
+async function cliWith(settings: { IBWATCH_SOURCE?: string }, ...args: string[]): Promise<Result> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     IBWATCH_SOURCE: 'import-only',
     IBWATCH_TOKEN: '',
     IBWATCH_NODE_NAME_MAP: '',
+    ...settings,
   };
   for (const k of Object.keys(env))
     if (k.startsWith('IBWATCH_') && !['IBWATCH_SOURCE', 'IBWATCH_TOKEN'].includes(k)) delete env[k];
@@ -106,6 +113,41 @@ describe('ibwatch CLI', { timeout: 30_000 }, () => {
     expect(r.code, r.stderr).toBe(0);
     // import-only runs no SM scan: the next import learns.
     expect(JSON.parse(r.stdout) as SmRelearnReply).toMatchObject({ scan: null, designation: { relearnPending: true } });
+  });
+
+  it('status --json prints the summary with the status word and exits with its Nagios code', async () => {
+    const r = await cli('status', '--json', '--db', db);
+    const s = JSON.parse(r.stdout) as StatusOutput;
+    // An imported fabric and no scheduled scans (import-only): judged on what it shows.
+    expect(s.fabricStatus.word).toBe(s.brokenNow.length ? 'DEGRADED' : 'OK');
+    expect(r.code).toBe(s.exitCode);
+    expect(s.exitCode).toBe(s.brokenNow.length ? 1 : 0);
+    expect(s).toMatchObject({ switches: 9, hcas: 256, aggregationNodes: 7, freshness: [] });
+    const text = await cli('status', '--db', db);
+    expect(text.code).toBe(r.code);
+    expect(text.stdout.split('\n')[0]).toMatch(/^(OK|DEGRADED)/);
+    expect(text.stdout).toContain('fabric: 9 switches, 256 HCAs');
+  });
+
+  it('status exits 3 (STALE) when the scheduled scans never succeeded, naming each kind', async () => {
+    const r = await cliWith({ IBWATCH_SOURCE: 'diags' }, 'status', '--json', '--db', db);
+    expect(r.code).toBe(3);
+    const s = JSON.parse(r.stdout) as StatusOutput;
+    expect(s.fabricStatus.word).toBe('STALE');
+    expect(s.freshness.map((f) => [f.kind, f.state])).toEqual([
+      ['topology', 'stale'],
+      ['pm', 'stale'],
+      ['sm', 'stale'],
+    ]);
+    expect(s.brokenNow.filter((b) => b.kind === 'scan').map((b) => b.key)).toEqual(['pm', 'sm', 'topology']);
+  });
+
+  it('status exits 3 without a database, saying where it looked, and creates none', async () => {
+    const missing = join(tmp.dir, 'none.db');
+    const r = await cli('status', '--db', missing);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`no database at ${missing}`);
+    expect(existsSync(missing)).toBe(false);
   });
 
   it('import nccl --at dates the run, prints its warnings, and nccl lists it by that time', async () => {

@@ -12,16 +12,19 @@ import { smCommand } from './cli-sm.ts';
 import { createNcclRepo } from './db/nccl-repo.ts';
 import { formatBytes, type NcclRunRow, type ScanRow } from '@ibwatch/fabric';
 import { windowProblems } from './scans/nccl-checks.ts';
+import { formatStatus, readStatus } from './cli-status.ts';
 
 const USAGE = `usage: ibwatch <command> [options]
   serve                         run the collector: API, dashboard, scheduled scans
+  status                        the fabric status word, what is broken now, SM state, scan freshness;
+                                exit 0 OK, 1 DEGRADED, 2 CRITICAL, 3 STALE or no data (Nagios-style)
   scan [--kind pm|sm|topology|ibdiagnet]   run one scan now (default: topology, sm, pm)
   import ibdiagnet DIR          import an ibdiagnet2 output directory
   import nccl FILE [--label k=v ...] [--at TIME]
                                 import one nccl-tests output (labels: cluster, nodes, gpuModel, hcaCount,
                                 runBy); --at: when the run started (ISO 8601, e.g. 2025-06-01T12:00:00Z,
                                 or epoch ms), for a run imported after the fact (default: now)
-  findings [--state open|acknowledged|resolved|active]
+  findings [--state current|cleared|open|acknowledged|resolved|active]
   worklist [--csv]              the reseat worklist
   sm                            subnet managers (answering or not seen since), designated SMs, SM events
   sm relearn                    re-learn the designated SMs from the next SM scan (not with IBWATCH_SM_GUIDS)
@@ -32,6 +35,10 @@ const COMMANDS = ['scan', 'import', 'findings', 'worklist', 'sm', 'nccl'];
 const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
 const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : s + '\n');
 const fmtTime = (ms: number | null) => (ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + 'Z' : '-');
+
+/** `cleared` for an open or acknowledged finding (or entry) the latest scan no longer sees, else its state. */
+const lifecycle = (f: { state: string; clearedAt: number | null }) =>
+  f.clearedAt !== null && f.state !== 'resolved' ? 'cleared' : f.state;
 
 /** The scan line goes to stderr; with --json only failures, so a script still sees why it failed. */
 function printScan(s: ScanRow, json: boolean): void {
@@ -66,8 +73,17 @@ async function main(argv: string[]): Promise<number> {
     return -1;
   }
   // Before opening (and creating) the database a typo would otherwise leave behind.
-  if (!COMMANDS.includes(cmd)) throw new UsageError(`unknown command ${cmd}`);
+  if (!COMMANDS.includes(cmd) && cmd !== 'status') throw new UsageError(`unknown command ${cmd}`);
   const config = loadConfig({ ...process.env, ...(values.db ? { IBWATCH_DB: values.db } : {}) });
+  for (const n of config.notices) err(`ibwatch: ${n}`);
+  if (cmd === 'status') {
+    // Read-only, without the context: opening one marks a running collector's scan interrupted.
+    const now = Date.now();
+    const status = readStatus(config, now);
+    if (values.json) out(JSON.stringify(status));
+    else out(formatStatus(status, now).join('\n'));
+    return status.exitCode;
+  }
   const ctx: Context = createContext(config);
   const json = values.json ?? false;
   try {
@@ -128,7 +144,8 @@ async function main(argv: string[]): Promise<number> {
           .map(toFindingRow);
         if (json) out(JSON.stringify(rows));
         else
-          for (const f of rows) out(`${f.severity.padEnd(8)} ${f.state.padEnd(12)} ${fmtTime(f.lastSeen)}  ${f.title}`);
+          for (const f of rows)
+            out(`${f.severity.padEnd(8)} ${lifecycle(f).padEnd(12)} ${fmtTime(f.lastSeen)}  ${f.title}`);
         return 0;
       }
       case 'worklist': {
@@ -138,7 +155,8 @@ async function main(argv: string[]): Promise<number> {
         else
           for (const e of entries)
             out(
-              `${String(e.rank).padStart(3)}. [${e.severity}] ${e.a.name} port ${e.a.port} <-> ${e.b ? `${e.b.name} port ${e.b.port}` : '?'}: ${e.reasons.join('; ')} => ${e.action}`,
+              `${String(e.rank).padStart(3)}. [${e.severity}] ${lifecycle(e)} ${e.a.name} port ${e.a.port} <-> ` +
+                `${e.b ? `${e.b.name} port ${e.b.port}` : '?'}: ${e.reasons.join('; ')} => ${e.action}`,
             );
         return 0;
       }
@@ -182,7 +200,8 @@ function ncclRunLine(r: NcclRunRow): string {
   return `#${r.id} ${fmtTime(r.at)} ${r.collective} ${where} ${bw} (${target}) GDR ${r.gdr} ${r.verdict}${notes ? ` ${notes}` : ''}`;
 }
 
-main(process.argv.slice(2)).then(
+const argv = process.argv.slice(2);
+main(argv).then(
   (code) => {
     if (code >= 0) process.exit(code);
   },
@@ -190,6 +209,7 @@ main(process.argv.slice(2)).then(
     if (e instanceof ConfigError) err(`ibwatch: ${e.message}`);
     else if (e instanceof UsageError) err(`ibwatch: ${e.message}\n${USAGE}`);
     else err(`ibwatch: ${e instanceof Error ? e.message : String(e)}`);
-    process.exit(e instanceof UsageError ? 2 : 1);
+    // A check runner reads any failure of `status` to find out as UNKNOWN (3), not WARNING.
+    process.exit(argv.includes('status') ? 3 : e instanceof UsageError ? 2 : 1);
   },
 );

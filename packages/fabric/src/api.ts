@@ -8,7 +8,12 @@ import type { LinkSpeed, LinkWidth, NodeType, PhysState, PortState, SmState } fr
 export type Severity = 'critical' | 'major' | 'minor' | 'info';
 export type FindingState = 'open' | 'acknowledged' | 'resolved';
 export type LinkHealth = 'ok' | 'degraded' | 'errors' | 'down';
-export type Tier = 'core' | 'spine' | 'leaf' | 'hca';
+/**
+ * Where a node sits in the fat tree. `aggregation`: a SHARP Aggregation Node, the CA inside a
+ * Quantum switch that reduces in-network (one per managed NDR switch, on its port 65).
+ * `unknown`: reached from no HCA (an isolated switch, a router), so no tier can be inferred.
+ */
+export type Tier = 'core' | 'spine' | 'leaf' | 'hca' | 'aggregation' | 'unknown';
 export type ScanKind = 'pm' | 'sm' | 'topology' | 'ibdiagnet' | 'import-ibdiagnet' | 'import-nccl';
 export type ScanStatus = 'running' | 'ok' | 'partial' | 'failed';
 
@@ -63,22 +68,103 @@ export interface SmSummary {
   observedAt: number | null;
 }
 
+/**
+ * The one word a wall screen shows for the fabric. Worst wins in the order OK < DEGRADED <
+ * STALE < CRITICAL: old data is never shown as OK or merely DEGRADED, but a critical condition
+ * observed by a scan that is still fresh is not hidden behind STALE.
+ */
+export type FabricStatusWord = 'OK' | 'DEGRADED' | 'STALE' | 'CRITICAL';
+
+export interface FabricStatus {
+  word: FabricStatusWord;
+  /** Why, in plain words, worst first ("1 cable broken now", "pm scans stale: ..."). Empty when OK. */
+  reasons: string[];
+}
+
+/** How current the data of one scheduled scan kind is. */
+export interface ScanFreshness {
+  kind: ScanKind;
+  /** Expected time between two scans of this kind (from its schedule), ms. */
+  intervalMs: number;
+  /**
+   * `stale`: the last success is older than three intervals, or the last three attempts
+   * failed; `pending`: no success yet, but the collector has not been up for three intervals.
+   */
+  state: 'fresh' | 'stale' | 'pending';
+  lastOkAt: number | null;
+  /** Failed scans of this kind since its last success. */
+  failuresInRow: number;
+  lastError: string | null;
+  /** Plain words: `last success 4 min ago (every 60 s)`. */
+  reason: string;
+}
+
+/**
+ * One row of the wall screen's "broken now" list: a physical cable (both ends' findings
+ * merged), an SM problem or a stale scan kind, as the latest scan that covered it observed.
+ */
+export interface BrokenRow {
+  kind: 'cable' | 'sm' | 'scan';
+  /** Link key, `port:<guid>/<n>` for a port without a known link, SM subject key, or scan kind. */
+  key: string;
+  severity: Severity;
+  /** What is broken: `leaf-01 port 33 ↔ spine-02 port 5`, `Subnet manager`, `pm scans`. */
+  title: string;
+  /** Why, in plain words: `width 4X->2X`, `no master SM`, `last success 5 min ago (every 60 s)`. */
+  reasons: string[];
+  /** When the condition was first observed (epoch ms). */
+  since: number;
+  /** Someone acknowledged every finding behind the row. */
+  acknowledged: boolean;
+  /** Cable ends (one when the peer is unknown); empty for other kinds. */
+  ends: LinkEnd[];
+  /** The `linkKey` of the worklist entry for this cable, when the worklist lists it. */
+  worklistKey: string | null;
+  findingIds: number[];
+}
+
+/** A cable or SM problem no longer observed: cleared (resolving after the clean period) or resolved. */
+export interface FixedRow {
+  kind: 'cable' | 'sm';
+  key: string;
+  title: string;
+  reasons: string[];
+  /** When the latest scan stopped seeing it (or when it was marked fixed). */
+  clearedAt: number;
+  /** `resolved` once the clean period passed (or someone marked it fixed); else still open. */
+  state: FindingState;
+  ends: LinkEnd[];
+  worklistKey: string | null;
+}
+
 export interface FabricSummary {
   generatedAt: number;
   expectedRate: ExpectedRate;
   switches: number;
+  /** CAs that are HCAs: SHARP Aggregation Nodes (CAs inside switches) are counted apart. */
   hcas: number;
+  aggregationNodes: number;
   ports: number;
   activePorts: number;
   links: number;
   degradedLinks: number;
   downLinks: number;
   portsOverThreshold: number;
+  /** Findings whose condition the latest scan that covered them observed (open or acknowledged), by severity. */
   findingsBySeverity: Record<Severity, number>;
+  /** Open or acknowledged findings no longer observed: cleared, resolving after the clean period. */
+  clearedFindings: number;
   sm: SmSummary;
   lastScans: ScanRow[];
   /** Each run's headline busbw (see {@link NcclRunRow.peakBusbwGBs}) at the run's time, last 30 days. */
   ncclTrend: { at: number; busbwGBs: number; collective: string; verdict: NcclVerdict; scope: NcclRunScope }[];
+  fabricStatus: FabricStatus;
+  /** Worst first. */
+  brokenNow: BrokenRow[];
+  /** Newest first, the last 24 h, at most 12. */
+  recentlyFixed: FixedRow[];
+  /** Scheduled scan kinds only (a source that runs no tools has none). */
+  freshness: ScanFreshness[];
 }
 
 export interface TopoNode {
@@ -177,6 +263,10 @@ export interface PortDetailReply {
   expected: ExpectedRate;
   cable: { vendor?: string; partNumber?: string; serialNumber?: string; lengthM?: number } | null;
   findings: FindingRow[];
+  /** Health of the port's link (or of the port alone) as the latest scans observed it. */
+  health: LinkHealth;
+  /** The worst current finding's short reason when health is not ok. */
+  healthReason: string | null;
 }
 
 export interface CounterHistoryReply {
@@ -204,6 +294,11 @@ export interface FindingRow {
   evidence: Record<string, unknown>;
   firstSeen: number;
   lastSeen: number;
+  /**
+   * When the first scan evaluating this kind no longer saw the condition; null while the latest
+   * one still sees it. A cleared finding is not broken now; it resolves after the clean period.
+   */
+  clearedAt: number | null;
   resolvedAt: number | null;
   acknowledgedBy: string | null;
 }
@@ -221,6 +316,8 @@ export interface WorklistEntry {
   cable: string | null;
   firstSeen: number;
   lastSeen: number;
+  /** Set when no finding of the entry is observed any more (cleared at, latest of them); null while one is. */
+  clearedAt: number | null;
 }
 
 /**
@@ -324,7 +421,15 @@ export interface NcclRunRow {
   startedAt: number;
   finishedAt: number;
   collective: string;
-  labels: { cluster?: string; nodes?: number; gpuModel?: string; hcaCount?: number; runBy?: string };
+  labels: {
+    cluster?: string;
+    nodes?: number;
+    gpuModel?: string;
+    hcaCount?: number;
+    runBy?: string;
+    /** Sample data (the demo's history), not measured on this fabric. */
+    demo?: boolean;
+  };
   hosts: string[];
   /** Hosts the run spanned: its rank lines' hosts, else the `nodes` label; null when unknown. */
   nodes: number | null;
@@ -412,4 +517,50 @@ export interface BandwidthReport {
 export interface PeersReply {
   self: { source: string };
   peers: { name: string; url: string }[];
+}
+
+/** One node in the firmware inventory. */
+export interface FirmwareNodeRow {
+  guid: string;
+  name: string;
+  /** Null for a node no topology has listed (never seen outside the firmware sections). */
+  type: NodeType | null;
+  tier: Tier | null;
+  version: string;
+  hwRevision: number | null;
+  /** Time of the ibdiagnet run that last reported this node's firmware. */
+  observedAt: number;
+  /** Not in the newest run that reported firmware: the version may have changed since. */
+  stale: boolean;
+}
+
+/** The nodes of one device and PSID (one firmware image), and the versions they run. */
+export interface FirmwareGroup {
+  deviceId: number | null;
+  /** `Quantum-2`, `ConnectX-7`, ... when ibwatch knows the device ID. */
+  device: string | null;
+  /** Null when the nodes did not report one (GENERAL_INFO_SMP only, or `--skip nodes_info`). */
+  psid: string | null;
+  nodes: number;
+  /** Nodes per tier (`leaf`, `spine`, `hca`, ...). */
+  tiers: { tier: Tier | 'none'; nodes: number }[];
+  /** The newest version any node of the group runs. */
+  latest: string;
+  /** Newest first. */
+  versions: { version: string; nodes: number }[];
+  /** Nodes not on `latest`, oldest version first; none when `psid` is null (images unknown). */
+  stragglers: FirmwareNodeRow[];
+}
+
+/** `GET /api/firmware`: what ibdiagnet's NODES_INFO / GENERAL_INFO_SMP said of each node. */
+export interface FirmwareReply {
+  generatedAt: number;
+  /** Time of the newest ibdiagnet run that reported firmware; null before any. */
+  observedAt: number | null;
+  /** Nodes with a known firmware version. */
+  nodes: number;
+  /** Nodes of the topology without one (never reported by an ibdiagnet run). */
+  unreported: number;
+  /** Groups with stragglers first, then by size. */
+  groups: FirmwareGroup[];
 }

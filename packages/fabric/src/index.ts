@@ -19,3 +19,6 @@ export * from './link-ends.ts';
 export * from './synthetic.ts';
 export * from './random.ts';
 export * from './port-index.ts';
+export * from './fabric-status.ts';
+export * from './ibdiagnet-checks.ts';
+export * from './firmware.ts';

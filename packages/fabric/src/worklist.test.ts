@@ -16,7 +16,7 @@ const links: FabricLink[] = [
   { a: { nodeGuid: SW, portNum: 2 }, b: { nodeGuid: H2, portNum: 1 } },
 ];
 type F = WorklistFinding;
-type WorklistFinding = Pick<Finding, 'kind' | 'severity' | 'subject' | 'title' | 'short' | 'state'>;
+type WorklistFinding = Pick<Finding, 'kind' | 'severity' | 'subject' | 'title' | 'short' | 'state' | 'clearedAt'>;
 const onPort = (
   g: string,
   n: number,
@@ -102,6 +102,34 @@ describe('buildWorklist()', () => {
       ],
     });
     expect(w.map((e) => e.state)).toEqual(['acknowledged', 'fixed']);
+  });
+
+  it('marks an open entry cleared when no finding of it is observed any more, below entries still broken', () => {
+    const cleared = (f: F, at: string): F => ({ ...f, clearedAt: at });
+    const w = buildWorklist({
+      links,
+      findings: [
+        cleared(onPort(SW, 1, 'symbol-errors', 'critical', 'burst'), '2024-06-01T10:00:00.000Z'),
+        cleared(onPort(H1, 1, 'link-downed', 'major', 'down'), '2024-06-01T10:05:00.000Z'),
+        onPort(SW, 2, 'symbol-errors', 'minor', 'still', 'acknowledged'),
+      ],
+    });
+    expect(w.map((e) => [e.state, e.severity, e.clearedAt])).toEqual([
+      ['acknowledged', 'minor', undefined],
+      ['open', 'critical', '2024-06-01T10:05:00.000Z'],
+    ]);
+  });
+
+  it('takes its severity from the findings still observed, its reasons from every open one', () => {
+    const [e] = buildWorklist({
+      links,
+      findings: [
+        { ...onPort(SW, 1, 'symbol-errors', 'critical', 'old burst'), clearedAt: '2024-06-01T10:00:00.000Z' },
+        onPort(H1, 1, 'link-error-recovery', 'minor', 'recoveries'),
+      ],
+    });
+    expect(e).toMatchObject({ severity: 'minor', reasons: ['old burst', 'recoveries'] });
+    expect(e!.clearedAt).toBeUndefined();
   });
 });
 

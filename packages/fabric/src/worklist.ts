@@ -5,6 +5,7 @@ import {
   SEVERITY_RANK,
   type Finding,
   type FindingState,
+  type FindingSubject,
   type Severity,
 } from './findings.ts';
 import type { CableInfo, FabricLink, FabricNode, FabricPort, Guid, NodeType, PortRef } from './types.ts';
@@ -50,6 +51,11 @@ export interface ReseatEntry {
   priorFixes: number;
   repeatOffender: boolean;
   state: WorklistState;
+  /**
+   * Set when the entry is open or acknowledged but none of its findings is observed any more:
+   * the latest of their clearedAt times (it shows as cleared, not broken, until it resolves).
+   */
+  clearedAt?: string;
   /** Ranking score within a severity (more and worse evidence first). */
   score: number;
 }
@@ -70,7 +76,7 @@ export const PHYSICAL_KINDS: readonly string[] = [
 
 export interface WorklistInput {
   /** Findings (open, acknowledged, and optionally recently resolved → shown as fixed). */
-  findings: readonly Pick<Finding, 'kind' | 'severity' | 'subject' | 'title' | 'short' | 'state'>[];
+  findings: readonly Pick<Finding, 'kind' | 'severity' | 'subject' | 'title' | 'short' | 'state' | 'clearedAt'>[];
   links: readonly FabricLink[];
   nodes?: readonly FabricNode[];
   ports?: readonly FabricPort[];
@@ -83,6 +89,37 @@ export interface WorklistInput {
   priorFixes?: ReadonlyMap<string, number>;
   /** Kinds to include; default {@link PHYSICAL_KINDS}. */
   kinds?: readonly string[];
+}
+
+/** The physical cable a finding is about, keyed as the worklist keys it. */
+export interface CableRef {
+  /** {@link linkKey} of the link, or the port key when the port's peer is unknown. */
+  key: string;
+  /** The cable's ends (one when the peer is unknown). */
+  refs: PortRef[];
+  /** The `portKey`s of the ends the finding itself names. */
+  hit: string[];
+}
+
+/**
+ * The cable a port or link subject is on: a link subject is its own cable; a port subject is
+ * on the link `linkOf` knows for it, else alone. Other subjects (SM, node, run) have none.
+ */
+export function cableOf(subject: FindingSubject, linkOf: (p: PortRef) => FabricLink | undefined): CableRef | null {
+  if (subject.kind === 'link')
+    return {
+      key: linkKey(subject.a, subject.b),
+      refs: [subject.a, subject.b],
+      hit: [portKey(subject.a), portKey(subject.b)],
+    };
+  if (subject.kind !== 'port') return null;
+  const l = linkOf(subject.port);
+  const refs = l ? [l.a, l.b] : [subject.port];
+  return {
+    key: refs.length === 2 ? linkKey(refs[0]!, refs[1]!) : portKey(refs[0]!),
+    refs,
+    hit: [portKey(subject.port)],
+  };
 }
 
 const LADDER = ['clean and reseat both ends', 'swap the transceiver', 'replace the cable'];
@@ -98,7 +135,10 @@ export function actionLadder(priorFixes: number): string[] {
 /**
  * Build the reseat worklist: one entry per physical link, merging the findings of both port
  * ends and of the link itself, ranked worst severity first, then by score (sum of severity
- * ranks over findings, plus one per affected end), then key. Linear in findings + links.
+ * ranks over findings, plus one per affected end), then key. Entries still observed come
+ * before cleared ones, and those before fixed ones; severity and score are those of the
+ * findings still observed when there are any, the reasons those of every open one. Linear in
+ * findings + links.
  */
 export function buildWorklist(input: WorklistInput): ReseatEntry[] {
   const kinds = new Set(input.kinds ?? PHYSICAL_KINDS);
@@ -123,38 +163,38 @@ export function buildWorklist(input: WorklistInput): ReseatEntry[] {
   const groups = new Map<string, Acc>();
   for (const f of input.findings) {
     if (!kinds.has(f.kind)) continue;
-    let refs: PortRef[];
-    let hit: string[];
-    if (f.subject.kind === 'link') {
-      refs = [f.subject.a, f.subject.b];
-      hit = [portKey(f.subject.a), portKey(f.subject.b)];
-    } else if (f.subject.kind === 'port') {
-      const l = linkByPort.get(portKey(f.subject.port));
-      refs = l ? [l.a, l.b] : [f.subject.port];
-      hit = [portKey(f.subject.port)];
-    } else continue;
-    const key = refs.length === 2 ? linkKey(refs[0]!, refs[1]!) : portKey(refs[0]!);
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = { key, refs, findings: [], endsHit: new Set() }));
+    const cable = cableOf(f.subject, (p) => linkByPort.get(portKey(p)));
+    if (!cable) continue;
+    let g = groups.get(cable.key);
+    if (!g) groups.set(cable.key, (g = { key: cable.key, refs: cable.refs, findings: [], endsHit: new Set() }));
     g.findings.push(f);
-    for (const h of hit) g.endsHit.add(h);
+    for (const h of cable.hit) g.endsHit.add(h);
   }
 
   const entries: ReseatEntry[] = [];
   for (const g of groups.values()) {
     const live = g.findings.filter((f) => f.state !== 'resolved');
+    const current = live.filter((f) => f.clearedAt === undefined);
+    // The reasons are the entry's whole open record (a cleared flap still says what happened to
+    // the cable); its severity and rank are what the latest scans observe.
     const counted = live.length ? live : g.findings;
+    const judged = current.length ? current : counted;
     let severity: Severity = 'info';
     let score = g.endsHit.size;
-    const reasons: string[] = [];
-    for (const f of [...counted].sort((x, y) => SEVERITY_RANK[y.severity] - SEVERITY_RANK[x.severity])) {
+    for (const f of judged) {
       if (SEVERITY_RANK[f.severity] > SEVERITY_RANK[severity]) severity = f.severity;
       score += SEVERITY_RANK[f.severity];
+    }
+    const reasons: string[] = [];
+    for (const f of [...counted].sort((x, y) => SEVERITY_RANK[y.severity] - SEVERITY_RANK[x.severity])) {
       const r = FLAP_KINDS.has(f.kind) ? flapReason(counted) : (f.short ?? f.title);
       if (!reasons.includes(r)) reasons.push(r);
     }
     const state: WorklistState = live.some((f) => f.state === 'open') ? 'open' : live.length ? 'acknowledged' : 'fixed';
     const prior = input.priorFixes?.get(g.key) ?? 0;
+    let clearedAt: string | undefined;
+    if (live.length && !current.length)
+      for (const f of live) if (!clearedAt || f.clearedAt! > clearedAt) clearedAt = f.clearedAt;
     const facts = (r: PortRef) => ({
       guid: r.nodeGuid,
       port: r.portNum,
@@ -163,6 +203,7 @@ export function buildWorklist(input: WorklistInput): ReseatEntry[] {
     });
     const refs = g.refs.length === 2 ? orderLinkEnds(g.refs[0]!, g.refs[1]!, facts) : g.refs;
     entries.push({
+      ...(clearedAt ? { clearedAt } : {}),
       key: g.key,
       ends: refs.map((r) => endOf(r, nodes, ports, cables, input.lookup)),
       severity,
@@ -176,9 +217,11 @@ export function buildWorklist(input: WorklistInput): ReseatEntry[] {
     });
   }
   const stateRank: Record<FindingState | WorklistState, number> = { open: 2, acknowledged: 1, fixed: 0, resolved: 0 };
+  // Cleared entries (open or acknowledged, nothing observed any more) just above fixed ones.
+  const rank = (e: ReseatEntry) => (e.clearedAt !== undefined ? 0.5 : stateRank[e.state]);
   return entries.sort(
     (a, b) =>
-      stateRank[b.state] - stateRank[a.state] ||
+      rank(b) - rank(a) ||
       SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
       b.score - a.score ||
       (a.key < b.key ? -1 : 1),

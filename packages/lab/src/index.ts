@@ -20,3 +20,6 @@ export * from './sm-control.ts';
 export * from './rogue-sm.ts';
 export { bringUpPair, joinStandby, sweptAfterTrap } from './sm-pair.ts';
 export * from './status.ts';
+export * from './scenario.ts';
+export * from './demo-history.ts';
+export * from './demo.ts';

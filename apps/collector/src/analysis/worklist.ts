@@ -117,6 +117,7 @@ export function computeWorklist(
       title: f.title,
       short: f.short ?? undefined,
       state: f.state,
+      ...(f.clearedAt === null ? {} : { clearedAt: new Date(f.clearedAt).toISOString() }),
       firstSeen: f.firstSeen,
       lastSeen: f.lastSeen,
     };
@@ -190,6 +191,7 @@ export function computeWorklist(
         : null,
       firstSeen: Math.min(...ts.map((t) => t.first)),
       lastSeen: Math.max(...ts.map((t) => t.last)),
+      clearedAt: e.clearedAt === undefined ? null : Date.parse(e.clearedAt),
     };
     out.push(entry);
   }

@@ -65,7 +65,8 @@ export function createFabricQueries(db: Db, names: NameBook) {
         host: r.type === 'ca' ? hostOf(r.description) : null,
       }));
     },
-    links(): TopoLink[] {
+    /** Links shown on the topology (present, or gone while down); `where` narrows them (fixed SQL only). */
+    links(where = "l.present = 1 OR l.health = 'down'"): TopoLink[] {
       const rows = db
         .prepare(
           `SELECT l.id, l.tier, l.health, l.reason, pa.node_guid AS ag, pa.port_num AS ap, pa.lid AS al, na.description AS ad,
@@ -73,7 +74,7 @@ export function createFabricQueries(db: Db, names: NameBook) {
                   pa.width_active AS w, pa.speed_active AS s, pa.state AS ast, pb.state AS bst
            FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id
            JOIN nodes na ON na.guid = pa.node_guid JOIN nodes nb ON nb.guid = pb.node_guid
-           WHERE l.present = 1 OR l.health = 'down' ORDER BY l.id`,
+           WHERE ${where} ORDER BY l.id`,
         )
         .all() as {
         id: number;
@@ -102,6 +103,10 @@ export function createFabricQueries(db: Db, names: NameBook) {
         reason: r.reason,
       }));
     },
+    /** Links shown with a health other than ok (as on the topology), both ends named. */
+    unhealthyLinks(): TopoLink[] {
+      return this.links("l.health != 'ok' AND (l.present = 1 OR l.health = 'down')");
+    },
     /**
      * Changes whenever what /api/topology shows of the nodes changes: nodes, ports, tiers and
      * rails are written only by a topology ingest, which bumps the topology version.
@@ -125,27 +130,36 @@ export function createFabricQueries(db: Db, names: NameBook) {
           .get(),
       );
     },
-    /** Kind and subject of every open or acknowledged finding (no JSON columns to parse). */
-    activeFindingSubjects(): { kind: string; subjectType: string; subjectKey: string }[] {
+    /**
+     * Kind and subject of every finding the latest scan of its kind observed, info ones (grace
+     * period) left out: what is over a threshold now (no JSON columns to parse).
+     */
+    currentFindingSubjects(): { kind: string; subjectType: string; subjectKey: string }[] {
       return db
         .prepare(
-          "SELECT kind, subject_type AS subjectType, subject_key AS subjectKey FROM findings WHERE state != 'resolved'",
+          `SELECT kind, subject_type AS subjectType, subject_key AS subjectKey FROM findings
+           WHERE cleared_at IS NULL AND severity != 'info'`,
         )
         .all() as { kind: string; subjectType: string; subjectKey: string }[];
     },
     counts(): {
       switches: number;
       hcas: number;
+      aggregationNodes: number;
       ports: number;
       activePorts: number;
       links: number;
       degradedLinks: number;
       downLinks: number;
     } {
-      const n = db.prepare("SELECT SUM(type = 'switch') AS switches, SUM(type = 'ca') AS hcas FROM nodes").get() as {
-        switches: number | null;
-        hcas: number | null;
-      };
+      // A SHARP Aggregation Node is a CA inside a switch, not an HCA: the real NDR run has 256
+      // HCAs and 7 of them ("IB Channel Adapters : 256", "IB Aggregation Nodes : 7").
+      const n = db
+        .prepare(
+          `SELECT SUM(type = 'switch') AS switches, SUM(type = 'ca' AND tier IS NOT 'aggregation') AS hcas,
+                  SUM(tier = 'aggregation') AS ans FROM nodes`,
+        )
+        .get() as { switches: number | null; hcas: number | null; ans: number | null };
       const p = db
         .prepare("SELECT COUNT(*) AS ports, SUM(state = 'Active') AS active FROM ports WHERE port_num > 0")
         .get() as { ports: number; active: number | null };
@@ -157,12 +171,24 @@ export function createFabricQueries(db: Db, names: NameBook) {
       return {
         switches: n.switches ?? 0,
         hcas: n.hcas ?? 0,
+        aggregationNodes: n.ans ?? 0,
         ports: p.ports,
         activePorts: p.active ?? 0,
         links: l.links ?? 0,
         degradedLinks: l.degraded ?? 0,
         downLinks: l.down ?? 0,
       };
+    },
+    /** Health and reason of the link a port is an end of (the present one first), null when it has none. */
+    linkHealthAt(guid: string, port: number): { health: TopoLink['health']; reason: string | null } | null {
+      return (
+        (db
+          .prepare(
+            `SELECT l.health, l.reason FROM ports p JOIN links l ON l.a_port_id = p.id OR l.b_port_id = p.id
+             WHERE p.node_guid = ? AND p.port_num = ? ORDER BY l.present DESC, l.id DESC LIMIT 1`,
+          )
+          .get(guid, port) as { health: TopoLink['health']; reason: string | null } | undefined) ?? null
+      );
     },
     portId(guid: string, port: number): number | null {
       return (

@@ -93,13 +93,14 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
     {
       schema: {
         description:
-          'Findings, worst first. state=active means open or acknowledged; kind is a kind or a family ' +
-          '(link-degraded: link-degraded-width and -speed).',
+          'Findings, worst first. state=active means open or acknowledged; current, observed by the latest scan ' +
+          'of its kind (what views show as broken); cleared, active but no longer observed (resolving). kind is a ' +
+          'kind or a family (link-degraded: link-degraded-width and -speed).',
         querystring: {
           type: 'object',
           additionalProperties: false,
           properties: {
-            state: { type: 'string', enum: ['open', 'acknowledged', 'resolved', 'active'] },
+            state: { type: 'string', enum: ['open', 'acknowledged', 'resolved', 'active', 'current', 'cleared'] },
             severity: { type: 'string', enum: SEVERITIES },
             kind: { type: 'string', maxLength: 100 },
             limit: { type: 'integer', minimum: 1, maximum: 10000, default: 500 },
@@ -145,7 +146,9 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
     {
       config: WRITE_LIMIT,
       schema: {
-        description: 'Mark a finding fixed. If the problem persists, the next sweep opens it again.',
+        description:
+          'Mark a finding fixed. Views go on showing what the scans observe: if the problem persists, the next scan ' +
+          'of its kind opens it again.',
         security: [{ bearer: [] }],
         params: idParams,
       },

@@ -212,8 +212,18 @@ describe('GET /api/nccl/runs/:id: fabric findings around a run', () => {
     ]);
     const titles = fabricFindings(d);
     expect(titles).toContain('Symbol errors on is-north-7-compute-1 mlx5_0 port 1');
-    // The sample's own findings on these hosts (a saturated counter on compute-1) count too.
-    for (const t of titles) expect(t).toMatch(/is-north-7-compute-[12] mlx5_\d+ port 1/);
+    // The sample's own findings on these hosts (a saturated counter on compute-1) count too,
+    // and ibdiagnet's about the 8 leaves the run used (firmware drift, a shared name); none
+    // about the spine, which the run did not use.
+    const onHosts = d.correlatedFindings.filter((f) => f.subjectType === 'port' || f.subjectType === 'link');
+    for (const f of onHosts) expect(f.title).toMatch(/is-north-7-compute-[12] mlx5_\d+ port 1/);
+    const onSwitches = d.correlatedFindings.filter((f) => f.subjectType === 'fabric');
+    expect(onSwitches.length).toBeGreaterThan(0);
+    for (const f of onSwitches)
+      expect([f.kind.startsWith('ibdiagnet-'), f.subjectKey]).toEqual([
+        true,
+        expect.not.stringContaining('0xb0cf0e0300d33fc0'),
+      ]);
     expect(titles.join('\n')).not.toMatch(/compute-9 /);
   });
 

@@ -22,6 +22,8 @@ const labelsSchema = {
     gpuModel: { type: 'string', maxLength: 100 },
     hcaCount: { type: 'integer', minimum: 0, maximum: 1000 },
     runBy: { type: 'string', maxLength: 100 },
+    // Sample data (the demo's history) as opposed to a run measured on this fabric.
+    demo: { type: 'boolean' },
   },
 } as const;
 
@@ -104,7 +106,7 @@ export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     Body: {
       text: string;
       name?: string;
-      labels?: Record<string, string | number>;
+      labels?: Record<string, string | number | boolean>;
       startedAt?: number;
       finishedAt?: number;
     };

@@ -8,6 +8,7 @@ import { createCablesRepo } from '../db/cables-repo.ts';
 import { createCounterHistory } from '../db/counter-history.ts';
 import { writeStamp } from '../db/stamps.ts';
 import { ReplyCache } from './reply-cache.ts';
+import { worstHealth } from '../scans/link-health-store.ts';
 
 const RANGES = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
 /** A history's window moves with the clock: an old point may linger this long without a write. */
@@ -69,7 +70,9 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/api/ports/:guid/:port',
     {
       schema: {
-        description: 'One port: state, speed/width actual vs enabled vs supported vs expected, remote end, findings.',
+        description:
+          'One port: state, speed/width actual vs enabled vs supported vs expected, remote end, findings, ' +
+          'and the health of its link now.',
         params: portParams,
       },
     },
@@ -80,6 +83,15 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       const { raw, ...port } = row;
       const key = `${guid}/${req.params.port}`;
       const related = findings.forPort(guid, req.params.port, 5000);
+      // The colour of its link, as the topology shows it; a port without a link (a switch port
+      // never cabled, a port whose peer is unknown) from its own findings, by the same rule.
+      const health =
+        q.linkHealthAt(guid, req.params.port) ??
+        worstHealth(
+          related
+            .filter((f) => f.clearedAt === null && f.severity !== 'info' && f.subjectType === 'port')
+            .map((f) => ({ kind: f.kind, reason: f.short ?? f.title })),
+        );
       return {
         port: {
           ...port,
@@ -93,6 +105,8 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         expected: deps.config.expectedRate,
         cable: cables.get(key) ?? null,
         findings: related.slice(0, 200).map(toFindingRow),
+        health: health.health,
+        healthReason: health.reason,
       };
     },
   );

@@ -2,6 +2,7 @@ import {
   evaluateNcclRun,
   roundGBs,
   type NcclRun as FabricNcclRun,
+  type NcclRunRow,
   type NcclVerdict,
   type ScanRow,
 } from '@ibwatch/fabric';
@@ -14,13 +15,8 @@ import { runPipeline, ScanError, type Trigger } from './scan-service.ts';
 import { syncFindings } from './findings-sync.ts';
 import { checkLabels, resolveWindow, windowProblems } from './nccl-checks.ts';
 
-export interface NcclLabels {
-  cluster?: string;
-  nodes?: number;
-  gpuModel?: string;
-  hcaCount?: number;
-  runBy?: string;
-}
+/** The labels an uploader gives a run: the API's own type (packages/fabric). */
+export type NcclLabels = NcclRunRow['labels'];
 
 /**
  * When the run happened, if the uploader knows (epoch ms): the run is dated by startedAt, else

@@ -91,7 +91,7 @@ export function storeSm(
     isDesignated: (guid) => designated?.isDesignated(guid) ?? true,
     nodeName: (guid) => named.find((s) => s.guid === guid)?.nodeDescription ?? place(guid).name,
   });
-  const findings = syncFindings(createFindingsRepo(db), ha.verdicts, SM_KINDS, at, config.autoResolveSweeps);
+  const findings = syncFindings(createFindingsRepo(db), ha.verdicts, SM_KINDS, at, config.autoResolveMin * 60_000);
   // A rogue SM long gone leaves the list after the scan history's retention; designated ones stay.
   const keep = repo.known().filter((k) => designated?.isDesignated(k.guid) ?? true);
   repo.pruneKnown(

@@ -1,7 +1,7 @@
 import type { FindingRow } from '@ibwatch/fabric';
 import { api } from '../api/client.ts';
 import { getAckBy } from '../api/token.ts';
-import { findingStateLook, severityLook, sortBySeverity } from '../lib/status.ts';
+import { lifecycleLook, severityLook, sortBySeverity } from '../lib/status.ts';
 import { Badge } from './Badge.tsx';
 import { Empty } from './States.tsx';
 import { Time } from './Time.tsx';
@@ -42,6 +42,7 @@ export function FindingsTable({
               data-finding-id={f.id}
               data-severity={f.severity}
               data-state={f.state}
+              data-cleared={f.clearedAt !== null ? '1' : '0'}
             >
               <td>
                 <Badge look={severityLook[f.severity]} />
@@ -54,7 +55,12 @@ export function FindingsTable({
                 {f.subjectType} {f.subjectKey}
               </td>
               <td>
-                <Badge look={findingStateLook[f.state]} />
+                <Badge look={lifecycleLook(f.state, f.clearedAt)} />
+                {f.clearedAt !== null && f.state !== 'resolved' && (
+                  <div className="small muted">
+                    since <Time at={f.clearedAt} short />
+                  </div>
+                )}
                 {f.acknowledgedBy && <div className="small muted">by {f.acknowledgedBy}</div>}
                 {f.resolvedAt !== null && (
                   <div className="small muted">

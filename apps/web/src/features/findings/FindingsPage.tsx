@@ -8,7 +8,8 @@ import { isSeverity, SEVERITIES } from '../../lib/status.ts';
 import { serializeQuery, setQuery, useLocation } from '../../router.ts';
 import { kindSuggestions } from './findings.ts';
 
-const STATES: FindingState[] = ['open', 'acknowledged', 'resolved'];
+// Lifecycle states, plus `current` (what the latest scans observe) and `cleared` (open, no longer observed).
+const STATES: (FindingState | 'current' | 'cleared')[] = ['current', 'cleared', 'open', 'acknowledged', 'resolved'];
 
 export default function FindingsPage() {
   const { query } = useLocation();

@@ -1,6 +1,8 @@
 import type { CounterHistoryReply, PortDetailReply } from '@ibwatch/fabric';
 import { useApi } from '../../api/useApi.ts';
+import { Badge } from '../../components/Badge.tsx';
 import { FindingsTable } from '../../components/FindingsTable.tsx';
+import { healthLook } from '../../lib/status.ts';
 import { Link } from '../../components/Link.tsx';
 import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
@@ -21,6 +23,10 @@ function Summary({ d }: { d: PortDetailReply }) {
     <div className="grid-2">
       <section className="card" aria-labelledby="pd-state">
         <h2 id="pd-state">State and rate</h2>
+        <p data-testid="port-health" data-health={d.health}>
+          Health now: <Badge look={healthLook[d.health]} />
+          {d.healthReason && <span> {d.healthReason}</span>}
+        </p>
         {p.stale && (
           <p className="banner tone-warn" data-testid="port-stale">
             ◌ STALE: the latest topology scan did not reach this port. What follows is as last seen,{' '}

@@ -19,6 +19,13 @@ import {
 } from './model.ts';
 import { TopoCanvas, type FocusRequest } from './TopoCanvas.tsx';
 
+const HIT_LABEL: Record<SearchHit['what'], string> = {
+  host: 'host ',
+  switch: 'switch ',
+  hca: 'HCA ',
+  aggregation: 'SHARP AN ',
+};
+
 function TopologyView({ reply: raw }: { reply: TopologyReply }) {
   const t0 = useRef(performance.now()).current;
   const reply = useMemo(() => orientTopology(raw), [raw]);
@@ -131,7 +138,7 @@ function TopologyView({ reply: raw }: { reply: TopologyReply }) {
           {hits.map((h) => (
             <li key={h.what + h.guid}>
               <button type="button" className="btn-small" onClick={() => choose(h)}>
-                {h.what === 'host' ? 'host ' : h.what === 'switch' ? 'switch ' : 'HCA '}
+                {HIT_LABEL[h.what]}
                 {h.name}
               </button>
             </li>

@@ -75,7 +75,7 @@ export function indexTopology(reply: TopologyReply): TopoIndex {
 export interface SearchHit {
   guid: string;
   name: string;
-  what: 'switch' | 'hca' | 'host';
+  what: 'switch' | 'hca' | 'host' | 'aggregation';
   /** For host hits: the host name (highlights its rails). */
   host?: string;
 }
@@ -107,7 +107,7 @@ export function searchTopology(idx: TopoIndex, query: string, limit = 20): Searc
       const hit: SearchHit = { guid: n.guid, name: n.host, what: 'host', host: n.host };
       (host === q ? exact : partial).push(hit);
     }
-    const what = n.type === 'switch' ? 'switch' : 'hca';
+    const what = n.tier === 'aggregation' ? 'aggregation' : n.type === 'switch' ? 'switch' : 'hca';
     if (name === q || (g && hex === g.padStart(16, '0'))) exact.push({ guid: n.guid, name: n.name, what });
     else if (name.includes(q) || (g && hex.includes(g))) partial.push({ guid: n.guid, name: n.name, what });
     if (exact.length >= limit) break;
