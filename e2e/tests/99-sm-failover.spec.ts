@@ -11,7 +11,17 @@ test('killing the master SM shows one failover and the dead master, not seen, on
   env,
 }) => {
   test.setTimeout(180_000);
-  const before = await api.get<SmReply>('/api/sms');
+  // The SM specs before this one end with the priority-15 master back; this collector's latest
+  // SM scan may still be one from the takeover in between.
+  const before = await api.scanUntil(
+    'sm',
+    async () => {
+      const r = await api.get<SmReply>('/api/sms');
+      return r.summary.status === 'ok' ? r : undefined;
+    },
+    'one master and a standby',
+    45_000,
+  );
   const oldMaster = before.sms.find((s) => s.answering && s.state === 'MASTER');
   expect(oldMaster?.priority).toBe(15);
   const failoversBefore = before.summary.failoversLast24h;
