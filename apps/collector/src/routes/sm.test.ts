@@ -11,9 +11,10 @@ afterAll(async () => {
   }
 });
 
+/** An app over run b (the older of the two real runs) imported, so that importing run a is news. */
 async function appWith(env: Record<string, string> = {}) {
   const ctx = testContext(env);
-  await ctx.scans.importIbdiagnet(SAMPLE_A, 'cli');
+  await ctx.scans.importIbdiagnet(SAMPLE_B, 'cli');
   const app = await appOf(ctx);
   opened.push({ app, cleanup: ctx.cleanup });
   return { ctx, app };
@@ -21,6 +22,18 @@ async function appWith(env: Record<string, string> = {}) {
 
 const relearn = (app: FastifyInstance, headers: Record<string, string> = auth) =>
   app.inject({ method: 'POST', url: '/api/sms/relearn', headers });
+
+describe('SM observations of imported ibdiagnet runs', () => {
+  it('are dated when the run ran, and an older run imported later changes nothing', async () => {
+    const { ctx, app } = await appWith();
+    await ctx.scans.importIbdiagnet(SAMPLE_A, 'cli');
+    const a = (await app.inject('/api/sms')).json<SmReply>();
+    expect(a.summary.observedAt).toBe(Date.parse('2025-03-31T23:43:18Z'));
+    const older = await ctx.scans.importIbdiagnet(SAMPLE_B, 'cli');
+    expect(Object.keys(older.summary).some((k) => k.startsWith('sm.'))).toBe(false);
+    expect((await app.inject('/api/sms')).json<SmReply>()).toEqual(a);
+  });
+});
 
 describe('POST /api/sms/relearn', () => {
   it('needs the token', async () => {
@@ -42,7 +55,7 @@ describe('POST /api/sms/relearn', () => {
         neverSeen: [],
       },
     });
-    await ctx.scans.importIbdiagnet(SAMPLE_B, 'cli');
+    await ctx.scans.importIbdiagnet(SAMPLE_A, 'cli');
     const after = (await app.inject('/api/sms')).json<SmReply>();
     expect(after.designation.relearnPending).toBe(false);
     expect(after.events.some((e) => e.kind === 'learned' && e.detail.startsWith('designated SMs re-learned'))).toBe(
