@@ -11,7 +11,7 @@ import { authHook } from './auth.ts';
 import { securityHeaders } from './security-headers.ts';
 import { registerRoutes } from './routes/index.ts';
 import { schemaErrorMessage } from './validation-message.ts';
-import type { ScanService } from './scans/scan-service.ts';
+import { isBusyError, RETRY_AFTER_S, type ScanService } from './scans/scan-service.ts';
 import type { NameBook } from './names.ts';
 
 export interface AppDeps {
@@ -66,6 +66,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // One error handler: validation errors say what was wrong; 5xx never leak a stack or SQL.
   app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown }, req, reply) => {
+    // Another process held the database past the busy timeout: nothing is wrong with the request.
+    if (isBusyError(err)) {
+      req.log.warn({ err }, 'database busy');
+      return reply
+        .code(503)
+        .header('retry-after', String(RETRY_AFTER_S))
+        .send({ statusCode: 503, error: 'Service Unavailable', message: 'database busy; try again' });
+    }
     const status = err.statusCode ?? 500;
     if (status >= 500) {
       req.log.error({ err }, 'request failed');
