@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLab, stopLab } from '@ibwatch/lab';
-import { portIsFree, tail, waitReady } from './global-setup.ts';
-import { REPO_ROOT, STATE_FILE, stopCollectorPid } from './state.ts';
+import { startCollector, stopCollector, tail } from './collector.ts';
+import { STATE_FILE } from './state.ts';
 
 /**
  * Three fabrics for the `fleet` Playwright project (specs `7N-fleet-*`): three small labs (each
@@ -56,37 +55,16 @@ export function fleetCollector(name: FabricName): FleetCollector {
   return c;
 }
 
-/** Free ports from 3300 on (the lab collector takes 3100-3199, the real-fabric ones 3200-3299). */
-async function freePorts(n: number): Promise<number[]> {
-  const out: number[] = [];
-  for (let port = 3300; port < 3400 && out.length < n; port++) if (await portIsFree(port)) out.push(port);
-  if (out.length < n) throw new Error('not enough free ports in 3300-3399 on 127.0.0.1 for the fleet collectors');
-  return out;
-}
-
-/** Only our own IBWATCH_* settings: a developer's shell exports must not change the run. */
-function collectorEnv(c: FleetCollector, peers: FleetCollector[]): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith('IBWATCH_')),
-  );
-  const port = new URL(c.baseURL).port;
-  Object.assign(env, {
-    IBWATCH_SOURCE: 'lab',
-    IBWATCH_LAB_DIR: c.labDir,
-    IBWATCH_DB: c.dbFile,
-    IBWATCH_HOST: '127.0.0.1',
-    IBWATCH_PORT: port,
-    IBWATCH_TOKEN: c.token,
+/** This fabric's IBWATCH_* settings over the e2e defaults, with `peers` listed as its peers. */
+function fabricEnv(c: FleetCollector, peers: FleetCollector[]): Record<string, string> {
+  const env: Record<string, string> = {
     IBWATCH_READS_NEED_TOKEN: String(c.readsNeedToken),
     IBWATCH_FABRIC_NAME: c.name,
-    IBWATCH_GRACE_PERIOD_MIN: '0',
-    IBWATCH_JITTER_MS: '0',
     IBWATCH_CRON_PM: '0 * * * * *',
     IBWATCH_CRON_SM: '*/30 * * * * *',
     IBWATCH_CRON_TOPOLOGY: '*/30 * * * * *',
     IBWATCH_IBDIAGNET_OUT: join(c.labDir, '..', `${c.name}-ibdiagnet`),
-    IBWATCH_LOG_LEVEL: 'info',
-  });
+  };
   if (peers.length) {
     env.IBWATCH_PEERS = peers.map((p) => `${p.name}=${p.baseURL}`).join(',');
     const tokens = peers.filter((p) => p.readsNeedToken).map((p) => `${p.name}=${p.token}`);
@@ -95,19 +73,22 @@ function collectorEnv(c: FleetCollector, peers: FleetCollector[]): NodeJS.Proces
   return env;
 }
 
-function spawnCollector(c: FleetCollector, state: FleetState, peers: FleetCollector[]): number {
-  const out = openSync(c.log, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/collector/src/server.ts'], {
-    cwd: REPO_ROOT,
-    env: collectorEnv(c, peers),
-    stdio: ['ignore', out, out],
+/** Starts the collector of `c` on a port the kernel picks, recording its PID and URL. */
+async function start(c: FleetCollector, state: FleetState, peers: FleetCollector[]): Promise<void> {
+  const save = () => writeFileSync(FLEET_STATE_FILE, JSON.stringify(state, null, 2));
+  const r = await startCollector({
+    labDir: c.labDir,
+    dbFile: c.dbFile,
+    log: c.log,
+    token: c.token,
+    env: fabricEnv(c, peers),
+    onSpawn: (pid) => {
+      c.pid = pid;
+      save();
+    },
   });
-  closeSync(out);
-  if (child.pid === undefined) throw new Error(`could not spawn the collector of ${c.name}`);
-  child.unref();
-  c.pid = child.pid;
-  writeFileSync(FLEET_STATE_FILE, JSON.stringify(state, null, 2));
-  return child.pid;
+  c.baseURL = r.baseURL;
+  save();
 }
 
 /** Starts the three labs and their collectors; on failure stops what it started and says why. */
@@ -115,14 +96,13 @@ export async function startFleet(): Promise<FleetState> {
   const state: FleetState = { tmpDir: mkdtempSync(join(tmpdir(), 'ibwatch-e2e-fleet-')), collectors: [] };
   writeFileSync(FLEET_STATE_FILE, JSON.stringify(state, null, 2));
   try {
-    const ports = await freePorts(FLEET.length);
-    state.collectors = FLEET.map((f, i) => ({
+    state.collectors = FLEET.map((f) => ({
       name: f.name,
       gpus: f.gpus,
       labDir: join(state.tmpDir, `${f.name}-lab`),
       dbFile: join(state.tmpDir, `${f.name}.db`),
       log: join(state.tmpDir, `${f.name}.log`),
-      baseURL: `http://127.0.0.1:${ports[i]}`,
+      baseURL: '',
       token: randomBytes(16).toString('hex'),
       readsNeedToken: 'readsNeedToken' in f && f.readsNeedToken,
       pid: null,
@@ -130,9 +110,10 @@ export async function startFleet(): Promise<FleetState> {
     writeFileSync(FLEET_STATE_FILE, JSON.stringify(state, null, 2));
     // One lab after the other: three OpenSM bring-ups at once on two busy cores stall sweeps.
     for (const c of state.collectors) await startLab({ gpus: c.gpus, tiers: 2, dir: c.labDir });
+    // The peers first: plane-1 is configured with their addresses.
     const [first, ...others] = state.collectors;
-    const pids = [spawnCollector(first!, state, others), ...others.map((c) => spawnCollector(c, state, []))];
-    await Promise.all(state.collectors.map((c, i) => waitReady(c.baseURL, pids[i]!, c.log)));
+    await Promise.all(others.map((c) => start(c, state, [])));
+    await start(first!, state, others);
     return state;
   } catch (err) {
     const logs = state.collectors.map((c) => `--- ${c.name} (${c.log}):\n${tail(c.log)}`).join('\n');
@@ -142,11 +123,13 @@ export async function startFleet(): Promise<FleetState> {
 }
 
 /** Stops one collector this suite started, by PID. */
-export const stopCollector = (c: FleetCollector): Promise<void> => stopCollectorPid(c.pid);
+export const stopFleetCollector = async (c: FleetCollector): Promise<void> => {
+  if (c.pid !== null) await stopCollector(c.pid);
+};
 
 /** Ends only what this suite started: the collectors by PID, the labs by their dirs. */
 export async function stopFleet(state: FleetState): Promise<void> {
-  for (const c of state.collectors) await stopCollector(c);
+  for (const c of state.collectors) await stopFleetCollector(c);
   for (const c of state.collectors) await stopLab(c.labDir).catch(() => false);
   if (process.env.E2E_KEEP_TMP) console.log(`e2e: kept ${state.tmpDir} (fleet databases and logs)`);
   else rmSync(state.tmpDir, { recursive: true, force: true });

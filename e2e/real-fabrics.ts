@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { portIsFree, tail, waitReady } from './global-setup.ts';
-import { REPO_ROOT, STATE_FILE, stopCollectorPid } from './state.ts';
+import { collectorAlive, REPO_ROOT, STATE_FILE } from './state.ts';
 
 /**
  * Collectors on the two real NDR fabrics (packages/parsers/fixtures/ibdiagnet2-runs), for the
@@ -115,9 +115,16 @@ export async function startRealCollectors(): Promise<RealState> {
   }
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /** Ends only the collectors this suite started, by PID, then removes their databases. */
 export async function stopRealCollectors(state: RealState): Promise<void> {
-  for (const c of state.collectors) await stopCollectorPid(c.pid);
+  for (const c of state.collectors) {
+    if (c.pid === null || !collectorAlive(c.pid)) continue;
+    process.kill(c.pid, 'SIGTERM');
+    for (let i = 0; i < 50 && collectorAlive(c.pid); i++) await sleep(100);
+    if (collectorAlive(c.pid)) process.kill(c.pid, 'SIGKILL');
+  }
   if (process.env.E2E_KEEP_TMP) console.log(`e2e: kept ${state.tmpDir} (real-fabric databases and logs)`);
   else rmSync(state.tmpDir, { recursive: true, force: true });
   rmSync(REAL_STATE_FILE, { force: true });

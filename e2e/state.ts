@@ -42,11 +42,3 @@ export function collectorAlive(pid: number): boolean {
     return false;
   }
 }
-
-/** Stops a collector this run started, by PID: TERM, then KILL after 5 s. Nothing if it is gone. */
-export async function stopCollectorPid(pid: number | null): Promise<void> {
-  if (pid === null || !collectorAlive(pid)) return;
-  process.kill(pid, 'SIGTERM');
-  for (let i = 0; i < 50 && collectorAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
-  if (collectorAlive(pid)) process.kill(pid, 'SIGKILL');
-}

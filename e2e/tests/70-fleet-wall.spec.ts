@@ -2,7 +2,7 @@ import { attachLab, degradeLink } from '@ibwatch/lab';
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import type { FabricSummary, FleetReply } from '../../packages/fabric/src/api.ts';
 import { worstFleetWord } from '../../packages/fabric/src/fleet.ts';
-import { fleetCollector, stopCollector, type FabricName, type FleetCollector } from '../fleet.ts';
+import { fleetCollector, stopFleetCollector, type FabricName, type FleetCollector } from '../fleet.ts';
 import { snap } from './fixtures.ts';
 
 // The fleet wall on three lab fabrics (fleet.ts): plane-1 serves /fleet and reads plane-2 and
@@ -110,7 +110,7 @@ test('a collector that stops answering is UNREACHABLE on the wall, with what it 
   await page.setViewportSize({ width: 3840, height: 2160 });
   await page.goto(`${fleet.baseURL}/fleet?kiosk=1`);
   await expect(tile(page, 'plane-3')).toHaveAttribute('data-stale', 'false');
-  await stopCollector(p3);
+  await stopFleetCollector(p3);
 
   const t3 = tile(page, 'plane-3');
   await expect(t3).toHaveAttribute('data-status', 'UNREACHABLE', { timeout: 40_000 });

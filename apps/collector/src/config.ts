@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import cron from 'node-cron';
 import type { ExpectedRate, LinkSpeed, LinkWidth } from '@ibwatch/fabric';
-import { LANE_GBPS, NCCL_MAX_BUSBW_GBS, WIDTH_LANES } from '@ibwatch/fabric';
+import { LANE_GBPS, NCCL_MAX_BUSBW_GBS, normalizeGuid, WIDTH_LANES } from '@ibwatch/fabric';
 import { cronIntervalMs } from './scans/cadence.ts';
 import { readPeerSettings } from './fleet/peers-config.ts';
 
@@ -55,6 +55,11 @@ export interface Config {
   peerTimeoutMs: number;
   /** This collector's fabric on the fleet wall. */
   fabricName: string;
+  /**
+   * Designated SM ports (port or node GUIDs, canonical form); an SM anywhere else is rogue.
+   * null: learned from the SMs of the first SM observation (and re-learned on request).
+   */
+  smGuids: string[] | null;
   /** Settings accepted but worth a warning at start-up (deprecated variables). */
   notices: string[];
 }
@@ -134,6 +139,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const fleet = readPeerSettings(env);
   problems.push(...fleet.problems);
 
+  let smGuids: string[] | null = null;
+  const smGuidsRaw = str('IBWATCH_SM_GUIDS', '');
+  if (smGuidsRaw) {
+    smGuids = [];
+    for (const item of smGuidsRaw.split(',').map((x) => x.trim())) {
+      const guid = normalizeGuid(item);
+      if (!guid) problems.push(`IBWATCH_SM_GUIDS: ${JSON.stringify(item)} is not a GUID (e.g. 0xb83fd203ff000101)`);
+      else if (!smGuids.includes(guid)) smGuids.push(guid);
+    }
+  }
+
   const host = str('IBWATCH_HOST', '127.0.0.1');
   if (/\s/.test(host)) problems.push(`IBWATCH_HOST=${JSON.stringify(host)}: expected one address or host name`);
   // Fastify's logger (pino) throws on an unknown level at start-up, after the config was accepted.
@@ -201,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     peerTokens: fleet.peerTokens,
     peerTimeoutMs: int('IBWATCH_PEER_TIMEOUT_MS', 3000, 100, 60_000),
     fabricName: fleet.fabricName,
+    smGuids,
     notices,
   };
   if (problems.length > 0) throw new ConfigError(problems);

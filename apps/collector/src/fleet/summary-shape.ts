@@ -61,7 +61,16 @@ const schema = {
     brokenNow: { type: 'array', items: brokenRow },
     sm: {
       type: 'object',
-      required: ['status', 'masterGuid', 'masterName', 'masterCount', 'standbyCount', 'failoversLast24h'],
+      required: [
+        'status',
+        'masterGuid',
+        'masterName',
+        'masterCount',
+        'standbyCount',
+        'failoversLast24h',
+        'missingCount',
+        'rogueCount',
+      ],
       properties: {
         status: str,
         masterGuid: nullable('string'),
@@ -69,6 +78,8 @@ const schema = {
         masterCount: count,
         standbyCount: count,
         failoversLast24h: count,
+        missingCount: count,
+        rogueCount: count,
       },
     },
     freshness: {
