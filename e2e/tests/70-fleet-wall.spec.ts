@@ -25,6 +25,15 @@ const tile = (page: Page, name: FabricName) => page.locator(`[data-testid="fleet
 
 test('the fleet wall shows the three fabrics, each with the word its own collector says', async ({ page, request }) => {
   const fleet = fleetCollector('plane-1');
+  // Reached from the header's Fabrics menu, which lists the peers too.
+  await page.goto(`${fleet.baseURL}/`);
+  await page.getByTestId('fabrics-menu').locator('summary').click();
+  await expect(page.getByTestId('fabric-peer')).toHaveText(['plane-2', 'plane-3']);
+  await page.getByTestId('fleet-link').click();
+  await expect(page).toHaveURL(`${fleet.baseURL}/fleet`);
+  await expect(page.getByTestId('fleet-tile')).toHaveCount(3);
+  await expect(page.getByTestId('kiosk-toggle')).toHaveAttribute('href', '/fleet?kiosk=1');
+
   await page.setViewportSize({ width: 3840, height: 2160 });
   await page.goto(`${fleet.baseURL}/fleet?kiosk=1`);
   await expect(page.getByTestId('fleet-tile')).toHaveCount(3);
