@@ -14,6 +14,9 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
  * The `real-fabrics` project (specs `5N-real-*`) runs on two more collectors, one per real NDR
  * run imported with the CLI (real-fabrics.ts), set up and torn down by projects of their own;
  * it does not touch the lab. `--project lab` or `--project real-fabrics` runs one of them.
+ *
+ * The `fleet` project (specs `7N-fleet-*`) runs on three small labs of its own with a collector
+ * each (fleet.ts), one serving the fleet wall with the other two as peers; `--project fleet`.
  */
 export default defineConfig({
   testDir: './tests',
@@ -31,10 +34,13 @@ export default defineConfig({
   globalTimeout: 15 * 60_000,
   expect: { timeout: 15_000 },
   projects: [
-    { name: 'lab', testMatch: /\.spec\.ts$/, testIgnore: /-real-.*\.spec\.ts$/ },
+    { name: 'lab', testMatch: /\.spec\.ts$/, testIgnore: [/-real-.*\.spec\.ts$/, /-fleet-.*\.spec\.ts$/] },
     { name: 'real-fabrics-setup', testMatch: /real-fabrics\.setup\.ts$/, teardown: 'real-fabrics-teardown' },
     { name: 'real-fabrics-teardown', testMatch: /real-fabrics\.teardown\.ts$/ },
     { name: 'real-fabrics', testMatch: /-real-.*\.spec\.ts$/, dependencies: ['real-fabrics-setup'] },
+    { name: 'fleet-setup', testMatch: /fleet\.setup\.ts$/, teardown: 'fleet-teardown' },
+    { name: 'fleet-teardown', testMatch: /fleet\.teardown\.ts$/ },
+    { name: 'fleet', testMatch: /-fleet-.*\.spec\.ts$/, dependencies: ['fleet-setup'] },
   ],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

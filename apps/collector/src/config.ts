@@ -3,6 +3,7 @@ import cron from 'node-cron';
 import type { ExpectedRate, LinkSpeed, LinkWidth } from '@ibwatch/fabric';
 import { LANE_GBPS, NCCL_MAX_BUSBW_GBS, normalizeGuid, WIDTH_LANES } from '@ibwatch/fabric';
 import { cronIntervalMs } from './scans/cadence.ts';
+import { readPeerSettings } from './fleet/peers-config.ts';
 
 export type SourceKind = 'lab' | 'diags' | 'ibdiagnet' | 'import-only';
 
@@ -48,6 +49,12 @@ export interface Config {
   logLevel: string;
   /** Other collectors (one per fabric) the dashboard can list: `name=url,name=url`. */
   peers: { name: string; url: string }[];
+  /** Bearer token per peer name for reading its summary (fleet wall); never served. */
+  peerTokens: Record<string, string>;
+  /** How long the fleet wall waits for a peer's answer. */
+  peerTimeoutMs: number;
+  /** This collector's fabric on the fleet wall. */
+  fabricName: string;
   /**
    * Designated SM ports (port or node GUIDs, canonical form); an SM anywhere else is rogue.
    * null: learned from the SMs of the first SM observation (and re-learned on request).
@@ -129,13 +136,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push('IBWATCH_IBDIAGNET_ARGS: -o is set by ibwatch (IBWATCH_IBDIAGNET_OUT)');
   }
 
-  const peers: Config['peers'] = [];
-  for (const item of str('IBWATCH_PEERS', '').split(',').filter(Boolean)) {
-    const [name, url] = item.split('=');
-    if (!name || !url || !/^https?:\/\/[^\s]+$/.test(url))
-      problems.push(`IBWATCH_PEERS: ${JSON.stringify(item)} is not name=http(s)://host:port`);
-    else peers.push({ name, url: url.replace(/\/$/, '') });
-  }
+  const fleet = readPeerSettings(env);
+  problems.push(...fleet.problems);
 
   let smGuids: string[] | null = null;
   const smGuidsRaw = str('IBWATCH_SM_GUIDS', '');
@@ -155,7 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`IBWATCH_LOG_LEVEL=${JSON.stringify(logLevel)}: expected one of ${LOG_LEVELS.join(', ')}`);
 
-  const notices: string[] = [];
+  const notices: string[] = [...fleet.notices];
   const cronPm = cronExpr('IBWATCH_CRON_PM', '0 * * * * *');
   // IBWATCH_AUTO_RESOLVE_SWEEPS counted clean sweeps, whose meaning depended on the cadence (10
   // sweeps were 10 min of PM and 100 min of topology scans) and which also decided what colour a
@@ -211,7 +213,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gracePeriodMin: int('IBWATCH_GRACE_PERIOD_MIN', 30, 0, 100_000),
     bodyLimitBytes: int('IBWATCH_BODY_LIMIT_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     logLevel,
-    peers,
+    peers: fleet.peers,
+    peerTokens: fleet.peerTokens,
+    peerTimeoutMs: int('IBWATCH_PEER_TIMEOUT_MS', 3000, 100, 60_000),
+    fabricName: fleet.fabricName,
     smGuids,
     notices,
   };

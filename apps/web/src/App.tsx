@@ -19,6 +19,7 @@ const RunDetailPage = lazy(() => import('./features/bandwidth/RunDetailPage.tsx'
 const ScansPage = lazy(() => import('./features/scans/ScansPage.tsx'));
 const FindingsPage = lazy(() => import('./features/findings/FindingsPage.tsx'));
 const FirmwarePage = lazy(() => import('./features/firmware/FirmwarePage.tsx'));
+const FleetPage = lazy(() => import('./features/fleet/FleetPage.tsx'));
 
 const NAV: { path: string; label: string; match: Route['name'][] }[] = [
   { path: '/', label: 'Overview', match: ['overview'] },
@@ -56,6 +57,8 @@ function Page({ route }: { route: Route }) {
       return <FindingsPage />;
     case 'firmware':
       return <FirmwarePage />;
+    case 'fleet':
+      return <FleetPage />;
     case 'not-found':
       return (
         <section data-testid="not-found">
@@ -92,7 +95,10 @@ export function App() {
   const loc = useLocation();
   const kiosk = loc.query.kiosk === '1';
   const [dark, setDark] = useDarkMode(kiosk);
-  const title = NAV.find((n) => n.match.includes(loc.route.name))?.label;
+  // The fleet wall is reached from the Fabrics menu, not the main navigation.
+  const title =
+    NAV.find((n) => n.match.includes(loc.route.name))?.label ?? (loc.route.name === 'fleet' ? 'Fleet' : undefined);
+  const wall = loc.route.name === 'overview' || loc.route.name === 'fleet';
   useEffect(() => {
     document.title = title ? `${title} · ibwatch` : 'ibwatch';
   }, [title]);
@@ -125,9 +131,9 @@ export function App() {
         )}
         <div className="header-tools">
           {!kiosk && <FabricsMenu />}
-          {loc.route.name === 'overview' && (
+          {wall && (
             <Link
-              href={href('/', { kiosk: !kiosk })}
+              href={href(loc.path, { kiosk: !kiosk })}
               className="button-link"
               aria-label={kiosk ? 'Leave kiosk mode' : 'Kiosk mode for a wall screen'}
               data-testid="kiosk-toggle"

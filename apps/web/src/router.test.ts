@@ -15,6 +15,7 @@ describe('matchRoute()', () => {
     ['/scans', { name: 'scans' }],
     ['/findings', { name: 'findings' }],
     ['/firmware', { name: 'firmware' }],
+    ['/fleet', { name: 'fleet' }],
   ])('maps %s', (path, want) => {
     expect(matchRoute(path)).toEqual(want);
   });

@@ -17,6 +17,7 @@ export type Route =
   | { name: 'scans' }
   | { name: 'findings' }
   | { name: 'firmware' }
+  | { name: 'fleet' }
   | { name: 'not-found'; path: string };
 
 /** Map a pathname to a route. Trailing slashes are ignored; unknown paths are `not-found`. */
@@ -35,6 +36,7 @@ export function matchRoute(pathname: string): Route {
   if (a === 'scans' && parts.length === 1) return { name: 'scans' };
   if (a === 'findings' && parts.length === 1) return { name: 'findings' };
   if (a === 'firmware' && parts.length === 1) return { name: 'firmware' };
+  if (a === 'fleet' && parts.length === 1) return { name: 'fleet' };
   void d;
   return { name: 'not-found', path: pathname };
 }

@@ -23,3 +23,5 @@ export * from './text-limits.ts';
 export * from './fabric-status.ts';
 export * from './ibdiagnet-checks.ts';
 export * from './firmware.ts';
+export * from './fleet.ts';
+export * from './summary-sample.ts';

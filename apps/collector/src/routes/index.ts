@@ -11,6 +11,7 @@ import { reportRoutes } from './reports.ts';
 import { metricsRoutes } from './metrics.ts';
 import { peerRoutes } from './peers.ts';
 import { firmwareRoutes } from './firmware.ts';
+import { fleetRoutes } from './fleet.ts';
 
 /** Every resource is one plugin; they share the deps the app was built with. */
 export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -26,6 +27,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
     metricsRoutes,
     peerRoutes,
     firmwareRoutes,
+    fleetRoutes,
   ]) {
     await app.register(plugin, deps);
   }

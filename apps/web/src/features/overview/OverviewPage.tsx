@@ -3,6 +3,7 @@ import type { FabricSummary, ScanFreshness, Severity } from '@ibwatch/fabric';
 import { useApi } from '../../api/useApi.ts';
 import { Badge } from '../../components/Badge.tsx';
 import { Link } from '../../components/Link.tsx';
+import { UpdatedAt } from '../../components/UpdatedAt.tsx';
 import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
 import { scanLook, SEVERITIES, severityLook, type StatusLook } from '../../lib/status.ts';
@@ -258,14 +259,7 @@ export function OverviewPage() {
     <section className={`overview${kiosk ? ' kiosk-layout' : ''}`} data-testid="overview">
       <div className="page-head">
         <h1>Fabric overview</h1>
-        <p className="updated" aria-live="polite" data-testid="updated-at">
-          {state.updatedAt ? (
-            <>
-              Updated at <Time at={state.updatedAt} /> · refreshes every {refreshMs / 1000} s
-              {state.loading && <span className="muted"> · refreshing…</span>}
-            </>
-          ) : null}
-        </p>
+        <UpdatedAt poll={state} refreshMs={refreshMs} />
       </div>
       <Async state={state} what="fabric summary">
         {(s) => {

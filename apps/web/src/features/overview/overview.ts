@@ -87,6 +87,20 @@ export interface ScreenStatus {
 }
 
 /**
+ * When a polled page has lost its collector: the time of the last good answer once polls have
+ * failed for more than two refresh periods (everything on screen is at least that old), else null.
+ */
+export function lostSince(
+  poll: { error: unknown; updatedAt: number | undefined },
+  generatedAt: number,
+  now: number,
+  refreshMs: number,
+): number | null {
+  const lastGood = poll.updatedAt ?? generatedAt;
+  return poll.error && now - lastGood > 2 * refreshMs ? lastGood : null;
+}
+
+/**
  * The collector's status word, unless the screen itself has lost it: when polls fail for more
  * than two refresh periods, the summary on screen is old whatever it says, so the screen says
  * STALE (and what the collector said last).
@@ -97,12 +111,12 @@ export function screenStatus(
   now: number,
   refreshMs: number,
 ): ScreenStatus {
-  const lastGood = poll.updatedAt ?? s.generatedAt;
-  if (poll.error && now - lastGood > 2 * refreshMs) {
+  const since = lostSince(poll, s.generatedAt, now, refreshMs);
+  if (since !== null) {
     return {
       word: 'STALE',
-      reasons: [`no answer from the collector since ${formatShort(lastGood)}; it said ${s.fabricStatus.word} then`],
-      unreachableSince: lastGood,
+      reasons: [`no answer from the collector since ${formatShort(since)}; it said ${s.fabricStatus.word} then`],
+      unreachableSince: since,
     };
   }
   return { word: s.fabricStatus.word, reasons: s.fabricStatus.reasons, unreachableSince: null };
