@@ -1,43 +1,14 @@
-import { execFile } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FindingRow, NcclRunRow, ScanRow, SmReply, WorklistEntry } from '@ibwatch/fabric';
-import { NCCL_FIXTURES, SAMPLE_A, tempDir } from './test-support.ts';
+import { NCCL_FIXTURES, runCli, SAMPLE_A, tempDir, type CliResult } from './test-support.ts';
 
-const COLLECTOR = resolve(import.meta.dirname, '..');
 const tmp = tempDir('ibwatch-cli-');
 const db = join(tmp.dir, 'cli.db');
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-/** Runs the CLI as a user would (`pnpm ibwatch ...` is `node --import tsx src/cli.ts ...`). */
-async function cli(...args: string[]): Promise<Result> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    IBWATCH_SOURCE: 'import-only',
-    IBWATCH_TOKEN: '',
-    IBWATCH_NODE_NAME_MAP: '',
-  };
-  for (const k of Object.keys(env))
-    if (k.startsWith('IBWATCH_') && !['IBWATCH_SOURCE', 'IBWATCH_TOKEN'].includes(k)) delete env[k];
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-      cwd: COLLECTOR,
-      env,
-      timeout: 20_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout: string; stderr: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (...args: string[]) => runCli(args);
 
-let imported: Result;
+let imported: CliResult;
 beforeAll(async () => {
   imported = await cli('import', 'ibdiagnet', SAMPLE_A, '--json', '--db', db);
   const nccl = await cli(

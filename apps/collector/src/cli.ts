@@ -12,6 +12,8 @@ import { smSummary } from './routes/sm.ts';
 import { createSmRepo } from './db/sm-repo.ts';
 import { createNcclRepo } from './db/nccl-repo.ts';
 import type { ScanRow } from '@ibwatch/fabric';
+import { backupDatabase } from './db/backup.ts';
+import { checkDatabase } from './db/check-db.ts';
 
 const USAGE = `usage: ibwatch <command> [options]
   serve                         run the collector: API, dashboard, scheduled scans
@@ -22,9 +24,11 @@ const USAGE = `usage: ibwatch <command> [options]
   worklist [--csv]              the reseat worklist
   sm                            subnet managers and recent SM events
   nccl                          nccl-tests runs
+  backup FILE [--force]         copy the database into FILE (online: the collector may keep running)
+  check-db [FILE]               check a database before serving it (integrity, schema version, rows)
 options: --db FILE (default IBWATCH_DB), --json (machine-readable stdout), --help`;
 
-const COMMANDS = ['scan', 'import', 'findings', 'worklist', 'sm', 'nccl'];
+const COMMANDS = ['scan', 'import', 'findings', 'worklist', 'sm', 'nccl', 'backup', 'check-db'];
 const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
 const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : s + '\n');
 const fmtTime = (ms: number | null) => (ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + 'Z' : '-');
@@ -46,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
       kind: { type: 'string', multiple: true },
       state: { type: 'string' },
       label: { type: 'string', multiple: true },
+      force: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -63,8 +68,36 @@ async function main(argv: string[]): Promise<number> {
   // Before opening (and creating) the database a typo would otherwise leave behind.
   if (!COMMANDS.includes(cmd)) throw new UsageError(`unknown command ${cmd}`);
   const config = loadConfig({ ...process.env, ...(values.db ? { IBWATCH_DB: values.db } : {}) });
-  const ctx: Context = createContext(config);
   const json = values.json ?? false;
+  // These two only read the database (createContext would migrate it and mark the running
+  // server's scan as interrupted).
+  if (cmd === 'backup') {
+    if (!rest[0]) throw new UsageError('backup FILE [--force]');
+    const r = await backupDatabase(config.dbFile, rest[0], { force: values.force });
+    if (json) out(JSON.stringify(r));
+    else
+      err(
+        `backup of ${r.source} written to ${r.file}: ${(r.bytes / 1048576).toFixed(1)} MB, schema version ${r.schemaVersion}, integrity ${r.integrity}, ${r.seconds} s`,
+      );
+    return 0;
+  }
+  if (cmd === 'check-db') {
+    const r = checkDatabase(rest[0] ?? config.dbFile);
+    if (json) out(JSON.stringify(r));
+    else {
+      out(`${r.file}: ${r.ok ? 'ok' : 'NOT OK'}`);
+      out(`  schema version ${r.schemaVersion} (${r.schema}; this ibwatch: ${r.latestVersion})`);
+      out(
+        `  rows: ${Object.entries(r.rows)
+          .map(([t, n]) => `${t} ${n}`)
+          .join(', ')}`,
+      );
+      out(`  last successful scan: ${fmtTime(r.lastScanAt)}`);
+      for (const p of r.problems) out(`  problem: ${p}`);
+    }
+    return r.ok ? 0 : 1;
+  }
+  const ctx: Context = createContext(config);
   try {
     switch (cmd) {
       case 'scan': {
