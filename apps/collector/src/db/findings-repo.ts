@@ -1,4 +1,4 @@
-import type { FindingRow, FindingState, Severity } from '@ibwatch/fabric';
+import type { FindingEvent, FindingRow, FindingState, Severity } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
 import { SUBJECT_IS_PORT } from './fabric-queries.ts';
 
@@ -63,12 +63,20 @@ export interface NewFinding {
   evidence: unknown;
 }
 
-/** Findings: opened by a rule's verdict, updated while it repeats, resolved when clean. */
+/**
+ * Findings: opened by a rule's verdict, updated while it repeats, resolved when clean. Every
+ * change of state is also written to the finding's history (`finding_events`).
+ */
 export function createFindingsRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO findings (kind, severity, state, subject_type, subject_key, subject, title, short, evidence, first_seen, last_seen)
      VALUES (@kind, @severity, 'open', @subjectType, @subjectKey, @subject, @title, @short, @evidence, @at, @at)`,
   );
+  const insertEvent = db.prepare(
+    'INSERT INTO finding_events (finding_id, at, event, actor, note) VALUES (@id, @at, @event, @by, @note)',
+  );
+  const record = (id: number, at: number, event: string, by: string | null = null, note: string | null = null) =>
+    insertEvent.run({ id, at, event, by, note });
   const touch = db.prepare(
     `UPDATE findings SET severity = @severity, title = @title, short = @short, evidence = @evidence, last_seen = @at, clean_sweeps = 0 WHERE id = @id`,
   );
@@ -93,10 +101,12 @@ export function createFindingsRepo(db: Db) {
       return kinds ? all.filter((f) => kinds.includes(f.kind)) : all;
     },
     open(f: NewFinding, at: number): number {
-      return Number(
+      const id = Number(
         insert.run({ ...f, subject: JSON.stringify(f.subject), evidence: JSON.stringify(f.evidence), at })
           .lastInsertRowid,
       );
+      record(id, at, 'opened');
+      return id;
     },
     touch(id: number, f: Pick<NewFinding, 'severity' | 'title' | 'short' | 'evidence'>, at: number): void {
       touch.run({ id, severity: f.severity, title: f.title, short: f.short, evidence: JSON.stringify(f.evidence), at });
@@ -105,21 +115,37 @@ export function createFindingsRepo(db: Db) {
     markClean(ids: readonly number[]): void {
       if (ids.length) markClean.run(JSON.stringify(ids));
     },
-    resolve(id: number, at: number): boolean {
-      return (
+    /**
+     * Resolves an active finding: `by` someone through the API (the token's name, with the
+     * reason in `note`), else by the collector's clean-sweep rule ('auto-resolved').
+     */
+    resolve(id: number, at: number, by: string | null = null, note: string | null = null): boolean {
+      const changed =
         db
           .prepare("UPDATE findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state != 'resolved'")
-          .run(at, id).changes > 0
-      );
+          .run(at, id).changes > 0;
+      if (changed) record(id, at, by === null ? 'auto-resolved' : 'resolved', by, note);
+      return changed;
     },
-    acknowledge(id: number, by: string, at: number): boolean {
-      return (
+    acknowledge(id: number, by: string, at: number, note: string | null = null): boolean {
+      const changed =
         db
           .prepare(
             "UPDATE findings SET state = 'acknowledged', acknowledged_by = ?, acknowledged_at = ? WHERE id = ? AND state = 'open'",
           )
-          .run(by, at, id).changes > 0
-      );
+          .run(by, at, id).changes > 0;
+      if (changed) record(id, at, 'acknowledged', by, note);
+      return changed;
+    },
+    /** Adds a step to a finding's history (a lifecycle step its caller tracks; `by` null = the collector). */
+    addEvent(id: number, at: number, event: string, by: string | null = null, note: string | null = null): void {
+      record(id, at, event, by, note);
+    },
+    /** A finding's history, oldest first. */
+    history(id: number): FindingEvent[] {
+      return db
+        .prepare('SELECT at, event, actor AS "by", note FROM finding_events WHERE finding_id = ? ORDER BY at, id')
+        .all(id) as FindingEvent[];
     },
     get(id: number): StoredFinding | null {
       const r = db.prepare('SELECT * FROM findings WHERE id = ?').get(id) as FindingDbRow | undefined;
