@@ -126,6 +126,19 @@ export const ERROR_PORT = { nodeGuid: '0xb0cf0e0300d33fc0', portNum: 3 };
 export const FLAP_PORT = { nodeGuid: '0xb0cf0e0300d33fc0', portNum: 5 };
 
 /**
+ * The counters of seedFabric's two PM sweeps: the ndr-fat-tree-a sample's, then the same with
+ * symbol errors and link error recoveries on ERROR_PORT and three flaps of FLAP_PORT.
+ */
+export async function seedCounters(): Promise<[PortCounters[], PortCounters[]]> {
+  const { readIbdiagnetDir } = await import('@ibwatch/parsers');
+  const counters = tableToPortCounters((await readIbdiagnetDir(SAMPLE_A)).value.counters);
+  let errored = withErrors(counters, ERROR_PORT, 'SymbolErrorCounter', 500n);
+  errored = withErrors(errored, ERROR_PORT, 'LinkErrorRecoveryCounter', 50n);
+  errored = withErrors(errored, FLAP_PORT, 'LinkDownedCounter', 3n);
+  return [counters, errored];
+}
+
+/**
  * A realistic database for route tests: the real ndr-fat-tree-a import, two PM sweeps a minute
  * apart (the second with symbol errors and link error recoveries on ERROR_PORT, and a flapping
  * FLAP_PORT), and two nccl runs (GDR on, GDR off).
@@ -133,13 +146,9 @@ export const FLAP_PORT = { nodeGuid: '0xb0cf0e0300d33fc0', portNum: 5 };
 export async function seedFabric(ctx: Context): Promise<{ goodRun: number; badRun: number }> {
   const a = await ctx.scans.importIbdiagnet(SAMPLE_A, 'cli');
   if (a.status === 'failed') throw new Error(`seed import failed: ${a.error}`);
-  const { readIbdiagnetDir } = await import('@ibwatch/parsers');
-  const counters = tableToPortCounters((await readIbdiagnetDir(SAMPLE_A)).value.counters);
+  const [counters, errored] = await seedCounters();
   const now = Date.now();
   await pmSweep(ctx, now - 60_000, counters);
-  let errored = withErrors(counters, ERROR_PORT, 'SymbolErrorCounter', 500n);
-  errored = withErrors(errored, ERROR_PORT, 'LinkErrorRecoveryCounter', 50n);
-  errored = withErrors(errored, FLAP_PORT, 'LinkDownedCounter', 3n);
   await pmSweep(ctx, now, errored);
   const good = await ctx.scans.importNccl(
     ncclFixture('all_reduce_perf.gdr-enabled.multinode.good.txt'),
