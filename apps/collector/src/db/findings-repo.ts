@@ -77,6 +77,25 @@ export function createFindingsRepo(db: Db) {
   );
   const record = (id: number, at: number, event: string, by: string | null = null, note: string | null = null) =>
     insertEvent.run({ id, at, event, by, note });
+  // The change and its history entry commit together (a savepoint inside a scan's transaction).
+  const resolveTx = db.transaction((id: number, at: number, by: string | null, note: string | null): boolean => {
+    const changed =
+      db
+        .prepare("UPDATE findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state != 'resolved'")
+        .run(at, id).changes > 0;
+    if (changed) record(id, at, by === null ? 'auto-resolved' : 'resolved', by, note);
+    return changed;
+  });
+  const acknowledgeTx = db.transaction((id: number, by: string, at: number, note: string | null): boolean => {
+    const changed =
+      db
+        .prepare(
+          "UPDATE findings SET state = 'acknowledged', acknowledged_by = ?, acknowledged_at = ? WHERE id = ? AND state = 'open'",
+        )
+        .run(by, at, id).changes > 0;
+    if (changed) record(id, at, 'acknowledged', by, note);
+    return changed;
+  });
   const touch = db.prepare(
     `UPDATE findings SET severity = @severity, title = @title, short = @short, evidence = @evidence, last_seen = @at, clean_sweeps = 0 WHERE id = @id`,
   );
@@ -120,22 +139,10 @@ export function createFindingsRepo(db: Db) {
      * reason in `note`), else by the collector's clean-sweep rule ('auto-resolved').
      */
     resolve(id: number, at: number, by: string | null = null, note: string | null = null): boolean {
-      const changed =
-        db
-          .prepare("UPDATE findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state != 'resolved'")
-          .run(at, id).changes > 0;
-      if (changed) record(id, at, by === null ? 'auto-resolved' : 'resolved', by, note);
-      return changed;
+      return resolveTx(id, at, by, note);
     },
     acknowledge(id: number, by: string, at: number, note: string | null = null): boolean {
-      const changed =
-        db
-          .prepare(
-            "UPDATE findings SET state = 'acknowledged', acknowledged_by = ?, acknowledged_at = ? WHERE id = ? AND state = 'open'",
-          )
-          .run(by, at, id).changes > 0;
-      if (changed) record(id, at, 'acknowledged', by, note);
-      return changed;
+      return acknowledgeTx(id, by, at, note);
     },
     /** Adds a step to a finding's history (a lifecycle step its caller tracks; `by` null = the collector). */
     addEvent(id: number, at: number, event: string, by: string | null = null, note: string | null = null): void {
