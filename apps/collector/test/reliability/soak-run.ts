@@ -247,11 +247,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       if (app) await readApi(i);
       const last = i === o.sweeps || Date.now() >= deadline;
       if (warmupEndS < 0 && Date.now() >= warmupEnd) {
-        // The warm-up is over: a sample, then the start snapshot (which itself costs RSS, so
-        // every sample the slope is fitted over comes after it).
+        // The warm-up is over: the start snapshot, then a sample. Writing a snapshot costs RSS of
+        // its own (~50 MB at 256 GPUs, kept by the allocator), so the slope after the warm-up is
+        // fitted over samples taken after it only.
+        snapshot('start');
         warmupEndS = seconds();
         sample(i);
-        snapshot('start');
       } else if (i % o.reportEvery === 0 || last || Date.now() >= nextSampleAt) sample(i);
       while (nextSampleAt <= Date.now()) nextSampleAt += o.sampleEverySec! * 1000;
     }
