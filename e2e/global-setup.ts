@@ -9,7 +9,7 @@ import { collectorAlive, OUTPUT_DIR, REPO_ROOT, STATE_FILE, type E2eState } from
 
 const READY_TIMEOUT_MS = 60_000;
 
-function portIsFree(port: number): Promise<boolean> {
+export function portIsFree(port: number): Promise<boolean> {
   return new Promise((done) => {
     const srv = createServer();
     srv.once('error', () => done(false));
@@ -28,7 +28,7 @@ async function choosePort(): Promise<number> {
   throw new Error('no free port in 3100-3199 on 127.0.0.1 (set E2E_PORT)');
 }
 
-function tail(file: string, lines = 30): string {
+export function tail(file: string, lines = 30): string {
   try {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   } catch {
@@ -36,7 +36,7 @@ function tail(file: string, lines = 30): string {
   }
 }
 
-async function waitReady(baseURL: string, pid: number, log: string): Promise<void> {
+export async function waitReady(baseURL: string, pid: number, log: string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let last = 'no answer';
   while (Date.now() < deadline) {
@@ -98,8 +98,8 @@ export default async function globalSetup(): Promise<void> {
       IBWATCH_PORT: String(port),
       IBWATCH_TOKEN: state.token,
       IBWATCH_GRACE_PERIOD_MIN: '0',
-      // Faults must stay on the worklist for the screenshots taken a minute later.
-      IBWATCH_AUTO_RESOLVE_SWEEPS: '1000',
+      // Faults must stay on the worklist (cleared, not resolved) for the screenshots taken later.
+      IBWATCH_AUTO_RESOLVE_MIN: '60',
       IBWATCH_JITTER_MS: '0',
       IBWATCH_CRON_PM: '*/5 * * * * *',
       IBWATCH_CRON_SM: '*/3 * * * * *',
@@ -107,6 +107,11 @@ export default async function globalSetup(): Promise<void> {
       IBWATCH_IBDIAGNET_OUT: join(tmpDir, 'ibdiagnet'),
       IBWATCH_LOG_LEVEL: 'info',
     });
+    state.collectorEnv = Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('IBWATCH_'))) as Record<
+      string,
+      string
+    >;
+    writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
     const out = openSync(state.collectorLog, 'a');
     const child = spawn(process.execPath, ['--import', 'tsx', 'apps/collector/src/server.ts'], {
       cwd: REPO_ROOT,

@@ -8,6 +8,10 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
  * One worker and files in name order: the specs share one lab and one collector, and each
  * fault spec builds on the fabric state the earlier ones left (the SM failover runs last
  * because the lab cannot bring the priority-15 SM back cleanly).
+ *
+ * The `real-fabrics` project (specs `5N-real-*`) runs on two more collectors, one per real NDR
+ * run imported with the CLI (real-fabrics.ts), set up and torn down by projects of their own;
+ * it does not touch the lab. `--project lab` or `--project real-fabrics` runs one of them.
  */
 export default defineConfig({
   testDir: './tests',
@@ -23,6 +27,12 @@ export default defineConfig({
   timeout: 60_000,
   globalTimeout: 6 * 60_000,
   expect: { timeout: 15_000 },
+  projects: [
+    { name: 'lab', testMatch: /\.spec\.ts$/, testIgnore: /-real-.*\.spec\.ts$/ },
+    { name: 'real-fabrics-setup', testMatch: /real-fabrics\.setup\.ts$/, teardown: 'real-fabrics-teardown' },
+    { name: 'real-fabrics-teardown', testMatch: /real-fabrics\.teardown\.ts$/ },
+    { name: 'real-fabrics', testMatch: /-real-.*\.spec\.ts$/, dependencies: ['real-fabrics-setup'] },
+  ],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     browserName: 'chromium',

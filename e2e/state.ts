@@ -13,6 +13,8 @@ export interface E2eState {
   dbFile: string;
   collectorLog: string;
   collectorPid: number | null;
+  /** The collector's IBWATCH_* settings (for the CLI run against its database). */
+  collectorEnv?: Record<string, string>;
 }
 
 const HERE = dirname(fileURLToPath(import.meta.url));

@@ -10,6 +10,8 @@ import { benchFabric, sizeLabel } from '../lib/fabric.ts';
 import { benchConfig, type Stage } from '../lib/stage.ts';
 import { median, type Row } from '../lib/stats.ts';
 import { createContext } from '../../apps/collector/src/context.ts';
+import { createIbdiagnetRepo } from '../../apps/collector/src/db/ibdiagnet-repo.ts';
+import { firmwareInventory } from '../../packages/fabric/src/firmware.ts';
 
 export const ibdiagnetStage: Stage = async (ctx) => {
   const rows: Row[] = [];
@@ -20,6 +22,7 @@ export const ibdiagnetStage: Stage = async (ctx) => {
     await writeIbdiagnetDir(`${dir}/run-1h`, f, 6, 1);
     const first: number[] = [];
     const hourly: number[] = [];
+    const inventory: number[] = [];
     const runs = gpus === ctx.big ? 3 : 1;
     for (let i = 0; i < runs; i++) {
       const c = createContext(
@@ -34,7 +37,14 @@ export const ibdiagnetStage: Stage = async (ctx) => {
         out.push(performance.now() - t);
         if (row.status === 'failed') throw new Error(`ibdiagnet import failed: ${row.error}`);
         if (run === 'run-1h' && !row.summary['pm.ports']) throw new Error('the hourly run stored no counters');
+        if (!row.summary['checks.firmware']) throw new Error(`the ${run} import stored no firmware`);
       }
+      // What GET /api/firmware costs when its cache is cold (after every import).
+      const repo = createIbdiagnetRepo(c.db);
+      const t = performance.now();
+      const reply = firmwareInventory(repo.firmware(c.names), repo.unreported(), Date.now());
+      inventory.push(performance.now() - t);
+      if (reply.nodes !== f.switches.length + f.cas.length) throw new Error(`firmware of ${reply.nodes} nodes`);
       c.db.close();
     }
     const target = gpus === ctx.big ? { target: { op: '<' as const, value: 5000 } } : {};
@@ -55,6 +65,14 @@ export const ibdiagnetStage: Stage = async (ctx) => {
       unit: 'ms',
       runs,
       ...target,
+    });
+    rows.push({
+      stage: 'ibdiagnet',
+      what: 'firmware inventory (GET /api/firmware) built from the stored firmware',
+      size: sizeLabel(f),
+      value: median(inventory),
+      unit: 'ms',
+      runs,
     });
   }
   return rows;

@@ -1,5 +1,11 @@
-/** A year of nccl-tests runs (4 a day; 60 with --quick) through the real import path. */
+/**
+ * A year of nccl-tests runs (4 a day; 60 with --quick) through the real import path, the period
+ * report over them, and one run's page on the large fabric (its findings are matched on the
+ * part of the fabric its hosts used, read from the whole topology).
+ */
+import { writeIbdiagnetDir } from '../gen/ibdiagnet.ts';
 import { ncclRunText } from '../gen/nccl.ts';
+import { benchFabric, sizeLabel } from '../lib/fabric.ts';
 import { benchConfig, type Stage } from '../lib/stage.ts';
 import { median, type Row } from '../lib/stats.ts';
 import { createContext } from '../../apps/collector/src/context.ts';
@@ -34,6 +40,27 @@ export const ncclStage: Stage = async (ctx) => {
     q.push(performance.now() - t);
     if (r.statusCode !== 200) throw new Error(`bandwidth report: ${r.statusCode} ${r.body.slice(0, 200)}`);
   }
+  // One run on two hosts of the large fabric: its page reads the topology to scope its findings.
+  const fabric = benchFabric(ctx.big);
+  const dir = ctx.tmp('nccl-fabric');
+  await writeIbdiagnetDir(`${dir}/run`, fabric);
+  const topo = await c.scans.importIbdiagnet(`${dir}/run`, 'cli');
+  if (topo.status === 'failed') throw new Error(`ibdiagnet import failed: ${topo.error}`);
+  const [h1, h2] = [...new Set(fabric.cas.map((n) => n.host).filter((h): h is string => !!h))];
+  const onFabric = await c.scans.importNccl(
+    texts[0]!.replaceAll('dgx-h100-017', h1!).replaceAll('dgx-h100-018', h2!),
+    { cluster: 'bench-fabric' } as never,
+    'fabric-run.txt',
+    'cli',
+  );
+  const detail: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    const r = await app.inject(`/api/nccl/runs/${onFabric.runId}`);
+    detail.push(performance.now() - t);
+    if (r.statusCode !== 200 || r.json().correlation.hosts.length !== 2)
+      throw new Error(`run detail: ${r.statusCode} ${r.body.slice(0, 200)}`);
+  }
   await app.close();
   const size = `${runs} runs over a year`;
   const rows: Row[] = [
@@ -46,6 +73,15 @@ export const ncclStage: Stage = async (ctx) => {
       runs,
     },
     { stage: 'nccl', what: 'bandwidth report over the year', size, value: median(q), unit: 'ms', runs: q.length },
+    {
+      stage: 'nccl',
+      what: "one run's page: findings scoped to its hosts' part of the fabric",
+      size: sizeLabel(fabric),
+      value: median(detail),
+      unit: 'ms',
+      runs: detail.length,
+      target: { op: '<', value: 1000 },
+    },
   ];
   return rows;
 };

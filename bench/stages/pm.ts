@@ -7,7 +7,7 @@
  * - a stricter second floor: the rows storePm itself writes, raw — one counter_last upsert per port whose kept counters
  *   changed (JSON prepared in advance), the baseline-time row, the sweep's delta inserts and
  *   rollup upserts, and the findings rows the sweep wrote (refreshed with their evidence JSON
- *   prepared in advance, opened, counted clean, resolved), as plain prepared statements in one
+ *   prepared in advance, opened, cleared, resolved), as plain prepared statements in one
  *   transaction, also rolled back;
  * - the whole scan (`ctx.scans.run('pm')`: parse both ibqueryerrors outputs + store).
  */
@@ -112,17 +112,18 @@ export const pmStage: Stage = async (ctx) => {
       .pluck()
       .all() as string[];
     const touch = c.db.prepare(
-      'UPDATE findings SET severity = ?, title = ?, short = ?, evidence = ?, last_seen = ?, clean_sweeps = 0 WHERE id = ?',
+      `UPDATE findings SET severity = ?, title = ?, short = ?, evidence = ?, last_seen = ?, cleared_at = NULL
+       WHERE id = ?`,
     );
-    const clean = c.db.prepare(
-      'UPDATE findings SET clean_sweeps = clean_sweeps + 1 WHERE id IN (SELECT value FROM json_each(?))',
+    const clear = c.db.prepare(
+      'UPDATE findings SET cleared_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND cleared_at IS NULL',
     );
     const resolve = c.db.prepare("UPDATE findings SET state = 'resolved', resolved_at = ? WHERE id = ?");
     const open =
       c.db.prepare(`INSERT INTO findings (kind, severity, state, subject_type, subject_key, subject, title, short, evidence, first_seen, last_seen)
       VALUES ('bench', 'minor', 'open', 'port', ?, '{}', 'bench finding', 'bench', ?, ?, ?)`);
     const nTouch = summary.findingsUpdated ?? 0;
-    const nClean = summary.findingsCleaned ?? 0;
+    const nClean = summary.findingsCleared ?? 0;
     const nResolve = summary.findingsResolved ?? 0;
     const nOpen = summary.findingsOpened ?? 0;
     // Floor of the target: the sweep itself inserted raw — one row per port of the sweep, its
@@ -156,7 +157,7 @@ export const pmStage: Stage = async (ctx) => {
               at,
               fid(i),
             );
-          clean.run(JSON.stringify(Array.from({ length: nClean }, (_, i) => fid(nTouch + i))));
+          clear.run(at, JSON.stringify(Array.from({ length: nClean }, (_, i) => fid(nTouch + i))));
           for (let i = 0; i < nResolve; i++) resolve.run(at, fid(nTouch + nClean + i));
           for (let i = 0; i < nOpen; i++) open.run(`port:bench/${i}`, evidence[i % evidence.length] ?? '{}', at, at);
           for (let i = 0; i < json.length; i++) upLast.run(portIds[i % portIds.length], at, id, json[i]);

@@ -20,6 +20,21 @@ test.describe('every view loads with real lab data', () => {
     await expect(page.getByTestId('summary-hcas')).toHaveText(s.hcas.toLocaleString('en-US'));
     await expect(page.getByTestId('summary-links')).toHaveText(s.links.toLocaleString('en-US'));
     await expect(page.getByTestId('summary-degraded')).toHaveText('0');
+    // A healthy fabric with fresh scans: one word, OK, and nothing listed as broken; zero tiles
+    // neutral. (Right after start-up a kind may still wait for its first scan, or lag on a busy machine.)
+    await expect
+      .poll(async () => (await api.get<FabricSummary>('/api/summary')).fabricStatus, { timeout: 30_000 })
+      .toEqual({
+        word: 'OK',
+        reasons: [],
+      });
+    await page.reload();
+    await expect(page.getByTestId('fabric-status')).toHaveAttribute('data-status', 'OK');
+    await expect(page.getByTestId('broken-empty')).toBeVisible();
+    await expect(page.locator('.tile', { has: page.getByTestId('summary-degraded') })).toHaveAttribute(
+      'data-tone',
+      'neutral',
+    );
     await expect(page.getByTestId('sm-status')).toContainText('ONE MASTER');
     // The crons run every 3-10 s, so the latest scan of a kind may be the one running right now.
     for (const kind of ['topology', 'sm', 'pm']) {

@@ -24,7 +24,9 @@ test('a link degraded to 2X is listed and explained on the topology', async ({ p
   await expect(page.getByTestId('topology-canvas')).toBeVisible();
   const panel = page.getByTestId('topology-details');
   await expect(panel).toHaveAttribute('data-kind', 'none');
-  const label = `${link.a.name} p${link.a.port} → ${link.b.name} p${link.b.port}`;
+  // The leaf end is end A in every view (compareLinkEnds), whichever end the API lists first.
+  const [leaf, spine] = link.a.name === UPLINK.node ? [link.a, link.b] : [link.b, link.a];
+  const label = `${leaf.name} p${leaf.port} → ${spine.name} p${spine.port}`;
   const item = panel.getByRole('listitem').filter({ hasText: label });
   await expect(item).toContainText('DEGRADED');
   await expect(page.getByTestId('topology-legend')).toContainText('DEGRADED');

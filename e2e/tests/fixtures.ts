@@ -8,8 +8,10 @@ export { expect };
 export type {
   CounterHistoryReply,
   FabricSummary,
+  FindingRow,
   NcclRunDetailReply,
   NcclRunRow,
+  PortDetailReply,
   PortsReply,
   ScanRow,
   SmReply,

@@ -10,6 +10,7 @@ import type { ToolRunner } from './sources/tool-runner.ts';
 import { authHook } from './auth.ts';
 import { securityHeaders } from './security-headers.ts';
 import { registerRoutes } from './routes/index.ts';
+import { schemaErrorMessage } from './validation-message.ts';
 import type { ScanService } from './scans/scan-service.ts';
 import type { NameBook } from './names.ts';
 
@@ -37,6 +38,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Unknown body fields and query parameters are refused (400 naming them), not silently
     // dropped: a typo in a filter must not quietly return unfiltered data.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    schemaErrorFormatter: schemaErrorMessage,
   });
 
   const headers = await securityHeaders(config);

@@ -1,12 +1,16 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FindingRow, NcclRunRow, ScanRow, SmReply, WorklistEntry } from '@ibwatch/fabric';
 import { NCCL_FIXTURES, runCli, SAMPLE_A, tempDir, type CliResult } from './test-support.ts';
+import type { StatusOutput } from './cli-status.ts';
 
 const tmp = tempDir('ibwatch-cli-');
 const db = join(tmp.dir, 'cli.db');
 
+/** Runs the CLI as a user would (`pnpm ibwatch ...`); `cliWith` with other IBWATCH_SOURCE settings. */
 const cli = (...args: string[]) => runCli(args);
+const cliWith = (settings: { IBWATCH_SOURCE?: string }, ...args: string[]) => runCli(args, settings);
 
 let imported: CliResult;
 beforeAll(async () => {
@@ -66,6 +70,62 @@ describe('ibwatch CLI', { timeout: 30_000 }, () => {
     expect(JSON.parse(n.stdout) as NcclRunRow[]).toEqual([
       expect.objectContaining({ verdict: 'host-memory-fallback', labels: { cluster: 'cli', nodes: 2 } }),
     ]);
+  });
+
+  it('status --json prints the summary with the status word and exits with its Nagios code', async () => {
+    const r = await cli('status', '--json', '--db', db);
+    const s = JSON.parse(r.stdout) as StatusOutput;
+    // An imported fabric and no scheduled scans (import-only): judged on what it shows.
+    expect(s.fabricStatus.word).toBe(s.brokenNow.length ? 'DEGRADED' : 'OK');
+    expect(r.code).toBe(s.exitCode);
+    expect(s.exitCode).toBe(s.brokenNow.length ? 1 : 0);
+    // 263 CAs, of which 7 are SHARP Aggregation Nodes ("IB Aggregation Nodes : 7" in the run's log).
+    expect(s).toMatchObject({ switches: 9, hcas: 256, aggregationNodes: 7, freshness: [] });
+    const text = await cli('status', '--db', db);
+    expect(text.code).toBe(r.code);
+    expect(text.stdout.split('\n')[0]).toMatch(/^(OK|DEGRADED)/);
+    expect(text.stdout).toContain('fabric: 9 switches, 256 HCAs');
+  });
+
+  it('status exits 3 (STALE) when the scheduled scans never succeeded, naming each kind', async () => {
+    const r = await cliWith({ IBWATCH_SOURCE: 'diags' }, 'status', '--json', '--db', db);
+    expect(r.code).toBe(3);
+    const s = JSON.parse(r.stdout) as StatusOutput;
+    expect(s.fabricStatus.word).toBe('STALE');
+    expect(s.freshness.map((f) => [f.kind, f.state])).toEqual([
+      ['topology', 'stale'],
+      ['pm', 'stale'],
+      ['sm', 'stale'],
+    ]);
+    expect(s.brokenNow.filter((b) => b.kind === 'scan').map((b) => b.key)).toEqual(['pm', 'sm', 'topology']);
+  });
+
+  it('status exits 3 without a database, saying where it looked, and creates none', async () => {
+    const missing = join(tmp.dir, 'none.db');
+    const r = await cli('status', '--db', missing);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`no database at ${missing}`);
+    expect(existsSync(missing)).toBe(false);
+  });
+
+  it('import nccl --at dates the run, prints its warnings, and nccl lists it by that time', async () => {
+    const other = join(tmp.dir, 'at.db');
+    const file = join(NCCL_FIXTURES, 'all_reduce_perf.multinode.good.txt');
+    const r = await cli('import', 'nccl', file, '--at', '2026-11-01T10:00:00Z', '--label', 'nodes=1', '--db', other);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'warning: all_reduce_perf.multinode.good.txt: label nodes=1 contradicts the log: its rank lines name 2 hosts (ztan-mig-235z, ztan-mig-gq73); judged as 2 nodes',
+    );
+    const list = await cli('nccl', '--db', other);
+    expect(list.stdout.trim()).toMatch(
+      /^#1 2026-11-01 10:00:00Z all_reduce 2 nodes busbw 338\.8 GB\/s at 8 GiB \(target 360 GB\/s\) GDR unknown fail 1 warning\(s\)$/,
+    );
+    const bad = await cli('import', 'nccl', file, '--at', 'last tuesday', '--db', other);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--at "last tuesday": expected a time such as 2025-06-01T12:00:00Z');
+    const future = await cli('import', 'nccl', file, '--at', String(Date.now() + 86_400_000), '--db', other);
+    expect(future.code).toBe(2);
+    expect(future.stderr).toMatch(/--at: startedAt \d+ \(.*\) is in the future/);
   });
 
   it('exits 2 with the usage for an unknown command', async () => {

@@ -11,19 +11,26 @@ import { worklistCsv } from './routes/findings.ts';
 import { smSummary } from './routes/sm.ts';
 import { createSmRepo } from './db/sm-repo.ts';
 import { createNcclRepo } from './db/nccl-repo.ts';
-import type { ScanRow } from '@ibwatch/fabric';
+import { formatBytes, type NcclRunRow, type ScanRow } from '@ibwatch/fabric';
+import { windowProblems } from './scans/nccl-checks.ts';
+import { formatStatus, readStatus } from './cli-status.ts';
 import { backupDatabase } from './db/backup.ts';
 import { checkDatabase } from './db/check-db.ts';
 
 const USAGE = `usage: ibwatch <command> [options]
   serve                         run the collector: API, dashboard, scheduled scans
+  status                        the fabric status word, what is broken now, SM state, scan freshness;
+                                exit 0 OK, 1 DEGRADED, 2 CRITICAL, 3 STALE or no data (Nagios-style)
   scan [--kind pm|sm|topology|ibdiagnet]   run one scan now (default: topology, sm, pm)
   import ibdiagnet DIR          import an ibdiagnet2 output directory
-  import nccl FILE [--label k=v ...]  import one nccl-tests output (labels: cluster, nodes, gpuModel, hcaCount, runBy)
-  findings [--state open|acknowledged|resolved|active]
+  import nccl FILE [--label k=v ...] [--at TIME]
+                                import one nccl-tests output (labels: cluster, nodes, gpuModel, hcaCount,
+                                runBy); --at: when the run started (ISO 8601, e.g. 2025-06-01T12:00:00Z,
+                                or epoch ms), for a run imported after the fact (default: now)
+  findings [--state current|cleared|open|acknowledged|resolved|active]
   worklist [--csv]              the reseat worklist
   sm                            subnet managers and recent SM events
-  nccl                          nccl-tests runs
+  nccl                          nccl-tests runs, newest first: headline busbw (peak at large messages)
   backup FILE [--force]         copy the database into FILE (online: the collector may keep running)
   check-db [FILE]               check a database before serving it (integrity, schema version, rows)
 options: --db FILE (default IBWATCH_DB), --json (machine-readable stdout), --help`;
@@ -32,6 +39,10 @@ const COMMANDS = ['scan', 'import', 'findings', 'worklist', 'sm', 'nccl', 'backu
 const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
 const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : s + '\n');
 const fmtTime = (ms: number | null) => (ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + 'Z' : '-');
+
+/** `cleared` for an open or acknowledged finding (or entry) the latest scan no longer sees, else its state. */
+const lifecycle = (f: { state: string; clearedAt: number | null }) =>
+  f.clearedAt !== null && f.state !== 'resolved' ? 'cleared' : f.state;
 
 /** The scan line goes to stderr; with --json only failures, so a script still sees why it failed. */
 function printScan(s: ScanRow, json: boolean): void {
@@ -51,6 +62,7 @@ async function main(argv: string[]): Promise<number> {
       state: { type: 'string' },
       label: { type: 'string', multiple: true },
       force: { type: 'boolean', default: false },
+      at: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -66,8 +78,17 @@ async function main(argv: string[]): Promise<number> {
     return -1;
   }
   // Before opening (and creating) the database a typo would otherwise leave behind.
-  if (!COMMANDS.includes(cmd)) throw new UsageError(`unknown command ${cmd}`);
+  if (!COMMANDS.includes(cmd) && cmd !== 'status') throw new UsageError(`unknown command ${cmd}`);
   const config = loadConfig({ ...process.env, ...(values.db ? { IBWATCH_DB: values.db } : {}) });
+  for (const n of config.notices) err(`ibwatch: ${n}`);
+  if (cmd === 'status') {
+    // Read-only, without the context: opening one marks a running collector's scan interrupted.
+    const now = Date.now();
+    const status = readStatus(config, now);
+    if (values.json) out(JSON.stringify(status));
+    else out(formatStatus(status, now).join('\n'));
+    return status.exitCode;
+  }
   const json = values.json ?? false;
   // These two only read the database (createContext would migrate it and mark the running
   // server's scan as interrupted).
@@ -134,8 +155,18 @@ async function main(argv: string[]): Promise<number> {
             throw new UsageError(`bad label ${l}`);
           labels[k] = k === 'nodes' || k === 'hcaCount' ? Number(v) : v;
         }
-        const { scan, runId } = await ctx.scans.importNccl(readFileSync(path, 'utf8'), labels, basename(path), 'cli');
+        const window = values.at === undefined ? {} : { startedAt: parseAt(values.at) };
+        const problems = windowProblems(window, Date.now());
+        if (problems.length > 0) throw new UsageError(`--at: ${problems.join('; ')}`);
+        const { scan, runId } = await ctx.scans.importNccl(
+          readFileSync(path, 'utf8'),
+          labels,
+          basename(path),
+          'cli',
+          window,
+        );
         printScan(scan, json);
+        if (!json) for (const w of scan.warnings) err(`warning: ${w}`);
         if (json) out(JSON.stringify({ scan, runId, run: runId ? createNcclRepo(ctx.db).get(runId)?.run : null }));
         else if (runId) err(`nccl run #${runId} stored`);
         return runId === null ? 1 : 0;
@@ -146,7 +177,8 @@ async function main(argv: string[]): Promise<number> {
           .map(toFindingRow);
         if (json) out(JSON.stringify(rows));
         else
-          for (const f of rows) out(`${f.severity.padEnd(8)} ${f.state.padEnd(12)} ${fmtTime(f.lastSeen)}  ${f.title}`);
+          for (const f of rows)
+            out(`${f.severity.padEnd(8)} ${lifecycle(f).padEnd(12)} ${fmtTime(f.lastSeen)}  ${f.title}`);
         return 0;
       }
       case 'worklist': {
@@ -156,7 +188,8 @@ async function main(argv: string[]): Promise<number> {
         else
           for (const e of entries)
             out(
-              `${String(e.rank).padStart(3)}. [${e.severity}] ${e.a.name} port ${e.a.port} <-> ${e.b ? `${e.b.name} port ${e.b.port}` : '?'}: ${e.reasons.join('; ')} => ${e.action}`,
+              `${String(e.rank).padStart(3)}. [${e.severity}] ${lifecycle(e)} ${e.a.name} port ${e.a.port} <-> ` +
+                `${e.b ? `${e.b.name} port ${e.b.port}` : '?'}: ${e.reasons.join('; ')} => ${e.action}`,
             );
         return 0;
       }
@@ -175,11 +208,7 @@ async function main(argv: string[]): Promise<number> {
       case 'nccl': {
         const runs = createNcclRepo(ctx.db).list({ limit: 200 });
         if (json) out(JSON.stringify(runs));
-        else
-          for (const r of runs)
-            out(
-              `#${r.id} ${fmtTime(r.createdAt)} ${r.collective} peak ${r.peakBusbwGBs ?? '?'} GB/s GDR ${r.gdr} ${r.verdict}`,
-            );
+        else for (const r of runs) out(ncclRunLine(r));
         return 0;
       }
       default:
@@ -192,7 +221,30 @@ async function main(argv: string[]): Promise<number> {
 
 class UsageError extends Error {}
 
-main(process.argv.slice(2)).then(
+/** `--at`: epoch milliseconds, or a time Date.parse reads (ISO 8601; without a zone it is local time). */
+function parseAt(v: string): number {
+  const ms = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
+  if (!Number.isFinite(ms))
+    throw new UsageError(`--at ${JSON.stringify(v)}: expected a time such as 2025-06-01T12:00:00Z`);
+  return ms;
+}
+
+/** One run as `ibwatch nccl` prints it: the headline, the size it is at, and the target it was judged by. */
+function ncclRunLine(r: NcclRunRow): string {
+  const bw =
+    r.peakBusbwGBs === null
+      ? 'busbw ?'
+      : `busbw ${r.peakBusbwGBs.toFixed(1)} GB/s${r.peakSizeBytes ? ` at ${formatBytes(r.peakSizeBytes)}` : ''}`;
+  const target = r.targetGBs === null ? 'no target' : `target ${r.targetGBs} GB/s`;
+  const where = r.nodes === null ? 'nodes ?' : `${r.nodes} node${r.nodes === 1 ? '' : 's'}`;
+  const notes = [r.regression ? 'REGRESSION' : '', r.importWarnings ? `${r.importWarnings} warning(s)` : '']
+    .filter(Boolean)
+    .join(' ');
+  return `#${r.id} ${fmtTime(r.at)} ${r.collective} ${where} ${bw} (${target}) GDR ${r.gdr} ${r.verdict}${notes ? ` ${notes}` : ''}`;
+}
+
+const argv = process.argv.slice(2);
+main(argv).then(
   (code) => {
     if (code >= 0) process.exit(code);
   },
@@ -200,6 +252,7 @@ main(process.argv.slice(2)).then(
     if (e instanceof ConfigError) err(`ibwatch: ${e.message}`);
     else if (e instanceof UsageError) err(`ibwatch: ${e.message}\n${USAGE}`);
     else err(`ibwatch: ${e instanceof Error ? e.message : String(e)}`);
-    process.exit(e instanceof UsageError ? 2 : 1);
+    // A check runner reads any failure of `status` to find out as UNKNOWN (3), not WARNING.
+    process.exit(argv.includes('status') ? 3 : e instanceof UsageError ? 2 : 1);
   },
 );

@@ -28,7 +28,7 @@ describe('loadConfig()', () => {
       ibdiagnetArgs: [],
       nodeNameMap: null,
       ncclDropDir: null,
-      autoResolveSweeps: 10,
+      autoResolveMin: 60,
       gracePeriodMin: 30,
       logLevel: 'info',
       peers: [],
@@ -57,7 +57,7 @@ describe('loadConfig()', () => {
       IBWATCH_TOOL_MAX_OUTPUT_BYTES: '2048',
       IBWATCH_IBDIAGNET_ARGS: '--pc -P all=1 --get_cable_info',
       IBWATCH_RETENTION_RAW_DAYS: '2',
-      IBWATCH_AUTO_RESOLVE_SWEEPS: '3',
+      IBWATCH_AUTO_RESOLVE_MIN: '15',
       IBWATCH_GRACE_PERIOD_MIN: '0',
       IBWATCH_BODY_LIMIT_BYTES: '4096',
       IBWATCH_LOG_LEVEL: 'debug',
@@ -75,7 +75,7 @@ describe('loadConfig()', () => {
       toolTimeoutMs: 5000,
       toolMaxOutputBytes: 2048,
       ibdiagnetArgs: ['--pc', '-P', 'all=1', '--get_cable_info'],
-      autoResolveSweeps: 3,
+      autoResolveMin: 15,
       gracePeriodMin: 0,
       bodyLimitBytes: 4096,
       logLevel: 'debug',
@@ -86,6 +86,19 @@ describe('loadConfig()', () => {
     });
     expect(c.cron.pm).toBe('*/30 * * * * *');
     expect(c.retention.rawDeltaDays).toBe(2);
+    expect(c.notices).toEqual([]);
+  });
+
+  it('reads the deprecated IBWATCH_AUTO_RESOLVE_SWEEPS as the clean period that many PM sweeps took, with a notice', () => {
+    const c = loadConfig({ IBWATCH_AUTO_RESOLVE_SWEEPS: '3', IBWATCH_CRON_PM: '*/30 * * * * *' });
+    expect(c.autoResolveMin).toBe(2);
+    expect(c.notices).toEqual([
+      expect.stringMatching(/IBWATCH_AUTO_RESOLVE_SWEEPS=3 is deprecated: read as IBWATCH_AUTO_RESOLVE_MIN=2/),
+    ]);
+    expect(loadConfig({ IBWATCH_AUTO_RESOLVE_SWEEPS: '10' }).autoResolveMin).toBe(10);
+    const both = loadConfig({ IBWATCH_AUTO_RESOLVE_SWEEPS: '10', IBWATCH_AUTO_RESOLVE_MIN: '0' });
+    expect(both.autoResolveMin).toBe(0);
+    expect(both.notices).toEqual([expect.stringContaining('ignored')]);
   });
 
   it('reports every bad value in one ConfigError', () => {
@@ -131,6 +144,7 @@ describe('loadConfig()', () => {
     ['IBWATCH_TOOL_TIMEOUT_MS', '50'],
     ['IBWATCH_BODY_LIMIT_BYTES', '100'],
     ['IBWATCH_AUTO_RESOLVE_SWEEPS', '0'],
+    ['IBWATCH_AUTO_RESOLVE_MIN', '-1'],
     ['IBWATCH_CRON_SM', '61 * * * * *'],
     ['IBWATCH_EXPECTED_RATE', '4X NDR extra'],
     ['IBWATCH_PEERS', 'a=ftp://host'],

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import cron from 'node-cron';
 import type { ExpectedRate, LinkSpeed, LinkWidth } from '@ibwatch/fabric';
-import { LANE_GBPS, WIDTH_LANES } from '@ibwatch/fabric';
+import { LANE_GBPS, NCCL_MAX_BUSBW_GBS, WIDTH_LANES } from '@ibwatch/fabric';
+import { cronIntervalMs } from './scans/cadence.ts';
 import { parseTokens, type NamedToken } from './tokens.ts';
 
 export type SourceKind = 'lab' | 'diags' | 'ibdiagnet' | 'import-only';
@@ -30,16 +31,23 @@ export interface Config {
   ibdiagnetOutDir: string;
   nodeNameMap: string | null;
   ncclDropDir: string | null;
+  /** busbw (GB/s) above which an nccl-tests result is refused as no measurement. */
+  ncclMaxBusbwGBs: number;
   webDist: string;
   retention: { rawDeltaDays: number; rollupDays: number; rawOutputDays: number; scanDays: number };
-  /** Sweeps a finding's subject must stay clean before it auto-resolves. */
-  autoResolveSweeps: number;
+  /**
+   * Minutes a finding must stay cleared (its condition not observed by the scans of its kind)
+   * before it resolves by itself. What views show as broken never waits for this.
+   */
+  autoResolveMin: number;
   /** Minutes after a link first appears during which its error findings are downgraded. */
   gracePeriodMin: number;
   bodyLimitBytes: number;
   logLevel: string;
   /** Other collectors (one per fabric) the dashboard can list: `name=url,name=url`. */
   peers: { name: string; url: string }[];
+  /** Settings accepted but worth a warning at start-up (deprecated variables). */
+  notices: string[];
 }
 
 export class ConfigError extends Error {
@@ -127,6 +135,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`IBWATCH_LOG_LEVEL=${JSON.stringify(logLevel)}: expected one of ${LOG_LEVELS.join(', ')}`);
 
+  const notices: string[] = [];
+  const cronPm = cronExpr('IBWATCH_CRON_PM', '0 * * * * *');
+  // IBWATCH_AUTO_RESOLVE_SWEEPS counted clean sweeps, whose meaning depended on the cadence (10
+  // sweeps were 10 min of PM and 100 min of topology scans) and which also decided what colour a
+  // link was. It is still accepted, converted once to the clean period it meant for PM sweeps.
+  const sweepsRaw = (env.IBWATCH_AUTO_RESOLVE_SWEEPS ?? '').trim();
+  const minRaw = (env.IBWATCH_AUTO_RESOLVE_MIN ?? '').trim();
+  let autoResolveMin = int('IBWATCH_AUTO_RESOLVE_MIN', 60, 0, 525_600);
+  if (sweepsRaw) {
+    const sweeps = int('IBWATCH_AUTO_RESOLVE_SWEEPS', 10, 1, 100_000);
+    if (minRaw) notices.push('IBWATCH_AUTO_RESOLVE_SWEEPS is deprecated and ignored: IBWATCH_AUTO_RESOLVE_MIN is set');
+    else if (cron.validate(cronPm)) {
+      autoResolveMin = Math.max(1, Math.ceil((sweeps * cronIntervalMs(cronPm)) / 60_000));
+      notices.push(
+        `IBWATCH_AUTO_RESOLVE_SWEEPS=${sweeps} is deprecated: read as IBWATCH_AUTO_RESOLVE_MIN=${autoResolveMin} ` +
+          '(that many PM sweeps); set IBWATCH_AUTO_RESOLVE_MIN instead',
+      );
+    }
+  }
+
   const config: Config = {
     host,
     port: int('IBWATCH_PORT', 8080, 0, 65535),
@@ -138,7 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     labDir: resolve(str('IBWATCH_LAB_DIR', resolve(REPO_ROOT, '.lab'))),
     expectedRate: { width: w, speed: s },
     cron: {
-      pm: cronExpr('IBWATCH_CRON_PM', '0 * * * * *'),
+      pm: cronPm,
       sm: cronExpr('IBWATCH_CRON_SM', '30 * * * * *'),
       topology: cronExpr('IBWATCH_CRON_TOPOLOGY', '0 */10 * * * *'),
       ibdiagnet: cronExpr('IBWATCH_CRON_IBDIAGNET', '0 0 * * * *'),
@@ -151,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ibdiagnetOutDir: resolve(str('IBWATCH_IBDIAGNET_OUT', resolve(REPO_ROOT, '.ibwatch/ibdiagnet'))),
     nodeNameMap: env.IBWATCH_NODE_NAME_MAP ? resolve(env.IBWATCH_NODE_NAME_MAP) : null,
     ncclDropDir: env.IBWATCH_NCCL_DROP_DIR ? resolve(env.IBWATCH_NCCL_DROP_DIR) : null,
+    ncclMaxBusbwGBs: int('IBWATCH_NCCL_MAX_BUSBW_GBS', NCCL_MAX_BUSBW_GBS, 1, 1_000_000),
     webDist: resolve(str('IBWATCH_WEB_DIST', resolve(REPO_ROOT, 'apps/web/dist'))),
     retention: {
       rawDeltaDays: int('IBWATCH_RETENTION_RAW_DAYS', 7, 1, 3650),
@@ -158,11 +187,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rawOutputDays: int('IBWATCH_RETENTION_RAW_OUTPUT_DAYS', 3, 0, 3650),
       scanDays: int('IBWATCH_RETENTION_SCAN_DAYS', 90, 1, 3650),
     },
-    autoResolveSweeps: int('IBWATCH_AUTO_RESOLVE_SWEEPS', 10, 1, 100_000),
+    autoResolveMin,
     gracePeriodMin: int('IBWATCH_GRACE_PERIOD_MIN', 30, 0, 100_000),
     bodyLimitBytes: int('IBWATCH_BODY_LIMIT_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     logLevel,
     peers,
+    notices,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

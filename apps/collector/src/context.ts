@@ -30,7 +30,7 @@ export function loadNames(config: Config): { names: NameBook; warnings: string[]
   const r = parseNodeNameMap(readFileSync(file, 'utf8'), { file });
   const rackOf = (e: (typeof r.value)[number]) => e.rack ?? e.location ?? null;
   return {
-    names: NameBook.fromMap(r.value.map((e) => [e.guid, { name: e.name, rack: rackOf(e) }])),
+    names: NameBook.fromMap(r.value.map((e) => [e.guid, { name: e.name, rack: rackOf(e), u: e.u ?? null }])),
     warnings: r.warnings.map((w) => `${file}:${w.line ?? '?'}: ${w.message}`),
   };
 }

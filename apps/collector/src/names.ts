@@ -4,6 +4,8 @@ import type { Guid } from '@ibwatch/fabric';
 export interface NameEntry {
   name: string;
   rack: string | null;
+  /** Rack unit (`# rack=R07 u=12`). */
+  u?: number | null;
 }
 
 /**
@@ -31,6 +33,11 @@ export class NameBook {
     return this.map.get(guid)?.rack ?? null;
   }
 
+  /** Rack unit of the node (`u=` in the map's comment), for the worklist's walking order. */
+  u(guid: Guid): number | null {
+    return this.map.get(guid)?.u ?? null;
+  }
+
   get size(): number {
     return this.map.size;
   }
@@ -47,8 +54,5 @@ export function readTextFile(file: string): string {
   return readFileSync(file, 'utf8');
 }
 
-/** `dgx-0042` of `dgx-0042 mlx5_3`: the host part of an HCA's NodeDescription. */
-export function hostOf(description: string): string | null {
-  const m = /^(\S+)\s+mlx\d+_\d+/.exec(description) ?? /^(\S+)\s+HCA-\d+/.exec(description);
-  return m ? m[1]! : null;
-}
+/** `dgx-0042` of `dgx-0042 mlx5_3`: the host part of an HCA's NodeDescription (see `hcaHost`). */
+export { hcaHost as hostOf } from '@ibwatch/fabric';

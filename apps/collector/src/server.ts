@@ -5,6 +5,8 @@ import { buildApp } from './app.ts';
 import { startScheduler } from './scans/scheduler.ts';
 import { startMaintenance } from './scans/maintenance.ts';
 import { startDropDirWatcher } from './sources/drop-dir.ts';
+import { refreshLinkHealth } from './scans/link-health-store.ts';
+import type { Db } from './db/open-db.ts';
 
 export async function serve(): Promise<void> {
   let config;
@@ -19,7 +21,8 @@ export async function serve(): Promise<void> {
   }
   const ctx = createContext(config);
   const app = await buildApp({ ...ctx, logger: { level: config.logLevel } });
-  for (const w of ctx.nameWarnings) app.log.warn(w);
+  for (const w of [...ctx.nameWarnings, ...config.notices]) app.log.warn(w);
+  recolourLinks(ctx.db, app.log);
   const scheduler = startScheduler(config, ctx.scans, app.log);
   const maintenance = startMaintenance(ctx.db, config, app.log);
   const dropDir = config.ncclDropDir ? startDropDirWatcher(config.ncclDropDir, ctx.scans, app.log) : null;
@@ -50,6 +53,19 @@ export async function serve(): Promise<void> {
         if (row.status === 'failed') app.log.warn({ kind, error: row.error }, 'start-up scan failed');
       }
     })();
+  }
+}
+
+/**
+ * Link colours follow the current findings; recomputed once at start so that a database an
+ * older version wrote (colours from open findings, before migration 0004) shows the truth at
+ * once. A database that refuses writes keeps its colours until it accepts them again.
+ */
+function recolourLinks(db: Db, log: { warn(obj: unknown, msg?: string): void }): void {
+  try {
+    db.transaction(() => refreshLinkHealth(db))();
+  } catch (err) {
+    log.warn({ err }, 'could not recompute link health at start-up');
   }
 }
 

@@ -35,9 +35,9 @@ export interface Harness {
   port(node: string, port: number): Port;
   /** The far end of a cabled port, from the generated topology. */
   peer(p: Port): Port;
-  /** Active (open or acknowledged) findings whose subject is a port or a link. */
+  /** Current findings (observed by the latest scan of their kind) whose subject is a port or a link. */
   linkFindings(): Promise<FindingRow[]>;
-  /** Worklist entries that are not resolved. */
+  /** Worklist entries still observed: not resolved and not cleared. */
   openWorklist(): Promise<WorklistEntry[]>;
   /** Stops the lab in `labDir` and starts a new one there (same topology). */
   restartLab(): Promise<void>;
@@ -138,11 +138,13 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       return h.port(o.node, o.port);
     },
     async linkFindings() {
-      const all = await h.get<FindingRow[]>('/api/findings?state=active&limit=10000');
+      const all = await h.get<FindingRow[]>('/api/findings?state=current&limit=10000');
       return all.filter((f) => f.subjectType === 'port' || f.subjectType === 'link');
     },
     async openWorklist() {
-      return (await h.get<WorklistEntry[]>('/api/worklist')).filter((e) => e.state !== 'resolved');
+      return (await h.get<WorklistEntry[]>('/api/worklist')).filter(
+        (e) => e.state !== 'resolved' && e.clearedAt === null,
+      );
     },
     async restartLab() {
       await stopLab(labDir);

@@ -3,6 +3,7 @@ import { Link } from './components/Link.tsx';
 import { Loading } from './components/States.tsx';
 import { TokenControl } from './components/TokenControl.tsx';
 import { FabricsMenu } from './components/FabricsMenu.tsx';
+import { ViewBoundary } from './components/ViewBoundary.tsx';
 import { OverviewPage } from './features/overview/OverviewPage.tsx';
 import { href, useLocation, type Route } from './router.ts';
 
@@ -17,6 +18,7 @@ const BandwidthPage = lazy(() => import('./features/bandwidth/BandwidthPage.tsx'
 const RunDetailPage = lazy(() => import('./features/bandwidth/RunDetailPage.tsx'));
 const ScansPage = lazy(() => import('./features/scans/ScansPage.tsx'));
 const FindingsPage = lazy(() => import('./features/findings/FindingsPage.tsx'));
+const FirmwarePage = lazy(() => import('./features/firmware/FirmwarePage.tsx'));
 
 const NAV: { path: string; label: string; match: Route['name'][] }[] = [
   { path: '/', label: 'Overview', match: ['overview'] },
@@ -24,6 +26,7 @@ const NAV: { path: string; label: string; match: Route['name'][] }[] = [
   { path: '/ports', label: 'Ports', match: ['ports', 'port'] },
   { path: '/worklist', label: 'Worklist', match: ['worklist'] },
   { path: '/findings', label: 'Findings', match: ['findings'] },
+  { path: '/firmware', label: 'Firmware', match: ['firmware'] },
   { path: '/sm', label: 'Subnet managers', match: ['sm'] },
   { path: '/bandwidth', label: 'Bandwidth', match: ['bandwidth', 'run'] },
   { path: '/scans', label: 'Scans', match: ['scans'] },
@@ -51,6 +54,8 @@ function Page({ route }: { route: Route }) {
       return <ScansPage />;
     case 'findings':
       return <FindingsPage />;
+    case 'firmware':
+      return <FirmwarePage />;
     case 'not-found':
       return (
         <section data-testid="not-found">
@@ -145,9 +150,12 @@ export function App() {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        <Suspense fallback={<Loading what="view" />}>
-          <Page route={loc.route} />
-        </Suspense>
+        {/* One boundary per view, new on every path: a view that throws fails alone. */}
+        <ViewBoundary key={loc.path} view={title ?? 'page'}>
+          <Suspense fallback={<Loading what="view" />}>
+            <Page route={loc.route} />
+          </Suspense>
+        </ViewBoundary>
       </main>
     </>
   );

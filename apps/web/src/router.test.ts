@@ -14,6 +14,7 @@ describe('matchRoute()', () => {
     ['/bandwidth/runs/42', { name: 'run', id: 42 }],
     ['/scans', { name: 'scans' }],
     ['/findings', { name: 'findings' }],
+    ['/firmware', { name: 'firmware' }],
   ])('maps %s', (path, want) => {
     expect(matchRoute(path)).toEqual(want);
   });

@@ -16,6 +16,7 @@ export type Route =
   | { name: 'run'; id: number }
   | { name: 'scans' }
   | { name: 'findings' }
+  | { name: 'firmware' }
   | { name: 'not-found'; path: string };
 
 /** Map a pathname to a route. Trailing slashes are ignored; unknown paths are `not-found`. */
@@ -33,6 +34,7 @@ export function matchRoute(pathname: string): Route {
   if (a === 'bandwidth' && b === 'runs' && parts.length === 3 && /^\d+$/.test(c)) return { name: 'run', id: Number(c) };
   if (a === 'scans' && parts.length === 1) return { name: 'scans' };
   if (a === 'findings' && parts.length === 1) return { name: 'findings' };
+  if (a === 'firmware' && parts.length === 1) return { name: 'firmware' };
   void d;
   return { name: 'not-found', path: pathname };
 }

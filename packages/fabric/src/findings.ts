@@ -7,8 +7,14 @@ export type { FindingState, Severity };
 
 /**
  * Verdicts and findings. A *verdict* is what one analysis rule says about one subject in one
- * sweep; a *finding* is the persistent record the collector stores, opened by the first verdict
- * and resolved when the subject has stayed clean for a number of sweeps.
+ * sweep; a *finding* is the persistent record the collector stores, opened by the first verdict.
+ *
+ * State and lifecycle are kept apart. Whether a condition holds *now* is what the latest scan
+ * that evaluated its kind observed: a scan without the verdict *clears* the finding (it is no
+ * longer shown as broken, "cleared at T"), a scan with it makes it current again. The lifecycle
+ * (open, acknowledged, resolved) is history about the finding: a finding resolves by itself only
+ * after it has stayed cleared for a clean *period* (time, not a count of scans, whose meaning
+ * would depend on the cadence), and a condition still observed never resolves by itself.
  */
 
 /** Higher is worse; use for sorting. */
@@ -46,9 +52,23 @@ export interface Finding extends Verdict {
   firstSeen: string;
   lastSeen: string;
   state: FindingState;
-  /** Consecutive evaluated sweeps without a verdict for this key (drives auto-resolve). */
-  cleanSweeps: number;
+  /** Time of the first evaluated sweep that no longer saw the condition; absent while it is seen. */
+  clearedAt?: string;
   resolvedAt?: string;
+}
+
+/** What an evaluated scan that did not observe a finding's condition does to the finding. */
+export type UnobservedStep = 'clear' | 'resolve' | 'wait';
+
+/**
+ * The lifecycle rule for a scan that evaluated a finding's kind without a verdict for it: the
+ * first such scan clears it; once it has stayed cleared for `resolveAfterMs`, the next such scan
+ * resolves it (with 0, at once). Times are epoch ms. A scan that did not evaluate the kind must
+ * not call this: no data is not a clean observation.
+ */
+export function unobservedStep(clearedAt: number | null, at: number, resolveAfterMs: number): UnobservedStep {
+  if (clearedAt === null) return resolveAfterMs <= 0 ? 'resolve' : 'clear';
+  return at - clearedAt >= resolveAfterMs ? 'resolve' : 'wait';
 }
 
 /** `nodeGuid/portNum`, the key used for ports everywhere in this package. */
@@ -85,10 +105,10 @@ export function findingKey(v: Pick<Verdict, 'kind' | 'subject'>): string {
 }
 
 export interface MergeOptions {
-  /** Sweep time (ISO-8601); becomes firstSeen/lastSeen/resolvedAt. */
+  /** Sweep time (ISO-8601); becomes firstSeen/lastSeen/clearedAt/resolvedAt. */
   now: string;
-  /** Resolve after this many consecutive clean sweeps. Default 3. */
-  resolveAfterCleanSweeps?: number;
+  /** Resolve a finding once it has stayed cleared this long (ms). Default one hour. */
+  resolveAfterMs?: number;
   /**
    * Which findings this sweep actually evaluated. A sweep without SM data must not count as
    * "clean" for SM findings; return false to leave a finding untouched. Default: all.
@@ -99,7 +119,7 @@ export interface MergeOptions {
 export interface MergeResult {
   /** New findings to insert (state open). */
   insert: Finding[];
-  /** Existing findings with new lastSeen/evidence/severity or cleanSweeps count. */
+  /** Existing findings seen again (new lastSeen/evidence/severity, clearedAt dropped) or just cleared. */
   update: Finding[];
   /** Findings that became resolved in this sweep (state resolved, resolvedAt set). */
   resolve: Finding[];
@@ -108,11 +128,14 @@ export interface MergeResult {
 /**
  * Merge one sweep's verdicts into the open findings. `open` holds findings in state open or
  * acknowledged (resolved ones are history: a problem that comes back opens a new finding).
- * Acknowledged findings keep their state while the problem persists. Duplicate verdicts for one
- * key keep the worst severity. Linear in open + verdicts.
+ * Acknowledged findings keep their state while the problem persists; a cleared finding seen
+ * again is current again (same finding). Findings without a verdict follow
+ * {@link unobservedStep}. Duplicate verdicts for one key keep the worst severity. Linear in
+ * open + verdicts.
  */
 export function mergeFindings(open: readonly Finding[], verdicts: readonly Verdict[], opts: MergeOptions): MergeResult {
-  const resolveAfter = opts.resolveAfterCleanSweeps ?? 3;
+  const resolveAfter = opts.resolveAfterMs ?? 3_600_000;
+  const nowMs = Date.parse(opts.now);
   const byKey = new Map<string, Verdict>();
   for (const v of verdicts) {
     const k = findingKey(v);
@@ -126,25 +149,20 @@ export function mergeFindings(open: readonly Finding[], verdicts: readonly Verdi
     const v = byKey.get(f.key);
     if (v) {
       matched.add(f.key);
-      out.update.push({
-        ...f,
-        ...v,
-        key: f.key,
-        firstSeen: f.firstSeen,
-        lastSeen: opts.now,
-        state: f.state,
-        cleanSweeps: 0,
-      });
+      const { clearedAt: _cleared, ...seen } = f;
+      out.update.push({ ...seen, ...v, key: f.key, firstSeen: f.firstSeen, lastSeen: opts.now, state: f.state });
       continue;
     }
     if (opts.evaluated && !opts.evaluated(f)) continue;
-    const clean = f.cleanSweeps + 1;
-    if (clean >= resolveAfter) out.resolve.push({ ...f, cleanSweeps: clean, state: 'resolved', resolvedAt: opts.now });
-    else out.update.push({ ...f, cleanSweeps: clean });
+    const cleared = f.clearedAt === undefined ? null : Date.parse(f.clearedAt);
+    const step = unobservedStep(cleared, nowMs, resolveAfter);
+    const clearedAt = f.clearedAt ?? opts.now;
+    if (step === 'resolve') out.resolve.push({ ...f, clearedAt, state: 'resolved', resolvedAt: opts.now });
+    else if (step === 'clear') out.update.push({ ...f, clearedAt });
   }
   for (const [k, v] of byKey) {
     if (matched.has(k)) continue;
-    out.insert.push({ ...v, key: k, firstSeen: opts.now, lastSeen: opts.now, state: 'open', cleanSweeps: 0 });
+    out.insert.push({ ...v, key: k, firstSeen: opts.now, lastSeen: opts.now, state: 'open' });
   }
   return out;
 }

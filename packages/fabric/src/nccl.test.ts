@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateNcclRun, findingsDuringRun, normaliseCollective, type NcclRun } from './nccl.ts';
+import { evaluateNcclRun, findingsDuringRun, headlineBusbw, normaliseCollective, type NcclRun } from './nccl.ts';
 
 const run = (peak: number, extra: Partial<NcclRun> = {}): NcclRun => ({
   id: 'r1',
@@ -74,9 +74,70 @@ describe('evaluateNcclRun()', () => {
     });
   });
 
+  it('judges a run on an unknown number of hosts against no target', () => {
+    const r = evaluateNcclRun(run(100, { nodes: undefined }));
+    expect(r.summary.scope).toBeUndefined();
+    expect(r.summary.target).toBeUndefined();
+    expect(kinds(r)).toEqual([]);
+  });
+
+  it('keeps runs without a usable headline out of the baseline (an Infinity run is no baseline)', () => {
+    const hist = [Infinity, Infinity, Infinity, 380, 390].map((p, i) =>
+      run(p, { id: `h${i}`, finishedAt: `2025-03-0${i + 1}T00:10:00Z` }),
+    );
+    const r = evaluateNcclRun(run(370), { history: hist });
+    expect(r.summary.baselineGBs).toBeUndefined();
+    expect(kinds(r)).toEqual([]);
+  });
+
+  it('reports the size the headline was measured at', () => {
+    expect(evaluateNcclRun(run(338.8)).summary).toMatchObject({
+      largePeakBusBwGBs: 338.8,
+      largePeakSizeBytes: 2 ** 33,
+    });
+  });
+
   it('needs at least 3 baseline runs', () => {
     const hist = [380, 390].map((p, i) => run(p, { id: `h${i}`, finishedAt: `2025-03-0${i + 1}T00:10:00Z` }));
     expect(evaluateNcclRun(run(300), { history: hist }).summary.baselineGBs).toBeUndefined();
+  });
+});
+
+describe('headlineBusbw()', () => {
+  it('takes the peak over rows of at least 1 GiB, ignoring a faster small size', () => {
+    const rows = [
+      { sizeBytes: 1024, busbwGBs: 400 },
+      { sizeBytes: 2 ** 30, busbwGBs: 297.86 },
+      { sizeBytes: 2 ** 33, busbwGBs: 338.82 },
+      { sizeBytes: 2 ** 32, busbwGBs: 330.58 },
+    ];
+    expect(headlineBusbw(rows)).toEqual({ busbwGBs: 338.82, sizeBytes: 2 ** 33 });
+  });
+
+  it('falls back to the largest size when no row is 1 GiB', () => {
+    const rows = [
+      { sizeBytes: 1 << 20, busbwGBs: 50 },
+      { sizeBytes: 1 << 24, busbwGBs: 30 },
+    ];
+    expect(headlineBusbw(rows)).toEqual({ busbwGBs: 30, sizeBytes: 1 << 24 });
+  });
+
+  it('ignores values that are not measurements and has no headline without one', () => {
+    expect(headlineBusbw([{ sizeBytes: 2 ** 33, busbwGBs: Infinity }])).toBeUndefined();
+    expect(
+      headlineBusbw([
+        { sizeBytes: 1 << 20, busbwGBs: 40 },
+        { sizeBytes: 2 ** 33, busbwGBs: Infinity },
+      ]),
+    ).toBeUndefined();
+    expect(headlineBusbw([{ sizeBytes: 2 ** 33, busbwGBs: -1 }])).toBeUndefined();
+    expect(headlineBusbw([])).toBeUndefined();
+    expect(
+      headlineBusbw([
+        { sizeBytes: 2 ** 33, busbwGBs: Number.NaN },
+        { sizeBytes: 2 ** 32, busbwGBs: 300 },
+      ]),
+    ).toEqual({ busbwGBs: 300, sizeBytes: 2 ** 32 });
   });
 });
 

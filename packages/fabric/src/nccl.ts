@@ -3,9 +3,21 @@ import type { Severity, Verdict } from './findings.ts';
 /**
  * nccl-tests verdicts. busbw is the number to compare with hardware (nccl-tests
  * doc/PERFORMANCE.md); the footer's `# Avg bus bandwidth` averages *all* sizes, small ones
- * included (70.7 GB/s on a 16-rank run whose large sizes reach 180+), so verdicts use the
- * peak over large messages instead.
+ * included (`# Avg bus bandwidth : 70.742` on a 16-rank run whose 8 GiB row reaches 338.82), so
+ * a run's one headline figure is the peak busbw over large messages ({@link headlineBusbw}):
+ * the number nccl-tests users quote, and the one every verdict, table, chart and report uses.
  */
+
+/** Rows at least this large are "large messages" (1 GiB); a run without any uses its largest size. */
+export const NCCL_LARGE_MESSAGE_BYTES = 2 ** 30;
+
+/**
+ * The highest busbw (GB/s) taken as a measurement. busbw is per GPU and bounded by its fastest
+ * link: NVLink 6 carries 1,800 GB/s each way, and in-switch reduction (NVLS, SHARP) can lift an
+ * all_reduce busbw up to twice the link. Anything above this is a broken or forged log
+ * (`1e308`, `999999`), never a fabric; override with `IBWATCH_NCCL_MAX_BUSBW_GBS`.
+ */
+export const NCCL_MAX_BUSBW_GBS = 4000;
 
 export type GdrStatus = 'enabled' | 'disabled' | 'unknown';
 
@@ -14,7 +26,8 @@ export interface NcclRun {
   id: string;
   /** `all_reduce`, `all_gather`, `reduce_scatter`, `alltoall`, ... (`_perf` suffix accepted). */
   collective: string;
-  nodes: number;
+  /** Hosts the run spanned; unknown (no rank lines, no label) means no target applies. */
+  nodes: number | undefined;
   startedAt: string;
   finishedAt: string;
   /** One row per size (take the better of out-of-place/in-place if you like). GB = 1e9 bytes. */
@@ -28,6 +41,12 @@ export interface NcclRun {
 }
 
 export type NcclScope = 'single-node' | 'multi-node';
+
+/** Scope from the node count: a run on one host rides NVLink, never the fabric. */
+export function ncclScope(nodes: number | null | undefined): NcclScope | undefined {
+  if (nodes === undefined || nodes === null || !(nodes >= 1)) return undefined;
+  return nodes > 1 ? 'multi-node' : 'single-node';
+}
 
 /** Target busbw per collective and scope, in GB/s. */
 export interface NcclTarget {
@@ -70,10 +89,13 @@ export interface NcclOptions {
 
 export interface NcclSummary {
   peakBusBwGBs: number;
-  /** Peak over large messages (what verdicts use). */
+  /** Peak over large messages: the run's headline (what verdicts use). */
   largePeakBusBwGBs: number;
+  /** Message size of the row the headline comes from (undefined without rows). */
+  largePeakSizeBytes?: number;
   avgBusBwGBs: number;
-  scope: NcclScope;
+  /** Undefined when the node count is unknown: then no target applies. */
+  scope?: NcclScope;
   target?: NcclTarget;
   baselineGBs?: number;
 }
@@ -95,14 +117,29 @@ function labelsEqual(a: Record<string, string>, b: Record<string, string>): bool
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
 
-function largePeak(run: NcclRun, minBytes: number): number {
-  if (run.rows.length === 0) return 0;
-  let large = run.rows.filter((r) => r.sizeBytes >= minBytes);
-  if (large.length === 0) {
-    const maxSize = Math.max(...run.rows.map((r) => r.sizeBytes));
-    large = run.rows.filter((r) => r.sizeBytes === maxSize);
+/**
+ * The headline of a run: the peak busbw over rows of at least `minBytes` (1 GiB), or over the
+ * rows of the largest size when none is that large, with the size it was measured at. Values
+ * that are not measurements (not finite, negative) are ignored; `undefined` when none is left.
+ */
+export function headlineBusbw(
+  rows: readonly { sizeBytes: number; busbwGBs: number }[],
+  minBytes = NCCL_LARGE_MESSAGE_BYTES,
+): { busbwGBs: number; sizeBytes: number } | undefined {
+  if (rows.length === 0) return undefined;
+  // The floor comes from every row: a run whose large rows are unusable has no headline, rather
+  // than one read off its small messages.
+  const floor = Math.min(minBytes, Math.max(...rows.map((r) => r.sizeBytes)));
+  let best: { busbwGBs: number; sizeBytes: number } | undefined;
+  for (const r of rows) {
+    if (r.sizeBytes < floor || !Number.isFinite(r.busbwGBs) || r.busbwGBs < 0) continue;
+    if (!best || r.busbwGBs > best.busbwGBs) best = { busbwGBs: r.busbwGBs, sizeBytes: r.sizeBytes };
   }
-  return Math.max(...large.map((r) => r.busbwGBs));
+  return best;
+}
+
+function largePeak(run: NcclRun, minBytes: number): number {
+  return headlineBusbw(run.rows, minBytes)?.busbwGBs ?? 0;
 }
 
 function median(xs: number[]): number {
@@ -123,22 +160,29 @@ function median(xs: number[]): number {
  */
 export function evaluateNcclRun(run: NcclRun, opts: NcclOptions = {}): { summary: NcclSummary; verdicts: Verdict[] } {
   const collective = normaliseCollective(run.collective);
-  const scope: NcclScope = run.nodes > 1 ? 'multi-node' : 'single-node';
-  const minBytes = opts.largeMessageBytes ?? 2 ** 30;
+  const scope = ncclScope(run.nodes);
+  const minBytes = opts.largeMessageBytes ?? NCCL_LARGE_MESSAGE_BYTES;
   const peak = run.rows.length ? Math.max(...run.rows.map((r) => r.busbwGBs)) : 0;
-  const large = largePeak(run, minBytes);
+  const headline = headlineBusbw(run.rows, minBytes);
+  const large = headline?.busbwGBs ?? 0;
   const avg = run.avgBusBwGBs ?? (run.rows.length ? run.rows.reduce((s, r) => s + r.busbwGBs, 0) / run.rows.length : 0);
-  const target = (opts.targets ?? DEFAULT_NCCL_TARGETS).find((t) => t.collective === collective && t.scope === scope);
+  const target = scope
+    ? (opts.targets ?? DEFAULT_NCCL_TARGETS).find((t) => t.collective === collective && t.scope === scope)
+    : undefined;
   const summary: NcclSummary = {
     peakBusBwGBs: peak,
     largePeakBusBwGBs: large,
     avgBusBwGBs: avg,
-    scope,
+    ...(headline ? { largePeakSizeBytes: headline.sizeBytes } : {}),
+    ...(scope ? { scope } : {}),
     ...(target ? { target } : {}),
   };
   const subject = { kind: 'run' as const, runId: run.id };
   const verdicts: Verdict[] = [];
-  const what = `${collective} on ${run.nodes} node${run.nodes === 1 ? '' : 's'}`;
+  const what =
+    run.nodes === undefined
+      ? `${collective} on an unknown number of nodes`
+      : `${collective} on ${run.nodes} node${run.nodes === 1 ? '' : 's'}`;
 
   if (target && large < target.minBusBwGBs) {
     const sev: Severity = large >= 0.9 * target.minBusBwGBs ? 'minor' : 'major';
@@ -148,7 +192,7 @@ export function evaluateNcclRun(run: NcclRun, opts: NcclOptions = {}): { summary
       subject,
       title: `${what}: busbw ${large.toFixed(1)} GB/s is below the ${target.minBusBwGBs} GB/s target`,
       short: `busbw ${large.toFixed(0)}/${target.minBusBwGBs} GB/s`,
-      evidence: { largePeakBusBwGBs: large, targetGBs: target.minBusBwGBs, scope, collective },
+      evidence: { largePeakBusBwGBs: large, targetGBs: target.minBusBwGBs, scope: target.scope, collective },
     });
   }
   const [lo, hi] = opts.hostMemoryBandGBs ?? [50, 100];
@@ -174,7 +218,8 @@ export function evaluateNcclRun(run: NcclRun, opts: NcclOptions = {}): { summary
         normaliseCollective(h.collective) === collective &&
         h.nodes === run.nodes &&
         labelsEqual(h.labels, run.labels) &&
-        h.finishedAt < run.startedAt,
+        h.finishedAt < run.startedAt &&
+        headlineBusbw(h.rows, minBytes) !== undefined,
     )
     .sort((a, b) => (a.finishedAt < b.finishedAt ? 1 : -1))
     .slice(0, n);

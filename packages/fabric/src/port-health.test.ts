@@ -77,6 +77,14 @@ describe('evaluatePortHealth()', () => {
     });
   });
 
+  it('words link error recoveries per hour, the unit of every other error rate', () => {
+    // 6 in a 60 s sweep: 360 an hour (the worklist said "6/min" next to "PortRcvErrors 120/h").
+    expect(run({ LinkErrorRecoveryCounter: 0n }, { LinkErrorRecoveryCounter: 6n })[0]).toMatchObject({
+      short: '6 link error recoveries (360/h)',
+      title: expect.stringMatching(/\(360\/h\)$/),
+    });
+  });
+
   it('rates PortRcvErrors and PortXmitDiscards per hour', () => {
     const v = run({ PortRcvErrors: 0n, PortXmitDiscards: 0n }, { PortRcvErrors: 2n, PortXmitDiscards: 1n });
     expect(v.find((x) => x.kind === 'counter-rate:PortRcvErrors')).toMatchObject({

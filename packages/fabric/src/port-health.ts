@@ -170,11 +170,13 @@ export function evaluatePortHealth(deltas: readonly PortDelta[], ctx: PortHealth
     if (ler?.delta !== undefined && ler.delta > 0n && interval > 0) {
       const perMin = (Number(ler.delta) / interval) * 60;
       const sev: Severity = perMin > t.linkErrorRecoveryMajorPerMinute ? 'major' : 'minor';
+      // Worded per hour like every other error rate ibwatch shows (charts, worklist, CSV); the
+      // threshold stays configured per minute, as the field states it.
       emit(
         'link-error-recovery',
         sev,
-        `Link retrained ${ler.delta} times on ${pname} (${fmt(perMin)}/min)`,
-        `${ler.delta} link error recoveries (${fmt(perMin)}/min)`,
+        `Link retrained ${ler.delta} times on ${pname} (${fmt(perMin * 60)}/h)`,
+        `${ler.delta} link error recoveries (${fmt(perMin * 60)}/h)`,
         { ...baseEvidence(ler, interval), ratePerMinute: perMin, threshold: t.linkErrorRecoveryMajorPerMinute },
       );
     }

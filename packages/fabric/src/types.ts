@@ -117,6 +117,32 @@ export interface CableInfo extends PortRef {
   temperatureC?: number;
 }
 
+/**
+ * Firmware of one node as ibdiagnet read it: db_csv NODES_INFO (vendor-specific GeneralInfo:
+ * version, PSID, device, hardware revision) or, for nodes it lacks, GENERAL_INFO_SMP (version only).
+ */
+export interface NodeFirmware {
+  nodeGuid: Guid;
+  /** `31.2012.1024`: FWInfo_Extended_Major.Minor.SubMinor in decimal (`0x1f.0x7dc.0x400`). */
+  version: string;
+  /** Parameter-Set ID, which board build of the firmware the node runs (`MT_0000000579`). */
+  psid?: string;
+  /** HWInfo_DeviceID (`0xd2f2` = 54002, Quantum-2). */
+  deviceId?: number;
+  /** HWInfo_DeviceHWRevision (`0x00a0`). */
+  hwRevision?: number;
+}
+
+/**
+ * One of ibdiagnet's checks and how it ended (`-W- FW Check finished with warnings` in the log,
+ * or a `WARNINGS_FW_CHECK` section in db_csv). `check` is the db_csv spelling: upper case,
+ * words joined by `_` (`FW_CHECK`, `DUPLICATED_NODE_DESCRIPTION_DETECTION`).
+ */
+export interface ToolCheck {
+  check: string;
+  result: 'ok' | 'warnings' | 'errors' | 'skipped';
+}
+
 export interface FabricSnapshot {
   source: 'ibdiagnet' | 'diags';
   /** ISO-8601 time the tool ran (ibdiagnet's `Running timestamp`), when known. */
@@ -147,6 +173,10 @@ export interface FabricSnapshot {
     /** The check that reported it, e.g. `FW_CHECK` (db_csv section suffix) or a log stage. */
     check?: string;
   }[];
+  /** The checks the tool ran or skipped (ibdiagnet), so that a clean check can clear its findings. */
+  toolChecks?: ToolCheck[];
+  /** Node firmware, when the tool read it (ibdiagnet NODES_INFO / GENERAL_INFO_SMP). */
+  firmware?: NodeFirmware[];
   meta: Record<string, string>;
 }
 

@@ -16,7 +16,7 @@ const links: FabricLink[] = [
   { a: { nodeGuid: SW, portNum: 2 }, b: { nodeGuid: H2, portNum: 1 } },
 ];
 type F = WorklistFinding;
-type WorklistFinding = Pick<Finding, 'kind' | 'severity' | 'subject' | 'title' | 'short' | 'state'>;
+type WorklistFinding = Pick<Finding, 'kind' | 'severity' | 'subject' | 'title' | 'short' | 'state' | 'clearedAt'>;
 const onPort = (
   g: string,
   n: number,
@@ -102,5 +102,111 @@ describe('buildWorklist()', () => {
       ],
     });
     expect(w.map((e) => e.state)).toEqual(['acknowledged', 'fixed']);
+  });
+
+  it('marks an open entry cleared when no finding of it is observed any more, below entries still broken', () => {
+    const cleared = (f: F, at: string): F => ({ ...f, clearedAt: at });
+    const w = buildWorklist({
+      links,
+      findings: [
+        cleared(onPort(SW, 1, 'symbol-errors', 'critical', 'burst'), '2024-06-01T10:00:00.000Z'),
+        cleared(onPort(H1, 1, 'link-downed', 'major', 'down'), '2024-06-01T10:05:00.000Z'),
+        onPort(SW, 2, 'symbol-errors', 'minor', 'still', 'acknowledged'),
+      ],
+    });
+    expect(w.map((e) => [e.state, e.severity, e.clearedAt])).toEqual([
+      ['acknowledged', 'minor', undefined],
+      ['open', 'critical', '2024-06-01T10:05:00.000Z'],
+    ]);
+  });
+
+  it('takes its severity from the findings still observed, its reasons from every open one', () => {
+    const [e] = buildWorklist({
+      links,
+      findings: [
+        { ...onPort(SW, 1, 'symbol-errors', 'critical', 'old burst'), clearedAt: '2024-06-01T10:00:00.000Z' },
+        onPort(H1, 1, 'link-error-recovery', 'minor', 'recoveries'),
+      ],
+    });
+    expect(e).toMatchObject({ severity: 'minor', reasons: ['old burst', 'recoveries'] });
+    expect(e!.clearedAt).toBeUndefined();
+  });
+});
+
+describe('buildWorklist() reasons and ends', () => {
+  // GUIDs as in the lab: the HCA's GUID (0xb83f...) sorts before the switch's (0xfc6a...).
+  const LEAF = '0xfc6a1c0301000001';
+  // A spine whose GUID sorts before the leaf's: only the tiers make the leaf end A.
+  const SPINE = '0xfc6a1c0300000009';
+  const HCA = '0xb83fd20300000200';
+  const labNodes: FabricNode[] = [
+    { guid: LEAF, type: 'switch', description: 'leaf-r0-01', numPorts: 64 },
+    { guid: SPINE, type: 'switch', description: 'spine-p1-01', numPorts: 64 },
+    { guid: HCA, type: 'ca', description: 'dgx-0002 mlx5_0', numPorts: 1 },
+  ];
+  const hostCable: FabricLink = { a: { nodeGuid: HCA, portNum: 1 }, b: { nodeGuid: LEAF, portNum: 2 } };
+  const upCable: FabricLink = { a: { nodeGuid: SPINE, portNum: 1 }, b: { nodeGuid: LEAF, portNum: 33 } };
+  const onLink = (l: FabricLink, kind: string, severity: F['severity'], short: string): F => ({
+    kind,
+    severity,
+    subject: { kind: 'link', a: l.a, b: l.b },
+    title: short,
+    short,
+    state: 'open',
+  });
+
+  it('gives one flap one reason: link-down, link-downed on both ends and link-flapping fold together', () => {
+    // What one `pnpm lab fault link-down 'leaf-r0-01[2]' --flap` left on the worklist before.
+    const w = buildWorklist({
+      links: [hostCable],
+      nodes: labNodes,
+      findings: [
+        onPort(HCA, 1, 'link-downed', 'major', 'link went down 1x'),
+        onPort(LEAF, 2, 'link-downed', 'major', 'link went down 1x'),
+        onLink(hostCable, 'link-down', 'major', 'link down (Polling)'),
+        onLink(hostCable, 'link-flapping', 'minor', 'link flapped 1 time in 24 h'),
+      ],
+    });
+    expect(w).toHaveLength(1);
+    expect(w[0]!.reasons).toEqual(['link down (Polling); flapped 1 time in 24 h']);
+  });
+
+  it('keeps a flap apart from other reasons and says the count alone once the link is up again', () => {
+    const w = buildWorklist({
+      links: [hostCable],
+      nodes: labNodes,
+      findings: [
+        onPort(LEAF, 2, 'symbol-errors', 'critical', 'symbol errors 5.2e-10 BER (3.8e+5/h)'),
+        onPort(LEAF, 2, 'link-downed', 'major', 'link went down 2x'),
+        onLink(hostCable, 'link-flapping', 'minor', 'link flapped 2 times in 24 h'),
+      ],
+    });
+    expect(w[0]!.reasons).toEqual(['symbol errors 5.2e-10 BER (3.8e+5/h)', 'link flapped 2 times in 24 h']);
+  });
+
+  it('names the switch end A of a host cable whatever the GUIDs, and the leaf end A of an uplink', () => {
+    const w = buildWorklist({
+      links: [hostCable, upCable],
+      nodes: labNodes,
+      tiers: new Map([
+        [LEAF, 'leaf'],
+        [SPINE, 'spine'],
+      ]),
+      findings: [onPort(HCA, 1, 'symbol-errors', 'major', 's'), onPort(SPINE, 1, 'symbol-errors', 'minor', 's')],
+    });
+    expect(w.map((e) => e.ends.map((x) => `${x.name}/${x.portNum}`))).toEqual([
+      ['leaf-r0-01/2', 'dgx-0002 mlx5_0/1'],
+      ['leaf-r0-01/33', 'spine-p1-01/1'],
+    ]);
+  });
+
+  it('carries the rack unit of the inventory', () => {
+    const w = buildWorklist({
+      links: [hostCable],
+      nodes: labNodes,
+      findings: [onPort(LEAF, 2, 'symbol-errors', 'major', 's')],
+      lookup: (g) => (g === LEAF ? { rack: 'N01', u: 7 } : undefined),
+    });
+    expect(w[0]!.ends[0]).toMatchObject({ name: 'leaf-r0-01', rack: 'N01', u: 7 });
   });
 });

@@ -5,14 +5,18 @@ import {
   SEVERITY_RANK,
   type Finding,
   type FindingState,
+  type FindingSubject,
   type Severity,
 } from './findings.ts';
 import type { CableInfo, FabricLink, FabricNode, FabricPort, Guid, NodeType, PortRef } from './types.ts';
+import { orderLinkEnds } from './link-ends.ts';
 
 /** Where a node is, from the operator's inventory (passed in: this package does no I/O). */
 export interface NodeLocation {
   name?: string;
   rack?: string;
+  /** Rack unit (`# rack=R07 u=12` in the node-name map). */
+  u?: number;
   /** Free text: row/U position, data hall... */
   location?: string;
 }
@@ -24,6 +28,7 @@ export interface WorklistEnd extends PortRef {
   nodeType?: NodeType;
   lid?: number;
   rack?: string;
+  u?: number;
   location?: string;
   cable?: Omit<CableInfo, 'nodeGuid' | 'portNum'>;
 }
@@ -34,7 +39,7 @@ export type WorklistState = 'open' | 'acknowledged' | 'fixed';
 export interface ReseatEntry {
   /** {@link linkKey} of the link, or the port key when the peer is unknown. */
   key: string;
-  /** Both ends (one when the peer is unknown), lower GUID first. */
+  /** Both ends (one when the peer is unknown), end A first: the switch end ({@link orderLinkEnds}). */
   ends: WorklistEnd[];
   severity: Severity;
   /** Plain-words reasons, e.g. `speed 400G->200G`, `symbol errors 1.2e-11 BER (340/h)`. */
@@ -46,6 +51,11 @@ export interface ReseatEntry {
   priorFixes: number;
   repeatOffender: boolean;
   state: WorklistState;
+  /**
+   * Set when the entry is open or acknowledged but none of its findings is observed any more:
+   * the latest of their clearedAt times (it shows as cleared, not broken, until it resolves).
+   */
+  clearedAt?: string;
   /** Ranking score within a severity (more and worse evidence first). */
   score: number;
 }
@@ -66,17 +76,50 @@ export const PHYSICAL_KINDS: readonly string[] = [
 
 export interface WorklistInput {
   /** Findings (open, acknowledged, and optionally recently resolved → shown as fixed). */
-  findings: readonly Pick<Finding, 'kind' | 'severity' | 'subject' | 'title' | 'short' | 'state'>[];
+  findings: readonly Pick<Finding, 'kind' | 'severity' | 'subject' | 'title' | 'short' | 'state' | 'clearedAt'>[];
   links: readonly FabricLink[];
   nodes?: readonly FabricNode[];
   ports?: readonly FabricPort[];
   cables?: readonly CableInfo[];
+  /** Tier of each node (`leaf`, `spine`, `core`...), to name the lower switch of a switch-to-switch cable end A. */
+  tiers?: ReadonlyMap<Guid, string>;
   /** Inventory lookup by node GUID. */
   lookup?: (guid: Guid) => NodeLocation | undefined;
   /** Fix attempts already made per link key (repeat offenders escalate). */
   priorFixes?: ReadonlyMap<string, number>;
   /** Kinds to include; default {@link PHYSICAL_KINDS}. */
   kinds?: readonly string[];
+}
+
+/** The physical cable a finding is about, keyed as the worklist keys it. */
+export interface CableRef {
+  /** {@link linkKey} of the link, or the port key when the port's peer is unknown. */
+  key: string;
+  /** The cable's ends (one when the peer is unknown). */
+  refs: PortRef[];
+  /** The `portKey`s of the ends the finding itself names. */
+  hit: string[];
+}
+
+/**
+ * The cable a port or link subject is on: a link subject is its own cable; a port subject is
+ * on the link `linkOf` knows for it, else alone. Other subjects (SM, node, run) have none.
+ */
+export function cableOf(subject: FindingSubject, linkOf: (p: PortRef) => FabricLink | undefined): CableRef | null {
+  if (subject.kind === 'link')
+    return {
+      key: linkKey(subject.a, subject.b),
+      refs: [subject.a, subject.b],
+      hit: [portKey(subject.a), portKey(subject.b)],
+    };
+  if (subject.kind !== 'port') return null;
+  const l = linkOf(subject.port);
+  const refs = l ? [l.a, l.b] : [subject.port];
+  return {
+    key: refs.length === 2 ? linkKey(refs[0]!, refs[1]!) : portKey(refs[0]!),
+    refs,
+    hit: [portKey(subject.port)],
+  };
 }
 
 const LADDER = ['clean and reseat both ends', 'swap the transceiver', 'replace the cable'];
@@ -92,7 +135,10 @@ export function actionLadder(priorFixes: number): string[] {
 /**
  * Build the reseat worklist: one entry per physical link, merging the findings of both port
  * ends and of the link itself, ranked worst severity first, then by score (sum of severity
- * ranks over findings, plus one per affected end), then key. Linear in findings + links.
+ * ranks over findings, plus one per affected end), then key. Entries still observed come
+ * before cleared ones, and those before fixed ones; severity and score are those of the
+ * findings still observed when there are any, the reasons those of every open one. Linear in
+ * findings + links.
  */
 export function buildWorklist(input: WorklistInput): ReseatEntry[] {
   const kinds = new Set(input.kinds ?? PHYSICAL_KINDS);
@@ -117,40 +163,47 @@ export function buildWorklist(input: WorklistInput): ReseatEntry[] {
   const groups = new Map<string, Acc>();
   for (const f of input.findings) {
     if (!kinds.has(f.kind)) continue;
-    let refs: PortRef[];
-    let hit: string[];
-    if (f.subject.kind === 'link') {
-      refs = [f.subject.a, f.subject.b];
-      hit = [portKey(f.subject.a), portKey(f.subject.b)];
-    } else if (f.subject.kind === 'port') {
-      const l = linkByPort.get(portKey(f.subject.port));
-      refs = l ? [l.a, l.b] : [f.subject.port];
-      hit = [portKey(f.subject.port)];
-    } else continue;
-    const key = refs.length === 2 ? linkKey(refs[0]!, refs[1]!) : portKey(refs[0]!);
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = { key, refs, findings: [], endsHit: new Set() }));
+    const cable = cableOf(f.subject, (p) => linkByPort.get(portKey(p)));
+    if (!cable) continue;
+    let g = groups.get(cable.key);
+    if (!g) groups.set(cable.key, (g = { key: cable.key, refs: cable.refs, findings: [], endsHit: new Set() }));
     g.findings.push(f);
-    for (const h of hit) g.endsHit.add(h);
+    for (const h of cable.hit) g.endsHit.add(h);
   }
 
   const entries: ReseatEntry[] = [];
   for (const g of groups.values()) {
     const live = g.findings.filter((f) => f.state !== 'resolved');
+    const current = live.filter((f) => f.clearedAt === undefined);
+    // The reasons are the entry's whole open record (a cleared flap still says what happened to
+    // the cable); its severity and rank are what the latest scans observe.
     const counted = live.length ? live : g.findings;
+    const judged = current.length ? current : counted;
     let severity: Severity = 'info';
     let score = g.endsHit.size;
-    const reasons: string[] = [];
-    for (const f of [...counted].sort((x, y) => SEVERITY_RANK[y.severity] - SEVERITY_RANK[x.severity])) {
+    for (const f of judged) {
       if (SEVERITY_RANK[f.severity] > SEVERITY_RANK[severity]) severity = f.severity;
       score += SEVERITY_RANK[f.severity];
-      const r = f.short ?? f.title;
+    }
+    const reasons: string[] = [];
+    for (const f of [...counted].sort((x, y) => SEVERITY_RANK[y.severity] - SEVERITY_RANK[x.severity])) {
+      const r = FLAP_KINDS.has(f.kind) ? flapReason(counted) : (f.short ?? f.title);
       if (!reasons.includes(r)) reasons.push(r);
     }
     const state: WorklistState = live.some((f) => f.state === 'open') ? 'open' : live.length ? 'acknowledged' : 'fixed';
     const prior = input.priorFixes?.get(g.key) ?? 0;
-    const refs = [...g.refs].sort((x, y) => (portKey(x) < portKey(y) ? -1 : 1));
+    let clearedAt: string | undefined;
+    if (live.length && !current.length)
+      for (const f of live) if (!clearedAt || f.clearedAt! > clearedAt) clearedAt = f.clearedAt;
+    const facts = (r: PortRef) => ({
+      guid: r.nodeGuid,
+      port: r.portNum,
+      type: nodes.get(r.nodeGuid)?.type,
+      tier: input.tiers?.get(r.nodeGuid),
+    });
+    const refs = g.refs.length === 2 ? orderLinkEnds(g.refs[0]!, g.refs[1]!, facts) : g.refs;
     entries.push({
+      ...(clearedAt ? { clearedAt } : {}),
       key: g.key,
       ends: refs.map((r) => endOf(r, nodes, ports, cables, input.lookup)),
       severity,
@@ -164,13 +217,38 @@ export function buildWorklist(input: WorklistInput): ReseatEntry[] {
     });
   }
   const stateRank: Record<FindingState | WorklistState, number> = { open: 2, acknowledged: 1, fixed: 0, resolved: 0 };
+  // Cleared entries (open or acknowledged, nothing observed any more) just above fixed ones.
+  const rank = (e: ReseatEntry) => (e.clearedAt !== undefined ? 0.5 : stateRank[e.state]);
   return entries.sort(
     (a, b) =>
-      stateRank[b.state] - stateRank[a.state] ||
+      rank(b) - rank(a) ||
       SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
       b.score - a.score ||
       (a.key < b.key ? -1 : 1),
   );
+}
+
+/**
+ * Kinds that each report a link going down: its state (`link-down`, a topology scan saw it
+ * dark), LinkDownedCounter (`link-downed`, on each end) and the flap history (`link-flapping`).
+ * One flap raises all of them, so the worklist gives them one reason.
+ */
+const FLAP_KINDS: ReadonlySet<string> = new Set(['link-down', 'link-downed', 'link-flapping']);
+
+/**
+ * The one reason of a link's flap findings: `link down (Polling)` while a scan saw it down,
+ * with the count of the flap history (`link flapped 3 times in 24 h`) or else of the counter
+ * (`link went down 1x`): `link down (Polling); flapped 3 times in 24 h`.
+ */
+export function flapReason(findings: readonly Pick<Finding, 'kind' | 'short' | 'title'>[]): string {
+  const text = (kind: string) => {
+    const f = findings.find((x) => x.kind === kind);
+    return f ? (f.short ?? f.title) : undefined;
+  };
+  const down = text('link-down');
+  const count = text('link-flapping') ?? text('link-downed');
+  if (down && count) return `${down}; ${count.replace(/^link /, '')}`;
+  return down ?? count ?? '';
 }
 
 function endOf(
@@ -193,6 +271,7 @@ function endOf(
   const lid = p?.lid ?? (n?.type === 'switch' ? n.lid : undefined);
   if (lid !== undefined) end.lid = lid;
   if (loc?.rack) end.rack = loc.rack;
+  if (loc?.u !== undefined) end.u = loc.u;
   if (loc?.location) end.location = loc.location;
   const c = cables.get(portKey(r));
   if (c) {

@@ -123,6 +123,27 @@ export function plainInt(bytes: Uint8Array, start: number, end: number): number 
 }
 
 /**
+ * Integer cell `bytes[start, end)` written `0x` + 1..13 hex digits (the firmware sections write
+ * every number so: `0x0000001f,0x000007dc,0x00000400`); -1 otherwise.
+ */
+export function plainHex(bytes: Uint8Array, start: number, end: number): number {
+  if (end - start < 3 || end - start > 15 || bytes[start] !== 48 || (bytes[start + 1]! | 32) !== 120) return -1;
+  let v = 0;
+  for (let i = start + 2; i < end; i++) {
+    const d = hexValue(bytes[i]!);
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+/** True when `bytes[start, end)` is printable ASCII (what {@link AsciiInterner} takes). */
+export function printableAscii(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (bytes[i]! < 0x20 || bytes[i]! > 0x7e) return false;
+  return true;
+}
+
+/**
  * Strings of short printable-ASCII cells, made once per distinct text: a 10k-GPU .net_dump
  * repeats `ACT`, `LINK UP`, `RS_FEC_544_514` and `"Quantum-2 Mellanox Technologies"` on 30k
  * rows. A hit costs a hash and a compare of the bytes, no decode and no allocation; each string

@@ -73,13 +73,15 @@ export class WorklistCache {
     if (w === this.writeStamp) return false;
     this.writeStamp = w;
     // Every column a finding contributes (state, severity, title, short, times) changes with
-    // one of these: touches move last_seen, acks set acknowledged_at, resolves resolved_at.
+    // one of these: touches move last_seen, acks set acknowledged_at, resolves resolved_at,
+    // clearing sets cleared_at (and adds one to the cleared count).
     const findings = JSON.stringify(
       this.db
         .prepare(
           `SELECT (SELECT COUNT(*) FROM findings) AS fc, (SELECT MAX(id) FROM findings) AS fi, (SELECT MAX(last_seen) FROM findings) AS fl,
               (SELECT MAX(resolved_at) FROM findings) AS fr, (SELECT MAX(acknowledged_at) FROM findings) AS fa,
-              (SELECT SUM(state = 'open') FROM findings) AS fo`,
+              (SELECT SUM(state = 'open') FROM findings) AS fo,
+              (SELECT MAX(cleared_at) FROM findings) AS fx, (SELECT COUNT(*) FROM findings WHERE cleared_at IS NULL) AS fn`,
         )
         .raw()
         .get(),

@@ -1,5 +1,6 @@
 import {
   buildWorklist,
+  compareWalkOrder,
   findingKey,
   linkKey,
   type FabricLink,
@@ -15,6 +16,8 @@ export interface WorklistFilter {
   rack?: string;
   severity?: string;
   state?: string;
+  /** `rank` (default): most urgent first; `rack`: the walking order, by end A's rack, U and port. */
+  sort?: 'rank' | 'rack';
 }
 
 const FIXED_WINDOW_MS = 7 * 86_400_000;
@@ -28,10 +31,15 @@ export function worklist(db: Db, names: NameBook, filter: WorklistFilter, now = 
   return filterWorklist(computeWorklist(db, names, now).entries, filter);
 }
 
-/** Entries matching the filter, ranked 1.. in order (copies: `entries` may be a shared cache). */
+/**
+ * Entries matching the filter, ranked 1.. by urgency (copies: `entries` may be a shared cache),
+ * then in walking order if asked: the rank stays the urgency, so a technician walking the racks
+ * still sees which cable matters most.
+ */
 export function filterWorklist(entries: readonly WorklistEntry[], filter: WorklistFilter): WorklistEntry[] {
   const out: WorklistEntry[] = [];
   for (const e of entries) if (matches(e, filter)) out.push({ ...e, rank: out.length + 1 });
+  if (filter.sort === 'rack') out.sort((x, y) => compareWalkOrder(x.a, y.a) || x.rank - y.rank);
   return out;
 }
 
@@ -39,7 +47,7 @@ export function filterWorklist(entries: readonly WorklistEntry[], filter: Workli
 export interface WorklistFabric {
   links: FabricLink[];
   lids: Map<string, number>;
-  descs: Map<string, { guid: string; description: string; type: string }>;
+  descs: Map<string, { guid: string; description: string; type: string; tier: string | null }>;
   cables: ({ nodeGuid: string; portNum: number } & object)[];
 }
 
@@ -66,10 +74,11 @@ export function loadWorklistFabric(db: Db): WorklistFabric {
   }
   const descs = new Map(
     (
-      db.prepare('SELECT guid, description, type FROM nodes').all() as {
+      db.prepare('SELECT guid, description, type, tier FROM nodes').all() as {
         guid: string;
         description: string;
         type: string;
+        tier: string | null;
       }[]
     ).map((n) => [n.guid, n]),
   );
@@ -108,6 +117,7 @@ export function computeWorklist(
       title: f.title,
       short: f.short ?? undefined,
       state: f.state,
+      ...(f.clearedAt === null ? {} : { clearedAt: new Date(f.clearedAt).toISOString() }),
       firstSeen: f.firstSeen,
       lastSeen: f.lastSeen,
     };
@@ -133,7 +143,12 @@ export function computeWorklist(
       numPorts: 0,
     })),
     cables,
-    lookup: (g) => ({ name: names.name(g, descs.get(g)?.description), rack: names.rack(g) ?? undefined }),
+    tiers: new Map([...descs.values()].flatMap((n) => (n.tier ? [[n.guid, n.tier] as const] : []))),
+    lookup: (g) => ({
+      name: names.name(g, descs.get(g)?.description),
+      rack: names.rack(g) ?? undefined,
+      u: names.u(g) ?? undefined,
+    }),
     priorFixes,
   });
   for (const f of stored) {
@@ -150,6 +165,7 @@ export function computeWorklist(
       port: x!.portNum,
       lid: x!.lid ?? lids.get(`${x!.nodeGuid}/${x!.portNum}`) ?? null,
       rack: x!.rack ?? null,
+      u: x!.u ?? null,
     });
     const ts = e.findingKeys.map((k) => times.get(k)).filter((t) => t !== undefined);
     const cable = e.ends.map((x) => x.cable).find((c) => c);
@@ -175,6 +191,7 @@ export function computeWorklist(
         : null,
       firstSeen: Math.min(...ts.map((t) => t.first)),
       lastSeen: Math.max(...ts.map((t) => t.last)),
+      clearedAt: e.clearedAt === undefined ? null : Date.parse(e.clearedAt),
     };
     out.push(entry);
   }

@@ -12,6 +12,11 @@ import { hostOf } from '../names.ts';
 export const SUBJECT_IS_PORT = (key: string) =>
   `(f.subject_key = 'port:' || ${key} OR f.subject_key LIKE 'link:' || ${key} || '~%' OR f.subject_key LIKE 'link:%~' || ${key})`;
 
+/** SQL condition: the port whose id is `id` has been an end of a link (links are kept with present = 0). */
+const EVER_LINKED = (id: string) =>
+  `(EXISTS (SELECT 1 FROM links l WHERE l.a_port_id = ${id})
+    OR EXISTS (SELECT 1 FROM links l WHERE l.b_port_id = ${id}))`;
+
 /** Read-side queries behind the topology, ports and summary routes. */
 export function createFabricQueries(db: Db, names: NameBook) {
   const end = (guid: string, desc: string | null, port: number, lid: number | null): LinkEnd => ({
@@ -21,6 +26,23 @@ export function createFabricQueries(db: Db, names: NameBook) {
     lid,
     rack: names.rack(guid),
   });
+
+  // The other end of the port's most recently seen link: links stay stored with present = 0
+  // after a scan stops seeing them, while the port itself forgets its remote end.
+  const lastLink = db.prepare(
+    `SELECT op.node_guid AS guid, op.port_num AS port, op.lid, n.description, l.last_seen AS lastSeen FROM links l
+     JOIN ports op ON op.id = CASE WHEN l.a_port_id = @id THEN l.b_port_id ELSE l.a_port_id END
+     JOIN nodes n ON n.guid = op.node_guid
+     WHERE l.a_port_id = @id OR l.b_port_id = @id ORDER BY l.last_seen DESC LIMIT 1`,
+  );
+  const everLinked = db.prepare(`SELECT ${EVER_LINKED('@id')}`).pluck();
+  const latestSeen = () => (db.prepare('SELECT MAX(last_seen) FROM ports').pluck().get() as number | null) ?? 0;
+  const lastRemote = (id: number): PortRow['lastRemote'] => {
+    const r = lastLink.get({ id }) as
+      | { guid: string; port: number; lid: number | null; description: string; lastSeen: number }
+      | undefined;
+    return r ? { ...end(r.guid, r.description, r.port, r.lid), lastSeen: r.lastSeen } : null;
+  };
 
   return {
     nodes(): TopoNode[] {
@@ -43,7 +65,8 @@ export function createFabricQueries(db: Db, names: NameBook) {
         host: r.type === 'ca' ? hostOf(r.description) : null,
       }));
     },
-    links(): TopoLink[] {
+    /** Links shown on the topology (present, or gone while down); `where` narrows them (fixed SQL only). */
+    links(where = "l.present = 1 OR l.health = 'down'"): TopoLink[] {
       const rows = db
         .prepare(
           `SELECT l.id, l.tier, l.health, l.reason, pa.node_guid AS ag, pa.port_num AS ap, pa.lid AS al, na.description AS ad,
@@ -51,7 +74,7 @@ export function createFabricQueries(db: Db, names: NameBook) {
                   pa.width_active AS w, pa.speed_active AS s, pa.state AS ast, pb.state AS bst
            FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id
            JOIN nodes na ON na.guid = pa.node_guid JOIN nodes nb ON nb.guid = pb.node_guid
-           WHERE l.present = 1 OR l.health = 'down' ORDER BY l.id`,
+           WHERE ${where} ORDER BY l.id`,
         )
         .all() as {
         id: number;
@@ -80,6 +103,10 @@ export function createFabricQueries(db: Db, names: NameBook) {
         reason: r.reason,
       }));
     },
+    /** Links shown with a health other than ok (as on the topology), both ends named. */
+    unhealthyLinks(): TopoLink[] {
+      return this.links("l.health != 'ok' AND (l.present = 1 OR l.health = 'down')");
+    },
     /**
      * Changes whenever what /api/topology shows of the nodes changes: nodes, ports, tiers and
      * rails are written only by a topology ingest, which bumps the topology version.
@@ -103,27 +130,36 @@ export function createFabricQueries(db: Db, names: NameBook) {
           .get(),
       );
     },
-    /** Kind and subject of every open or acknowledged finding (no JSON columns to parse). */
-    activeFindingSubjects(): { kind: string; subjectType: string; subjectKey: string }[] {
+    /**
+     * Kind and subject of every finding the latest scan of its kind observed, info ones (grace
+     * period) left out: what is over a threshold now (no JSON columns to parse).
+     */
+    currentFindingSubjects(): { kind: string; subjectType: string; subjectKey: string }[] {
       return db
         .prepare(
-          "SELECT kind, subject_type AS subjectType, subject_key AS subjectKey FROM findings WHERE state != 'resolved'",
+          `SELECT kind, subject_type AS subjectType, subject_key AS subjectKey FROM findings
+           WHERE cleared_at IS NULL AND severity != 'info'`,
         )
         .all() as { kind: string; subjectType: string; subjectKey: string }[];
     },
     counts(): {
       switches: number;
       hcas: number;
+      aggregationNodes: number;
       ports: number;
       activePorts: number;
       links: number;
       degradedLinks: number;
       downLinks: number;
     } {
-      const n = db.prepare("SELECT SUM(type = 'switch') AS switches, SUM(type = 'ca') AS hcas FROM nodes").get() as {
-        switches: number | null;
-        hcas: number | null;
-      };
+      // A SHARP Aggregation Node is a CA inside a switch, not an HCA: the real NDR run has 256
+      // HCAs and 7 of them ("IB Channel Adapters : 256", "IB Aggregation Nodes : 7").
+      const n = db
+        .prepare(
+          `SELECT SUM(type = 'switch') AS switches, SUM(type = 'ca' AND tier IS NOT 'aggregation') AS hcas,
+                  SUM(tier = 'aggregation') AS ans FROM nodes`,
+        )
+        .get() as { switches: number | null; hcas: number | null; ans: number | null };
       const p = db
         .prepare("SELECT COUNT(*) AS ports, SUM(state = 'Active') AS active FROM ports WHERE port_num > 0")
         .get() as { ports: number; active: number | null };
@@ -135,12 +171,24 @@ export function createFabricQueries(db: Db, names: NameBook) {
       return {
         switches: n.switches ?? 0,
         hcas: n.hcas ?? 0,
+        aggregationNodes: n.ans ?? 0,
         ports: p.ports,
         activePorts: p.active ?? 0,
         links: l.links ?? 0,
         degradedLinks: l.degraded ?? 0,
         downLinks: l.down ?? 0,
       };
+    },
+    /** Health and reason of the link a port is an end of (the present one first), null when it has none. */
+    linkHealthAt(guid: string, port: number): { health: TopoLink['health']; reason: string | null } | null {
+      return (
+        (db
+          .prepare(
+            `SELECT l.health, l.reason FROM ports p JOIN links l ON l.a_port_id = p.id OR l.b_port_id = p.id
+             WHERE p.node_guid = ? AND p.port_num = ? ORDER BY l.present DESC, l.id DESC LIMIT 1`,
+          )
+          .get(guid, port) as { health: TopoLink['health']; reason: string | null } | undefined) ?? null
+      );
     },
     portId(guid: string, port: number): number | null {
       return (
@@ -149,13 +197,23 @@ export function createFabricQueries(db: Db, names: NameBook) {
           | undefined) ?? null
       );
     },
+    /** When a topology scan first saw the port. */
+    portFirstSeen(portId: number): number | null {
+      return (
+        (db.prepare('SELECT first_seen FROM ports WHERE id = ?').pluck().get(portId) as number | undefined) ?? null
+      );
+    },
     ports(q: { q?: string; state?: string; sort: string; limit: number; offset: number }): {
       total: number;
       items: PortRow[];
     } {
       const where: string[] = ['p.port_num > 0'];
       const args: Record<string, unknown> = { limit: q.limit, offset: q.offset };
-      if (q.state) {
+      // Down means a link that went down; a port never cabled is Down/Polling too, and on a
+      // switch with spare ports those would bury the few links that matter: they are Unused.
+      if (q.state === 'Unused') where.push(`p.state != 'Active' AND NOT ${EVER_LINKED('p.id')}`);
+      else if (q.state === 'Down') where.push(`p.state = 'Down' AND ${EVER_LINKED('p.id')}`);
+      else if (q.state) {
         where.push('p.state = @state');
         args.state = q.state;
       }
@@ -179,7 +237,7 @@ export function createFabricQueries(db: Db, names: NameBook) {
           lastSeen: ['p.last_seen'],
         } as Record<string, string[]>
       )[key] ?? ['n.description', 'p.port_num'];
-      const dir = (key === 'findings') !== desc ? 'DESC' : 'ASC';
+      const dir = desc ? 'DESC' : 'ASC';
       const order = cols.map((c) => `${c} ${dir}`).join(', ');
       const sqlWhere = where.join(' AND ');
       const total = db
@@ -195,7 +253,8 @@ export function createFabricQueries(db: Db, names: NameBook) {
            WHERE ${sqlWhere} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
         )
         .all(args) as PortDbRow[];
-      return { total, items: rows.map((r) => this.toPortRow(r)) };
+      const latest = latestSeen();
+      return { total, items: rows.map((r) => this.toPortRow(r, latest)) };
     },
     portRow(guid: string, port: number): (PortRow & { raw: PortDbRow }) | null {
       const r = db
@@ -206,9 +265,16 @@ export function createFabricQueries(db: Db, names: NameBook) {
            WHERE p.node_guid = ? AND p.port_num = ?`,
         )
         .get(guid, port) as PortDbRow | undefined;
-      return r ? { ...this.toPortRow(r), raw: r } : null;
+      return r ? { ...this.toPortRow(r, latestSeen()), raw: r } : null;
     },
-    toPortRow(r: PortDbRow): PortRow {
+    /**
+     * The API row of a stored port. `latest` is the newest `last_seen` of any port: every
+     * topology scan sets `last_seen` of each port it saw, so a port behind it was not in the
+     * latest scan (stale). Worked out for the rows of a page only, not in the query that sorts
+     * all 69k ports.
+     */
+    toPortRow(r: PortDbRow, latest: number): PortRow {
+      const unused = !r.remote_guid && !everLinked.get({ id: r.id });
       return {
         guid: r.node_guid,
         port: r.port_num,
@@ -221,6 +287,9 @@ export function createFabricQueries(db: Db, names: NameBook) {
         remote: r.remote_guid ? end(r.remote_guid, r.remote_desc, r.remote_port!, r.remote_lid) : null,
         openFindings: r.open_findings,
         lastSeen: r.last_seen,
+        stale: r.last_seen < latest,
+        unused,
+        lastRemote: r.remote_guid || unused ? null : lastRemote(r.id),
       };
     },
     stateHistory(

@@ -18,13 +18,21 @@ interface FindingDbRow {
   resolved_at: number | null;
   acknowledged_by: string | null;
   acknowledged_at: number | null;
-  clean_sweeps: number;
+  cleared_at: number | null;
 }
 
 export interface StoredFinding extends FindingRow {
   subject: Record<string, unknown>;
   short: string | null;
-  cleanSweeps: number;
+}
+
+/** What a scan needs of a finding to sync its verdicts (no JSON columns). */
+export interface FindingKey {
+  id: number;
+  kind: string;
+  subjectKey: string;
+  state: FindingState;
+  clearedAt: number | null;
 }
 
 function toRow(r: FindingDbRow): StoredFinding {
@@ -41,16 +49,25 @@ function toRow(r: FindingDbRow): StoredFinding {
     evidence: JSON.parse(r.evidence) as Record<string, unknown>,
     firstSeen: r.first_seen,
     lastSeen: r.last_seen,
+    clearedAt: r.cleared_at,
     resolvedAt: r.resolved_at,
     acknowledgedBy: r.acknowledged_by,
-    cleanSweeps: r.clean_sweeps,
   };
 }
 
 /** The API shape of a stored finding (internal fields dropped). */
-export function toFindingRow({ subject: _s, short: _sh, cleanSweeps: _c, ...row }: StoredFinding): FindingRow {
+export function toFindingRow({ subject: _s, short: _sh, ...row }: StoredFinding): FindingRow {
   return row;
 }
+
+/**
+ * SQL condition on `findings` for a `state` filter of the API: a lifecycle state, `active`
+ * (open or acknowledged), `current` (observed by the latest scan of its kind, whatever the
+ * lifecycle) or `cleared` (active, no longer observed).
+ */
+const STATE_FILTER = `(@state IS NULL OR state = @state OR (@state = 'active' AND state != 'resolved')
+  OR (@state = 'current' AND cleared_at IS NULL)
+  OR (@state = 'cleared' AND state != 'resolved' AND cleared_at IS NOT NULL))`;
 
 export interface NewFinding {
   kind: string;
@@ -64,8 +81,9 @@ export interface NewFinding {
 }
 
 /**
- * Findings: opened by a rule's verdict, updated while it repeats, resolved when clean. Every
- * change of state is also written to the finding's history (`finding_events`).
+ * Findings: opened by a rule's verdict, refreshed while it repeats, cleared by the first scan
+ * of their kind that no longer sees the condition, resolved after a clean period (or by hand).
+ * Every change of state is also written to the finding's history (`finding_events`).
  */
 export function createFindingsRepo(db: Db) {
   const insert = db.prepare(
@@ -97,21 +115,31 @@ export function createFindingsRepo(db: Db) {
     return changed;
   });
   const touch = db.prepare(
-    `UPDATE findings SET severity = @severity, title = @title, short = @short, evidence = @evidence, last_seen = @at, clean_sweeps = 0 WHERE id = @id`,
+    `UPDATE findings SET severity = @severity, title = @title, short = @short, evidence = @evidence, last_seen = @at,
+       cleared_at = NULL WHERE id = @id`,
   );
-  const markClean = db.prepare(
-    'UPDATE findings SET clean_sweeps = clean_sweeps + 1 WHERE id IN (SELECT value FROM json_each(?))',
+  const markCleared = db.prepare(
+    'UPDATE findings SET cleared_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND cleared_at IS NULL',
   );
-  const activeKeys = db.prepare(
-    "SELECT id, kind, subject_key AS subjectKey, clean_sweeps AS cleanSweeps FROM findings WHERE state != 'resolved'",
+  const recordCleared = db.prepare(
+    `INSERT INTO finding_events (finding_id, at, event)
+     SELECT id, ?, 'cleared' FROM findings WHERE id IN (SELECT value FROM json_each(?)) AND cleared_at IS NULL`,
+  );
+  // Two parts so each can use an index: the active findings, and the few resolved by hand while
+  // their condition was still observed (current until a scan of their kind clears them).
+  const liveKeys = db.prepare(
+    `SELECT id, kind, subject_key AS subjectKey, state, cleared_at AS clearedAt FROM findings WHERE state != 'resolved'
+     UNION ALL
+     SELECT id, kind, subject_key, state, cleared_at FROM findings WHERE cleared_at IS NULL AND state = 'resolved'`,
   );
   return {
     /**
-     * What a sweep needs of the active findings to sync its verdicts: no subject or evidence
-     * (parsing every active finding's JSON on every sweep was a third of storing a sweep).
+     * What a sweep needs of the findings it may change to sync its verdicts: the active ones and
+     * the resolved ones still current. No subject or evidence (parsing every active finding's
+     * JSON on every sweep was a third of storing a sweep).
      */
-    activeKeys(): { id: number; kind: string; subjectKey: string; cleanSweeps: number }[] {
-      return activeKeys.all() as { id: number; kind: string; subjectKey: string; cleanSweeps: number }[];
+    liveKeys(): FindingKey[] {
+      return liveKeys.all() as FindingKey[];
     },
     /** Open and acknowledged findings of the given kinds (all kinds when omitted). */
     active(kinds?: readonly string[]): StoredFinding[] {
@@ -130,13 +158,16 @@ export function createFindingsRepo(db: Db) {
     touch(id: number, f: Pick<NewFinding, 'severity' | 'title' | 'short' | 'evidence'>, at: number): void {
       touch.run({ id, severity: f.severity, title: f.title, short: f.short, evidence: JSON.stringify(f.evidence), at });
     },
-    /** One more clean sweep for each of these findings (one statement: a sweep may pass over a thousand). */
-    markClean(ids: readonly number[]): void {
-      if (ids.length) markClean.run(JSON.stringify(ids));
+    /** Cleared at `at`: the latest scan of their kind no longer saw them (one statement for all). */
+    markCleared(ids: readonly number[], at: number): void {
+      if (!ids.length) return;
+      const json = JSON.stringify(ids);
+      recordCleared.run(at, json);
+      markCleared.run(at, json);
     },
     /**
      * Resolves an active finding: `by` someone through the API (the token's name, with the
-     * reason in `note`), else by the collector's clean-sweep rule ('auto-resolved').
+     * reason in `note`), else by the collector once it stayed cleared long enough ('auto-resolved').
      */
     resolve(id: number, at: number, by: string | null = null, note: string | null = null): boolean {
       return resolveTx(id, at, by, note);
@@ -158,6 +189,11 @@ export function createFindingsRepo(db: Db) {
       const r = db.prepare('SELECT * FROM findings WHERE id = ?').get(id) as FindingDbRow | undefined;
       return r ? toRow(r) : null;
     },
+    /**
+     * Findings worst first. `kind` is a kind or a family of them: `link-degraded` matches
+     * `link-degraded-width` and `-speed`, `counter-rate` every `counter-rate:<counter>`, but
+     * `link-down` not `link-downed`.
+     */
     list(q: {
       state?: string;
       severity?: string;
@@ -168,8 +204,9 @@ export function createFindingsRepo(db: Db) {
     }): StoredFinding[] {
       const rows = db
         .prepare(
-          `SELECT * FROM findings WHERE (@state IS NULL OR state = @state OR (@state = 'active' AND state != 'resolved'))
-             AND (@severity IS NULL OR severity = @severity) AND (@kind IS NULL OR kind = @kind)
+          `SELECT * FROM findings WHERE ${STATE_FILTER}
+             AND (@severity IS NULL OR severity = @severity)
+             AND (@kind IS NULL OR kind = @kind OR substr(kind, 1, length(@kind) + 1) IN (@kind || '-', @kind || ':'))
              AND (@prefix IS NULL OR subject_key LIKE @prefix || '%') AND (@since IS NULL OR last_seen >= @since)
            ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'major' THEN 1 WHEN 'minor' THEN 2 ELSE 3 END, last_seen DESC LIMIT @limit`,
         )
@@ -202,16 +239,24 @@ export function createFindingsRepo(db: Db) {
         .all(to, from) as FindingDbRow[];
       return rows.map(toRow).filter((f) => subjectTypes.includes(f.subjectType));
     },
-    countOpenBySeverity(): Record<Severity, number> {
+    /** Findings observed by the latest scan of their kind, by severity. */
+    countCurrentBySeverity(): Record<Severity, number> {
       const out: Record<Severity, number> = { critical: 0, major: 0, minor: 0, info: 0 };
       for (const r of db
-        .prepare("SELECT severity, COUNT(*) AS n FROM findings WHERE state != 'resolved' GROUP BY severity")
+        .prepare('SELECT severity, COUNT(*) AS n FROM findings WHERE cleared_at IS NULL GROUP BY severity')
         .all() as {
         severity: Severity;
         n: number;
       }[])
         out[r.severity] = r.n;
       return out;
+    },
+    /** Open or acknowledged findings no longer observed (cleared, resolving after the clean period). */
+    countCleared(): number {
+      return db
+        .prepare("SELECT COUNT(*) FROM findings WHERE state != 'resolved' AND cleared_at IS NOT NULL")
+        .pluck()
+        .get() as number;
     },
   };
 }

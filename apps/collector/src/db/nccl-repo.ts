@@ -1,30 +1,49 @@
-import type { NcclRunDetailReply, NcclRunRow, NcclVerdict } from '@ibwatch/fabric';
+import {
+  ncclScope,
+  type FabricSummary,
+  type NcclRunDetailReply,
+  type NcclRunRow,
+  type NcclVerdict,
+  type ReportRun,
+  type ScopeGraph,
+} from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
+
+type FabricSummaryTrend = FabricSummary['ncclTrend'];
 
 export interface NewNcclRun {
   createdAt: number;
+  /** When the run happened (see NcclRunRow.at). */
+  at: number;
   startedAt: number;
   finishedAt: number;
   scanId: number | null;
   collective: string;
   labels: NcclRunRow['labels'];
   hosts: string[];
+  nodes: number | null;
   ranks: number;
   ncclVersion: string | null;
   gdr: NcclRunRow['gdr'];
   gdrEvidence: string[];
   avgBusbwGBs: number | null;
   peakBusbwGBs: number | null;
+  peakSizeBytes: number | null;
   targetGBs: number | null;
   verdict: NcclVerdict;
   regression: boolean;
   truncated: boolean;
+  warnings: string[];
   rows: NcclRunDetailReply['rows'];
 }
 
 interface RunDbRow {
   id: number;
   created_at: number;
+  at: number;
+  nodes: number | null;
+  peak_size: number | null;
+  warnings: string;
   collective: string;
   labels: string;
   hosts: string;
@@ -46,28 +65,35 @@ function toRow(r: RunDbRow): NcclRunRow {
   return {
     id: r.id,
     createdAt: r.created_at,
+    at: r.at,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
     collective: r.collective,
     labels: JSON.parse(r.labels) as NcclRunRow['labels'],
     hosts: JSON.parse(r.hosts) as string[],
+    nodes: r.nodes,
+    scope: ncclScope(r.nodes) ?? null,
     ranks: r.ranks,
     ncclVersion: r.nccl_version,
     gdr: r.gdr as NcclRunRow['gdr'],
     avgBusbwGBs: r.avg_busbw,
     peakBusbwGBs: r.peak_busbw,
+    peakSizeBytes: r.peak_size,
     targetGBs: r.target,
     verdict: r.verdict as NcclVerdict,
     regression: r.regression === 1,
     truncated: r.truncated === 1,
+    importWarnings: (JSON.parse(r.warnings) as string[]).length,
   };
 }
 
 /** nccl-tests runs and their per-size result rows. */
 export function createNcclRepo(db: Db) {
   const insertRun = db.prepare(
-    `INSERT INTO nccl_runs (created_at, started_at, finished_at, scan_id, collective, labels, hosts, ranks, nccl_version, gdr, gdr_evidence, avg_busbw,
-       peak_busbw, target, verdict, regression, truncated)
-     VALUES (@createdAt, @startedAt, @finishedAt, @scanId, @collective, @labels, @hosts, @ranks, @ncclVersion, @gdr, @gdrEvidence, @avgBusbwGBs,
-       @peakBusbwGBs, @targetGBs, @verdict, @regression, @truncated)`,
+    `INSERT INTO nccl_runs (created_at, at, started_at, finished_at, scan_id, collective, labels, hosts, nodes, ranks, nccl_version, gdr,
+       gdr_evidence, avg_busbw, peak_busbw, peak_size, target, verdict, regression, truncated, warnings)
+     VALUES (@createdAt, @at, @startedAt, @finishedAt, @scanId, @collective, @labels, @hosts, @nodes, @ranks, @ncclVersion, @gdr,
+       @gdrEvidence, @avgBusbwGBs, @peakBusbwGBs, @peakSizeBytes, @targetGBs, @verdict, @regression, @truncated, @warnings)`,
   );
   const insertResult = db.prepare(
     `INSERT INTO nccl_results (run_id, size_bytes, type, redop, oop_time, oop_algbw, oop_busbw, oop_wrong, ip_time, ip_algbw, ip_busbw, ip_wrong)
@@ -81,6 +107,7 @@ export function createNcclRepo(db: Db) {
           labels: JSON.stringify(run.labels),
           hosts: JSON.stringify(run.hosts),
           gdrEvidence: JSON.stringify(run.gdrEvidence),
+          warnings: JSON.stringify(run.warnings),
           regression: run.regression ? 1 : 0,
           truncated: run.truncated ? 1 : 0,
         }).lastInsertRowid,
@@ -105,12 +132,13 @@ export function createNcclRepo(db: Db) {
       }
       return id;
     },
+    /** Runs by the time they happened (`at`), newest first. */
     list(q: { collective?: string; from?: number; to?: number; limit: number }): NcclRunRow[] {
       return (
         db
           .prepare(
-            `SELECT * FROM nccl_runs WHERE (@collective IS NULL OR collective = @collective) AND (@from IS NULL OR created_at >= @from)
-             AND (@to IS NULL OR created_at <= @to) ORDER BY created_at DESC, id DESC LIMIT @limit`,
+            `SELECT * FROM nccl_runs WHERE (@collective IS NULL OR collective = @collective) AND (@from IS NULL OR at >= @from)
+             AND (@to IS NULL OR at <= @to) ORDER BY at DESC, id DESC LIMIT @limit`,
           )
           .all({
             collective: q.collective ?? null,
@@ -120,9 +148,13 @@ export function createNcclRepo(db: Db) {
           }) as RunDbRow[]
       ).map(toRow);
     },
-    get(
-      id: number,
-    ): { run: NcclRunRow; rows: NcclRunDetailReply['rows']; gdrEvidence: string[]; window: [number, number] } | null {
+    get(id: number): {
+      run: NcclRunRow;
+      rows: NcclRunDetailReply['rows'];
+      gdrEvidence: string[];
+      warnings: string[];
+      window: [number, number];
+    } | null {
       const r = db.prepare('SELECT * FROM nccl_runs WHERE id = ?').get(id) as RunDbRow | undefined;
       if (!r) return null;
       const rows = (
@@ -150,23 +182,70 @@ export function createNcclRepo(db: Db) {
         run: toRow(r),
         rows,
         gdrEvidence: JSON.parse(r.gdr_evidence) as string[],
+        warnings: JSON.parse(r.warnings) as string[],
         window: [r.started_at, r.finished_at],
       };
     },
-    /** Peak busbw and import time of earlier runs with the same collective and labels (newest first), for the regression baseline. */
-    baseline(collective: string, labelsJson: string, limit: number): { peak: number; createdAt: number }[] {
+    /**
+     * Headlines of the runs with the same collective and labels that happened before `before`,
+     * newest first, for the regression baseline (runs without a headline are no baseline).
+     */
+    baseline(collective: string, labelsJson: string, before: number, limit: number): { peak: number; at: number }[] {
       return db
         .prepare(
-          'SELECT peak_busbw AS peak, created_at AS createdAt FROM nccl_runs WHERE collective = ? AND labels = ? AND peak_busbw IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT ?',
+          `SELECT peak_busbw AS peak, at FROM nccl_runs WHERE collective = ? AND labels = ? AND at < ? AND peak_busbw IS NOT NULL
+           ORDER BY at DESC, id DESC LIMIT ?`,
         )
-        .all(collective, labelsJson, limit) as { peak: number; createdAt: number }[];
+        .all(collective, labelsJson, before, limit) as { peak: number; at: number }[];
     },
-    trend(from: number, to: number): { at: number; busbwGBs: number; collective: string; verdict: NcclVerdict }[] {
+    /** What the period report reads of the runs that happened in [from, to]. */
+    reportRuns(from: number, to: number): ReportRun[] {
+      return (
+        db
+          .prepare(
+            `SELECT collective, nodes, peak_busbw AS peakBusbwGBs, target AS targetGBs, verdict FROM nccl_runs
+             WHERE at BETWEEN ? AND ?`,
+          )
+          .all(from, to) as (Omit<ReportRun, 'scope'> & { nodes: number | null })[]
+      ).map(({ nodes, ...r }) => ({ ...r, scope: ncclScope(nodes) ?? null }));
+    },
+    /** Each run's headline in [from, to] by the time it happened, for the overview's trend. */
+    trend(from: number, to: number): FabricSummaryTrend {
+      return (
+        db
+          .prepare(
+            `SELECT at, peak_busbw AS busbwGBs, collective, verdict, nodes FROM nccl_runs
+             WHERE at BETWEEN ? AND ? AND peak_busbw IS NOT NULL ORDER BY at`,
+          )
+          .all(from, to) as (Omit<FabricSummaryTrend[number], 'scope'> & { nodes: number | null })[]
+      ).map(({ nodes, ...p }) => ({ ...p, scope: ncclScope(nodes) ?? null }));
+    },
+    /** The latest run (by its time) of each collective, for /metrics. */
+    latestPerCollective(): { collective: string; cluster: string | null; busbwGBs: number | null; gdr: string }[] {
       return db
         .prepare(
-          'SELECT created_at AS at, peak_busbw AS busbwGBs, collective, verdict FROM nccl_runs WHERE created_at BETWEEN ? AND ? AND peak_busbw IS NOT NULL ORDER BY created_at',
+          `SELECT collective, cluster, busbwGBs, gdr FROM (
+             SELECT collective, json_extract(labels, '$.cluster') AS cluster, peak_busbw AS busbwGBs, gdr,
+               ROW_NUMBER() OVER (PARTITION BY collective ORDER BY at DESC, id DESC) AS n FROM nccl_runs)
+           WHERE n = 1 ORDER BY collective`,
         )
-        .all(from, to) as { at: number; busbwGBs: number; collective: string; verdict: NcclVerdict }[];
+        .all() as { collective: string; cluster: string | null; busbwGBs: number | null; gdr: string }[];
+    },
+    /** Nodes (with their inferred tier) and every link ever seen: what a run's fabric scope is read from. */
+    scopeGraph(): ScopeGraph {
+      const nodes = db
+        .prepare('SELECT guid, type, description, tier FROM nodes')
+        .all() as ScopeGraph['nodes'][number][];
+      const links = (
+        db
+          .prepare(
+            `SELECT pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp
+             FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id`,
+          )
+          .raw()
+          .all() as [string, number, string, number][]
+      ).map(([ag, ap, bg, bp]) => ({ a: { nodeGuid: ag, portNum: ap }, b: { nodeGuid: bg, portNum: bp } }));
+      return { nodes, links };
     },
   };
 }

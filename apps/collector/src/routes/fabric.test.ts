@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FabricSummary, SmReply, TopologyReply } from '@ibwatch/fabric';
+import type { FabricSummary, SmReply, TopologyReply, WorklistEntry } from '@ibwatch/fabric';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import { PM_KINDS } from '../scans/findings-sync.ts';
 import { ERROR_PORT, useSeededApp } from '../test-support.ts';
@@ -31,7 +31,8 @@ describe('GET /api/summary', () => {
     expect(s).toMatchObject({
       expectedRate: { width: '4X', speed: 'NDR' },
       switches: 9,
-      hcas: 263,
+      hcas: 256,
+      aggregationNodes: 7,
       links: 271,
       downLinks: 0,
       sm: {
@@ -47,9 +48,11 @@ describe('GET /api/summary', () => {
     expect(Object.keys(s.findingsBySeverity).sort()).toEqual(['critical', 'info', 'major', 'minor']);
   });
 
-  it('counts each port or link with open PM findings once, flaps included', async () => {
+  it('counts each port or link with current PM findings once, flaps included', async () => {
     const s = (await fx.app.inject('/api/summary')).json<FabricSummary>();
-    const open = createFindingsRepo(fx.ctx.db).active();
+    const open = createFindingsRepo(fx.ctx.db)
+      .active()
+      .filter((f) => f.clearedAt === null && f.severity !== 'info');
     // The seeded sweep: two PM findings on ERROR_PORT, link-downed on FLAP_PORT and link-flapping on its link.
     expect(
       open
@@ -65,6 +68,24 @@ describe('GET /api/summary', () => {
     );
     expect(s.portsOverThreshold).toBe(subjects.size);
     expect(s.portsOverThreshold).toBeLessThan(open.filter((f) => f.subjectType !== 'run').length);
+  });
+});
+
+describe('GET /api/summary: what is broken now', () => {
+  it('says DEGRADED with one row per cable the latest sweep saw errors on, linked to the worklist', async () => {
+    const s = (await fx.app.inject('/api/summary')).json<FabricSummary>();
+    // import-only: no scheduled scans, so no freshness rows and nothing can be stale.
+    expect(s.freshness).toEqual([]);
+    expect(s.fabricStatus.word).toBe('DEGRADED');
+    expect(s.fabricStatus.reasons).toEqual([`${s.brokenNow.length} cables with a problem now`]);
+    const onError = s.brokenNow.find((r) => r.ends.some((e) => e.guid === ERROR_PORT.nodeGuid && e.port === 3))!;
+    expect(onError).toMatchObject({ kind: 'cable', severity: expect.stringMatching(/major|critical|minor/) });
+    expect(onError.reasons.join(' ')).toMatch(/symbol errors/);
+    expect(onError.ends).toHaveLength(2);
+    expect(onError.title).toBe(onError.ends.map((e) => `${e.name} port ${e.port}`).join(' ↔ '));
+    const worklist = (await fx.app.inject('/api/worklist')).json<WorklistEntry[]>();
+    expect(worklist.map((e) => e.linkKey)).toContain(onError.worklistKey);
+    expect(s.brokenNow.filter((r) => r.kind === 'cable')).toHaveLength(new Set(s.brokenNow.map((r) => r.key)).size);
   });
 });
 

@@ -2,7 +2,7 @@
 // token sent (IBWATCH_TOKENS), why is the note; the collector's own steps are in the same history.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FindingDetail, FindingRow } from '@ibwatch/fabric';
+import type { FindingDetail, FindingRow, Verdict } from '@ibwatch/fabric';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import { syncFindings } from '../scans/findings-sync.ts';
 import { pruneOnce } from '../scans/maintenance.ts';
@@ -72,14 +72,33 @@ describe('finding history', () => {
     expect((await app.inject({ url: '/api/whoami', headers: as(`${NOC}x`) })).json()).toEqual({ name: null });
   });
 
-  it("the collector's clean-sweep rule resolves as 'auto-resolved', without a name", () => {
+  it("records the collector's own steps: cleared, observed again, resolved automatically", () => {
     const repo = createFindingsRepo(ctx.db);
     const [f] = repo.list({ state: 'open', kind: 'link-downed', limit: 1 });
     expect(f).toBeDefined();
-    const at = Date.now();
-    const r = syncFindings(repo, [], (k) => k === 'link-downed', at, 1);
+    const inScope = (k: string) => k === 'link-downed';
+    const again: Verdict = {
+      kind: f!.kind,
+      severity: f!.severity,
+      subject: f!.subject as unknown as Verdict['subject'],
+      title: f!.title,
+      evidence: f!.evidence as Verdict['evidence'],
+    };
+    const t = Date.now();
+    const hour = 3_600_000;
+    syncFindings(repo, [], inScope, t, hour); // not observed: cleared
+    syncFindings(repo, [again], inScope, t + 60_000, hour); // observed again
+    syncFindings(repo, [], inScope, t + 120_000, hour); // cleared again
+    syncFindings(repo, [], inScope, t + 120_000 + hour / 2, hour); // still waiting: nothing
+    const r = syncFindings(repo, [], inScope, t + 120_000 + hour, hour); // clear for an hour: resolved
     expect(r.resolved).toBeGreaterThanOrEqual(1);
-    expect(repo.history(f!.id).at(-1)).toEqual({ at, event: 'auto-resolved', by: null, note: null });
+    expect(repo.history(f!.id).map(({ at, event, by }) => [at - t, event, by])).toEqual([
+      [f!.firstSeen - t, 'opened', null],
+      [0, 'cleared', null],
+      [60_000, 'observed-again', null],
+      [120_000, 'cleared', null],
+      [120_000 + hour, 'auto-resolved', null],
+    ]);
   });
 
   it('retention deletes a resolved finding together with its history', () => {

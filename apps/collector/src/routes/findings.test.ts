@@ -113,9 +113,13 @@ describe('GET /api/worklist', () => {
     expect(r.headers['content-disposition']).toMatch(
       /^attachment; filename="ibwatch-worklist-\d{4}-\d{2}-\d{2}\.csv"$/,
     );
-    const lines = r.body.trimEnd().split('\r\n');
+    // A UTF-8 BOM first, or Excel shows the action ladder's `→` as `â†’`.
+    expect([...r.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(r.body).toContain(' → swap the transceiver');
+    const lines = r.body.slice(1).trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'rank,severity,state,end_a,guid_a,port_a,lid_a,rack_a,end_b,guid_b,port_b,lid_b,rack_b,reasons,action,cable,first_seen_utc,last_seen_utc',
+      'rank,severity,state,end_a,guid_a,port_a,lid_a,rack_a,u_a,end_b,guid_b,port_b,lid_b,rack_b,u_b,' +
+        'reasons,action,cable,first_seen_utc,last_seen_utc',
     );
     expect(r.body).toContain(`"'=HYPERLINK(""http://evil.example"",""spine"")"`);
     expect(r.body).not.toMatch(/(^|,)=HYPERLINK/m);

@@ -4,7 +4,7 @@ import type { AppDeps } from '../app.ts';
 import { createFindingsRepo, toFindingRow } from '../db/findings-repo.ts';
 import type { WorklistFilter } from '../analysis/worklist.ts';
 import { WorklistCache } from '../analysis/worklist-cache.ts';
-import { toCsv } from '../csv.ts';
+import { toCsv, UTF8_BOM } from '../csv.ts';
 import { writeStamp } from '../db/stamps.ts';
 import { ReplyCache } from './reply-cache.ts';
 
@@ -38,51 +38,61 @@ const worklistQuery = {
     rack: { type: 'string', maxLength: 100 },
     severity: { type: 'string', enum: SEVERITIES },
     state: { type: 'string', enum: ['open', 'acknowledged', 'resolved'] },
+    // rack: the walking order (end A's rack, then U, then port); the rank stays the urgency.
+    sort: { type: 'string', enum: ['rank', 'rack'], default: 'rank' },
   },
 } as const;
 
+/** The worklist as a spreadsheet opens it: BOM first, for the `→` of the action ladder. */
 export function worklistCsv(entries: WorklistEntry[]): string {
-  return toCsv(
-    [
-      'rank',
-      'severity',
-      'state',
-      'end_a',
-      'guid_a',
-      'port_a',
-      'lid_a',
-      'rack_a',
-      'end_b',
-      'guid_b',
-      'port_b',
-      'lid_b',
-      'rack_b',
-      'reasons',
-      'action',
-      'cable',
-      'first_seen_utc',
-      'last_seen_utc',
-    ],
-    entries.map((e) => [
-      e.rank,
-      e.severity,
-      e.state,
-      e.a.name,
-      e.a.guid,
-      e.a.port,
-      e.a.lid,
-      e.a.rack,
-      e.b?.name,
-      e.b?.guid,
-      e.b?.port,
-      e.b?.lid,
-      e.b?.rack,
-      e.reasons.join('; '),
-      e.action,
-      e.cable,
-      new Date(e.firstSeen).toISOString(),
-      new Date(e.lastSeen).toISOString(),
-    ]),
+  return (
+    UTF8_BOM +
+    toCsv(
+      [
+        'rank',
+        'severity',
+        'state',
+        'end_a',
+        'guid_a',
+        'port_a',
+        'lid_a',
+        'rack_a',
+        'u_a',
+        'end_b',
+        'guid_b',
+        'port_b',
+        'lid_b',
+        'rack_b',
+        'u_b',
+        'reasons',
+        'action',
+        'cable',
+        'first_seen_utc',
+        'last_seen_utc',
+      ],
+      entries.map((e) => [
+        e.rank,
+        e.severity,
+        e.state,
+        e.a.name,
+        e.a.guid,
+        e.a.port,
+        e.a.lid,
+        e.a.rack,
+        e.a.u,
+        e.b?.name,
+        e.b?.guid,
+        e.b?.port,
+        e.b?.lid,
+        e.b?.rack,
+        e.b?.u,
+        e.reasons.join('; '),
+        e.action,
+        e.cable,
+        new Date(e.firstSeen).toISOString(),
+        new Date(e.lastSeen).toISOString(),
+      ]),
+    )
   );
 }
 
@@ -101,12 +111,15 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
     '/api/findings',
     {
       schema: {
-        description: 'Findings, worst first. state=active means open or acknowledged.',
+        description:
+          'Findings, worst first. state=active means open or acknowledged; current, observed by the latest scan ' +
+          'of its kind (what views show as broken); cleared, active but no longer observed (resolving). kind is a ' +
+          'kind or a family (link-degraded: link-degraded-width and -speed).',
         querystring: {
           type: 'object',
           additionalProperties: false,
           properties: {
-            state: { type: 'string', enum: ['open', 'acknowledged', 'resolved', 'active'] },
+            state: { type: 'string', enum: ['open', 'acknowledged', 'resolved', 'active', 'current', 'cleared'] },
             severity: { type: 'string', enum: SEVERITIES },
             kind: { type: 'string', maxLength: 100 },
             limit: { type: 'integer', minimum: 1, maximum: 10000, default: 500 },
@@ -181,7 +194,8 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
       preValidation: emptyBodyIsNone,
       schema: {
         description:
-          'Mark a finding fixed, recorded in its history under the name of the token sent, with `note` as the reason. If the problem persists, the next sweep opens it again.',
+          'Mark a finding fixed, recorded in its history under the name of the token sent, with `note` as the reason. ' +
+          'Views go on showing what the scans observe: if the problem persists, the next scan of its kind opens it again.',
         security: [{ bearer: [] }],
         params: idParams,
         body: actionBody,
@@ -199,8 +213,8 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
       },
     },
     async (req, reply) => {
-      const { switch: sw, rack, severity, state } = req.query;
-      return worklistReplies.send(req, reply, JSON.stringify([sw, rack, severity, state]), () =>
+      const { switch: sw, rack, severity, state, sort } = req.query;
+      return worklistReplies.send(req, reply, JSON.stringify([sw, rack, severity, state, sort]), () =>
         worklist.get(req.query),
       );
     },
@@ -208,7 +222,12 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
 
   app.get<{ Querystring: WorklistFilter }>(
     '/api/worklist.csv',
-    { schema: { description: 'The worklist as CSV (formula-safe).', querystring: worklistQuery } },
+    {
+      schema: {
+        description: 'The worklist as CSV (UTF-8 with a BOM for Excel, formula-safe); same filters and sort.',
+        querystring: worklistQuery,
+      },
+    },
     async (req, reply) =>
       reply
         .type('text/csv; charset=utf-8')

@@ -10,6 +10,7 @@ import { ncclRoutes } from './nccl.ts';
 import { reportRoutes } from './reports.ts';
 import { metricsRoutes } from './metrics.ts';
 import { peerRoutes } from './peers.ts';
+import { firmwareRoutes } from './firmware.ts';
 
 /** Every resource is one plugin; they share the deps the app was built with. */
 export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -24,6 +25,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
     reportRoutes,
     metricsRoutes,
     peerRoutes,
+    firmwareRoutes,
   ]) {
     await app.register(plugin, deps);
   }

@@ -57,6 +57,19 @@ describe('GET /metrics', () => {
     expect(body).toMatch(/^ibwatch_scan_failures_total\{kind="pm"\} 0$/m);
   });
 
+  it('exports what the wall screen says: the status word, broken-now rows, links not ok by name', () => {
+    expect(body).toMatch(/^ibwatch_fabric_status\{status="DEGRADED"\} 1$/m);
+    expect(body).toMatch(/^ibwatch_fabric_status\{status="OK"\} 0$/m);
+    expect(body).toMatch(/^ibwatch_fabric_status_code 1$/m);
+    expect(body).toMatch(/^ibwatch_broken_now\{kind="cable"\} [1-9]\d*$/m);
+    // One series per coloured link, ends named, as many as ibwatch_links counts.
+    const unhealthy = body.split('\n').filter((l) => l.startsWith('ibwatch_link_unhealthy{'));
+    const errors = Number(/^ibwatch_links\{health="errors"\} (\d+)$/m.exec(body)![1]);
+    expect(unhealthy).toHaveLength(errors);
+    expect(unhealthy.join('\n')).toMatch(/health="errors",a_guid="0x[0-9a-f]{16}",a_port="\d+",a_node="[^"]+",b_guid=/);
+    expect(body).toMatch(/^ibwatch_findings_current\{severity="major"\} \d+$/m);
+  });
+
   it('declares each family once', () => {
     const types = body
       .split('\n')

@@ -1,5 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { STATUS_EXIT_CODE } from '@ibwatch/fabric';
 import type { AppDeps } from '../app.ts';
+import { fabricStatusReport, PROCESS_STARTED_AT } from '../analysis/fabric-status.ts';
+import { createFabricQueries } from '../db/fabric-queries.ts';
+import { createFindingsRepo } from '../db/findings-repo.ts';
+import { createNcclRepo } from '../db/nccl-repo.ts';
+import { smSummary } from './sm.ts';
 
 const esc = (v: string) => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 const labels = (l: Record<string, string | number>) =>
@@ -23,6 +29,66 @@ class Exposition {
   text(): string {
     return this.out.join('\n') + '\n';
   }
+}
+
+/**
+ * What the wall screen says, for alerting: the status word, what is broken now, scan
+ * freshness, links not ok (one series per link, so an alert names the cable), findings now.
+ */
+function statusFamilies(e: Exposition, deps: AppDeps): void {
+  const now = Date.now();
+  const report = fabricStatusReport(deps.db, deps.names, deps.config, smSummary(deps, now), now, PROCESS_STARTED_AT);
+  const word = report.fabricStatus.word;
+  e.family(
+    'ibwatch_fabric_status',
+    'gauge',
+    'The fabric status word: 1 for the current one (OK, DEGRADED, STALE, CRITICAL), 0 for the others.',
+    (['OK', 'DEGRADED', 'STALE', 'CRITICAL'] as const).map((w) => [{ status: w }, w === word ? 1 : 0]),
+  );
+  e.family(
+    'ibwatch_fabric_status_code',
+    'gauge',
+    'The fabric status as `ibwatch status` exits: 0 OK, 1 DEGRADED, 2 CRITICAL, 3 STALE.',
+    [[{}, STATUS_EXIT_CODE[word]]],
+  );
+  e.family(
+    'ibwatch_broken_now',
+    'gauge',
+    'Rows of the broken-now list by kind: cables with a problem now, SM problems, stale scan kinds.',
+    (['cable', 'sm', 'scan'] as const).map((k) => [{ kind: k }, report.brokenNow.filter((r) => r.kind === k).length]),
+  );
+  e.family(
+    'ibwatch_scan_stale',
+    'gauge',
+    '1 when a scheduled scan kind is stale: last success older than three intervals, or three failures in a row.',
+    report.freshness.map((f) => [{ kind: f.kind }, f.state === 'stale' ? 1 : 0]),
+  );
+  e.family(
+    'ibwatch_link_unhealthy',
+    'gauge',
+    'Links whose health is not ok as the latest scans observed them (1 per link; the topology colour).',
+    createFabricQueries(deps.db, deps.names)
+      .unhealthyLinks()
+      .map((l) => [
+        {
+          health: l.health,
+          a_guid: l.a.guid,
+          a_port: l.a.port,
+          a_node: l.a.name,
+          b_guid: l.b.guid,
+          b_port: l.b.port,
+          b_node: l.b.name,
+        },
+        1,
+      ]),
+  );
+  const current = createFindingsRepo(deps.db).countCurrentBySeverity();
+  e.family(
+    'ibwatch_findings_current',
+    'gauge',
+    'Findings whose condition the latest scan of their kind observed, by severity.',
+    (['critical', 'major', 'minor', 'info'] as const).map((s) => [{ severity: s }, current[s]]),
+  );
 }
 
 /**
@@ -91,7 +157,7 @@ export async function metricsRoutes(app: FastifyInstance, deps: AppDeps): Promis
     e.family(
       'ibwatch_links',
       'gauge',
-      'Links by health (ok, errors, degraded, down).',
+      'Links by health (ok, errors, degraded, down) as the latest scans observed them.',
       ['ok', 'errors', 'degraded', 'down'].map((h) => [{ health: h }, health.find((x) => x.health === h)?.n ?? 0]),
     );
     const smScan = db.prepare('SELECT MAX(scan_id) FROM sm_observations').pluck().get() as number | null;
@@ -150,22 +216,19 @@ export async function metricsRoutes(app: FastifyInstance, deps: AppDeps): Promis
     e.family(
       'ibwatch_findings_open',
       'gauge',
-      'Open and acknowledged findings by severity.',
+      'Open and acknowledged findings by severity (lifecycle: cleared ones included until they resolve).',
       ['critical', 'major', 'minor', 'info'].map((s) => [
         { severity: s },
         findings.find((f) => f.severity === s)?.n ?? 0,
       ]),
     );
-    const nccl = db
-      .prepare(
-        "SELECT r.collective, json_extract(r.labels, '$.cluster') AS cluster, r.peak_busbw AS bw, r.gdr FROM nccl_runs r JOIN (SELECT collective, MAX(id) AS id FROM nccl_runs GROUP BY collective) m ON m.id = r.id",
-      )
-      .all() as { collective: string; cluster: string | null; bw: number | null; gdr: string }[];
+    statusFamilies(e, deps);
+    const nccl = createNcclRepo(db).latestPerCollective();
     e.family(
       'ibwatch_nccl_busbw_gbytes_per_second',
       'gauge',
-      'Peak bus bandwidth of the latest nccl-tests run per collective (GB/s).',
-      nccl.map((n) => [{ collective: n.collective, cluster: n.cluster ?? '', gdr: n.gdr }, n.bw ?? NaN]),
+      'Headline bus bandwidth (peak at large messages) of the latest nccl-tests run per collective (GB/s).',
+      nccl.map((n) => [{ collective: n.collective, cluster: n.cluster ?? '', gdr: n.gdr }, n.busbwGBs ?? NaN]),
     );
     return reply.type('text/plain; version=0.0.4; charset=utf-8').send(e.text());
   });

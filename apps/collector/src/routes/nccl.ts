@@ -1,8 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import type { NcclRunDetailReply, NcclRunRow } from '@ibwatch/fabric';
+import {
+  findingInScope,
+  runFabricScope,
+  scopeIndex,
+  type NcclRunDetailReply,
+  type NcclRunRow,
+  type ScopeIndex,
+} from '@ibwatch/fabric';
 import type { AppDeps } from '../app.ts';
 import { createNcclRepo } from '../db/nccl-repo.ts';
 import { createFindingsRepo, toFindingRow } from '../db/findings-repo.ts';
+import { topologyVersion } from '../db/topology-repo.ts';
+import { windowProblems } from '../scans/nccl-checks.ts';
 
 const labelsSchema = {
   type: 'object',
@@ -19,12 +28,20 @@ const labelsSchema = {
 export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const repo = createNcclRepo(deps.db);
   const findings = createFindingsRepo(deps.db);
+  // A run's page scopes its findings on the whole topology (31k links at 10k GPUs): it is read
+  // and indexed again only when a topology write bumped the version.
+  let topology: { version: number; index: ScopeIndex } | undefined;
+  const topologyIndex = (): ScopeIndex => {
+    const version = topologyVersion(deps.db);
+    if (topology?.version !== version) topology = { version, index: scopeIndex(repo.scopeGraph()) };
+    return topology.index;
+  };
 
   app.get<{ Querystring: { collective?: string; from?: number; to?: number; limit: number }; Reply: NcclRunRow[] }>(
     '/api/nccl/runs',
     {
       schema: {
-        description: 'nccl-tests runs, newest first; from/to are epoch milliseconds.',
+        description: 'nccl-tests runs by the time they happened (`at`), newest first; from/to are epoch milliseconds.',
         querystring: {
           type: 'object',
           additionalProperties: false,
@@ -44,7 +61,8 @@ export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/api/nccl/runs/:id',
     {
       schema: {
-        description: 'One run: per-size rows, GDR evidence, fabric findings open during its window.',
+        description:
+          "One run: per-size rows, GDR evidence, import warnings, and the fabric findings open during its window on its hosts' links and the switches above them (plus SM findings).",
         params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
       },
     },
@@ -54,7 +72,12 @@ export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         return reply
           .code(404)
           .send({ statusCode: 404, error: 'Not Found', message: `no nccl run ${req.params.id}` } as never);
-      const correlated = findings.openDuring(r.window[0], r.window[1], ['port', 'link', 'sm', 'fabric']);
+      const [from, to] = r.window;
+      const scope = runFabricScope(topologyIndex(), r.run.hosts);
+      // On the run's part of the fabric, or about the subnet as a whole (an SM failover stalls every run).
+      const around = findings
+        .openDuring(from, to, ['port', 'link', 'sm', 'fabric'])
+        .filter((f) => f.subjectType === 'sm' || findingInScope(scope, f.subjectKey));
       const own = findings
         .list({ subjectKeyPrefix: `run:${r.run.id}`, limit: 50 })
         .filter((f) => f.subjectKey === `run:${r.run.id}`);
@@ -62,7 +85,17 @@ export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         run: r.run,
         rows: r.rows,
         gdrEvidence: r.gdrEvidence,
-        correlatedFindings: [...own, ...correlated].map(toFindingRow),
+        correlatedFindings: [...own, ...around].map(toFindingRow),
+        correlation: {
+          from,
+          to,
+          hosts: scope.hosts.map((h) => ({ host: h.host, hcas: h.hcas.length })),
+          unmatchedHosts: scope.unmatchedHosts,
+          links: scope.links.size,
+          switches: scope.nodes.size - scope.hcas.size,
+          tiers: scope.tiers,
+        },
+        importWarnings: r.warnings,
       };
     },
   );
@@ -80,7 +113,8 @@ export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     {
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
       schema: {
-        description: 'Import one nccl-tests stdout (with NCCL_DEBUG=INFO lines if available). Needs the bearer token.',
+        description:
+          'Import one nccl-tests stdout (with NCCL_DEBUG=INFO lines if available). startedAt/finishedAt (epoch ms) date the run: after 2000, not in the future, start <= finish, at most 24 h apart. Needs the bearer token.',
         security: [{ bearer: [] }],
         body: {
           type: 'object',
@@ -97,6 +131,9 @@ export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       },
     },
     async (req, reply) => {
+      const problems = windowProblems(req.body, Date.now());
+      if (problems.length > 0)
+        return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: `body: ${problems.join('; ')}` });
       const { scan, runId } = await deps.scans.importNccl(
         req.body.text,
         req.body.labels ?? {},

@@ -47,12 +47,18 @@ describe('GET /api/ports', () => {
     expect(lids).toEqual([...lids].sort((a, b) => a - b));
   });
 
-  it('counts open findings per port and sorts the ports with findings first', async () => {
-    const r = await get<PortsReply>('/api/ports?sort=findings&limit=20');
+  it('counts open findings per port and sorts the ports with findings first on -findings', async () => {
+    const r = await get<PortsReply>('/api/ports?sort=-findings&limit=20');
     const errorPort = r.items.find((p) => p.guid === SPINE && p.port === ERROR_PORT.portNum);
     expect(errorPort?.openFindings).toBe(2);
     const counts = r.items.map((p) => p.openFindings);
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    expect(counts[0]).toBeGreaterThan(0);
+    // `findings` without the minus is ascending, like every other key (the list's ▲ said so
+    // while the API sorted the most findings first).
+    const asc = (await get<PortsReply>('/api/ports?sort=findings&limit=20')).items.map((p) => p.openFindings);
+    expect(asc).toEqual([...asc].sort((a, b) => a - b));
+    expect(asc[0]).toBe(0);
     // Port 3 must not inherit the findings of ports 30-36 or the other way round.
     const p30 = (await get<PortsReply>(`/api/ports?q=${SPINE}&limit=1000`)).items.find((p) => p.port === 30);
     expect(p30?.openFindings ?? 0).toBe(0);

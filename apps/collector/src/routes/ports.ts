@@ -8,6 +8,7 @@ import { createCablesRepo } from '../db/cables-repo.ts';
 import { createCounterHistory } from '../db/counter-history.ts';
 import { writeStamp } from '../db/stamps.ts';
 import { ReplyCache } from './reply-cache.ts';
+import { worstHealth } from '../scans/link-health-store.ts';
 
 const RANGES = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
 /** A history's window moves with the clock: an old point may linger this long without a write. */
@@ -45,13 +46,16 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/api/ports',
     {
       schema: {
-        description: 'Ports, filtered by name/GUID/LID and state, sorted and paginated.',
+        description:
+          'Ports, filtered by name/GUID/LID and state (Down: a link that went down; Unused: never cabled), ' +
+          'sorted and paginated.',
         querystring: {
           type: 'object',
           additionalProperties: false,
           properties: {
             q: { type: 'string', maxLength: 200 },
-            state: { type: 'string', enum: ['Down', 'Initialize', 'Armed', 'Active'] },
+            // Down: a link that went down; Unused: never cabled (see fabric-queries).
+            state: { type: 'string', enum: ['Down', 'Unused', 'Initialize', 'Armed', 'Active'] },
             sort: { type: 'string', pattern: '^-?(name|lid|state|findings|lastSeen)$', default: 'name' },
             limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
             offset: { type: 'integer', minimum: 0, default: 0 },
@@ -66,7 +70,9 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/api/ports/:guid/:port',
     {
       schema: {
-        description: 'One port: state, speed/width actual vs enabled vs supported vs expected, remote end, findings.',
+        description:
+          'One port: state, speed/width actual vs enabled vs supported vs expected, remote end, findings, ' +
+          'and the health of its link now.',
         params: portParams,
       },
     },
@@ -77,6 +83,15 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       const { raw, ...port } = row;
       const key = `${guid}/${req.params.port}`;
       const related = findings.forPort(guid, req.params.port, 5000);
+      // The colour of its link, as the topology shows it; a port without a link (a switch port
+      // never cabled, a port whose peer is unknown) from its own findings, by the same rule.
+      const health =
+        q.linkHealthAt(guid, req.params.port) ??
+        worstHealth(
+          related
+            .filter((f) => f.clearedAt === null && f.severity !== 'info' && f.subjectType === 'port')
+            .map((f) => ({ kind: f.kind, reason: f.short ?? f.title })),
+        );
       return {
         port: {
           ...port,
@@ -90,6 +105,8 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         expected: deps.config.expectedRate,
         cable: cables.get(key) ?? null,
         findings: related.slice(0, 200).map(toFindingRow),
+        health: health.health,
+        healthReason: health.reason,
       };
     },
   );
@@ -122,9 +139,10 @@ export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         const from = now - RANGES[range];
         const hourly = range === '7d' || range === '30d';
         // Assembled as text around the points SQLite serialised; the shape is CounterHistoryReply.
-        const head: Pick<CounterHistoryReply, 'range' | 'resolution'> = {
+        const head: Pick<CounterHistoryReply, 'range' | 'resolution' | 'observedFrom'> = {
           range,
           resolution: hourly ? 'hour' : 'sweep',
+          observedFrom: Math.max(from, q.portFirstSeen(portId) ?? from),
         };
         const tail: Pick<CounterHistoryReply, 'thresholds' | 'stateChanges'> = {
           thresholds: rateThresholds(deps.config),

@@ -4,7 +4,7 @@ import type { AppDeps } from '../app.ts';
 import { createSmRepo } from '../db/sm-repo.ts';
 import { smNamer } from '../scans/sm-store.ts';
 
-export function smSummary(deps: AppDeps, now: number): SmSummary {
+export function smSummary(deps: Pick<AppDeps, 'db' | 'names'>, now: number): SmSummary {
   const repo = createSmRepo(deps.db);
   const latest = repo.latest();
   const events = repo.events(1);

@@ -1,14 +1,14 @@
-import { subjectKey, type Verdict } from '@ibwatch/fabric';
+import { subjectKey, unobservedStep, type Verdict } from '@ibwatch/fabric';
 import type { FindingRow } from '@ibwatch/fabric';
-import type { FindingsRepo } from '../db/findings-repo.ts';
+import type { FindingKey, FindingsRepo } from '../db/findings-repo.ts';
 
 export interface SyncResult {
   opened: number;
   updated: number;
   resolved: number;
-  /** Active findings without a verdict this sweep, one clean sweep nearer to resolving. */
-  cleaned: number;
-  /** Subject keys of the findings opened, refreshed or resolved (what derived colours depend on). */
+  /** Findings this scan no longer observed for the first time (cleared at this scan's time). */
+  cleared: number;
+  /** Subject keys of the findings opened, refreshed, cleared or resolved (what derived colours depend on). */
   changedSubjects: string[];
 }
 
@@ -20,22 +20,33 @@ const SUBJECT_TYPE: Record<Verdict['subject']['kind'], FindingRow['subjectType']
   node: 'fabric',
 };
 
+const subjectOf = (key: string) => key.slice(key.indexOf('|') + 1);
+
 /**
- * Applies one sweep's verdicts to the stored findings, for the finding kinds this sweep
- * evaluated (`inScope`): a verdict opens a finding or refreshes the open one with the same
- * kind and subject; an active finding without a verdict counts a clean sweep and resolves
- * after `resolveAfter` of them. Findings of kinds this sweep did not look at are untouched.
+ * Applies one scan's verdicts to the stored findings, for the finding kinds this scan
+ * evaluated (`inScope`); findings of other kinds are untouched (no data is not a clean
+ * observation). A verdict opens a finding or refreshes the active one with the same kind and
+ * subject (a cleared one becomes current again). An active finding without a verdict is
+ * cleared by the first such scan and resolved by the first one after it has stayed cleared
+ * for `resolveAfterMs` ({@link unobservedStep}): a condition still observed never resolves by
+ * itself. A finding someone marked fixed while it was still observed is cleared by this scan
+ * either way: if the problem persists, the verdict opens a new finding.
  */
 export function syncFindings(
   repo: FindingsRepo,
   verdicts: readonly Verdict[],
   inScope: (kind: string) => boolean,
   at: number,
-  resolveAfter: number,
+  resolveAfterMs: number,
 ): SyncResult {
-  const result: SyncResult = { opened: 0, updated: 0, resolved: 0, cleaned: 0, changedSubjects: [] };
-  const active = new Map<string, { id: number; cleanSweeps: number }>();
-  for (const f of repo.activeKeys()) if (inScope(f.kind)) active.set(`${f.kind}|${f.subjectKey}`, f);
+  const result: SyncResult = { opened: 0, updated: 0, resolved: 0, cleared: 0, changedSubjects: [] };
+  const active = new Map<string, FindingKey>();
+  const resolvedCurrent: FindingKey[] = [];
+  for (const f of repo.liveKeys()) {
+    if (!inScope(f.kind)) continue;
+    if (f.state === 'resolved') resolvedCurrent.push(f);
+    else active.set(`${f.kind}|${f.subjectKey}`, f);
+  }
   const seen = new Set<string>();
   for (const v of verdicts) {
     const sk = subjectKey(v.subject);
@@ -46,6 +57,7 @@ export function syncFindings(
     const payload = { severity: v.severity, title: v.title, short: v.short ?? null, evidence: v.evidence };
     result.changedSubjects.push(sk);
     if (have) {
+      if (have.clearedAt !== null) repo.addEvent(have.id, at, 'observed-again');
       repo.touch(have.id, payload, at);
       result.updated++;
     } else {
@@ -56,21 +68,30 @@ export function syncFindings(
       result.opened++;
     }
   }
-  const clean: number[] = [];
+  const clear: number[] = [];
+  for (const f of resolvedCurrent) {
+    clear.push(f.id);
+    result.changedSubjects.push(f.subjectKey);
+  }
   for (const [key, f] of active) {
     if (seen.has(key)) continue;
-    if (f.cleanSweeps + 1 >= resolveAfter) {
+    const step = unobservedStep(f.clearedAt, at, resolveAfterMs);
+    if (step === 'wait') continue;
+    if (f.clearedAt === null) {
+      clear.push(f.id);
+      result.cleared++;
+    }
+    if (step === 'resolve') {
       repo.resolve(f.id, at);
       result.resolved++;
-      result.changedSubjects.push(key.slice(key.indexOf('|') + 1));
-    } else clean.push(f.id);
+    }
+    result.changedSubjects.push(subjectOf(key));
   }
-  repo.markClean(clean);
-  result.cleaned = clean.length;
+  repo.markCleared(clear, at);
   return result;
 }
 
-/** Finding kinds each scan kind evaluates (and so may resolve). */
+/** Finding kinds each scan kind evaluates (and so may clear or resolve). */
 export const PM_KINDS = (k: string) =>
   ['symbol-errors', 'link-error-recovery', 'link-downed', 'congestion', 'link-flapping'].includes(k) ||
   k.startsWith('counter-rate:') ||

@@ -14,6 +14,7 @@ import { storeTopology } from './topology-store.ts';
 import { storePm } from './pm-store.ts';
 import { STORED_COLUMNS, type CounterBaseline } from './counter-baseline.ts';
 import { storeSm } from './sm-store.ts';
+import { storeIbdiagnetChecks } from './ibdiagnet-checks-store.ts';
 
 /**
  * One ibdiagnet run (live or imported) is a topology, a PM sweep and an SM observation at
@@ -48,6 +49,7 @@ export function storeIbdiagnet(
     pm = storePm(db, config, names, baseline, scanId, runAt, snap.counters, toolDeltas);
   const sm = snap.sms.length ? storeSm(db, config, names, scanId, at, snap.sms) : {};
   createCablesRepo(db).store(snap.cables, at);
+  const checks = storeIbdiagnetChecks(db, names, scanId, at, runAt, snap);
   return {
     takenAt: snap.takenAt ?? '',
     ...prefix('topology', topo),
@@ -55,6 +57,7 @@ export function storeIbdiagnet(
     ...prefix('sm', sm),
     cables: snap.cables.length,
     toolFindings: snap.toolFindings.length,
+    ...prefix('checks', checks),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { LinkHealth } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 
 const RANK: Record<string, number> = { ok: 0, errors: 1, degraded: 2, down: 3 };
@@ -9,6 +10,19 @@ function healthOf(kind: string): 'down' | 'degraded' | 'errors' {
   return 'errors';
 }
 
+/** The worst health among current findings (down > degraded > errors > ok) and its reason. */
+export function worstHealth(findings: Iterable<{ kind: string; reason: string }>): {
+  health: LinkHealth;
+  reason: string | null;
+} {
+  let best: { health: LinkHealth; reason: string | null } = { health: 'ok', reason: null };
+  for (const f of findings) {
+    const h = healthOf(f.kind);
+    if (RANK[h]! > RANK[best.health]!) best = { health: h, reason: f.reason };
+  }
+  return best;
+}
+
 /** The port ends (`<guid>/<n>`) a finding's subject key names. */
 export function endsOfSubjectKey(key: string): string[] {
   // Subject keys: `port:<guid>/<n>` and `link:<guid>/<n>|<guid>/<n>` (either order).
@@ -16,24 +30,29 @@ export function endsOfSubjectKey(key: string): string[] {
 }
 
 /**
- * Colours links from the findings that are open now (the findings table is the single truth):
- * down > degraded > errors > ok, with the worst finding's short reason. With `onlyEnds`, only
- * the links at those port ends are recomputed: a PM sweep passes the ends of the findings it
- * opened, refreshed or resolved (a link's colour depends on nothing else), instead of joining
- * all 30k links to their ports every minute.
+ * Colours links from the findings the latest scans observed (cleared_at NULL, whatever their
+ * lifecycle state: a finding being resolved or awaiting its clean period says nothing about
+ * now): down > degraded > errors > ok, with the worst finding's short reason. Info findings (a
+ * fresh link in its grace period) do not colour. With `onlyEnds`, only the links at those port
+ * ends are recomputed: a PM sweep passes the ends of the findings it opened, refreshed, cleared
+ * or resolved (a link's colour depends on nothing else), instead of joining all 30k links to
+ * their ports every minute.
  */
 export function refreshLinkHealth(db: Db, onlyEnds?: Iterable<string>): void {
   const open = db
     .prepare(
+      // ibdiagnet's own findings about a port (a missing port hierarchy, a counter that rose
+      // during its run) say nothing of the link's health now: ibwatch's rules judge the same run.
       `SELECT kind, subject_key AS key, COALESCE(short, title) AS reason FROM findings
-       WHERE state != 'resolved' AND subject_type IN ('port', 'link')`,
+       WHERE cleared_at IS NULL AND subject_type IN ('port', 'link') AND severity != 'info'
+         AND kind NOT LIKE 'ibdiagnet-%'`,
     )
     .all() as { kind: string; key: string; reason: string }[];
-  const byEnd = new Map<string, { health: string; reason: string }[]>();
+  const byEnd = new Map<string, { kind: string; reason: string }[]>();
   for (const f of open) {
     for (const end of endsOfSubjectKey(f.key)) {
       const list = byEnd.get(end) ?? [];
-      list.push({ health: healthOf(f.kind), reason: f.reason });
+      list.push({ kind: f.kind, reason: f.reason });
       byEnd.set(end, list);
     }
   }
@@ -59,12 +78,9 @@ export function refreshLinkHealth(db: Db, onlyEnds?: Iterable<string>): void {
         )
         .all(JSON.stringify(pairs(byEnd.keys()))) as LinkRow[]);
   const update = db.prepare('UPDATE links SET health = ?, reason = ? WHERE id = ?');
-  const none: { health: string; reason: string }[] = [];
+  const none: { kind: string; reason: string }[] = [];
   for (const l of links) {
-    let best = { health: 'ok', reason: null as string | null };
-    for (const f of [...(byEnd.get(l.a) ?? none), ...(byEnd.get(l.b) ?? none)]) {
-      if (RANK[f.health]! > RANK[best.health]!) best = { health: f.health, reason: f.reason };
-    }
+    const best = worstHealth([...(byEnd.get(l.a) ?? none), ...(byEnd.get(l.b) ?? none)]);
     // Runs after every sweep: only the few links that changed are written.
     if (l.health !== best.health || l.reason !== best.reason) update.run(best.health, best.reason, l.id);
   }

@@ -1,4 +1,10 @@
-import { evaluateNcclRun, type NcclRun as FabricNcclRun, type NcclVerdict, type ScanRow } from '@ibwatch/fabric';
+import {
+  evaluateNcclRun,
+  roundGBs,
+  type NcclRun as FabricNcclRun,
+  type NcclVerdict,
+  type ScanRow,
+} from '@ibwatch/fabric';
 import { parseNcclTests, ParseError, type NcclRun } from '@ibwatch/parsers';
 import type { Db } from '../db/open-db.ts';
 import type { Config } from '../config.ts';
@@ -6,6 +12,7 @@ import { createNcclRepo } from '../db/nccl-repo.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import { runPipeline, ScanError, type Trigger } from './scan-service.ts';
 import { syncFindings } from './findings-sync.ts';
+import { checkLabels, resolveWindow, windowProblems } from './nccl-checks.ts';
 
 export interface NcclLabels {
   cluster?: string;
@@ -15,7 +22,10 @@ export interface NcclLabels {
   runBy?: string;
 }
 
-/** When the run happened, if the uploader knows (epoch ms); default: the hour before import. */
+/**
+ * When the run happened, if the uploader knows (epoch ms): the run is dated by startedAt, else
+ * finishedAt, else its import; see `resolveWindow`.
+ */
 export interface NcclWindow {
   startedAt?: number;
   finishedAt?: number;
@@ -26,11 +36,13 @@ const best = (a: number | undefined, b: number | undefined) => Math.max(a ?? 0, 
 /**
  * Imports one nccl-tests output: parse, judge against the target for its collective and
  * scope, compare with the rolling baseline of runs with the same labels, and flag GPUDirect
- * RDMA fallbacks. A cut-off output is stored as partial with the rows it has.
+ * RDMA fallbacks. A cut-off output is stored as partial with the rows it has; rows that are
+ * not measurements and labels that contradict the log are warnings (scan `partial`). A window
+ * that `windowProblems` refuses fails the import (the API refuses it with 400 first).
  */
 export async function importNcclText(
   db: Db,
-  _config: Config,
+  config: Config,
   text: string,
   labels: NcclLabels,
   name: string,
@@ -43,24 +55,19 @@ export async function importNcclText(
     'import-nccl',
     trigger,
     async () => {
+      const badWindow = windowProblems(window, Date.now());
+      if (badWindow.length > 0) throw new ScanError(`${name}: ${badWindow.join('; ')}`);
       try {
-        const r = parseNcclTests(text, { file: name });
+        const r = parseNcclTests(text, { file: name, maxBusBwGBs: config.ncclMaxBusbwGBs });
         const warnings = r.warnings.map((w) => `${w.file ?? name}:${w.line ?? '?'}: ${w.message}`);
-        // A negative time or bandwidth is a corrupted row, not a measurement: it would drag the
-        // run's verdict and the rolling baseline down. The row is dropped with its line number.
-        const rows = r.value.rows.filter((row) => {
-          const bad = [row.outOfPlace, row.inPlace].some(
-            (p) => p !== null && (p.timeUs < 0 || p.algbwGBs < 0 || p.busbwGBs < 0),
-          );
-          if (bad) warnings.push(`${name}:${row.line}: negative time or bandwidth; row skipped`);
-          return !bad;
-        });
+        const checked = checkLabels(r.value, labels);
+        warnings.push(...checked.warnings.map((w) => `${name}: ${w}`));
         if (r.value.truncated)
           warnings.unshift(
-            `${name}: output ends without "# Avg bus bandwidth" (cut short); stored the ${rows.length} complete rows`,
+            `${name}: output ends without "# Avg bus bandwidth" (cut short); stored the ${r.value.rows.length} complete rows`,
           );
         return {
-          data: { ...r.value, rows },
+          data: { run: r.value, nodes: checked.nodes },
           raw: [{ name, text: text.slice(0, 4 << 20) }],
           toolVersions: r.value.ncclVersion ? { nccl: r.value.ncclVersion } : ({} as Record<string, string>),
           warnings,
@@ -71,11 +78,12 @@ export async function importNcclText(
         throw err;
       }
     },
-    (scanId, at, c) => {
-      const run: NcclRun = c.data;
+    (scanId, importedAt, c) => {
+      const run: NcclRun = c.data.run;
+      const nodes = c.data.nodes;
+      const when = resolveWindow(window, importedAt);
       const repo = createNcclRepo(db);
       const collective = run.collective ?? 'unknown';
-      const nodes = labels.nodes ?? Math.max(run.hosts.length, 1);
       // Keys sorted: the baseline matches stored labels as JSON text, whatever order a client sent.
       const storedLabels = Object.fromEntries(
         Object.entries({ ...labels, nodes })
@@ -83,27 +91,28 @@ export async function importNcclText(
           .sort(([a], [b]) => (a < b ? -1 : 1)),
       );
       const labelSet = Object.fromEntries(Object.entries(storedLabels).map(([k, v]) => [k, String(v)]));
-      // The baseline is the earlier imports; evaluateNcclRun keeps only history that finished
-      // before this run started, so each gets its import time, strictly before this one's.
-      const history: FabricNcclRun[] = repo.baseline(collective, JSON.stringify(storedLabels), 10).map((h, i) => {
-        const t = new Date(Math.min(h.createdAt, at - 1)).toISOString();
-        return {
-          id: `h${i}`,
-          collective,
-          nodes,
-          startedAt: t,
-          finishedAt: t,
-          rows: [{ sizeBytes: 2 ** 33, busbwGBs: h.peak }],
-          gdr: 'unknown',
-          labels: labelSet,
-        };
-      });
+      // The baseline is the runs with the same labels that happened before this one.
+      const history: FabricNcclRun[] = repo
+        .baseline(collective, JSON.stringify(storedLabels), when.at, 10)
+        .map((h, i) => {
+          const t = new Date(h.at).toISOString();
+          return {
+            id: `h${i}`,
+            collective,
+            nodes,
+            startedAt: t,
+            finishedAt: t,
+            rows: [{ sizeBytes: 2 ** 33, busbwGBs: h.peak }],
+            gdr: 'unknown',
+            labels: labelSet,
+          };
+        });
       const input: FabricNcclRun = {
         id: `pending-${scanId}`,
         collective,
         nodes,
-        startedAt: new Date(at).toISOString(),
-        finishedAt: new Date(at).toISOString(),
+        startedAt: new Date(when.at).toISOString(),
+        finishedAt: new Date(when.at).toISOString(),
         rows: run.rows.map((r) => ({
           sizeBytes: r.sizeBytes,
           busbwGBs: best(r.outOfPlace?.busbwGBs, r.inPlace?.busbwGBs),
@@ -122,25 +131,27 @@ export async function importNcclText(
           : summary.target
             ? 'pass'
             : 'unknown';
-      const finishedAt = window.finishedAt ?? at;
       runId = repo.insert({
-        createdAt: at,
-        startedAt: window.startedAt ?? finishedAt - 3_600_000,
-        finishedAt,
+        createdAt: importedAt,
+        ...when,
         scanId,
         collective,
         labels: storedLabels,
         hosts: run.hosts,
+        nodes: nodes ?? null,
         ranks: run.nRanks ?? run.devices.length,
         ncclVersion: run.ncclVersion ?? null,
         gdr: run.gdr.status,
         gdrEvidence: run.gdr.evidence.map((e) => `${e.line}: ${e.text}`),
         avgBusbwGBs: run.avgBusBwGBs ?? null,
-        peakBusbwGBs: summary.peakBusBwGBs || null,
+        // Every row kept by the parser has a finite busbw, so a run with rows has a headline.
+        peakBusbwGBs: summary.largePeakSizeBytes === undefined ? null : summary.largePeakBusBwGBs,
+        peakSizeBytes: summary.largePeakSizeBytes ?? null,
         targetGBs: summary.target?.minBusBwGBs ?? null,
         verdict,
         regression: kinds.has('nccl-regression'),
         truncated: run.truncated,
+        warnings: c.warnings,
         rows: run.rows.map((r) => ({
           sizeBytes: r.sizeBytes,
           type: r.type,
@@ -167,13 +178,13 @@ export async function importNcclText(
         subject: { kind: 'run' as const, runId: runKey },
         title: `Run #${runKey}: ${v.title}`,
       }));
-      syncFindings(createFindingsRepo(db), own, () => false, at, 1);
+      syncFindings(createFindingsRepo(db), own, () => false, importedAt, 1);
       return {
         runId: runId!,
         collective,
         verdict,
         gdr: run.gdr.status,
-        peakBusbwGBs: Math.round(summary.peakBusBwGBs * 10) / 10,
+        peakBusbwGBs: roundGBs(summary.largePeakBusBwGBs),
         rows: run.rows.length,
       };
     },

@@ -3,6 +3,8 @@ import {
   computeTableDeltas,
   evaluateFlaps,
   evaluatePortHealth,
+  portKey,
+  subjectKey,
   tableFromPortCounters,
   type CounterTable,
   type FlapEvent,
@@ -104,11 +106,15 @@ export function storePm(
     });
     linkFirstSeen.set(`${p.nodeGuid}/${p.portNum}`, iso(p.firstSeen));
   }
+  // A link's flap count (over the window) is judged by the sweep that saw it flap, like every
+  // other rate: the next sweep without a flap clears it. Re-asserting it for the whole window
+  // kept a link red for 24 h after a reseat (which itself counts as a flap).
+  const flappedNow = new Set(flaps.filter((f) => f.at === iso(at)).map((f) => portKey(f.port)));
   const verdicts = [
     ...evaluatePortHealth(result.ports, { now: iso(at), ports: fabricPorts, linkFirstSeen, portName, thresholds }),
     // Only the links a flap is to be placed on: with any flap in the window (at 10k GPUs nearly
     // always) all 31k links were loaded and keyed every sweep, most of a sweep's garbage.
-    ...(flaps.length === 0
+    ...(flappedNow.size === 0
       ? []
       : evaluateFlaps(flaps, {
           now: iso(at),
@@ -118,9 +124,9 @@ export function storePm(
           ),
           thresholds,
           nodeName: (g) => names.name(g, descs.get(g)),
-        })),
+        }).filter((v) => endsOfSubjectKey(subjectKey(v.subject)).some((e) => flappedNow.has(e)))),
   ];
-  const findings = syncFindings(createFindingsRepo(db), verdicts, PM_KINDS, at, config.autoResolveSweeps);
+  const findings = syncFindings(createFindingsRepo(db), verdicts, PM_KINDS, at, config.autoResolveMin * 60_000);
   refreshLinkHealth(db, new Set(findings.changedSubjects.flatMap(endsOfSubjectKey)));
   return {
     ports: current.rows,
@@ -131,7 +137,7 @@ export function storePm(
     unknownPorts,
     findingsOpened: findings.opened,
     findingsUpdated: findings.updated,
-    findingsCleaned: findings.cleaned,
+    findingsCleared: findings.cleared,
     findingsResolved: findings.resolved,
     ...portsWithErrors(result.ports),
   };

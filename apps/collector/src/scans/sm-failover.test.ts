@@ -9,8 +9,8 @@ import { storeSm } from './sm-store.ts';
 // Port GUIDs of two SM hosts, as saquery SMIR / sminfo report them.
 const A = '0x0002c90300aaaaa1';
 const B = '0x0002c90300bbbbb1';
-// Resolve after ONE clean sweep, so a finding that is not re-judged each sweep shows at once.
-const ctx = testContext({ IBWATCH_AUTO_RESOLVE_SWEEPS: '1' });
+// A finding the latest SM scan no longer observes is cleared at once, whatever the clean period.
+const ctx = testContext({ IBWATCH_AUTO_RESOLVE_MIN: '60' });
 afterAll(() => ctx.cleanup());
 
 const smScan = (sms: SmObservation[]) =>
@@ -21,10 +21,11 @@ const smScan = (sms: SmObservation[]) =>
     async () => ({ data: sms, raw: [], toolVersions: {}, warnings: [] }),
     (id, at, c) => storeSm(ctx.db, ctx.config, ctx.names, id, at, c.data),
   );
+/** Subjects of the findings of `kind` the latest SM scan observed (open and not cleared). */
 const active = (kind: string) =>
   createFindingsRepo(ctx.db)
     .active()
-    .filter((f) => f.kind === kind)
+    .filter((f) => f.kind === kind && f.clearedAt === null)
     .map((f) => f.subjectKey);
 
 describe('storeSm() across a takeover seen with no master in between', () => {

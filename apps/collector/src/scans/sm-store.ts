@@ -139,6 +139,6 @@ export function storeSm(
       scanId,
     );
   }
-  const findings = syncFindings(createFindingsRepo(db), ha.verdicts, SM_KINDS, at, config.autoResolveSweeps);
+  const findings = syncFindings(createFindingsRepo(db), ha.verdicts, SM_KINDS, at, config.autoResolveMin * 60_000);
   return { sms: named.length, status: now, master: ha.master ?? '', findingsOpened: findings.opened };
 }

@@ -108,7 +108,7 @@ export function storeTopology(
       (v) => v.kind !== 'topology-link-missing' && v.kind !== 'topology-node-missing',
     ),
   ];
-  const findings = syncFindings(createFindingsRepo(db), verdicts, TOPOLOGY_KINDS, at, config.autoResolveSweeps);
+  const findings = syncFindings(createFindingsRepo(db), verdicts, TOPOLOGY_KINDS, at, config.autoResolveMin * 60_000);
   refreshLinkHealth(db);
   return {
     nodes: t.nodes.length,

@@ -113,7 +113,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       IBWATCH_LAB_DIR: labDir,
       IBWATCH_DB: join(o.dir, 'soak.db'),
       IBWATCH_GRACE_PERIOD_MIN: '0',
-      IBWATCH_AUTO_RESOLVE_SWEEPS: '3',
+      IBWATCH_AUTO_RESOLVE_MIN: '0',
       IBWATCH_TOOL_TIMEOUT_MS: '20000',
       IBWATCH_LOG_LEVEL: 'warn',
     });

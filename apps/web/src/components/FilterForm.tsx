@@ -11,7 +11,7 @@ export function FilterForm({
   children,
   label,
 }: {
-  fields: { key: string; label: string; placeholder?: string }[];
+  fields: { key: string; label: string; placeholder?: string; suggestions?: readonly string[] }[];
   values: Record<string, string | undefined>;
   onApply: (v: Record<string, string>) => void;
   children?: ReactNode;
@@ -41,7 +41,15 @@ export function FilterForm({
             placeholder={f.placeholder}
             onChange={(e) => setDraft({ ...draft, [f.key]: e.target.value })}
             data-testid={`filter-${f.key}`}
+            list={f.suggestions ? `filter-${f.key}-list` : undefined}
           />
+          {f.suggestions && (
+            <datalist id={`filter-${f.key}-list`}>
+              {f.suggestions.map((x) => (
+                <option key={x} value={x} />
+              ))}
+            </datalist>
+          )}
         </label>
       ))}
       {children}

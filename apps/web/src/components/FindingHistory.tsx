@@ -10,7 +10,9 @@ const EVENT_LABELS: Record<string, string> = {
   opened: 'Opened',
   acknowledged: 'Acknowledged',
   resolved: 'Resolved',
-  'auto-resolved': 'Resolved automatically (clean sweeps)',
+  'auto-resolved': 'Resolved automatically (stayed cleared)',
+  cleared: 'Cleared (no longer observed)',
+  'observed-again': 'Observed again',
 };
 /** A history step in words; a step this UI does not know is shown as the API names it. */
 export const eventLabel = (event: string): string => EVENT_LABELS[event] ?? event;

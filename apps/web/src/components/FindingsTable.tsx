@@ -2,7 +2,7 @@ import { Fragment, useState } from 'react';
 import type { FindingRow } from '@ibwatch/fabric';
 import { api } from '../api/client.ts';
 import { FindingHistory } from './FindingHistory.tsx';
-import { findingStateLook, severityLook, sortBySeverity } from '../lib/status.ts';
+import { lifecycleLook, severityLook, sortBySeverity } from '../lib/status.ts';
 import { Badge } from './Badge.tsx';
 import { Empty } from './States.tsx';
 import { Time } from './Time.tsx';
@@ -49,7 +49,13 @@ export function FindingsTable({
         <tbody>
           {sortBySeverity(rows).map((f) => (
             <Fragment key={f.id}>
-              <tr data-testid="finding-row" data-finding-id={f.id} data-severity={f.severity} data-state={f.state}>
+              <tr
+                data-testid="finding-row"
+                data-finding-id={f.id}
+                data-severity={f.severity}
+                data-state={f.state}
+                data-cleared={f.clearedAt !== null ? '1' : '0'}
+              >
                 <td>
                   <Badge look={severityLook[f.severity]} />
                 </td>
@@ -73,7 +79,12 @@ export function FindingsTable({
                   {f.subjectType} {f.subjectKey}
                 </td>
                 <td>
-                  <Badge look={findingStateLook[f.state]} />
+                  <Badge look={lifecycleLook(f.state, f.clearedAt)} />
+                  {f.clearedAt !== null && f.state !== 'resolved' && (
+                    <div className="small muted">
+                      since <Time at={f.clearedAt} short />
+                    </div>
+                  )}
                   {f.acknowledgedBy && <div className="small muted">by {f.acknowledgedBy}</div>}
                   {f.resolvedAt !== null && (
                     <div className="small muted">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { healthLook, isSeverity, severityLook, sortBySeverity, worstHealth } from './status.ts';
+import { healthLook, isSeverity, lifecycleLook, severityLook, sortBySeverity, worstHealth } from './status.ts';
 
 describe('sortBySeverity()', () => {
   it('puts critical first, then most recent within a severity', () => {
@@ -29,5 +29,14 @@ describe('status looks', () => {
     expect(isSeverity('major')).toBe(true);
     expect(isSeverity('bogus')).toBe(false);
     expect(isSeverity(undefined)).toBe(false);
+  });
+});
+
+describe('lifecycleLook()', () => {
+  it('says CLEARED for an open or acknowledged finding no longer observed, the lifecycle state otherwise', () => {
+    expect(lifecycleLook('open', 1000).label).toBe('CLEARED');
+    expect(lifecycleLook('acknowledged', 1000).label).toBe('CLEARED');
+    expect(lifecycleLook('open', null).label).toBe('OPEN');
+    expect(lifecycleLook('resolved', 1000).label).toBe('RESOLVED');
   });
 });

@@ -51,6 +51,17 @@ export const findingStateLook: Record<FindingState, StatusLook> = {
   resolved: { icon: '●', label: 'RESOLVED', tone: 'ok' },
 };
 
+/** An open or acknowledged finding the latest scan no longer observed: not broken, resolving. */
+export const clearedLook: StatusLook = { icon: '✓', label: 'CLEARED', tone: 'ok' };
+
+/**
+ * The state badge of a finding or worklist entry: CLEARED while its lifecycle is still open but
+ * the latest scan no longer sees it, else its lifecycle state.
+ */
+export function lifecycleLook(state: FindingState, clearedAt: number | null): StatusLook {
+  return clearedAt !== null && state !== 'resolved' ? clearedLook : findingStateLook[state];
+}
+
 /** Most severe first; ties keep the most recently seen first, then the given order. */
 export function sortBySeverity<T extends { severity: Severity; lastSeen?: number }>(rows: readonly T[]): T[] {
   return rows

@@ -8,9 +8,10 @@
 import type { FabricNode } from '@ibwatch/fabric';
 import type { DbCsvData } from './db-csv-types.ts';
 import { pmReader } from './db-csv-pm.ts';
-import { plainInt } from '../bytes.ts';
+import { plainHex, plainInt } from '../bytes.ts';
 import type { CsvRow } from './csv.ts';
 import { linksReader, portsReader } from './db-csv-ports.ts';
+import { firmwareReader } from './db-csv-firmware.ts';
 import { nodeTypeFromCode, parseCounter, parseIntField, smStateFromCode } from './values.ts';
 import type { GuidTable } from './guid-table.ts';
 
@@ -60,12 +61,14 @@ export function missing(cols: Record<string, number>): string | undefined {
   return absent.length ? `missing column ${absent.join(', ')}` : undefined;
 }
 
-/** Integer cell `i`, parsed in place when it is plain decimal; undefined when absent/bad. */
+/** Integer cell `i`, parsed in place when it is plain decimal or `0x` hex; undefined when absent/bad. */
 export function intCell(r: CsvRow, i: number): number | undefined {
   if (i < 0 || i >= r.count) return undefined;
   if (r.plain(i)) {
     const v = plainInt(r.bytes, r.starts[i], r.ends[i]);
     if (v >= 0) return v;
+    const h = plainHex(r.bytes, r.starts[i], r.ends[i]);
+    if (h >= 0) return h;
   }
   return parseIntField(r.text(i));
 }
@@ -319,6 +322,9 @@ export function sectionReader(name: string, data: DbCsvData, ctx: SectionContext
       return tempReader(data, ctx.guids);
     case 'CABLE_INFO':
       return cableReader(data, ctx.guids);
+    case 'NODES_INFO':
+    case 'GENERAL_INFO_SMP':
+      return firmwareReader(data, ctx.guids, name);
   }
   if (name.startsWith('WARNINGS_')) return findingsReader(data, ctx.guids, 'warning', name.slice(9));
   if (name.startsWith('ERRORS_')) return findingsReader(data, ctx.guids, 'error', name.slice(7));

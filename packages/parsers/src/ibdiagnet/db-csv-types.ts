@@ -6,6 +6,7 @@ import type {
   FabricNode,
   FabricPort,
   Guid,
+  NodeFirmware,
   PortRef,
   SmState,
 } from '@ibwatch/fabric';
@@ -68,5 +69,7 @@ export interface DbCsvData {
   cables: CableInfo[];
   findings: IbdiagFinding[];
   temperatures: { nodeGuid: Guid; temperatureC: number }[];
+  /** NODES_INFO and GENERAL_INFO_SMP rows with a version, in file order (see db-csv-firmware.ts). */
+  firmware: (NodeFirmware & { source: 'NODES_INFO' | 'GENERAL_INFO_SMP' })[];
   sections: DbCsvSectionInfo[];
 }

@@ -94,6 +94,7 @@ export class DbCsvParser implements LineParser<DbCsvData> {
     cables: [],
     findings: [],
     temperatures: [],
+    firmware: [],
     sections: [],
   };
   private readonly file: string | undefined;
@@ -177,7 +178,10 @@ export class DbCsvParser implements LineParser<DbCsvData> {
 
   private start(line: string, no: number): void {
     const name = line.slice(6).trim();
-    if (!/^\w+$/.test(name)) this.fail(no, line, 'bad section name');
+    // Check sections carry the check's name, brackets included:
+    // `START_WARNINGS_PORTS_COUNTERS_DIFFERENCE_CHECK_(DURING_RUN)` (log: "Ports counters
+    // Difference Check (during run)").
+    if (!/^[\w()]+$/.test(name)) this.fail(no, line, 'bad section name');
     const earlier = this.seen.get(name);
     const s: OpenSection = { name, startLine: no, rows: 0, accepted: 0, ignored: earlier !== undefined };
     if (earlier !== undefined) {

@@ -28,6 +28,11 @@ export interface LogMessage {
   /** Whole text after `-W- ` / `-E- ` (plus continuation lines, joined by `; `). */
   text: string;
   stage?: string;
+  /**
+   * The check whose result line came just before, in the same block (ibdiagnet prints the result
+   * first, then up to 5 details: `-W- FW Check finished with warnings` / `-W- Sfc6a.../Nfc6a... - ...`).
+   */
+  check?: string;
   line: number;
   /** Part before ` - ` when the line names an object (`S<sys>/N<node>/P1`, `host/mlx5_0/...`). */
   object?: string;
@@ -100,6 +105,8 @@ export class LogParser implements LineParser<IbdiagnetLog> {
   private stage: string | undefined;
   private expectTitle = false;
   private last: LogMessage | undefined;
+  /** The check whose details follow (until a blank line or the next stage). */
+  private check: string | undefined;
 
   constructor(options: { file?: string } = {}) {
     this.t = new TextDump(LOG_FORMAT, options.file);
@@ -107,13 +114,13 @@ export class LogParser implements LineParser<IbdiagnetLog> {
 
   feed(line: string): void {
     if (this.t.pre(line)) {
-      if (line.length === 0) this.last = undefined;
+      if (line.length === 0) this.last = this.check = undefined;
       return;
     }
     const no = this.t.lineNo;
     if (line === RULER) {
       this.expectTitle = true;
-      this.last = undefined;
+      this.last = this.check = undefined;
       return;
     }
     if (this.expectTitle) {
@@ -142,12 +149,9 @@ export class LogParser implements LineParser<IbdiagnetLog> {
     this.last = undefined;
     const check = CHECK.exec(text);
     if (check) {
-      this.v.checks.push({
-        name: check[1].trim(),
-        result: check[2] === 'successfully' ? 'ok' : check[2] === 'with warnings' ? 'warnings' : 'errors',
-        stage: this.stage,
-        line,
-      });
+      const result = check[2] === 'successfully' ? 'ok' : check[2] === 'with warnings' ? 'warnings' : 'errors';
+      this.check = result === 'ok' ? undefined : check[1].trim();
+      this.v.checks.push({ name: check[1].trim(), result, stage: this.stage, line });
       return;
     }
     const skipped = /^(.+?) skipped\b/.exec(text);
@@ -157,6 +161,7 @@ export class LogParser implements LineParser<IbdiagnetLog> {
     }
     const m: LogMessage = { severity, text, line };
     if (this.stage) m.stage = this.stage;
+    if (this.check) m.check = this.check;
     const sep = text.indexOf(' - ');
     if (sep > 0) {
       m.object = text.slice(0, sep).trim();
@@ -175,6 +180,7 @@ export class LogParser implements LineParser<IbdiagnetLog> {
     this.last = undefined;
     const check = CHECK.exec(text);
     if (check && this.stage !== 'Summary') {
+      this.check = undefined;
       this.v.checks.push({ name: check[1].trim(), result: 'ok', stage: this.stage, line });
       return;
     }

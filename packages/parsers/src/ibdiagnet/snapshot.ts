@@ -5,7 +5,8 @@
  * Sources, best first: db_csv for nodes/ports/links/counters/SMs/findings; .net_dump adds the
  * DOWN ports db_csv omits and front-panel labels; .lst and .net_dump stand in for a missing
  * LINKS section; .pm for a missing PM_INFO; .sm adds the SM's LID; .cables adds cable data;
- * the .log adds the PM interval, findings db_csv does not carry, and stage results (meta).
+ * the .log adds the PM interval, findings db_csv does not carry, which checks ran, and stage
+ * results (meta). Findings, checks and firmware are built in snapshot-checks.ts.
  */
 import type {
   CableInfo,
@@ -28,6 +29,7 @@ import type { LstData } from './lst.ts';
 import type { NetDumpData } from './net-dump.ts';
 import type { PmData } from './pm.ts';
 import { selectRun } from './runs.ts';
+import { buildChecks, buildFindings, buildFirmware } from './snapshot-checks.ts';
 import type { FileStamp } from './runs.ts';
 import type { SmReport } from './sm.ts';
 import { ibdiagTimestampToIso } from './values.ts';
@@ -131,7 +133,9 @@ export function buildIbdiagnetSnapshot(
     counters,
     sms: buildSms(p, nodeByGuid),
     cables: buildCables(p, resolve),
-    toolFindings: buildFindings(p),
+    toolFindings: buildFindings(db, log),
+    toolChecks: buildChecks(db, log),
+    firmware: buildFirmware(db, nodeByGuid),
     meta: buildMeta(
       p,
       sel.run,
@@ -329,37 +333,6 @@ function buildCables(p: IbdiagnetParsed, resolve: (g: Guid) => Guid): CableInfo[
     if (!out.has(k)) out.set(k, toCableInfo(b, nodeGuid));
   }
   return [...out.values()];
-}
-
-/**
- * db_csv WARNINGS_/ERRORS_ rows are the complete list; the .log repeats up to 5 of them per
- * check, with commas where db_csv has `-` (log: `Node with Devid:54002(0xd2f2),PSID:...`, db_csv:
- * `Node with Devid:54002(0xd2f2)-PSID:...`). Log lines whose message matches a db_csv Summary
- * that way are dropped as duplicates; the rest (speed/width mismatches, counter increases...) are
- * added. `-W- Note: ...` lines are advice, not findings.
- */
-function buildFindings(p: IbdiagnetParsed): FabricSnapshot['toolFindings'] {
-  const out: FabricSnapshot['toolFindings'] = [];
-  const seen = new Set<string>();
-  for (const f of p.dbCsv?.value.findings ?? []) {
-    const item: FabricSnapshot['toolFindings'][number] = { severity: f.severity, text: f.text, check: f.check };
-    if (f.scope) item.scope = f.scope;
-    if (f.port) item.port = f.port;
-    if (f.nodeGuid) item.nodeGuid = f.nodeGuid;
-    if (f.code) item.code = f.code;
-    out.push(item);
-    seen.add(f.text.replace(/,/g, '-'));
-  }
-  for (const m of p.log?.value.messages ?? []) {
-    if (m.code === 'NOTE') continue;
-    if (seen.has((m.message ?? m.text).replace(/,/g, '-'))) continue;
-    const item: FabricSnapshot['toolFindings'][number] = { severity: m.severity, text: m.text, scope: 'log' };
-    if (m.stage) item.check = m.stage;
-    if (m.code) item.code = m.code;
-    if (m.nodeGuid) item.nodeGuid = m.nodeGuid;
-    out.push(item);
-  }
-  return out;
 }
 
 function buildMeta(p: IbdiagnetParsed, run: string | undefined, skipped: string[]): Record<string, string> {

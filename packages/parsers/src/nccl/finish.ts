@@ -5,6 +5,7 @@
 import { inferCollective } from './collective.ts';
 import type { DebugCollector } from './debug.ts';
 import { collectiveFromBinary } from './header.ts';
+import { screenAverage } from './screen.ts';
 import type { TableHeader } from './table.ts';
 import type {
   NcclCollectiveSource,
@@ -32,7 +33,7 @@ export interface RunParts {
   ncclTestsVersion?: string;
   ncclVersion?: string;
   cudaVersion?: string;
-  avg?: { value: number; check?: 'OK' | 'FAILED' };
+  avg?: { value: number; check?: 'OK' | 'FAILED'; line?: number };
   outOfBounds?: { count: number; ok: boolean };
   named?: { binary: string; source: NcclCollectiveSource };
   nRanks?: number;
@@ -84,8 +85,10 @@ export function finishRun(
   if (parts.ncclTestsVersion !== undefined) run.ncclTestsVersion = parts.ncclTestsVersion;
   if (parts.debug?.network !== undefined) run.network = parts.debug.network;
   if (parts.avg) {
-    run.avgBusBwGBs = parts.avg.value;
-    if (parts.avg.check) run.avgBusBwCheck = parts.avg.check;
+    const avg = parts.avg;
+    const value = screenAverage(avg.value, (m) => warn(avg.line, m), options.maxBusBwGBs);
+    if (value !== undefined) run.avgBusBwGBs = value;
+    if (avg.check) run.avgBusBwCheck = avg.check;
   }
   if (parts.outOfBounds) run.outOfBounds = parts.outOfBounds;
 

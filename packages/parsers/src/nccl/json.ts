@@ -25,6 +25,7 @@ import type { ParseResult, ParseWarning } from '@ibwatch/fabric';
 import { ParseError } from '../parse-error.ts';
 import { finishRun } from './finish.ts';
 import { ncclVersionFromCode } from './header.ts';
+import { screenRows } from './screen.ts';
 import type {
   NcclDevice,
   NcclGdr,
@@ -223,6 +224,7 @@ export function parseNcclTestsJson(text: string, options: NcclParseOptions = {})
   devices.sort((a, b) => a.rank - b.rank);
 
   const rows: NcclRow[] = [];
+  const rowWhere: string[] = [];
   let cpuTime = false;
   resultsJson!.forEach((r, i) => {
     const size = isObj(r) ? num(r.size) : undefined;
@@ -250,8 +252,14 @@ export function parseNcclTestsJson(text: string, options: NcclParseOptions = {})
     const rootRank = num(r.root);
     if (rootRank !== undefined && rootRank !== -1) row.root = rootRank;
     rows.push(row);
+    rowWhere.push(`results[${i}]`);
   });
   if (rows.length === 0) fail('JSON report has no complete result', text.length);
+  const screened = screenRows(rows, warn, options.maxBusBwGBs, rowWhere);
+  if (screened.rows.length === 0) {
+    const first = screened.refused[0]!;
+    fail(`no plausible result rows; ${rowWhere[rows.indexOf(first.row)]}: ${first.reason}`, text.indexOf('"results"'));
+  }
 
   const oob = isObj(root.out_of_bounds) ? root.out_of_bounds : undefined;
   const avgObj = isObj(root.average_bus_bandwidth) ? root.average_bus_bandwidth : undefined;
@@ -266,7 +274,7 @@ export function parseNcclTestsJson(text: string, options: NcclParseOptions = {})
     {
       params,
       devices,
-      rows,
+      rows: screened.rows,
       columns: [
         'size',
         'count',

@@ -17,6 +17,7 @@ import {
   parseParamsLine,
   parseToolVersionLine,
 } from './header.ts';
+import { screenRows } from './screen.ts';
 import { looksLikeRow, parseRow, parseTableHeader, type TableHeader } from './table.ts';
 import type { NcclDevice, NcclParseOptions, NcclRow, NcclRun, NcclTestParams } from './types.ts';
 
@@ -55,6 +56,7 @@ export function parseNcclTestsLines(lines: Iterable<string>, options: NcclParseO
   let header: TableHeader | undefined;
   let headerText = '';
   const rows: NcclRow[] = [];
+  const rowText = new Map<number, string>();
   const bad: BadRow[] = [];
   let toolVersion: string | undefined;
   let libraryCode: number | undefined;
@@ -131,8 +133,10 @@ export function parseNcclTestsLines(lines: Iterable<string>, options: NcclParseO
 
     if (header && looksLikeRow(line)) {
       const r = parseRow(line, header, lineNo);
-      if (r.ok) rows.push(r.row);
-      else bad.push({ line: lineNo, text: line, reason: r.reason });
+      if (r.ok) {
+        rows.push(r.row);
+        rowText.set(lineNo, line);
+      } else bad.push({ line: lineNo, text: line, reason: r.reason });
       continue;
     }
     commandBinary ??= findBinaryInCommand(line);
@@ -166,18 +170,24 @@ export function parseNcclTestsLines(lines: Iterable<string>, options: NcclParseO
   } else if (avgLine !== undefined && avgLine < lastRowLine) {
     warn(lastRowLine, 'result rows after the "# Avg bus bandwidth" footer');
   }
+  const screened = screenRows(rows, warn, options.maxBusBwGBs);
+  if (screened.rows.length === 0) {
+    const first = screened.refused[0]!;
+    const line = first.row.line!;
+    fail(`no plausible result rows; ${first.reason}`, line, rowText.get(line));
+  }
 
   const parts: RunParts = {
     params,
     devices: [...devices.values()].sort((a, b) => a.rank - b.rank),
-    rows,
+    rows: screened.rows,
     header,
     truncated,
     debug,
     ncclTestsVersion: toolVersion,
     ncclVersion: debug.ncclVersion ?? (libraryCode !== undefined ? ncclVersionFromCode(libraryCode) : undefined),
     cudaVersion: debug.cudaVersion,
-    avg,
+    avg: avg && { ...avg, line: avgLine },
     outOfBounds,
     named:
       namedBinary !== undefined

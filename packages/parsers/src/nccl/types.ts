@@ -189,7 +189,7 @@ export interface NcclRun {
   /** Rank count: rank lines, else NCCL `nranks`, else undefined. */
   nRanks?: number;
   rows: NcclRow[];
-  /** `# Avg bus bandwidth : 70.742` (mean busbw over all rows, both placements). */
+  /** `# Avg bus bandwidth : 70.742` (mean busbw over all rows, both placements); absent when not plausible. */
   avgBusBwGBs?: number;
   /** ` OK`/` FAILED` suffix of the avg line when run with `-G/--check_avg_bw` (JSON: `unchecked` omitted). */
   avgBusBwCheck?: 'OK' | 'FAILED';
@@ -212,4 +212,6 @@ export interface NcclParseOptions {
   file?: string;
   /** Collective the caller ran; used when the text does not name it. */
   collective?: NcclCollective;
+  /** busbw (GB/s) above which a result is not a measurement; default `NCCL_MAX_BUSBW_GBS` (4000). */
+  maxBusBwGBs?: number;
 }

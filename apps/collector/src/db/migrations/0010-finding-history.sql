@@ -14,13 +14,15 @@ CREATE TABLE finding_events (
 CREATE INDEX finding_events_finding ON finding_events (finding_id, at);
 
 -- Findings stored before this version get the history their own columns still tell. Who
--- resolved one was not recorded (a person or the clean-sweep rule); an acknowledgement's name
+-- resolved one was not recorded (a person or the collector); an acknowledgement's name
 -- was whatever the client sent.
 INSERT INTO finding_events (finding_id, at, event)
   SELECT id, first_seen, 'opened' FROM findings;
+INSERT INTO finding_events (finding_id, at, event)
+  SELECT id, cleared_at, 'cleared' FROM findings WHERE cleared_at IS NOT NULL AND state != 'resolved';
 INSERT INTO finding_events (finding_id, at, event, actor, note)
   SELECT id, acknowledged_at, 'acknowledged', acknowledged_by, 'recorded before finding history was kept'
   FROM findings WHERE acknowledged_at IS NOT NULL;
 INSERT INTO finding_events (finding_id, at, event, note)
-  SELECT id, resolved_at, 'resolved', 'recorded before finding history was kept: by a person or after clean sweeps'
+  SELECT id, resolved_at, 'resolved', 'recorded before finding history was kept: by a person or by the collector'
   FROM findings WHERE resolved_at IS NOT NULL;

@@ -89,7 +89,7 @@ export function ncclCases(): CorpusCase[] {
   add('neg.txt', {
     name: 'negative time and busbw in rows',
     expect: 'partial',
-    mentions: [/neg\.txt:\d+: negative time or bandwidth/],
+    mentions: [/neg\.txt:\d+: out-of-place time -1 is negative/],
     input: () =>
       withRow(4, (c) => {
         c[5] = '-1.0';

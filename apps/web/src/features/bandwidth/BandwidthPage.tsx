@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { BandwidthReport, NcclRunRow } from '@ibwatch/fabric';
+import { ncclSeriesName, passRateText, type BandwidthReport, type NcclRunRow } from '@ibwatch/fabric';
 import { useApi } from '../../api/useApi.ts';
 import { Badge } from '../../components/Badge.tsx';
 import { Link } from '../../components/Link.tsx';
@@ -12,7 +12,9 @@ import {
   collectivesOf,
   formatGBs,
   formatPct,
+  gdrText,
   hostMemoryFallbacks,
+  nodesText,
   parseRange,
   presetRange,
   reportApiPath,
@@ -62,16 +64,23 @@ function Report({ rep }: { rep: BandwidthReport }) {
       ) : (
         <>
           <p className="report-headline">
-            <strong data-testid="bandwidth-pass-rate">{formatPct(rep.passRate)}</strong> of {rep.runs} runs met the
-            target ({rep.passed} passed)
+            {rep.passRate !== null && (
+              <>
+                <strong data-testid="bandwidth-pass-rate">{formatPct(rep.passRate)}</strong> met the target.{' '}
+              </>
+            )}
+            <span data-testid="bandwidth-pass-text">{passRateText(rep)}</span>
           </p>
           <table className="table">
-            <caption className="sr-only">busbw per collective</caption>
+            <caption className="sr-only">busbw per collective: each run's peak at large messages</caption>
             <thead>
               <tr>
                 <th scope="col">Collective</th>
                 <th scope="col" className="num">
                   Runs
+                </th>
+                <th scope="col" className="num">
+                  With target
                 </th>
                 <th scope="col" className="num">
                   Passed
@@ -91,27 +100,33 @@ function Report({ rep }: { rep: BandwidthReport }) {
               </tr>
             </thead>
             <tbody>
-              {rep.byCollective.map((c) => (
-                <tr key={c.collective} data-testid="report-collective-row">
-                  <th scope="row">{c.collective}</th>
-                  <td className="num">{c.runs}</td>
-                  <td className="num">{c.passed}</td>
-                  <td className="num">{formatGBs(c.bestGBs)}</td>
-                  <td className="num">{formatGBs(c.medianGBs)}</td>
-                  <td
-                    className={`num${c.worstGBs !== null && c.targetGBs !== null && c.worstGBs < c.targetGBs ? ' mismatch' : ''}`}
-                  >
-                    {c.worstGBs !== null && c.targetGBs !== null && c.worstGBs < c.targetGBs ? '▼ ' : ''}
-                    {formatGBs(c.worstGBs)}
-                  </td>
-                  <td className="num">{formatGBs(c.targetGBs)}</td>
-                </tr>
-              ))}
+              {rep.byCollective.map((c) => {
+                const below = c.worstGBs !== null && c.targetGBs !== null && c.worstGBs < c.targetGBs;
+                return (
+                  <tr key={ncclSeriesName(c)} data-testid="report-collective-row" data-series={ncclSeriesName(c)}>
+                    <th scope="row">{ncclSeriesName(c)}</th>
+                    <td className="num">{c.runs}</td>
+                    <td className="num">{c.withTarget}</td>
+                    <td className="num">{c.withTarget ? c.passed : '—'}</td>
+                    <td className="num">{formatGBs(c.bestGBs)}</td>
+                    <td className="num">{formatGBs(c.medianGBs)}</td>
+                    <td className={`num${below ? ' mismatch' : ''}`}>
+                      {below ? '▼ ' : ''}
+                      {formatGBs(c.worstGBs)}
+                    </td>
+                    <td className="num">{c.targetGBs === null ? 'none' : formatGBs(c.targetGBs)}</td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
+          <p className="muted small">
+            Each run counts with its busbw at large messages (the peak over sizes of 1 GiB and up), the figure
+            nccl-tests users quote; single-node runs are judged against the NVLink target, apart from the fabric's.
+          </p>
         </>
       )}
-      <h3>Top fabric issues</h3>
+      <h3>Top fabric issues in this period (whole fabric)</h3>
       {rep.topFabricIssues.length === 0 ? (
         <p className="muted">● No fabric finding in this period.</p>
       ) : (
@@ -136,20 +151,20 @@ function RunsTable({ runs }: { runs: NcclRunRow[] }) {
             <th scope="col">Run</th>
             <th scope="col">When</th>
             <th scope="col">Collective</th>
+            <th scope="col">Nodes / ranks</th>
             <th scope="col">Verdict</th>
             <th scope="col" className="num">
-              Avg busbw
+              busbw <span className="muted small">(large msgs)</span>
             </th>
             <th scope="col" className="num">
               Target
             </th>
             <th scope="col">GDR</th>
-            <th scope="col">Nodes / ranks</th>
           </tr>
         </thead>
         <tbody>
           {[...runs]
-            .sort((a, b) => b.createdAt - a.createdAt)
+            .sort((a, b) => b.at - a.at || b.id - a.id)
             .map((r) => (
               <tr
                 key={r.id}
@@ -161,20 +176,27 @@ function RunsTable({ runs }: { runs: NcclRunRow[] }) {
                   <Link href={`/bandwidth/runs/${r.id}`}>#{r.id}</Link>
                 </td>
                 <td>
-                  <Time at={r.createdAt} short />
+                  <Time at={r.at} short />
                 </td>
                 <td>{r.collective}</td>
+                <td>
+                  {nodesText(r)} / {r.ranks}
+                </td>
                 <td>
                   <Badge look={verdictLook[r.verdict]} />
                   {r.regression && <span className="badge tone-bad">▼ REGRESSION</span>}
                   {r.truncated && <span className="badge tone-warn">✂ TRUNCATED</span>}
+                  {r.importWarnings > 0 && (
+                    <span className="badge tone-warn" title="see the run's import warnings">
+                      ⚠ {r.importWarnings} WARNING{r.importWarnings === 1 ? '' : 'S'}
+                    </span>
+                  )}
                 </td>
-                <td className="num">{formatGBs(r.avgBusbwGBs)}</td>
-                <td className="num">{formatGBs(r.targetGBs)}</td>
-                <td>{r.gdr === 'enabled' ? '● enabled' : r.gdr === 'disabled' ? '✖ disabled' : `◆ ${r.gdr}`}</td>
-                <td>
-                  {r.labels.nodes ?? r.hosts.length} / {r.ranks}
+                <td className="num" data-testid="nccl-run-busbw">
+                  {formatGBs(r.peakBusbwGBs)}
                 </td>
+                <td className="num">{r.targetGBs === null ? 'none' : formatGBs(r.targetGBs)}</td>
+                <td>{gdrText(r.gdr)}</td>
               </tr>
             ))}
         </tbody>

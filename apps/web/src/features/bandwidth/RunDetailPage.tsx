@@ -1,12 +1,13 @@
-import type { NcclRunDetailReply } from '@ibwatch/fabric';
+import { formatBytes, type NcclRunDetailReply } from '@ibwatch/fabric';
 import { useApi } from '../../api/useApi.ts';
 import { Badge } from '../../components/Badge.tsx';
-import { FindingsTable } from '../../components/FindingsTable.tsx';
 import { Link } from '../../components/Link.tsx';
 import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
 import { verdictLook } from '../../lib/status.ts';
-import { formatBytes, formatGBs } from './bandwidth.ts';
+import { formatGBs, gdrText, nodesText, targetText } from './bandwidth.ts';
+import { Correlation } from './Correlation.tsx';
+import { SizeChart } from './SizeChart.tsx';
 
 const num = (x: number | null, d = 2) => (x === null ? '—' : x.toFixed(d));
 
@@ -28,26 +29,55 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
           ▼ REGRESSION: busbw dropped against earlier runs of {r.collective}.
         </div>
       )}
+      {d.importWarnings.length > 0 && (
+        <div className="banner tone-warn" data-testid="run-import-warnings">
+          ⚠ The import of this run warned ({d.importWarnings.length}):
+          <ul>
+            {d.importWarnings.map((w, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: warnings are a fixed list and may repeat
+              <li key={i}>{w}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       <section className="card" data-testid="nccl-run-summary" data-verdict={r.verdict}>
         <dl className="kv">
           <dt>Verdict</dt>
           <dd>
             <Badge look={verdictLook[r.verdict]} />
           </dd>
+          <dt>busbw</dt>
+          <dd data-testid="run-headline">
+            <strong>{formatGBs(r.peakBusbwGBs)}</strong>
+            {r.peakSizeBytes !== null && <> at {formatBytes(r.peakSizeBytes)}</>}{' '}
+            <span className="muted">— the peak at large messages (sizes of 1 GiB and up)</span>
+          </dd>
+          <dt>Target</dt>
+          <dd data-testid="run-target">{targetText(r)}</dd>
+          <dt>Avg bus bandwidth</dt>
+          <dd data-testid="run-avg-busbw">
+            {formatGBs(r.avgBusbwGBs)}{' '}
+            <span className="muted">
+              — nccl-tests' <code># Avg bus bandwidth</code>: the mean over every size, small ones included; not what
+              the verdict uses
+            </span>
+          </dd>
           <dt>When</dt>
           <dd>
-            <Time at={r.createdAt} />
+            <Time at={r.at} />
+            {Math.abs(r.createdAt - r.at) > 60_000 && (
+              <span className="muted">
+                {' '}
+                (imported <Time at={r.createdAt} />)
+              </span>
+            )}
           </dd>
-          <dt>Avg / peak busbw</dt>
+          <dt>Nodes / ranks</dt>
           <dd>
-            {formatGBs(r.avgBusbwGBs)} / {formatGBs(r.peakBusbwGBs)} (target {formatGBs(r.targetGBs)})
+            {nodesText(r)} / {r.ranks}
           </dd>
           <dt>GDR</dt>
-          <dd data-testid="run-gdr">
-            {r.gdr === 'enabled' ? '● enabled' : r.gdr === 'disabled' ? '✖ disabled' : `◆ ${r.gdr}`}
-          </dd>
-          <dt>Ranks</dt>
-          <dd>{r.ranks}</dd>
+          <dd data-testid="run-gdr">{gdrText(r.gdr)}</dd>
           <dt>NCCL</dt>
           <dd>{r.ncclVersion ?? '—'}</dd>
           <dt>Labels</dt>
@@ -64,6 +94,7 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
           )}
         </dl>
       </section>
+      <SizeChart d={d} />
       <div className="grid-2">
         <section className="card" aria-labelledby="run-gdr-h">
           <h2 id="run-gdr-h">GDR evidence</h2>
@@ -81,11 +112,13 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
             {r.hosts.map((h) => (
               <li key={h}>
                 <Link href={`/topology?host=${encodeURIComponent(h)}`}>{h}</Link>
+                {d.correlation.unmatchedHosts.includes(h) && <span className="muted"> (not in the topology)</span>}
               </li>
             ))}
           </ul>
         </section>
       </div>
+      <Correlation d={d} />
       <h2>Sizes</h2>
       {d.rows.length === 0 ? (
         <Empty>No size rows were parsed from this run.</Empty>
@@ -100,7 +133,7 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
                 <th scope="col">Type</th>
                 <th scope="col">Op</th>
                 <th scope="col" className="num">
-                  Out-of-place time (µs)
+                  Out-of-place time <span className="unit">(µs)</span>
                 </th>
                 <th scope="col" className="num">
                   algbw
@@ -109,7 +142,7 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
                   busbw
                 </th>
                 <th scope="col" className="num">
-                  In-place time (µs)
+                  In-place time <span className="unit">(µs)</span>
                 </th>
                 <th scope="col" className="num">
                   algbw
@@ -123,8 +156,9 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
               </tr>
             </thead>
             <tbody>
-              {d.rows.map((x) => (
-                <tr key={`${x.sizeBytes}-${x.type}-${x.redop}`}>
+              {d.rows.map((x, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: rows are in size order; zero-byte rows may repeat
+                <tr key={i}>
                   <td className="num">{formatBytes(x.sizeBytes)}</td>
                   <td>{x.type}</td>
                   <td>{x.redop ?? '—'}</td>
@@ -143,8 +177,6 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
           </table>
         </div>
       )}
-      <h2>Fabric findings around this run</h2>
-      <FindingsTable rows={d.correlatedFindings} empty="● No fabric finding overlapped this run." />
     </>
   );
 }

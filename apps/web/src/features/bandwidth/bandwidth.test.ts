@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { NcclRunRow } from '@ibwatch/fabric';
+import {
+  bandwidthReport,
+  formatBytes,
+  ncclSeriesName,
+  passRateText,
+  type FindingRow,
+  type NcclRunDetailReply,
+  type NcclRunRow,
+} from '@ibwatch/fabric';
 import {
   collectivesOf,
-  formatBytes,
+  correlationText,
   formatGBs,
   formatPct,
   hostMemoryFallbacks,
@@ -12,8 +20,18 @@ import {
   reportCsvHref,
   runsApiPath,
   shiftRange,
+  splitCorrelated,
+  targetText,
 } from './bandwidth.ts';
-import { runsToPoints, targetsByCollective } from './series.ts';
+import {
+  busbwDomain,
+  largeMessageBand,
+  latestBySeries,
+  pivotBySeries,
+  runsToPoints,
+  sizePoints,
+  targetsBySeries,
+} from './series.ts';
 
 const NOW = Date.UTC(2026, 10, 29, 17, 20);
 const H = 3_600_000;
@@ -57,39 +75,146 @@ describe('formatting', () => {
   });
 });
 
-describe('runs', () => {
-  const run = (
-    id: number,
-    collective: string,
-    verdict: NcclRunRow['verdict'],
-    bw: number | null,
-    target: number | null,
-    at = id,
-  ): NcclRunRow => ({
-    id,
-    createdAt: at,
-    collective,
-    labels: {},
-    hosts: [],
-    ranks: 8,
-    ncclVersion: null,
-    gdr: 'enabled',
-    avgBusbwGBs: bw,
-    peakBusbwGBs: bw,
-    targetGBs: target,
-    verdict,
-    regression: false,
-    truncated: false,
+const run = (id: number, over: Partial<NcclRunRow> = {}): NcclRunRow => ({
+  id,
+  createdAt: id * H,
+  at: id * H,
+  startedAt: id * H - H,
+  finishedAt: id * H,
+  collective: 'all_reduce',
+  labels: {},
+  hosts: ['dgx-1', 'dgx-2'],
+  nodes: 2,
+  scope: 'multi-node',
+  ranks: 16,
+  ncclVersion: null,
+  gdr: 'enabled',
+  avgBusbwGBs: 70.742,
+  peakBusbwGBs: 338.82,
+  peakSizeBytes: 2 ** 33,
+  targetGBs: 360,
+  verdict: 'fail',
+  regression: false,
+  truncated: false,
+  importWarnings: 0,
+  ...over,
+});
+
+// The period the issue reviewed: the real 16-rank run (avg 70.742, 338.82 at 8 GiB) and others.
+const PERIOD: NcclRunRow[] = [
+  run(1),
+  run(2, { peakBusbwGBs: 381.2, avgBusbwGBs: 150.1, verdict: 'pass' }),
+  run(3, { peakBusbwGBs: 72.3, avgBusbwGBs: 20.4, gdr: 'disabled', verdict: 'host-memory-fallback' }),
+  run(4, { collective: 'broadcast', peakBusbwGBs: 45.5, targetGBs: null, verdict: 'unknown' }),
+  run(5, { nodes: 1, scope: 'single-node', hosts: ['dgx-1'], peakBusbwGBs: 470, targetGBs: 460, verdict: 'pass' }),
+];
+
+describe('the bandwidth page and the report agree', () => {
+  const points = runsToPoints(PERIOD);
+  const report = bandwidthReport(PERIOD, [], 0, 10 * H);
+
+  it('plots every run at its headline, the figure its table row shows', () => {
+    expect(points.map((p) => [p.at, p.busbwGBs])).toEqual(PERIOD.map((r) => [r.at, r.peakBusbwGBs]));
+    // The avg footer (70.742) is nowhere in the chart.
+    expect(points.some((p) => p.busbwGBs === 70.742)).toBe(false);
   });
-  it('finds host-memory fallbacks, collectives, points and targets', () => {
-    const runs = [
-      run(1, 'all_reduce', 'pass', 370, 360),
-      run(2, 'all_gather', 'host-memory-fallback', 40, 300),
-      run(3, 'all_reduce', 'unknown', null, 365),
-    ];
-    expect(hostMemoryFallbacks(runs).map((r) => r.id)).toEqual([2]);
-    expect(collectivesOf(runs)).toEqual(['all_gather', 'all_reduce']);
-    expect(runsToPoints(runs)).toHaveLength(2);
-    expect(targetsByCollective(runs)).toEqual({ all_reduce: 365, all_gather: 300 });
+
+  it('reports best, median and worst per series from the same points as the chart', () => {
+    const { rows, series } = pivotBySeries(points);
+    expect(series).toEqual(['all_reduce', 'all_reduce (single node)', 'broadcast']);
+    for (const c of report.byCollective) {
+      const values = rows.map((row) => row[ncclSeriesName(c)]).filter((v): v is number => v !== undefined);
+      expect([c.bestGBs, c.worstGBs]).toEqual([Math.max(...values), Math.min(...values)]);
+    }
+    expect(report.byCollective.find((c) => c.collective === 'all_reduce' && c.scope === 'multi-node')).toMatchObject({
+      runs: 3,
+      bestGBs: 381.2,
+      medianGBs: 338.82,
+      worstGBs: 72.3,
+      targetGBs: 360,
+    });
+  });
+
+  it('counts the pass rate over the runs with a target', () => {
+    expect(report).toMatchObject({ runs: 5, withTarget: 4, passed: 2, passRate: 0.5 });
+    expect(passRateText(report)).toBe('4 of 5 runs had a target; 2 met it.');
+  });
+
+  it('draws each target inside the chart, and the single-node one on its own series', () => {
+    const targets = targetsBySeries(PERIOD);
+    expect(targets).toEqual({ all_reduce: 360, 'all_reduce (single node)': 460 });
+    const [, top] = busbwDomain(
+      points.map((p) => p.busbwGBs),
+      Object.values(targets),
+    );
+    expect(top).toBeGreaterThanOrEqual(470);
+    // A week of host-memory fallbacks at ~72 GB/s still shows the 360 target line.
+    const [, low] = busbwDomain([72.3, 71.8], [360]);
+    expect(low).toBeGreaterThan(360);
+  });
+
+  it('gives the sparkline the latest headline of each series, as the table', () => {
+    expect(latestBySeries(points)).toEqual({
+      all_reduce: 72.3,
+      broadcast: 45.5,
+      'all_reduce (single node)': 470,
+    });
+  });
+
+  it('skips runs without a headline', () => {
+    expect(runsToPoints([run(9, { peakBusbwGBs: null })])).toEqual([]);
+  });
+});
+
+describe('runs', () => {
+  it('finds host-memory fallbacks and collectives', () => {
+    expect(hostMemoryFallbacks(PERIOD).map((r) => r.id)).toEqual([3]);
+    expect(collectivesOf(PERIOD)).toEqual(['all_reduce', 'broadcast']);
+  });
+  it('says what target a run was judged against, or why none', () => {
+    expect(targetText(run(1))).toBe('360.0 GB/s for all_reduce on several nodes (the fabric)');
+    expect(targetText(PERIOD[4]!)).toBe('460.0 GB/s for all_reduce on one node (NVLink)');
+    expect(targetText(run(1, { targetGBs: null, scope: null, nodes: null }))).toMatch(/^none: the number of nodes/);
+  });
+});
+
+describe('one run', () => {
+  const rows: NcclRunDetailReply['rows'] = [0, 8, 2 ** 20, 2 ** 30, 2 ** 33].map((sizeBytes, i) => ({
+    sizeBytes,
+    type: 'float',
+    redop: 'sum',
+    outOfPlace: { timeUs: 1, algbwGBs: 1, busbwGBs: i * 10, wrong: 0 },
+    inPlace: { timeUs: 1, algbwGBs: 1, busbwGBs: null, wrong: null },
+  }));
+
+  it('plots busbw against log2 of the size, without the zero-byte row', () => {
+    const p = sizePoints(rows);
+    expect(p.map((x) => x.log2)).toEqual([3, 20, 30, 33]);
+    expect(p.at(-1)).toMatchObject({ sizeBytes: 2 ** 33, outOfPlace: 40, inPlace: null });
+    expect(largeMessageBand(p)).toEqual([30, 33]);
+    expect(largeMessageBand(p.slice(0, 2))).toEqual([20, 20]);
+    expect(largeMessageBand([])).toBeNull();
+  });
+
+  it('splits the findings around it and says where they were looked for', () => {
+    const f = (id: number, subjectType: FindingRow['subjectType']) => ({ id, subjectType }) as FindingRow;
+    const split = splitCorrelated([f(1, 'run'), f(2, 'port'), f(3, 'sm'), f(4, 'link'), f(5, 'fabric')]);
+    expect([split.own, split.onPath, split.subnet].map((x) => x.map((y) => y.id))).toEqual([[1], [2, 4, 5], [3]]);
+    const correlation = { from: 0, to: 1, links: 16, switches: 8, tiers: ['leaf'], unmatchedHosts: [] };
+    expect(
+      correlationText({
+        run: run(1),
+        correlation: {
+          ...correlation,
+          hosts: [
+            { host: 'dgx-1', hcas: 8 },
+            { host: 'dgx-2', hcas: 8 },
+          ],
+        },
+      }),
+    ).toBe('findings on 2 hosts (16 HCAs), their 16 links and the 8 switches above them (leaf).');
+    expect(correlationText({ run: run(1), correlation: { ...correlation, hosts: [], links: 0 } })).toBe(
+      "none of the run's hosts (dgx-1, dgx-2) is in the topology, so no fabric finding can be tied to this run.",
+    );
   });
 });

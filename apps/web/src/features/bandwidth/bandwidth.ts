@@ -1,8 +1,8 @@
 /**
  * Pure helpers for the bandwidth views: the report period in the URL, API/CSV paths, and
- * formatting of sizes and percentages.
+ * formatting of bandwidth, percentages, node counts and GDR status.
  */
-import type { NcclRunRow } from '@ibwatch/fabric';
+import type { FindingRow, NcclRunDetailReply, NcclRunRow } from '@ibwatch/fabric';
 import { serializeQuery, type Query } from '../../router.ts';
 
 export type Period = 'week' | 'month';
@@ -57,16 +57,13 @@ export function formatGBs(x: number | null | undefined): string {
   return x === null || x === undefined || !Number.isFinite(x) ? '—' : `${x.toFixed(1)} GB/s`;
 }
 
-/** nccl-tests message sizes: 8 → "8 B", 1048576 → "1 MiB", 8589934592 → "8 GiB". */
-export function formatBytes(n: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let i = 0;
-  let v = n;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[i]}`;
+/** A run's node count, `?` when neither its log nor its labels say. */
+export function nodesText(r: Pick<NcclRunRow, 'nodes'>): string {
+  return r.nodes === null ? '?' : String(r.nodes);
+}
+
+export function gdrText(gdr: NcclRunRow['gdr']): string {
+  return gdr === 'enabled' ? '● enabled' : gdr === 'disabled' ? '✖ disabled' : `◆ ${gdr}`;
 }
 
 /** Runs that fell back to host memory (no GPUDirect RDMA): shown loudly. */
@@ -77,4 +74,39 @@ export function hostMemoryFallbacks(runs: readonly NcclRunRow[]): NcclRunRow[] {
 /** Distinct collectives, sorted. */
 export function collectivesOf(runs: readonly NcclRunRow[]): string[] {
   return [...new Set(runs.map((r) => r.collective))].sort();
+}
+
+/** What target a run was judged against, or why none applies. */
+export function targetText(r: Pick<NcclRunRow, 'targetGBs' | 'collective' | 'scope'>): string {
+  const on = r.scope === 'single-node' ? 'one node (NVLink)' : 'several nodes (the fabric)';
+  if (r.targetGBs !== null) return `${formatGBs(r.targetGBs)} for ${r.collective} on ${on}`;
+  if (r.scope === null) return 'none: the number of nodes is unknown (no rank lines in the log, no nodes label)';
+  return `none set for ${r.collective} on ${on}`;
+}
+
+/** The correlated findings by where they are: on the run's paths, the subnet manager's, the run's own. */
+export function splitCorrelated(rows: readonly FindingRow[]): {
+  onPath: FindingRow[];
+  subnet: FindingRow[];
+  own: FindingRow[];
+} {
+  return {
+    onPath: rows.filter((f) => f.subjectType === 'port' || f.subjectType === 'link' || f.subjectType === 'fabric'),
+    subnet: rows.filter((f) => f.subjectType === 'sm'),
+    own: rows.filter((f) => f.subjectType === 'run'),
+  };
+}
+
+/** One sentence on which part of the fabric the run's findings were looked for in. */
+export function correlationText(d: Pick<NcclRunDetailReply, 'correlation' | 'run'>): string {
+  const c = d.correlation;
+  const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+  if (c.hosts.length === 0) {
+    return d.run.hosts.length === 0
+      ? 'the log names no host (no rank lines), so no fabric finding can be tied to this run.'
+      : `none of the run's hosts (${d.run.hosts.join(', ')}) is in the topology, so no fabric finding can be tied to this run.`;
+  }
+  const hcas = c.hosts.reduce((n, h) => n + h.hcas, 0);
+  const missing = c.unmatchedHosts.length ? `; ${c.unmatchedHosts.join(', ')} not in the topology` : '';
+  return `findings on ${plural(c.hosts.length, 'host')} (${plural(hcas, 'HCA')}${missing}), their ${plural(c.links, 'link')} and the ${plural(c.switches, 'switch', 'switches')} above them (${c.tiers.join(', ') || 'none'}).`;
 }

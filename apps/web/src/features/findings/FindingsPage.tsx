@@ -6,8 +6,10 @@ import { Async } from '../../components/States.tsx';
 import { TokenHint } from '../../components/WriteButton.tsx';
 import { isSeverity, SEVERITIES } from '../../lib/status.ts';
 import { serializeQuery, setQuery, useLocation } from '../../router.ts';
+import { kindSuggestions } from './findings.ts';
 
-const STATES: FindingState[] = ['open', 'acknowledged', 'resolved'];
+// Lifecycle states, plus `current` (what the latest scans observe) and `cleared` (open, no longer observed).
+const STATES: (FindingState | 'current' | 'cleared')[] = ['current', 'cleared', 'open', 'acknowledged', 'resolved'];
 
 export default function FindingsPage() {
   const { query } = useLocation();
@@ -20,7 +22,14 @@ export default function FindingsPage() {
       <h1>Findings</h1>
       <FilterForm
         label="Finding filters"
-        fields={[{ key: 'kind', label: 'Kind', placeholder: 'link-degraded' }]}
+        fields={[
+          {
+            key: 'kind',
+            label: 'Kind or family',
+            placeholder: 'link-degraded',
+            suggestions: kindSuggestions(api.data ?? []),
+          },
+        ]}
         values={{ kind }}
         onApply={(v) => setQuery({ kind: v.kind })}
       >

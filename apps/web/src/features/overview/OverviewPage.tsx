@@ -1,19 +1,24 @@
 import { lazy, Suspense } from 'react';
-import type { FabricSummary, Severity } from '@ibwatch/fabric';
+import type { FabricSummary, ScanFreshness, Severity } from '@ibwatch/fabric';
 import { useApi } from '../../api/useApi.ts';
 import { Badge } from '../../components/Badge.tsx';
 import { Link } from '../../components/Link.tsx';
 import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
-import { scanLook, SEVERITIES, severityLook } from '../../lib/status.ts';
+import { scanLook, SEVERITIES, severityLook, type StatusLook } from '../../lib/status.ts';
 import { formatDuration } from '../../lib/time.ts';
-import { href } from '../../router.ts';
-import { latestScansByKind, smVerdict } from './overview.ts';
+import { href, useLocation } from '../../router.ts';
+import { BrokenNow, RecentlyFixed } from './BrokenNow.tsx';
+import { countTone, latestScansByKind, screenStatus, smVerdict } from './overview.ts';
+import { StaleBanners, StatusBanner } from './StatusBanner.tsx';
+import './overview.css';
 
 // Recharts is big; the counts paint first and the sparkline follows.
 const TrendSparkline = lazy(() => import('./TrendSparkline.tsx'));
 
 const REFRESH_MS = 15_000;
+/** A wall screen refreshes faster and has room for more rows. */
+const KIOSK_REFRESH_MS = 10_000;
 
 function Tile({
   label,
@@ -26,8 +31,9 @@ function Tile({
   label: string;
   value: number;
   testid: string;
-  tone?: string;
+  tone?: StatusLook['tone'];
   to?: string;
+  /** A second line under the label (what the number leaves out). */
   sub?: string;
 }) {
   const body = (
@@ -40,7 +46,7 @@ function Tile({
     </>
   );
   return (
-    <div className={`tile${tone ? ` tone-${tone}` : ''}`}>
+    <div className={`tile${tone ? ` tone-${tone}` : ''}`} data-tone={tone ?? 'neutral'}>
       {to ? (
         <Link href={to} className="tile-link">
           {body}
@@ -52,159 +58,240 @@ function Tile({
   );
 }
 
-function Summary({ s }: { s: FabricSummary }) {
-  const v = smVerdict(s.sm);
+const FRESHNESS_LOOK: Record<ScanFreshness['state'], StatusLook> = {
+  fresh: { icon: '●', label: 'FRESH', tone: 'ok' },
+  pending: { icon: '◌', label: 'PENDING', tone: 'info' },
+  stale: { icon: '◷', label: 'STALE', tone: 'crit' },
+};
+
+function Scans({ s }: { s: FabricSummary }) {
   const scans = latestScansByKind(s.lastScans);
-  const ncclImport = scans.find((x) => x.kind === 'import-nccl');
+  const fresh = new Map(s.freshness.map((f) => [f.kind, f]));
   return (
-    <>
+    <section className="card kiosk-optional" aria-labelledby="ov-scans">
+      <h2 id="ov-scans">
+        <Link href="/scans">Last scans</Link>
+      </h2>
+      <div className="table-wrap">
+        <table className="table compact">
+          <thead>
+            <tr>
+              <th scope="col">Kind</th>
+              <th scope="col">Data</th>
+              <th scope="col">Last run</th>
+              <th scope="col">Duration</th>
+              <th scope="col">Last success</th>
+            </tr>
+          </thead>
+          <tbody>
+            {scans.map(({ kind, latest, lastOk }) => {
+              const f = fresh.get(kind);
+              return (
+                <tr
+                  key={kind}
+                  data-testid="overview-scan"
+                  data-kind={kind}
+                  data-status={latest?.status ?? 'never'}
+                  data-freshness={f?.state ?? 'unscheduled'}
+                >
+                  <th scope="row">{kind}</th>
+                  <td title={f?.reason}>
+                    {f ? <Badge look={FRESHNESS_LOOK[f.state]} /> : <span className="muted">not scheduled</span>}
+                  </td>
+                  <td title={latest ? `started ${new Date(latest.startedAt).toISOString()}` : undefined}>
+                    {latest ? <Badge look={scanLook[latest.status]} /> : <span className="muted">never run</span>}
+                  </td>
+                  <td>{formatDuration(latest?.durationMs)}</td>
+                  <td>
+                    {f?.lastOkAt || lastOk ? (
+                      <Time at={f?.lastOkAt ?? lastOk?.finishedAt ?? lastOk?.startedAt} short />
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+/** "As of" note for a card whose data comes from a scan kind that is stale now. */
+function StaleNote({ f }: { f: ScanFreshness | undefined }) {
+  if (f?.state !== 'stale') return null;
+  return (
+    <p className="stale-note" data-testid="stale-note" data-kind={f.kind}>
+      ◷ As of <Time at={f.lastOkAt} short />: {f.kind} scans are stale.
+    </p>
+  );
+}
+
+function Side({ s }: { s: FabricSummary }) {
+  const stale = (kind: string) => s.freshness.find((f) => f.kind === kind && f.state === 'stale');
+  const smStale = stale('sm');
+  const v = smVerdict(s.sm);
+  const smLook = smStale ? { ...v.look, tone: 'muted' as const } : v.look;
+  const ncclImport = latestScansByKind(s.lastScans).find((x) => x.kind === 'import-nccl');
+  return (
+    <div className="overview-side">
       <div className="tiles">
-        <Tile label="Switches" value={s.switches} testid="summary-switches" to="/topology" />
+        <Tile
+          label="Switches"
+          value={s.switches}
+          testid="summary-switches"
+          to="/topology"
+          sub={s.aggregationNodes ? `+ ${s.aggregationNodes.toLocaleString()} SHARP Aggregation Nodes` : undefined}
+        />
         <Tile label="HCAs" value={s.hcas} testid="summary-hcas" to="/topology" />
         <Tile label="Links" value={s.links} testid="summary-links" to="/topology" />
         <Tile
           label="Degraded links"
           value={s.degradedLinks}
           testid="summary-degraded"
-          tone={s.degradedLinks > 0 ? 'warn' : 'ok'}
+          tone={countTone(s.degradedLinks, 'warn')}
           to="/worklist"
-          sub={`${s.downLinks.toLocaleString()} down`}
+        />
+        <Tile
+          label="Down links"
+          value={s.downLinks}
+          testid="summary-down"
+          tone={countTone(s.downLinks, 'crit')}
+          to="/worklist"
         />
         <Tile
           label="Ports over threshold"
           value={s.portsOverThreshold}
           testid="summary-over-threshold"
-          tone={s.portsOverThreshold > 0 ? 'bad' : 'ok'}
+          tone={countTone(s.portsOverThreshold, 'bad')}
           to="/worklist"
         />
       </div>
+      <StaleNote f={stale('topology') ?? stale('ibdiagnet')} />
 
-      <div className="grid-2">
-        <section className="card" aria-labelledby="ov-sm">
-          <h2 id="ov-sm">
-            <Link href="/sm">Subnet manager</Link>
-          </h2>
-          <p className="big-status">
-            <Badge look={v.look} testid="sm-status" big />
+      <section className="card" aria-labelledby="ov-sm">
+        <h2 id="ov-sm">
+          <Link href="/sm">Subnet manager</Link>
+        </h2>
+        <p className="big-status">
+          <Badge look={smLook} testid="sm-status" big />
+        </p>
+        <StaleNote f={smStale} />
+        <p data-testid="sm-master">
+          Master: <strong>{s.sm.masterName ?? s.sm.masterGuid ?? 'none'}</strong>
+        </p>
+        <p className="muted">{v.detail}</p>
+        {s.sm.lastChangeAt !== null && (
+          <p className="muted">
+            Last change: <Time at={s.sm.lastChangeAt} />
           </p>
-          <p data-testid="sm-master">
-            Master: <strong>{s.sm.masterName ?? s.sm.masterGuid ?? 'none'}</strong>
-          </p>
-          <p className="muted">{v.detail}</p>
-          {s.sm.lastChangeAt !== null && (
-            <p className="muted">
-              Last change: <Time at={s.sm.lastChangeAt} />
-            </p>
-          )}
-        </section>
+        )}
+      </section>
 
-        <section className="card" aria-labelledby="ov-findings">
-          <h2 id="ov-findings">
-            <Link href={href('/findings', { state: 'open' })}>Open findings</Link>
-          </h2>
-          <ul className="sev-counts">
-            {SEVERITIES.map((sev: Severity) => (
-              <li key={sev} className={`tone-${severityLook[sev].tone}`}>
-                <Link href={href('/findings', { state: 'open', severity: sev })} data-testid={`findings-${sev}`}>
-                  <span className="sev-count">{(s.findingsBySeverity[sev] ?? 0).toLocaleString()}</span>
+      <section className="card" aria-labelledby="ov-findings">
+        <h2 id="ov-findings">
+          <Link href={href('/findings', { state: 'current' })}>Findings now</Link>
+        </h2>
+        <ul className="sev-counts">
+          {SEVERITIES.map((sev: Severity) => {
+            const n = s.findingsBySeverity[sev] ?? 0;
+            return (
+              <li key={sev} className={`tone-${n > 0 ? severityLook[sev].tone : 'muted'}`}>
+                <Link href={href('/findings', { state: 'current', severity: sev })} data-testid={`findings-${sev}`}>
+                  <span className="sev-count">{n.toLocaleString()}</span>
                   <span>
                     <span aria-hidden="true">{severityLook[sev].icon}</span> {severityLook[sev].label}
                   </span>
                 </Link>
               </li>
-            ))}
-          </ul>
-        </section>
-      </div>
+            );
+          })}
+        </ul>
+        {s.clearedFindings > 0 && (
+          <p className="small muted" data-testid="findings-cleared">
+            <Link href={href('/findings', { state: 'cleared' })}>{s.clearedFindings.toLocaleString()} cleared</Link> (no
+            longer observed; they resolve after the clean period).
+          </p>
+        )}
+      </section>
 
-      <div className="grid-2">
-        <section className="card" aria-labelledby="ov-scans">
-          <h2 id="ov-scans">
-            <Link href="/scans">Last scans</Link>
-          </h2>
-          <table className="table compact">
-            <thead>
-              <tr>
-                <th scope="col">Kind</th>
-                <th scope="col">Status</th>
-                <th scope="col">Started</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Last success</th>
-              </tr>
-            </thead>
-            <tbody>
-              {scans.map(({ kind, latest, lastOk }) => (
-                <tr key={kind} data-testid="overview-scan" data-kind={kind} data-status={latest?.status ?? 'never'}>
-                  <th scope="row">{kind}</th>
-                  <td>
-                    {latest ? <Badge look={scanLook[latest.status]} /> : <span className="muted">never run</span>}
-                  </td>
-                  <td>{latest ? <Time at={latest.startedAt} short /> : '—'}</td>
-                  <td>{formatDuration(latest?.durationMs)}</td>
-                  <td>{lastOk ? <Time at={lastOk.finishedAt ?? lastOk.startedAt} short /> : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
+      <Scans s={s} />
 
-        <section className="card" aria-labelledby="ov-nccl">
-          <h2 id="ov-nccl">
-            <Link href="/bandwidth">nccl busbw trend</Link>
-          </h2>
-          {s.ncclTrend.length === 0 ? (
-            <Empty>
-              No nccl-tests runs imported yet.
-              {ncclImport?.lastOk ? (
-                <>
-                  {' '}
-                  Last successful import at <Time at={ncclImport.lastOk.startedAt} />.
-                </>
-              ) : (
-                <>
-                  {' '}
-                  Import one on the <Link href="/scans">Scans</Link> page.
-                </>
-              )}
-            </Empty>
-          ) : (
-            <Suspense fallback={<div className="sparkline-placeholder" />}>
-              <TrendSparkline points={s.ncclTrend} />
-            </Suspense>
-          )}
-        </section>
-      </div>
-    </>
+      <section className="card kiosk-optional" aria-labelledby="ov-nccl">
+        <h2 id="ov-nccl">
+          <Link href="/bandwidth">nccl busbw trend</Link>
+        </h2>
+        {s.ncclTrend.length === 0 ? (
+          <Empty>
+            No nccl-tests runs imported yet.
+            {ncclImport?.lastOk ? (
+              <>
+                {' '}
+                Last successful import at <Time at={ncclImport.lastOk.startedAt} />.
+              </>
+            ) : (
+              <>
+                {' '}
+                Import one on the <Link href="/scans">Scans</Link> page.
+              </>
+            )}
+          </Empty>
+        ) : (
+          <Suspense fallback={<div className="sparkline-placeholder" />}>
+            <TrendSparkline points={s.ncclTrend} />
+          </Suspense>
+        )}
+      </section>
+    </div>
   );
 }
 
 export function OverviewPage() {
-  const state = useApi<FabricSummary>('/api/summary', { refreshMs: REFRESH_MS });
+  const { query } = useLocation();
+  const kiosk = query.kiosk === '1';
+  const refreshMs = kiosk ? KIOSK_REFRESH_MS : REFRESH_MS;
+  const state = useApi<FabricSummary>('/api/summary', { refreshMs });
+  const now = Date.now();
   return (
-    <section className="overview" data-testid="overview">
+    <section className={`overview${kiosk ? ' kiosk-layout' : ''}`} data-testid="overview">
       <div className="page-head">
         <h1>Fabric overview</h1>
         <p className="updated" aria-live="polite" data-testid="updated-at">
           {state.updatedAt ? (
             <>
-              Updated at <Time at={state.updatedAt} /> · refreshes every {REFRESH_MS / 1000} s
+              Updated at <Time at={state.updatedAt} /> · refreshes every {refreshMs / 1000} s
               {state.loading && <span className="muted"> · refreshing…</span>}
             </>
           ) : null}
         </p>
       </div>
       <Async state={state} what="fabric summary">
-        {(s) =>
-          s.switches + s.hcas === 0 ? (
-            <Empty>
-              No fabric data yet: no topology scan has completed.{' '}
-              {latestScansByKind(s.lastScans).find((x) => x.kind === 'topology')?.latest?.error ?? ''} See{' '}
-              <Link href="/scans">Scans</Link>.
-            </Empty>
-          ) : (
-            <Summary s={s} />
-          )
-        }
+        {(s) => {
+          const status = screenStatus(s, state, now, refreshMs);
+          return (
+            <>
+              <StatusBanner status={status} />
+              <StaleBanners freshness={s.freshness} unreachableSince={status.unreachableSince} />
+              {s.switches + s.hcas === 0 ? (
+                <Empty>
+                  No fabric data yet: no topology scan has completed.{' '}
+                  {latestScansByKind(s.lastScans).find((x) => x.kind === 'topology')?.latest?.error ?? ''} See{' '}
+                  <Link href="/scans">Scans</Link>.
+                </Empty>
+              ) : (
+                <div className="overview-grid">
+                  <div className="overview-main">
+                    <BrokenNow rows={s.brokenNow} now={now} limit={kiosk ? 24 : 12} />
+                    <RecentlyFixed rows={s.recentlyFixed} now={now} />
+                  </div>
+                  <Side s={s} />
+                </div>
+              )}
+            </>
+          );
+        }}
       </Async>
     </section>
   );

@@ -1,12 +1,15 @@
 import { Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { FabricSummary } from '@ibwatch/fabric';
 import { formatShort } from '../../lib/time.ts';
-import { latestByCollective, pivotByCollective, SERIES_COLOURS, SERIES_DASHES } from '../bandwidth/series.ts';
+import { latestBySeries, pivotBySeries, SERIES_COLOURS, SERIES_DASHES } from '../bandwidth/series.ts';
 
-/** Small busbw-over-time chart for the wall screen (one line per collective). */
+/**
+ * Small busbw-over-time chart for the wall screen: each run's headline (peak busbw at large
+ * messages, as on the Bandwidth page), one line per collective and scope.
+ */
 export default function TrendSparkline({ points }: { points: FabricSummary['ncclTrend'] }) {
-  const { rows, collectives } = pivotByCollective(points);
-  const latest = latestByCollective(points);
+  const { rows, series } = pivotBySeries(points);
+  const latest = latestBySeries(points);
   return (
     <figure className="sparkline" data-testid="nccl-sparkline">
       <div style={{ width: '100%', height: 140 }}>
@@ -15,13 +18,15 @@ export default function TrendSparkline({ points }: { points: FabricSummary['nccl
             <XAxis dataKey="at" type="number" domain={['dataMin', 'dataMax']} hide />
             <YAxis width={40} tick={{ fontSize: 11 }} domain={['auto', 'auto']} />
             <Tooltip labelFormatter={(v) => formatShort(Number(v))} formatter={(v) => `${Number(v).toFixed(1)} GB/s`} />
-            {collectives.map((c, i) => (
+            {series.map((s, i) => (
               <Line
-                key={c}
-                dataKey={c}
+                key={s}
+                dataKey={(row: Record<string, number>) => row[s]}
+                name={s}
                 stroke={SERIES_COLOURS[i % SERIES_COLOURS.length]}
                 strokeDasharray={SERIES_DASHES[i % SERIES_DASHES.length]}
-                dot={false}
+                // Small solid dots: a series of one run (a single-node check) is only its dot.
+                dot={{ r: 2, strokeDasharray: '0', fill: SERIES_COLOURS[i % SERIES_COLOURS.length] }}
                 connectNulls
                 isAnimationActive={false}
               />
@@ -30,9 +35,10 @@ export default function TrendSparkline({ points }: { points: FabricSummary['nccl
         </ResponsiveContainer>
       </div>
       <figcaption className="muted">
-        {collectives.map((c) => (
-          <span key={c} className="legend-item">
-            {c}: <strong>{latest[c] !== undefined ? `${latest[c].toFixed(1)} GB/s` : '—'}</strong>
+        busbw at large messages, latest run:{' '}
+        {series.map((s) => (
+          <span key={s} className="legend-item" data-testid="nccl-sparkline-latest" data-series={s}>
+            {s}: <strong>{latest[s] !== undefined ? `${latest[s].toFixed(1)} GB/s` : '—'}</strong>
           </span>
         ))}
       </figcaption>

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ScanRow, SmSummary } from '@ibwatch/fabric';
-import { latestScansByKind, smVerdict } from './overview.ts';
-import { latestByCollective, pivotByCollective } from '../bandwidth/series.ts';
+import type { BrokenRow, FabricSummary, ScanRow, SmSummary } from '@ibwatch/fabric';
+import { brokenRowHref, countTone, latestScansByKind, screenStatus, smVerdict } from './overview.ts';
 
 const sm: SmSummary = {
   status: 'ok',
@@ -58,30 +57,53 @@ describe('latestScansByKind()', () => {
   });
 });
 
-describe('pivotByCollective()', () => {
-  it('makes one row per time and one column per collective', () => {
-    const p = pivotByCollective([
-      { at: 2, busbwGBs: 380, collective: 'all_reduce' },
-      { at: 1, busbwGBs: 370, collective: 'all_reduce' },
-      { at: 2, busbwGBs: 300, collective: 'all_gather' },
-      { at: 3, busbwGBs: Number.NaN, collective: 'all_gather' },
-    ]);
-    expect(p.collectives).toEqual(['all_gather', 'all_reduce']);
-    expect(p.rows).toEqual([
-      { at: 1, all_reduce: 370 },
-      { at: 2, all_reduce: 380, all_gather: 300 },
-    ]);
+describe('screenStatus()', () => {
+  const summary = {
+    generatedAt: 1_000_000,
+    fabricStatus: { word: 'DEGRADED', reasons: ['1 cable with a problem now'] },
+  };
+  const s = summary as unknown as FabricSummary;
+  it("shows the collector's word while polls succeed, or failed only briefly", () => {
+    expect(screenStatus(s, { error: undefined, updatedAt: 1_000_000 }, 1_100_000, 15_000)).toEqual({
+      word: 'DEGRADED',
+      reasons: ['1 cable with a problem now'],
+      unreachableSince: null,
+    });
+    expect(screenStatus(s, { error: new Error('x'), updatedAt: 1_000_000 }, 1_020_000, 15_000).word).toBe('DEGRADED');
+  });
+  it('says STALE once the collector has not answered for two refresh periods, whatever it said last', () => {
+    const r = screenStatus(s, { error: new Error('x'), updatedAt: 1_000_000 }, 1_031_000, 15_000);
+    expect(r.word).toBe('STALE');
+    expect(r.unreachableSince).toBe(1_000_000);
+    expect(r.reasons[0]).toMatch(/no answer from the collector since .*; it said DEGRADED then/);
   });
 });
 
-describe('latestByCollective()', () => {
-  it('keeps the newest value per collective, whatever the input order', () => {
-    expect(
-      latestByCollective([
-        { at: 3, busbwGBs: 1, collective: 'a' },
-        { at: 1, busbwGBs: 2, collective: 'a' },
-        { at: 2, busbwGBs: 5, collective: 'b' },
-      ]),
-    ).toEqual({ a: 1, b: 5 });
+describe('brokenRowHref()', () => {
+  const row = (over: Partial<BrokenRow>): BrokenRow => ({
+    kind: 'cable',
+    key: 'k',
+    severity: 'major',
+    title: 't',
+    reasons: [],
+    since: 0,
+    acknowledged: false,
+    ends: [{ guid: '0x0000000000000001', name: 'leaf-01', port: 3, lid: 1, rack: null }],
+    worklistKey: null,
+    findingIds: [],
+    ...over,
+  });
+  it('leads a cable to its worklist entry, else to its first port; SM rows to /sm, scans to /scans', () => {
+    expect(brokenRowHref(row({ worklistKey: '0x1/3~0x2/1' }))).toBe('/worklist?focus=0x1%2F3%7E0x2%2F1');
+    expect(brokenRowHref(row({}))).toBe('/ports/0x0000000000000001/3');
+    expect(brokenRowHref(row({ kind: 'sm', ends: [] }))).toBe('/sm');
+    expect(brokenRowHref(row({ kind: 'scan', ends: [] }))).toBe('/scans');
+  });
+});
+
+describe('countTone()', () => {
+  it('is neutral at zero', () => {
+    expect(countTone(0, 'crit')).toBeUndefined();
+    expect(countTone(2, 'crit')).toBe('crit');
   });
 });

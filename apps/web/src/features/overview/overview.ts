@@ -1,5 +1,7 @@
-import type { ScanKind, ScanRow, SmSummary } from '@ibwatch/fabric';
+import type { BrokenRow, FabricStatusWord, FabricSummary, ScanKind, ScanRow, SmSummary } from '@ibwatch/fabric';
 import type { StatusLook } from '../../lib/status.ts';
+import { formatShort } from '../../lib/time.ts';
+import { href, portHref } from '../../router.ts';
 
 /** Plain-words SM verdict for the wall screen. */
 export function smVerdict(sm: SmSummary): { look: StatusLook; detail: string } {
@@ -51,4 +53,56 @@ export function latestScansByKind(
       lastOk: mine.find((s) => s.status === 'ok' || s.status === 'partial') ?? null,
     };
   });
+}
+
+/** Words, icons and tones of the fabric status word (STALE also gets a striped "no signal" look). */
+export const STATUS_LOOK: Record<FabricStatusWord, StatusLook> = {
+  OK: { icon: '●', label: 'OK', tone: 'ok' },
+  DEGRADED: { icon: '▲', label: 'DEGRADED', tone: 'warn' },
+  STALE: { icon: '◷', label: 'STALE', tone: 'muted' },
+  CRITICAL: { icon: '✖', label: 'CRITICAL', tone: 'crit' },
+};
+
+/** What the screen shows as the fabric status, and whether that is the collector's own word. */
+export interface ScreenStatus {
+  word: FabricStatusWord;
+  reasons: string[];
+  /** Set when the collector has not answered since this time: everything shown is older. */
+  unreachableSince: number | null;
+}
+
+/**
+ * The collector's status word, unless the screen itself has lost it: when polls fail for more
+ * than two refresh periods, the summary on screen is old whatever it says, so the screen says
+ * STALE (and what the collector said last).
+ */
+export function screenStatus(
+  s: FabricSummary,
+  poll: { error: unknown; updatedAt: number | undefined },
+  now: number,
+  refreshMs: number,
+): ScreenStatus {
+  const lastGood = poll.updatedAt ?? s.generatedAt;
+  if (poll.error && now - lastGood > 2 * refreshMs) {
+    return {
+      word: 'STALE',
+      reasons: [`no answer from the collector since ${formatShort(lastGood)}; it said ${s.fabricStatus.word} then`],
+      unreachableSince: lastGood,
+    };
+  }
+  return { word: s.fabricStatus.word, reasons: s.fabricStatus.reasons, unreachableSince: null };
+}
+
+/** Where a broken-now row leads: its worklist entry, the port page, the SM page or the scans page. */
+export function brokenRowHref(r: BrokenRow): string {
+  if (r.kind === 'sm') return '/sm';
+  if (r.kind === 'scan') return href('/scans');
+  if (r.worklistKey) return href('/worklist', { focus: r.worklistKey });
+  const end = r.ends[0];
+  return end ? portHref(end.guid, end.port) : '/worklist';
+}
+
+/** A count tile's tone: neutral at zero (nothing to look at), the alarm tone otherwise. */
+export function countTone(n: number, alarm: StatusLook['tone']): StatusLook['tone'] | undefined {
+  return n > 0 ? alarm : undefined;
 }

@@ -1,11 +1,14 @@
 import type { CounterHistoryReply, PortDetailReply } from '@ibwatch/fabric';
 import { useApi } from '../../api/useApi.ts';
+import { Badge } from '../../components/Badge.tsx';
 import { FindingsTable } from '../../components/FindingsTable.tsx';
+import { healthLook } from '../../lib/status.ts';
 import { Link } from '../../components/Link.tsx';
 import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
 import { enumParam, href, portHref, useLocation } from '../../router.ts';
-import { rateCheck, RANGES, stateMarkers } from './ports.ts';
+import { formatAgo } from '../../lib/time.ts';
+import { portStateText, rateCheck, RANGES, stateMarkers } from './ports.ts';
 import { RateCharts } from './RateCharts.tsx';
 
 function list(xs: string[]): string {
@@ -15,10 +18,22 @@ function list(xs: string[]): string {
 function Summary({ d }: { d: PortDetailReply }) {
   const p = d.port;
   const check = rateCheck(p.widthActive, p.speedActive, d.expected);
+  const far = p.remote ?? p.lastRemote;
   return (
     <div className="grid-2">
       <section className="card" aria-labelledby="pd-state">
         <h2 id="pd-state">State and rate</h2>
+        <p data-testid="port-health" data-health={d.health}>
+          Health now: <Badge look={healthLook[d.health]} />
+          {d.healthReason && <span> {d.healthReason}</span>}
+        </p>
+        {p.stale && (
+          <p className="banner tone-warn" data-testid="port-stale">
+            ◌ STALE: the latest topology scan did not reach this port. What follows is as last seen,{' '}
+            <Time at={p.lastSeen} /> ({formatAgo(p.lastSeen, Date.now())}): its node may be cut off (cable dark, host
+            down).
+          </p>
+        )}
         {check.text && (
           <p className="banner tone-warn" data-testid="port-degraded">
             ▲ DEGRADED: {check.text}
@@ -26,8 +41,9 @@ function Summary({ d }: { d: PortDetailReply }) {
         )}
         <dl className="kv">
           <dt>State</dt>
-          <dd data-testid="port-state">
-            {p.state === 'Active' ? '●' : p.state === 'Down' ? '✖' : '◆'} {p.state ?? '?'} / {p.physState ?? '?'}
+          <dd data-testid="port-state" data-stale={p.stale ? '1' : '0'}>
+            {portStateText(p)} / {p.physState ?? '?'}
+            {p.stale && <span className="stale"> ◌ stale (as of {formatAgo(p.lastSeen, Date.now())})</span>}
           </dd>
           <dt>Width</dt>
           <dd>
@@ -62,17 +78,25 @@ function Summary({ d }: { d: PortDetailReply }) {
               <Link href={portHref(p.remote.guid, p.remote.port)}>
                 {p.remote.name} port {p.remote.port}
               </Link>
+            ) : p.lastRemote ? (
+              <>
+                <span className="mismatch">not connected</span> — last seen connected to{' '}
+                <Link href={portHref(p.lastRemote.guid, p.lastRemote.port)}>
+                  {p.lastRemote.name} port {p.lastRemote.port}
+                </Link>{' '}
+                at <Time at={p.lastRemote.lastSeen} />
+              </>
             ) : (
-              <span className="muted">not connected</span>
+              <span className="muted">{p.unused ? 'never cabled (unused port)' : 'not connected'}</span>
             )}
           </dd>
-          {p.remote && (
+          {far && (
             <>
               <dt>Remote GUID</dt>
-              <dd className="mono">{p.remote.guid}</dd>
+              <dd className="mono">{far.guid}</dd>
               <dt>Remote LID / rack</dt>
               <dd>
-                {p.remote.lid ?? '—'} / {p.remote.rack ?? '—'}
+                {far.lid ?? '—'} / {far.rack ?? '—'}
               </dd>
             </>
           )}
@@ -140,7 +164,7 @@ export default function PortDetailPage({ guid, port }: { guid: string; port: num
         {(d) => <Summary d={d} />}
       </Async>
       <div className="page-head">
-        <h2>Error counter rates</h2>
+        <h2>Error counter rates (per hour)</h2>
         <nav className="range-picker" aria-label="Time range">
           {RANGES.map((r) => (
             <Link

@@ -1,22 +1,53 @@
-import type { PortRow, PortState, PortsReply } from '@ibwatch/fabric';
+import type { PortRow, PortsReply } from '@ibwatch/fabric';
 import { useApi } from '../../api/useApi.ts';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { Link } from '../../components/Link.tsx';
 import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
 import { href, portHref, setQuery, useLocation } from '../../router.ts';
-import { nextSort, PAGE_SIZES, pageInfo, parsePortsQuery, portsApiPath, type PortsListState } from './ports.ts';
+import {
+  nextSort,
+  PAGE_SIZES,
+  pageInfo,
+  parsePortsQuery,
+  portStateText,
+  portsApiPath,
+  sortDirection,
+  type PortsListState,
+} from './ports.ts';
 
-const STATES: PortState[] = ['Active', 'Down', 'Initialize', 'Armed', 'Unknown'];
+/** The API's state filter: Down is a link that went down, Unused a port never cabled. */
+const STATES: { value: string; label: string }[] = [
+  { value: 'Active', label: 'Active' },
+  { value: 'Down', label: 'Down (link went down)' },
+  { value: 'Unused', label: 'Unused (never cabled)' },
+  { value: 'Initialize', label: 'Initialize' },
+  { value: 'Armed', label: 'Armed' },
+];
 
-function stateText(s: PortState | null): string {
-  if (s === 'Active') return '● Active';
-  if (s === 'Down') return '✖ Down';
-  return s ? `◆ ${s}` : '—';
+/** The remote end now, else where the port was last connected. */
+export function RemoteCell({ p }: { p: Pick<PortRow, 'remote' | 'lastRemote' | 'unused'> }) {
+  if (p.remote)
+    return (
+      <Link href={portHref(p.remote.guid, p.remote.port)}>
+        {p.remote.name} port {p.remote.port}
+      </Link>
+    );
+  if (p.lastRemote)
+    return (
+      <span className="muted">
+        was{' '}
+        <Link href={portHref(p.lastRemote.guid, p.lastRemote.port)}>
+          {p.lastRemote.name} port {p.lastRemote.port}
+        </Link>{' '}
+        (<Time at={p.lastRemote.lastSeen} short />)
+      </span>
+    );
+  return <span className="muted">{p.unused ? 'never cabled' : 'none'}</span>;
 }
 
 function SortHeader({ s, k, label }: { s: PortsListState; k: string; label: string }) {
-  const dir = s.sort === k ? 'ascending' : s.sort === `-${k}` ? 'descending' : 'none';
+  const dir = sortDirection(s.sort, k);
   return (
     <th scope="col" aria-sort={dir}>
       <button
@@ -55,21 +86,14 @@ function Table({ s, rows }: { s: PortsListState; rows: PortRow[] }) {
                 <div className="mono small muted">{p.guid}</div>
               </td>
               <td>{p.lid ?? '—'}</td>
-              <td>
-                {stateText(p.state)}
+              <td data-testid="port-row-state">
+                {portStateText(p)}
                 <div className="small muted">{p.physState ?? ''}</div>
+                {p.stale && <div className="small stale">◌ not in the latest scan</div>}
               </td>
+              <td>{p.widthActive || p.speedActive ? `${p.widthActive ?? '?'} ${p.speedActive ?? '?'}` : '—'}</td>
               <td>
-                {p.widthActive ?? '?'} {p.speedActive ?? '?'}
-              </td>
-              <td>
-                {p.remote ? (
-                  <Link href={portHref(p.remote.guid, p.remote.port)}>
-                    {p.remote.name} port {p.remote.port}
-                  </Link>
-                ) : (
-                  <span className="muted">none</span>
-                )}
+                <RemoteCell p={p} />
               </td>
               <td className="num">{p.openFindings > 0 ? `▲ ${p.openFindings}` : '0'}</td>
               <td>
@@ -105,7 +129,9 @@ export default function PortsPage() {
           >
             <option value="">any</option>
             {STATES.map((x) => (
-              <option key={x}>{x}</option>
+              <option key={x.value} value={x.value}>
+                {x.label}
+              </option>
             ))}
           </select>
         </label>

@@ -2,7 +2,8 @@ import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Too
 import type { CounterHistoryReply } from '@ibwatch/fabric';
 import { Empty } from '../../components/States.tsx';
 import { formatShort } from '../../lib/time.ts';
-import { counterSeries, formatRate, RANGE_MS, stateMarkers, type Range } from './ports.ts';
+import { chartDomain, formatPerHour, niceCeil, tickLabel, timeTicks } from './chart.ts';
+import { counterSeries, RANGE_MS, stateMarkers, type Range } from './ports.ts';
 
 const MARKER_COLOUR = { down: 'var(--crit)', up: 'var(--ok)', change: 'var(--warn)' } as const;
 
@@ -10,13 +11,25 @@ const MARKER_COLOUR = { down: 'var(--crit)', up: 'var(--ok)', change: 'var(--war
 export function RateCharts({ hist, range, now }: { hist: CounterHistoryReply; range: Range; now: number }) {
   const { series, flat } = counterSeries(hist.points, hist.thresholds);
   const { markers } = stateMarkers(hist.stateChanges);
-  const domain: [number, number] = [now - RANGE_MS[range], now];
+  const firstPoint = hist.points.reduce((m, p) => Math.min(m, p.at), Number.POSITIVE_INFINITY);
+  const domain = chartDomain(
+    hist.observedFrom,
+    now,
+    RANGE_MS[range],
+    Number.isFinite(firstPoint) ? firstPoint : undefined,
+  );
+  const ticks = timeTicks(domain[0], domain[1]);
+  const span = domain[1] - domain[0];
+  const shown = markers.filter((m) => m.at >= domain[0]);
+  // Only non-zero deltas are stored: no point means no error, as far back as the port was watched.
+  const window =
+    hist.observedFrom > now - RANGE_MS[range] ? `since ${formatShort(hist.observedFrom)}` : `in the last ${range}`;
   if (series.length === 0) {
     return (
       <Empty>
         {hist.points.length === 0
-          ? `No counter samples in the last ${range}.`
-          : `● Every error counter stayed at zero in the last ${range} (${flat.length} counters).`}
+          ? `No error counter moved ${window}.`
+          : `● Every error counter stayed at zero ${window} (${flat.length} counters).`}
       </Empty>
     );
   }
@@ -28,6 +41,11 @@ export function RateCharts({ hist, range, now }: { hist: CounterHistoryReply; ra
             <h3>
               {s.counter} {s.overThreshold && <span className="badge tone-crit">▲ over threshold</span>}
             </h3>
+            {s.threshold !== null && (
+              <p className="small muted chart-note">
+                <span className="threshold-key" aria-hidden="true" /> threshold {formatPerHour(s.threshold)}
+              </p>
+            )}
             <div style={{ width: '100%', height: 200 }}>
               <ResponsiveContainer>
                 <LineChart data={s.rows} margin={{ top: 16, right: 16, bottom: 0, left: 8 }}>
@@ -37,33 +55,23 @@ export function RateCharts({ hist, range, now }: { hist: CounterHistoryReply; ra
                     type="number"
                     scale="time"
                     domain={domain}
-                    tickFormatter={(v: number) => formatShort(v)}
+                    ticks={ticks}
+                    allowDataOverflow
+                    tickFormatter={(v: number) => tickLabel(formatShort(v), span)}
                     tick={{ fontSize: 11 }}
                   />
                   <YAxis
-                    tickFormatter={(v: number) => formatRate(v)}
+                    tickFormatter={(v: number) => formatPerHour(v)}
                     width={70}
                     tick={{ fontSize: 11 }}
-                    domain={[0, (max: number) => Math.max(max, s.threshold ?? 0) * 1.1 || 1]}
+                    domain={[0, (max: number) => niceCeil(Math.max(max, s.threshold ?? 0) * 1.05)]}
                   />
                   <Tooltip
                     labelFormatter={(v) => formatShort(Number(v))}
-                    formatter={(v) => [formatRate(Number(v)), 'rate']}
+                    formatter={(v) => [formatPerHour(Number(v)), 'rate']}
                   />
-                  {s.threshold !== null && (
-                    <ReferenceLine
-                      y={s.threshold}
-                      stroke="var(--crit)"
-                      strokeDasharray="6 3"
-                      label={{
-                        value: `threshold ${formatRate(s.threshold)}`,
-                        position: 'insideTopRight',
-                        fontSize: 11,
-                        fill: 'var(--crit)',
-                      }}
-                    />
-                  )}
-                  {markers.map((m, i) => (
+                  {s.threshold !== null && <ReferenceLine y={s.threshold} stroke="var(--crit)" strokeDasharray="6 3" />}
+                  {shown.map((m, i) => (
                     <ReferenceLine
                       key={i}
                       x={m.at}

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { CounterPoint } from '@ibwatch/fabric';
 import {
   counterSeries,
-  formatRate,
   nextSort,
   pageInfo,
   parsePortsQuery,
+  portStateText,
   portsApiPath,
   rateCheck,
+  sortDirection,
   stateMarkers,
 } from './ports.ts';
 
@@ -30,6 +31,23 @@ describe('ports list state', () => {
     expect(nextSort('name', 'name')).toBe('-name');
     expect(nextSort('-name', 'name')).toBe('name');
   });
+  it('sorts open findings and last seen descending on the first click, and says so', () => {
+    expect(nextSort('name', 'findings')).toBe('-findings');
+    expect(nextSort('-findings', 'findings')).toBe('findings');
+    expect(nextSort('findings', 'findings')).toBe('-findings');
+    expect(nextSort('', 'lastSeen')).toBe('-lastSeen');
+    // The header's arrow and aria-sort follow the request the API gets (▼ = most first).
+    expect(sortDirection('-findings', 'findings')).toBe('descending');
+    expect(sortDirection('findings', 'findings')).toBe('ascending');
+    expect(sortDirection('-findings', 'name')).toBe('none');
+  });
+  it('words a never-cabled port Unused, not Down', () => {
+    expect(portStateText({ state: 'Down', unused: true })).toBe('○ Unused');
+    expect(portStateText({ state: 'Down', unused: false })).toBe('✖ Down');
+    expect(portStateText({ state: 'Active' })).toBe('● Active');
+    expect(portStateText({ state: 'Initialize' })).toBe('◆ Initialize');
+    expect(portStateText({ state: null })).toBe('—');
+  });
   it('computes pages', () => {
     expect(pageInfo(120, 50, 0, 50)).toEqual({ from: 1, to: 50, total: 120, prevOffset: null, nextOffset: 50 });
     expect(pageInfo(120, 50, 100, 20)).toEqual({ from: 101, to: 120, total: 120, prevOffset: 50, nextOffset: null });
@@ -38,7 +56,7 @@ describe('ports list state', () => {
 });
 
 describe('counterSeries()', () => {
-  it('groups rates per counter, sorted by time, over-threshold first, flat counters apart', () => {
+  it('groups rates per counter, per hour, sorted by time, over-threshold first, flat counters apart', () => {
     const { series, flat } = counterSeries(
       [
         pt(2, 'SymbolErrorCounter', 3),
@@ -50,13 +68,14 @@ describe('counterSeries()', () => {
       { SymbolErrorCounter: 1, LinkDownedCounter: 0.001 },
     );
     expect(series.map((s) => s.counter)).toEqual(['SymbolErrorCounter', 'LinkDownedCounter', 'PortRcvErrors']);
+    // The API's rates are per second; the charts (like the worklist) speak per hour.
     expect(series[0]).toMatchObject({
-      threshold: 1,
-      max: 3,
+      threshold: 3600,
+      max: 10800,
       overThreshold: true,
       rows: [
-        { at: 1, rate: 0.5 },
-        { at: 2, rate: 3 },
+        { at: 1, rate: 1800 },
+        { at: 2, rate: 10800 },
       ],
     });
     expect(series[1].overThreshold).toBe(false);
@@ -87,11 +106,5 @@ describe('rateCheck()', () => {
     expect(rateCheck('4X', 'HDR', { width: '4X', speed: 'NDR' }).text).toBe('speed HDR instead of NDR');
     expect(rateCheck('4X', 'NDR', { width: '4X', speed: 'NDR' }).text).toBeNull();
     expect(rateCheck(null, null, { width: '4X', speed: 'NDR' }).text).toBeNull();
-  });
-  it('formats rates compactly', () => {
-    expect(formatRate(0)).toBe('0/s');
-    expect(formatRate(0.0012)).toBe('1.2e-3/s');
-    expect(formatRate(12.5)).toBe('12.5/s');
-    expect(formatRate(12345)).toBe('12,345/s');
   });
 });

@@ -13,6 +13,7 @@ import {
   type StateChange,
 } from '@ibwatch/fabric';
 import { intParam, serializeQuery, type Query } from '../../router.ts';
+import { perHour } from './chart.ts';
 
 export const RANGES = ['1h', '24h', '7d', '30d'] as const;
 export type Range = (typeof RANGES)[number];
@@ -43,10 +44,33 @@ export function portsApiPath(s: PortsListState): string {
   return `/api/ports${serializeQuery({ q: s.q, state: s.state, sort: s.sort, limit: s.limit, offset: s.offset })}`;
 }
 
-/** Clicking a column: ascending first, then descending (`-name`), and back. */
+/** Columns whose first click sorts descending: the most findings, the newest first. */
+const DESCENDING_FIRST = new Set(['findings', 'lastSeen']);
+
+/**
+ * Clicking a column: ascending first (descending first for {@link DESCENDING_FIRST}), then
+ * the other way (`-name` is descending), and back.
+ */
 export function nextSort(current: string, key: string): string {
-  if (current === key) return `-${key}`;
-  return key;
+  const first = DESCENDING_FIRST.has(key) ? `-${key}` : key;
+  const second = first === key ? `-${key}` : key;
+  return current === first ? second : first;
+}
+
+/** How the list is sorted by `key`, as aria-sort says it and the header's arrow shows it. */
+export function sortDirection(sort: string, key: string): 'ascending' | 'descending' | 'none' {
+  return sort === key ? 'ascending' : sort === `-${key}` ? 'descending' : 'none';
+}
+
+/**
+ * A port's state in words: a port never cabled is `○ Unused`, not `✖ Down` (a switch's spare
+ * ports would otherwise read as dozens of dead links).
+ */
+export function portStateText(p: { state: string | null; unused?: boolean }): string {
+  if (p.unused) return '○ Unused';
+  if (p.state === 'Active') return '● Active';
+  if (p.state === 'Down') return '✖ Down';
+  return p.state ? `◆ ${p.state}` : '—';
 }
 
 export interface PageInfo {
@@ -69,16 +93,19 @@ export function pageInfo(total: number, limit: number, offset: number, shown: nu
 
 export interface CounterSeries {
   counter: string;
+  /** Rates per hour (see chart.ts). */
   rows: { at: number; rate: number }[];
+  /** Per hour. */
   threshold: number | null;
   max: number;
   overThreshold: boolean;
 }
 
 /**
- * Group points by counter, sorted by time. Counters with a threshold come first, then any with
- * a non-zero rate, alphabetically; all-zero counters without a threshold are returned apart so
- * the page can say "N counters stayed at zero" instead of drawing flat lines.
+ * Group points by counter, sorted by time, rates per hour (the API's are per second).
+ * Counters with a threshold come first, then any with a non-zero rate, alphabetically;
+ * all-zero counters without a threshold are returned apart so the page can say "N counters
+ * stayed at zero" instead of drawing flat lines.
  */
 export function counterSeries(
   points: readonly CounterPoint[],
@@ -90,7 +117,7 @@ export function counterSeries(
   const by = new Map<string, { at: number; rate: number }[]>();
   for (const p of points) {
     const rows = by.get(p.counter);
-    const row = { at: p.at, rate: Number.isFinite(p.rate) ? p.rate : 0 };
+    const row = { at: p.at, rate: Number.isFinite(p.rate) ? perHour(p.rate) : 0 };
     if (rows) rows.push(row);
     else by.set(p.counter, [row]);
   }
@@ -99,7 +126,7 @@ export function counterSeries(
   for (const [counter, rows] of by) {
     rows.sort((a, b) => a.at - b.at);
     const max = rows.reduce((m, r) => Math.max(m, r.rate), 0);
-    const threshold = thresholds[counter] ?? null;
+    const threshold = thresholds[counter] === undefined ? null : perHour(thresholds[counter]);
     if (max === 0 && threshold === null) {
       flat.push(counter);
       continue;
@@ -154,12 +181,4 @@ export function rateCheck(width: LinkWidth | null, speed: LinkSpeed | null, expe
   if (widthDegraded) parts.push(`width ${width} instead of ${expected.width}`);
   if (speedDegraded) parts.push(`speed ${speed} instead of ${expected.speed}`);
   return { widthDegraded, speedDegraded, text: parts.length ? parts.join(', ') : null };
-}
-
-/** Compact rate text for axes/tooltips: 0.0012 → "1.2e-3/s", 12.5 → "12.5/s". */
-export function formatRate(r: number): string {
-  if (r === 0) return '0/s';
-  if (Math.abs(r) < 0.01) return `${r.toExponential(1).replace('e-', 'e-')}/s`;
-  if (Math.abs(r) < 100) return `${Number(r.toPrecision(3))}/s`;
-  return `${Math.round(r).toLocaleString('en-US')}/s`;
 }

@@ -3,7 +3,7 @@ import { api, ApiError } from '../../api/client.ts';
 import { useToken } from '../../api/token.ts';
 import { Link } from '../../components/Link.tsx';
 import { TokenHint } from '../../components/WriteButton.tsx';
-import { buildNcclLabels } from './scans.ts';
+import { buildNcclLabels, buildRunStart, replyWarnings } from './scans.ts';
 
 type Fields = Record<'cluster' | 'nodes' | 'gpuModel' | 'hcaCount' | 'runBy', string>;
 const EMPTY: Fields = { cluster: '', nodes: '', gpuModel: '', hcaCount: '', runBy: '' };
@@ -20,12 +20,15 @@ export function NcclImportForm() {
   const token = useToken();
   const [text, setText] = useState('');
   const [fields, setFields] = useState<Fields>(EMPTY);
+  const [runStart, setRunStart] = useState('');
   const [busy, setBusy] = useState(false);
-  const [msg, setMsg] = useState<{ ok: boolean; text: string; runId?: number } | null>(null);
+  const [msg, setMsg] = useState<{ ok: boolean; text: string; runId?: number; warnings?: string[] } | null>(null);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     const { labels, errors } = buildNcclLabels(fields);
+    const start = buildRunStart(runStart, Date.now());
+    if (start.error) errors.push(start.error);
     if (!text.trim()) errors.unshift('paste the nccl-tests output first');
     if (errors.length) {
       setMsg({ ok: false, text: errors.join('; ') });
@@ -35,9 +38,16 @@ export function NcclImportForm() {
     setMsg(null);
     try {
       // The contract does not type this reply; a run id is used when present.
-      const reply = await api.post<unknown>('/api/nccl-runs', { text, labels });
+      const body = start.startedAt === undefined ? { text, labels } : { text, labels, startedAt: start.startedAt };
+      const reply = await api.post<unknown>('/api/nccl-runs', body);
       const id = reply && typeof reply === 'object' ? (reply as Record<string, unknown>).id : undefined;
-      setMsg({ ok: true, text: 'Imported.', runId: typeof id === 'number' ? id : undefined });
+      const warnings = replyWarnings(reply);
+      setMsg({
+        ok: true,
+        text: warnings.length ? `Imported with ${warnings.length} warning(s).` : 'Imported.',
+        runId: typeof id === 'number' ? id : undefined,
+        warnings,
+      });
       setText('');
     } catch (err) {
       setMsg({ ok: false, text: err instanceof ApiError ? err.message : String(err) });
@@ -76,6 +86,15 @@ export function NcclImportForm() {
               />
             </label>
           ))}
+          <label>
+            Run started at <span className="muted small">(blank: now)</span>
+            <input
+              type="datetime-local"
+              value={runStart}
+              onChange={(e) => setRunStart(e.target.value)}
+              data-testid="nccl-run-at"
+            />
+          </label>
         </div>
         <button type="submit" disabled={!token || busy} data-testid="nccl-import-submit">
           {busy ? 'Importing…' : 'Import run'}
@@ -95,6 +114,14 @@ export function NcclImportForm() {
               </>
             )}
           </p>
+        )}
+        {msg?.warnings && msg.warnings.length > 0 && (
+          <ul className="write-warnings" data-testid="nccl-import-warnings">
+            {msg.warnings.map((w, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list whose lines may repeat
+              <li key={i}>⚠ {w}</li>
+            ))}
+          </ul>
         )}
       </form>
     </section>

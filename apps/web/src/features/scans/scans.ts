@@ -25,6 +25,25 @@ export function buildNcclLabels(f: Record<'cluster' | 'nodes' | 'gpuModel' | 'hc
   return { labels, errors };
 }
 
+/**
+ * The form's "run started at" (a `datetime-local` value, the browser's time zone) → the upload's
+ * `startedAt` in epoch ms; blank means "now" (undefined). A time in the future is refused.
+ */
+export function buildRunStart(value: string, now: number): { startedAt?: number; error?: string } {
+  const v = value.trim();
+  if (!v) return {};
+  const ms = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/.test(v) ? new Date(v).getTime() : Number.NaN;
+  if (!Number.isFinite(ms)) return { error: `run start "${v}" is not a date and time` };
+  if (ms > now + 15 * 60_000) return { error: `run start ${v} is in the future` };
+  return { startedAt: ms };
+}
+
+/** The warnings of an import reply (`scan.warnings`), whatever else the reply holds. */
+export function replyWarnings(reply: unknown): string[] {
+  const scan = reply && typeof reply === 'object' ? (reply as { scan?: { warnings?: unknown } }).scan : undefined;
+  return Array.isArray(scan?.warnings) ? scan.warnings.filter((w): w is string => typeof w === 'string') : [];
+}
+
 /** True while any scan is still running (the page then polls faster). */
 export function anyRunning(scans: readonly ScanRow[]): boolean {
   return scans.some((s) => s.status === 'running');

@@ -1,11 +1,19 @@
-import type { LinkEnd, TopoLink } from '@ibwatch/fabric';
+import type { LinkEnd, TopoLink, TopoNode } from '@ibwatch/fabric';
 import { Badge } from '../../components/Badge.tsx';
 import { Link } from '../../components/Link.tsx';
 import { HEALTH_RANK, healthLook } from '../../lib/status.ts';
 import { portHref } from '../../router.ts';
-import { otherEnd, type Selection, type TopoIndex } from './model.ts';
+import { linkRateText, otherEnd, type Selection, type TopoIndex } from './model.ts';
 
 const MAX_LIST = 60;
+
+/** What a node is, in words: tiers the layout has no row of its own for are spelt out. */
+function nodeKind(n: TopoNode): string {
+  if (n.tier === 'aggregation')
+    return 'SHARP Aggregation Node (in-network reduction, inside the switch it is cabled to)';
+  if (n.tier === 'unknown') return `${n.type}, no tier: no HCA reaches it`;
+  return `${n.type} (${n.tier})`;
+}
 
 function End({ end, title }: { end: LinkEnd; title: string }) {
   return (
@@ -96,9 +104,7 @@ export function DetailsPanel({
           <Badge look={healthLook[l.health]} testid="topology-link-health" /> <span className="muted">{l.tier}</span>
         </p>
         {l.reason && <p data-testid="topology-link-reason">{l.reason}</p>}
-        <p>
-          Active: {l.widthActive ?? '?'} {l.speedActive ?? '?'}
-        </p>
+        <p data-testid="topology-link-rate">{linkRateText(l)}</p>
         <End end={l.a} title="End A" />
         <End end={l.b} title="End B" />
       </div>
@@ -113,9 +119,7 @@ export function DetailsPanel({
         <h2>{n.name}</h2>
         <dl className="kv">
           <dt>Type</dt>
-          <dd>
-            {n.type} ({n.tier})
-          </dd>
+          <dd data-testid="topology-node-type">{nodeKind(n)}</dd>
           <dt>GUID</dt>
           <dd className="mono">{n.guid}</dd>
           <dt>LID</dt>

@@ -31,6 +31,11 @@ export function Legend() {
           );
         })}
         <li className="muted">▭ N HCAs = HCAs of one leaf (zoom in to expand)</li>
+        <li className="muted">
+          <span className="legend-swatch swatch-aggregation" aria-hidden="true" /> AN = the SHARP Aggregation Node
+          inside the switch beside it
+        </li>
+        <li className="muted">NO TIER row = nodes no HCA reaches (isolated switches, routers)</li>
       </ul>
     </div>
   );

@@ -3,7 +3,7 @@ import { drawTopology, readPalette } from './draw.ts';
 import { pickAt } from './hit.ts';
 import { edgeIndexByLinkId, type TopoLayout } from './layout.ts';
 import type { Highlight, Selection } from './model.ts';
-import { centerOn, fitView, minK, pan, zoomAt, type View } from './viewport.ts';
+import { centerOn, fitView, focusOnSegment, minK, pan, zoomAt, type View } from './viewport.ts';
 
 /** Zoom level (world→screen) from which every HCA gets its own box. */
 export const EXPAND_K = 0.9;
@@ -179,18 +179,15 @@ export function TopoCanvas(p: TopoCanvasProps) {
     if (!f || !v) return;
     const k = Math.max(v.k, f.guid ? EXPAND_K * 1.2 : v.k);
     const layout = layoutFor(k);
-    let x: number | undefined;
-    let y: number | undefined;
+    const { w, h } = sizeRef.current;
     if (f.guid !== undefined) {
       const i = layout.nodeOf.get(f.guid);
-      if (i !== undefined) [x, y] = [layout.nodes[i].x, layout.nodes[i].y];
+      if (i !== undefined) setView(centerOn(v, layout.nodes[i].x, layout.nodes[i].y, w, h, k));
     } else if (f.linkId !== undefined) {
       const e = layout.edges[edgeIndexByLinkId(layout).get(f.linkId) ?? -1];
-      if (e)
-        [x, y] = [(layout.nodes[e.a].x + layout.nodes[e.b].x) / 2, (layout.nodes[e.a].y + layout.nodes[e.b].y) / 2];
+      const [a, b] = e ? [layout.nodes[e.a], layout.nodes[e.b]] : [];
+      if (a && b) setView(focusOnSegment(v, [a.x, a.y], [b.x, b.y], w, h));
     }
-    if (x === undefined || y === undefined) return;
-    setView(centerOn(v, x, y, sizeRef.current.w, sizeRef.current.h, k));
   }, [p.focus, layoutFor, setView]);
 
   const drag = useRef<{ x: number; y: number; moved: boolean; id: number } | null>(null);

@@ -10,6 +10,7 @@ import { Legend } from './Legend.tsx';
 import {
   hostRails,
   indexTopology,
+  orientTopology,
   parseSelection,
   searchTopology,
   serializeSelection,
@@ -18,8 +19,16 @@ import {
 } from './model.ts';
 import { TopoCanvas, type FocusRequest } from './TopoCanvas.tsx';
 
-function TopologyView({ reply }: { reply: TopologyReply }) {
+const HIT_LABEL: Record<SearchHit['what'], string> = {
+  host: 'host ',
+  switch: 'switch ',
+  hca: 'HCA ',
+  aggregation: 'SHARP AN ',
+};
+
+function TopologyView({ reply: raw }: { reply: TopologyReply }) {
   const t0 = useRef(performance.now()).current;
+  const reply = useMemo(() => orientTopology(raw), [raw]);
   const { query } = useLocation();
   const groupBy = query.group === 'name' ? 'name' : 'rail';
   const idx = useMemo(() => indexTopology(reply), [reply]);
@@ -129,7 +138,7 @@ function TopologyView({ reply }: { reply: TopologyReply }) {
           {hits.map((h) => (
             <li key={h.what + h.guid}>
               <button type="button" className="btn-small" onClick={() => choose(h)}>
-                {h.what === 'host' ? 'host ' : h.what === 'switch' ? 'switch ' : 'HCA '}
+                {HIT_LABEL[h.what]}
                 {h.name}
               </button>
             </li>

@@ -8,6 +8,7 @@ import type { LinkHealth, TopoNode } from '@ibwatch/fabric';
 
 type Tier = TopoNode['tier'];
 import { healthLook } from '../../lib/status.ts';
+import { fitLabel, GLYPH_PX } from './labels.ts';
 import type { TopoLayout } from './layout.ts';
 import { nodeRect, toScreen, type View } from './viewport.ts';
 
@@ -56,6 +57,8 @@ export function readPalette(el: Element): Palette {
       leaf: v('--topo-leaf', '#0369a1'),
       hca: v('--topo-hca', '#475569'),
       group: v('--topo-group', '#64748b'),
+      aggregation: v('--topo-aggregation', '#4d7c0f'),
+      unknown: v('--topo-unknown', '#78716c'),
     },
   };
 }
@@ -158,6 +161,14 @@ export function drawTopology(ctx: CanvasRenderingContext2D, s: DrawState): { nod
     ctx.globalAlpha = dimmed && !hi && i !== s.selNode ? 0.35 : 1;
     ctx.fillStyle = n.kind === 'group' ? palette.tier.group : palette.tier[n.tier];
     ctx.fillRect(r.x, r.y, r.w, r.h);
+    if (n.tier === 'unknown' && r.w >= 8) {
+      // No tier: outlined dashed, told apart by shape as well as by colour.
+      ctx.strokeStyle = palette.fg;
+      ctx.lineWidth = 1;
+      ctx.setLineDash([3, 2]);
+      ctx.strokeRect(r.x + 0.5, r.y + 0.5, r.w - 1, r.h - 1);
+      ctx.setLineDash([]);
+    }
     if (n.health !== 'ok' && r.w >= 8) {
       const st = LINK_STYLES[n.health];
       ctx.strokeStyle = palette.link[n.health];
@@ -171,11 +182,22 @@ export function drawTopology(ctx: CanvasRenderingContext2D, s: DrawState): { nod
       ctx.lineWidth = i === s.selNode ? 4 : 3;
       ctx.strokeRect(r.x - 4, r.y - 4, r.w + 8, r.h + 8);
     }
-    if (r.w >= 40 && r.h >= 12) {
+    // An Aggregation Node's box is narrow and its label short (`AN`).
+    if (r.w >= (n.kind === 'aggregation' ? 16 : 3 * GLYPH_PX) && r.h >= 12) {
+      const room = r.w - 4;
+      // An aggregate box says "32 HCAs", or "32" when narrow; a node its distinctive part.
+      const count = String(n.members?.length ?? '');
+      const label =
+        n.kind === 'group'
+          ? n.label.length * GLYPH_PX <= room
+            ? n.label
+            : count
+          : fitLabel(n.label, layout.labelPrefix[n.tier] ?? '', room);
+      // The health icon where there is room for it; the outline's dash pattern says it anyway.
       const icon = n.health === 'ok' ? '' : healthLook[n.health].icon + ' ';
-      const text = fit(icon + n.label, r.w - 4);
+      const text = (icon + label).length * GLYPH_PX <= room ? icon + label : label;
       ctx.fillStyle = '#fff';
-      ctx.fillText(text, r.x + r.w / 2, r.y + r.h / 2);
+      if (text) ctx.fillText(text, r.x + r.w / 2, r.y + r.h / 2);
     }
   }
   ctx.globalAlpha = 1;
@@ -186,18 +208,21 @@ export function drawTopology(ctx: CanvasRenderingContext2D, s: DrawState): { nod
   for (const t of layout.tiers) {
     const [, y] = toScreen(view, 0, t.y);
     if (y < -10 || y > height + 10) continue;
-    const text = `${t.tier === 'hca' ? 'HCAs' : t.tier.toUpperCase()} · ${t.count.toLocaleString()}`;
-    ctx.fillStyle = palette.bg;
-    ctx.fillRect(2, y - 8, ctx.measureText(text).width + 8, 16);
-    ctx.fillStyle = palette.muted;
-    ctx.fillText(text, 6, y);
+    // `+ 7 SHARP AN` on a line of its own: one long label covered the row's first switch.
+    const lines = tierLabel(t).split('\n');
+    lines.forEach((text, i) => {
+      ctx.fillStyle = palette.bg;
+      ctx.fillRect(2, y - 8 + i * 14, ctx.measureText(text).width + 8, 16);
+      ctx.fillStyle = palette.muted;
+      ctx.fillText(text, 6, y + i * 14);
+    });
   }
   return { nodes: drawnNodes, edges: drawnEdges };
 }
 
-/** Truncate text to about `px` wide (approximate glyph width: canvas measureText per node is slow). */
-function fit(text: string, px: number): string {
-  const max = Math.floor(px / 6.2);
-  if (text.length <= max) return text;
-  return max <= 1 ? '' : text.slice(0, max - 1) + '…';
+/** Row label at the left edge: `LEAF · 8\n+ 7 SHARP AN`, `HCAs · 256`, `NO TIER · 2`. */
+export function tierLabel(t: TopoLayout['tiers'][number]): string {
+  const name = t.tier === 'hca' ? 'HCAs' : t.tier === 'unknown' ? 'NO TIER' : t.tier.toUpperCase();
+  const ans = t.aggregation ? `\n+ ${t.aggregation.toLocaleString()} SHARP AN` : '';
+  return `${name} · ${t.count.toLocaleString()}${ans}`;
 }

@@ -107,3 +107,48 @@ export function syntheticFabric(o: SynthOptions): TopologyReply {
 export function tinyFabric(): TopologyReply {
   return syntheticFabric({ hosts: 2, rails: 2, leavesPerRail: 1, spines: 2, cores: 0, uplinks: 4 });
 }
+
+/**
+ * The shape of the real ndr-fat-tree-a run (packages/parsers/fixtures/ibdiagnet2-runs): one
+ * spine, eight leaves, seven of them with their SHARP Aggregation Node on port 65 (tier
+ * `aggregation`), 4 HCAs per leaf here instead of 32; plus an isolated switch (tier `unknown`).
+ */
+export function ndrWithSharp(): TopologyReply {
+  const reply = syntheticFabric({ hosts: 4, rails: 8, leavesPerRail: 1, spines: 1, cores: 0, uplinks: 8 });
+  const leaves = reply.nodes.filter((n) => n.tier === 'leaf');
+  let id = 10_000;
+  leaves.slice(0, 7).forEach((leaf, i) => {
+    const an: TopoNode = {
+      guid: guid(5, i),
+      name: 'Mellanox Technologies Aggregation Node',
+      type: 'ca',
+      tier: 'aggregation',
+      rail: null,
+      rack: null,
+      lid: null,
+      host: null,
+    };
+    reply.nodes.push(an);
+    reply.links.push({
+      id: id++,
+      tier: 'other',
+      health: 'ok',
+      a: { guid: leaf.guid, name: leaf.name, port: 65, lid: leaf.lid, rack: leaf.rack },
+      b: { guid: an.guid, name: an.name, port: 1, lid: null, rack: null },
+      widthActive: '4X',
+      speedActive: 'NDR',
+      reason: null,
+    });
+  });
+  reply.nodes.push({
+    guid: guid(6, 0),
+    name: 'spare-switch',
+    type: 'switch',
+    tier: 'unknown',
+    rail: null,
+    rack: null,
+    lid: null,
+    host: null,
+  });
+  return reply;
+}

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { tinyFabric } from './fixtures.ts';
+import { syntheticFabric, tinyFabric } from './fixtures.ts';
 import { pickAt, segmentDistance } from './hit.ts';
-import { layoutTopology } from './layout.ts';
-import { centerOn, fitView, ky, toScreen, toWorld, zoomAt } from './viewport.ts';
+import { edgeIndexByLinkId, layoutTopology } from './layout.ts';
+import { centerOn, fitView, focusOnSegment, ky, toScreen, toWorld, zoomAt } from './viewport.ts';
 import { hostRails, indexTopology, searchTopology } from './model.ts';
 
 describe('viewport', () => {
@@ -75,5 +75,35 @@ describe('search and host rails', () => {
     const linkTiers = new Set([...h.links].map((id) => idx.reply.links[idx.linkIndexById.get(id)!].tier));
     expect(linkTiers).toEqual(new Set(['hca-leaf', 'leaf-spine']));
     expect(hostRails(idx, 'nope').nodes.size).toBe(0);
+  });
+});
+
+describe('focusing a link', () => {
+  it('keeps every tier on screen when a leaf-HCA link is picked at the fitted scale', () => {
+    // The shape of the e2e lab: 3 tiers, 16 spines, 8 cores, HCAs under 8 leaves.
+    const reply = syntheticFabric({ hosts: 32, rails: 8, leavesPerRail: 1, spines: 16, cores: 8, uplinks: 128 });
+    const l = layoutTopology(reply);
+    const [w, h] = [870, 600];
+    const v = fitView(l, w, h);
+    const link = reply.links.find((x) => x.tier === 'hca-leaf')!;
+    const e = l.edges[edgeIndexByLinkId(l).get(link.id)!]!;
+    const [a, b] = [l.nodes[e.a]!, l.nodes[e.b]!];
+    const f = focusOnSegment(v, [a.x, a.y], [b.x, b.y], w, h);
+    for (const t of l.tiers) {
+      const [, y] = toScreen(f, 0, t.y);
+      expect(y, t.tier).toBeGreaterThanOrEqual(0);
+      expect(y, t.tier).toBeLessThanOrEqual(h);
+    }
+    // Centring the link's middle instead (what the page did) pushes the top tier off screen.
+    const centred = centerOn(v, (a.x + b.x) / 2, (a.y + b.y) / 2, w, h);
+    expect(toScreen(centred, 0, l.tiers[0]!.y)[1]).toBeLessThan(0);
+    // Horizontally the link is centred.
+    expect((toScreen(f, a.x, a.y)[0] + toScreen(f, b.x, b.y)[0]) / 2).toBeCloseTo(w / 2);
+  });
+  it('scrolls just enough to show both ends when zoomed in', () => {
+    const v = { k: 2, kyMin: 2, tx: 0, ty: -900 };
+    const f = focusOnSegment(v, [100, 100], [120, 300], 800, 600, 20);
+    expect(toScreen(f, 100, 100)[1]).toBeGreaterThanOrEqual(20);
+    expect(toScreen(f, 120, 300)[1]).toBeLessThanOrEqual(580);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TopologyReply } from '@ibwatch/fabric';
-import { syntheticFabric, TEN_K, tinyFabric } from './fixtures.ts';
+import { ndrWithSharp, syntheticFabric, TEN_K, tinyFabric } from './fixtures.ts';
 import { layoutTopology } from './layout.ts';
+import { fitLabel } from './labels.ts';
 
 function tierYs(l: ReturnType<typeof layoutTopology>) {
   return l.tiers.map((t) => t.y);
@@ -136,10 +137,84 @@ describe('layoutTopology() on small fabrics', () => {
     ]);
   });
 
+  it('knows what each tier’s names share, to drop from labels too wide for their box', () => {
+    const l = layoutTopology(
+      syntheticFabric({ hosts: 4, rails: 2, leavesPerRail: 2, spines: 4, cores: 2, uplinks: 4 }),
+    );
+    expect(l.labelPrefix).toMatchObject({ core: 'core-', spine: 'spine-', leaf: 'leaf-' });
+  });
+
   it('handles an empty reply', () => {
     const l = layoutTopology({ generatedAt: 0, nodes: [], links: [] });
     expect(l.nodes).toEqual([]);
     expect(l.tiers).toEqual([]);
     expect(l.width).toBeGreaterThan(0);
+  });
+});
+
+describe('layoutTopology() on a fabric with SHARP Aggregation Nodes and nodes without a tier', () => {
+  const reply = ndrWithSharp();
+
+  it('draws every node and every link (the page used to go blank on tier "aggregation")', () => {
+    const l = layoutTopology(reply);
+    expect(reply.nodes.every((n) => l.nodeOf.has(n.guid))).toBe(true);
+    expect(l.unplaced).toBe(0);
+    expect(l.edges.flatMap((e) => e.linkIds).sort((a, b) => a - b)).toEqual(
+      reply.links.map((x) => x.id).sort((a, b) => a - b),
+    );
+  });
+
+  it('puts each Aggregation Node beside its leaf, in the leaf row, without overlapping it', () => {
+    const l = layoutTopology(reply);
+    const ans = l.nodes.filter((n) => n.kind === 'aggregation');
+    expect(ans).toHaveLength(7);
+    for (const an of ans) {
+      const leaf = l.nodes[l.nodeOf.get(an.host!)!];
+      expect(leaf.tier).toBe('leaf');
+      expect(an.y).toBe(leaf.y);
+      expect(an.x - an.w / 2).toBeGreaterThanOrEqual(leaf.x + leaf.w / 2);
+      // Within the leaf's slot: the next leaf starts further right.
+      expect(an.x + an.w / 2).toBeLessThanOrEqual(leaf.x + leaf.w / 2 + l.width / 8);
+    }
+    expect(l.tiers.find((t) => t.tier === 'leaf')).toMatchObject({ count: 8, aggregation: 7 });
+  });
+
+  it('gives nodes of tier unknown, or of a tier it does not know, a row of their own at the bottom', () => {
+    const odd = ndrWithSharp();
+    odd.nodes.push({ ...odd.nodes.at(-1)!, guid: '0x0007000000000000', name: 'plane-7', tier: 'plane' as never });
+    const l = layoutTopology(odd);
+    const row = l.tiers.at(-1)!;
+    expect(row).toMatchObject({ tier: 'unknown', count: 2 });
+    expect(row.y).toBeGreaterThan(l.tiers.find((t) => t.tier === 'hca')!.y);
+    const placed = l.nodes.filter((n) => n.tier === 'unknown');
+    expect(placed.map((n) => [n.label, n.y])).toEqual([
+      ['plane-7', row.y],
+      ['spare-switch', row.y],
+    ]);
+    expect(l.height).toBeGreaterThan(row.y);
+  });
+
+  it('sends an Aggregation Node cabled to no switch to the unknown row', () => {
+    const lone = ndrWithSharp();
+    lone.links = lone.links.filter(
+      (x) => x.a.port !== 65 || x.a.guid !== lone.nodes.find((n) => n.tier === 'leaf')!.guid,
+    );
+    const l = layoutTopology(lone);
+    expect(l.nodes.filter((n) => n.kind === 'aggregation')).toHaveLength(6);
+    expect(l.nodes.filter((n) => n.tier === 'unknown').map((n) => n.kind)).toEqual(['other', 'switch']);
+  });
+});
+
+describe('layoutTopology() on switches that share a name', () => {
+  it('tells them apart by the end of their GUID, which is what a narrow box then shows', () => {
+    const reply = ndrWithSharp();
+    for (const n of reply.nodes) if (n.tier === 'leaf') n.name = 'Quantum-2 Mellanox Technologies';
+    const l = layoutTopology(reply);
+    const leaves = l.nodes.filter((n) => n.tier === 'leaf');
+    expect(new Set(leaves.map((n) => n.label)).size).toBe(8);
+    for (const n of leaves) expect(n.label).toBe(`Quantum-2 Mellanox Technologies 0x…${n.id.slice(-4)}`);
+    expect(fitLabel(leaves[0]!.label, l.labelPrefix.leaf ?? '', 60)).toBe(`0x…${leaves[0]!.id.slice(-4)}`);
+    // A name of its own stays as it is.
+    expect(l.nodes.find((n) => n.tier === 'spine')!.label).toBe('spine-000');
   });
 });

@@ -2,10 +2,13 @@
  * Pure fat-tree layout: tiers top to bottom (core, spine, leaf, HCAs), leaves in slots of equal
  * width, spines and cores ordered by the mean position of what they connect to (fewer
  * crossings), and HCAs either aggregated into one "N HCAs" box per leaf or laid out as a grid
- * under their leaf. No DOM, no canvas: unit-tested in layout.test.ts.
+ * under their leaf. A SHARP Aggregation Node is drawn beside the switch it lives in; nodes of
+ * tier `unknown` (or of a tier this code does not know) get a row of their own at the bottom.
+ * No DOM, no canvas: unit-tested in layout.test.ts.
  */
 import type { LinkHealth, TopoLink, TopoNode, TopologyReply } from '@ibwatch/fabric';
 import { HEALTH_RANK } from '../../lib/status.ts';
+import { sharedPrefix } from './labels.ts';
 
 /** The API's tier (taken from TopoNode so a same-named analysis type can't shadow it). */
 export type Tier = TopoNode['tier'];
@@ -21,7 +24,7 @@ export interface LayoutOptions {
   tierGap?: number;
 }
 
-export type LayoutKind = 'switch' | 'hca' | 'group';
+export type LayoutKind = 'switch' | 'hca' | 'group' | 'aggregation' | 'other';
 
 export interface LayoutNode {
   /** GUID, or `grp:<leaf guid>` for an aggregate box. */
@@ -39,6 +42,8 @@ export interface LayoutNode {
   /** Group boxes: the HCA GUIDs inside and the leaf they hang from. */
   members?: string[];
   leaf?: string;
+  /** Aggregation Nodes: the switch they live in. */
+  host?: string;
 }
 
 export interface LayoutEdge {
@@ -56,17 +61,23 @@ export interface TopoLayout {
   edges: LayoutEdge[];
   /** Every node GUID of the reply → index of the layout node drawn for it. */
   nodeOf: Map<string, number>;
-  /** Tiers present, top to bottom, with their y. */
-  tiers: { tier: Tier; y: number; count: number }[];
+  /** Rows present, top to bottom, with their y; `aggregation`: Aggregation Nodes drawn in the row. */
+  tiers: { tier: Tier; y: number; count: number; aggregation?: number }[];
   width: number;
   height: number;
   /** Number of aggregate HCA boxes. */
   groups: number;
   /** Links skipped because an end is not a known node. */
   unplaced: number;
+  /** What the names of each tier's nodes share (`spine-`): dropped from labels too wide for their box. */
+  labelPrefix: Partial<Record<Tier, string>>;
 }
 
 const TIER_ORDER: Tier[] = ['core', 'spine', 'leaf', 'hca'];
+const SWITCH_TIERS = ['core', 'spine', 'leaf'] as const;
+const KNOWN_TIERS = new Set<string>([...TIER_ORDER, 'aggregation', 'unknown']);
+/** Share of a switch's box an Aggregation Node beside it takes. */
+export const AN_SHARE = 0.3;
 const collator = new Intl.Collator('en', { numeric: true });
 
 export const NODE_H = 28;
@@ -108,14 +119,18 @@ export function layoutTopology(reply: TopologyReply, opts: LayoutOptions = {}): 
   const expand = opts.expandHcas ?? false;
 
   const names = new Map<string, string>();
-  const byTier: Record<Tier, string[]> = { core: [], spine: [], leaf: [], hca: [] };
+  const byTier: Record<Tier, string[]> = { core: [], spine: [], leaf: [], hca: [], aggregation: [], unknown: [] };
   const tierOf = new Map<string, Tier>();
   const railOf = new Map<string, number | null>();
   const hostOf = new Map<string, string>();
+  const typeOf = new Map<string, TopoNode['type']>();
   for (const n of reply.nodes) {
+    // A tier a newer collector sends is drawn as unknown rather than breaking the page.
+    const tier: Tier = KNOWN_TIERS.has(n.tier) ? n.tier : 'unknown';
     names.set(n.guid, n.name);
-    byTier[n.tier].push(n.guid);
-    tierOf.set(n.guid, n.tier);
+    byTier[tier].push(n.guid);
+    tierOf.set(n.guid, tier);
+    typeOf.set(n.guid, n.type);
     railOf.set(n.guid, n.rail);
     if (n.host) hostOf.set(n.guid, n.host);
   }
@@ -186,28 +201,71 @@ export function layoutTopology(reply: TopologyReply, opts: LayoutOptions = {}): 
   const cores = barycentreOrder(byTier.core, neighbours, xOf, names);
   spread(cores);
 
+  // Switches sharing one name (the real NDR run's eight leaves all say "Quantum-2 Mellanox
+  // Technologies") are told apart by the end of their GUID, as the findings about them are.
+  const nameCount = new Map<string, number>();
+  for (const n of reply.nodes) if (n.type === 'switch') nameCount.set(n.name, (nameCount.get(n.name) ?? 0) + 1);
+  const labelOf = (id: string): string => {
+    const name = names.get(id)!;
+    return (nameCount.get(name) ?? 0) > 1 ? `${name} 0x…${id.slice(-4)}` : name;
+  };
+
+  // Each Aggregation Node beside the switch it is cabled to (port 65 of a Quantum-2 switch).
+  const ansOf = new Map<string, string[]>();
+  for (const an of byTier.aggregation) {
+    const sw = (neighbours.get(an) ?? []).find((g) => (SWITCH_TIERS as readonly string[]).includes(tierOf.get(g)!));
+    if (sw === undefined) byTier.unknown.push(an);
+    else ansOf.set(sw, [...(ansOf.get(sw) ?? []), an]);
+  }
+
   const present = TIER_ORDER.filter((t) => byTier[t].length > 0);
-  const tiers = present.map((tier, i) => ({ tier, y: i * tierGap + NODE_H, count: byTier[tier].length }));
+  const tiers: TopoLayout['tiers'] = present.map((tier, i) => ({
+    tier,
+    y: i * tierGap + NODE_H,
+    count: byTier[tier].length,
+  }));
   const yOf = (t: Tier) => tiers.find((x) => x.tier === t)?.y ?? 0;
 
   const nodes: LayoutNode[] = [];
   const nodeOf = new Map<string, number>();
   const swW = slot * SWITCH_W_RATIO;
-  for (const tier of ['core', 'spine', 'leaf'] as const) {
+  for (const tier of SWITCH_TIERS) {
     const ids = tier === 'core' ? cores : tier === 'spine' ? spines : leaves;
     const w = Math.min(swW, (width / Math.max(ids.length, 1)) * SWITCH_W_RATIO);
+    const ans = ids.reduce((n, id) => n + (ansOf.get(id)?.length ?? 0), 0);
+    // A row with Aggregation Nodes gives each switch's box a share to them: [switch | AN].
+    const anW = ans ? w * AN_SHARE : 0;
+    const row = tiers.find((t) => t.tier === tier);
+    if (row && ans) row.aggregation = ans;
     for (const id of ids) {
+      const x = xOf.get(id)!;
       nodeOf.set(id, nodes.length);
       nodes.push({
         id,
         kind: 'switch',
         tier,
-        label: names.get(id)!,
-        x: xOf.get(id)!,
+        label: labelOf(id),
+        x: x - anW / 2,
         y: yOf(tier),
-        w,
+        w: w - anW,
         h: NODE_H,
         health: 'ok',
+      });
+      (ansOf.get(id) ?? []).forEach((an, k) => {
+        nodeOf.set(an, nodes.length);
+        nodes.push({
+          id: an,
+          kind: 'aggregation',
+          tier: 'aggregation',
+          label: 'AN',
+          x: x + w / 2 - anW / 2 + 2,
+          // A second Aggregation Node of one switch (none seen in the field) would stack below.
+          y: yOf(tier) + k * NODE_H * 0.6,
+          w: anW - 2,
+          h: NODE_H * (k ? 0.5 : 1),
+          health: 'ok',
+          host: id,
+        });
       });
     }
   }
@@ -262,6 +320,31 @@ export function layoutTopology(reply: TopologyReply, opts: LayoutOptions = {}): 
     }
   }
 
+  // Nodes without a tier (reached from no HCA, or of a tier this code does not know): a row of
+  // their own below everything else, so that they and their links are drawn, not dropped.
+  if (byTier.unknown.length) {
+    const y = height + tierGap / 2;
+    tiers.push({ tier: 'unknown', y, count: byTier.unknown.length });
+    const ids = [...byTier.unknown].sort((a, b) => collator.compare(names.get(a)!, names.get(b)!));
+    const w = Math.min(swW, (width / ids.length) * SWITCH_W_RATIO);
+    ids.forEach((id, i) => {
+      nodeOf.set(id, nodes.length);
+      const kind: LayoutKind = typeOf.get(id) === 'switch' ? 'switch' : 'other';
+      nodes.push({
+        id,
+        kind,
+        tier: 'unknown',
+        label: labelOf(id),
+        x: ((i + 0.5) * width) / ids.length,
+        y,
+        w,
+        h: NODE_H,
+        health: 'ok',
+      });
+    });
+    height = y + NODE_H;
+  }
+
   // Edges: one per link, except HCA links inside an aggregate, which merge per group.
   const edges: LayoutEdge[] = [];
   const groupEdge = new Map<string, LayoutEdge>();
@@ -293,7 +376,10 @@ export function layoutTopology(reply: TopologyReply, opts: LayoutOptions = {}): 
     edges.push({ link: i, linkIds: [l.id], a, b, health: l.health });
   });
 
-  return { nodes, edges, nodeOf, tiers, width, height, groups, unplaced };
+  const labelPrefix: Partial<Record<Tier, string>> = {};
+  for (const t of TIER_ORDER)
+    labelPrefix[t] = sharedPrefix(byTier[t].map((g) => (t === 'hca' ? names.get(g)! : labelOf(g))));
+  return { nodes, edges, nodeOf, tiers, width, height, groups, unplaced, labelPrefix };
 }
 
 const edgeIndexCache = new WeakMap<TopoLayout, Map<number, number>>();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSelection, serializeSelection } from './model.ts';
+import type { TopoLink, TopologyReply } from '@ibwatch/fabric';
+import { linkRateText, orientTopology, parseSelection, serializeSelection } from './model.ts';
 
 describe('selection in the URL', () => {
   it.each([
@@ -15,5 +16,57 @@ describe('selection in the URL', () => {
     expect(parseSelection('x:1')).toBeNull();
     expect(parseSelection(undefined)).toBeNull();
     expect(serializeSelection(null)).toBeNull();
+  });
+});
+
+describe('orientTopology()', () => {
+  const hca = { guid: '0xb83fd20300000200', name: 'dgx-0002 mlx5_0', port: 1, lid: 6, rack: 'R01' };
+  const leaf = { guid: '0xfc6a1c0301000001', name: 'leaf-r0-01', port: 2, lid: 2, rack: 'N01' };
+  const spine = { guid: '0xfc6a1c0300000009', name: 'spine-p1-01', port: 1, lid: 3, rack: 'S01' };
+  const node = (e: typeof hca, type: 'ca' | 'switch', tier: 'hca' | 'leaf' | 'spine') => ({
+    guid: e.guid,
+    name: e.name,
+    type,
+    tier,
+    rail: null,
+    rack: e.rack,
+    lid: e.lid,
+    host: null,
+  });
+  const link = (id: number, a: typeof hca, b: typeof hca, tier: TopoLink['tier']): TopoLink => ({
+    id,
+    a,
+    b,
+    tier,
+    health: 'ok',
+    widthActive: '4X',
+    speedActive: 'HDR',
+    reason: null,
+  });
+  it('names the switch end A, and the leaf end A of an uplink, as the worklist does', () => {
+    const reply: TopologyReply = {
+      generatedAt: 0,
+      nodes: [node(hca, 'ca', 'hca'), node(leaf, 'switch', 'leaf'), node(spine, 'switch', 'spine')],
+      links: [link(1, hca, leaf, 'hca-leaf'), link(2, spine, { ...leaf, port: 33 }, 'leaf-spine')],
+    };
+    const o = orientTopology(reply);
+    expect(o.links.map((l) => `${l.a.name} → ${l.b.name}`)).toEqual([
+      'leaf-r0-01 → dgx-0002 mlx5_0',
+      'leaf-r0-01 → spine-p1-01',
+    ]);
+    expect(o.links[0]).toMatchObject({ id: 1, widthActive: '4X', tier: 'hca-leaf' });
+    expect(orientTopology(o)).toBe(o);
+  });
+});
+
+describe('linkRateText()', () => {
+  it('says a down link is not trained instead of "Active: ? ?"', () => {
+    expect(linkRateText({ health: 'down', widthActive: null, speedActive: null })).toBe(
+      'Down: not trained (no active width or speed)',
+    );
+    // The API's width is one end's as last stored: an unreachable HCA still says 4X HDR.
+    expect(linkRateText({ health: 'down', widthActive: '4X', speedActive: 'HDR' })).toMatch(/^Down/);
+    expect(linkRateText({ health: 'degraded', widthActive: '2X', speedActive: 'HDR' })).toBe('Active: 2X HDR');
+    expect(linkRateText({ health: 'ok', widthActive: null, speedActive: null })).toBe('Active width and speed unknown');
   });
 });

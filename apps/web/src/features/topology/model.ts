@@ -2,7 +2,7 @@
  * Pure indexes over a TopologyReply (built once per reply) and the searches the page runs on
  * them: by name / host / GUID, and a host's rails end to end.
  */
-import type { TopoLink, TopoNode, TopologyReply } from '@ibwatch/fabric';
+import { compareLinkEnds, type TopoLink, type TopoNode, type TopologyReply } from '@ibwatch/fabric';
 
 export interface TopoIndex {
   reply: TopologyReply;
@@ -13,6 +13,39 @@ export interface TopoIndex {
   linkIndexById: Map<number, number>;
   /** host name → HCA guids of that host. */
   hcasOfHost: Map<string, string[]>;
+}
+
+/**
+ * The reply with every link's ends as end A, end B in the order every view uses: the switch
+ * end first, the lower switch of the tree for an uplink (compareLinkEnds, as the worklist and
+ * its CSV). The API lists them in storage order, which put the HCA first on some links.
+ */
+export function orientTopology(reply: TopologyReply): TopologyReply {
+  const node = new Map(reply.nodes.map((n) => [n.guid, n]));
+  const facts = (e: TopoLink['a']) => ({
+    guid: e.guid,
+    port: e.port,
+    type: node.get(e.guid)?.type,
+    tier: node.get(e.guid)?.tier,
+  });
+  let swapped = 0;
+  const links = reply.links.map((l) => {
+    if (compareLinkEnds(facts(l.a), facts(l.b)) <= 0) return l;
+    swapped++;
+    return { ...l, a: l.b, b: l.a };
+  });
+  return swapped ? { ...reply, links } : reply;
+}
+
+/**
+ * What the link panel says of a link's rate. A down link has none: the API's width and speed
+ * are one end's as last stored (null on the dark switch end, the old value on an unreachable
+ * HCA), so they are not shown as if the link were running.
+ */
+export function linkRateText(l: Pick<TopoLink, 'health' | 'widthActive' | 'speedActive'>): string {
+  if (l.health === 'down') return 'Down: not trained (no active width or speed)';
+  if (!l.widthActive && !l.speedActive) return 'Active width and speed unknown';
+  return `Active: ${l.widthActive ?? 'width unknown'} ${l.speedActive ?? 'speed unknown'}`;
 }
 
 export function indexTopology(reply: TopologyReply): TopoIndex {
@@ -42,7 +75,7 @@ export function indexTopology(reply: TopologyReply): TopoIndex {
 export interface SearchHit {
   guid: string;
   name: string;
-  what: 'switch' | 'hca' | 'host';
+  what: 'switch' | 'hca' | 'host' | 'aggregation';
   /** For host hits: the host name (highlights its rails). */
   host?: string;
 }
@@ -74,7 +107,7 @@ export function searchTopology(idx: TopoIndex, query: string, limit = 20): Searc
       const hit: SearchHit = { guid: n.guid, name: n.host, what: 'host', host: n.host };
       (host === q ? exact : partial).push(hit);
     }
-    const what = n.type === 'switch' ? 'switch' : 'hca';
+    const what = n.tier === 'aggregation' ? 'aggregation' : n.type === 'switch' ? 'switch' : 'hca';
     if (name === q || (g && hex === g.padStart(16, '0'))) exact.push({ guid: n.guid, name: n.name, what });
     else if (name.includes(q) || (g && hex.includes(g))) partial.push({ guid: n.guid, name: n.name, what });
     if (exact.length >= limit) break;

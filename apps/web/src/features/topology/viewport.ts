@@ -55,6 +55,30 @@ export function centerOn(v: View, x: number, y: number, w: number, h: number, k 
   return { ...next, tx: w / 2 - x * next.k, ty: h / 2 - y * ky(next) };
 }
 
+/**
+ * Bring a link into view without losing the tree: centre it horizontally, and move vertically
+ * only as far as needed to show both its ends (`pad` pixels inside the edges). Centring its
+ * middle, as for a node, put an HCA link's middle mid-screen and pushed the core tier off the
+ * top, though at the fitted scale every tier was on screen.
+ */
+export function focusOnSegment(
+  v: View,
+  a: [number, number],
+  b: [number, number],
+  w: number,
+  h: number,
+  pad = 24,
+): View {
+  const tx = w / 2 - ((a[0] + b[0]) / 2) * v.k;
+  const top = Math.min(a[1], b[1]) * ky(v);
+  const bottom = Math.max(a[1], b[1]) * ky(v);
+  let ty = v.ty;
+  if (bottom - top > h - 2 * pad) ty = h / 2 - (top + bottom) / 2;
+  else if (top + ty < pad) ty = pad - top;
+  else if (bottom + ty > h - pad) ty = h - pad - bottom;
+  return { ...v, tx, ty };
+}
+
 /** Screen rectangle of a node: world size scaled, but never smaller than a few pixels. */
 export function nodeRect(v: View, n: LayoutNode): { x: number; y: number; w: number; h: number } {
   const [cx, cy] = toScreen(v, n.x, n.y);

@@ -7,7 +7,7 @@ import { Link } from '../../components/Link.tsx';
 import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
 import { TokenHint, WriteButton } from '../../components/WriteButton.tsx';
-import { findingStateLook, SEVERITIES, severityLook } from '../../lib/status.ts';
+import { lifecycleLook, SEVERITIES, severityLook } from '../../lib/status.ts';
 import { portHref, setQuery, useLocation } from '../../router.ts';
 import { describeFilters, parseWorklistFilters, racksOf, worklistApiPath, worklistCsvHref } from './worklist.ts';
 
@@ -28,9 +28,22 @@ async function forAll(ids: number[], fn: (id: number) => Promise<unknown>) {
   for (const id of ids) await fn(id);
 }
 
-function Row({ e, reload }: { e: WorklistEntry; reload: () => void }) {
+function Row({ e, reload, focus }: { e: WorklistEntry; reload: () => void; focus: boolean }) {
+  // The overview's broken-now rows link here with ?focus=<linkKey>: that entry is marked and in view.
+  const ref = (el: HTMLTableRowElement | null) => {
+    if (el && focus) el.scrollIntoView({ block: 'center' });
+  };
   return (
-    <tr data-testid="worklist-row" data-link-key={e.linkKey} data-severity={e.severity} data-state={e.state}>
+    <tr
+      ref={ref}
+      data-testid="worklist-row"
+      data-link-key={e.linkKey}
+      data-severity={e.severity}
+      data-state={e.state}
+      data-cleared={e.clearedAt !== null ? '1' : '0'}
+      className={focus ? 'is-focus' : undefined}
+      aria-current={focus ? 'true' : undefined}
+    >
       <td className="checkbox-cell print-only">
         <span aria-hidden="true" />
       </td>
@@ -58,7 +71,12 @@ function Row({ e, reload }: { e: WorklistEntry; reload: () => void }) {
       </td>
       <td>{e.action}</td>
       <td>
-        <Badge look={findingStateLook[e.state]} />
+        <Badge look={lifecycleLook(e.state, e.clearedAt)} />
+        {e.clearedAt !== null && e.state !== 'resolved' && (
+          <div className="small muted">
+            no longer seen since <Time at={e.clearedAt} short />
+          </div>
+        )}
         <div className="row wrap no-print actions">
           {e.state === 'open' && (
             <WriteButton
@@ -115,6 +133,17 @@ export default function WorklistPage() {
         onApply={(v) => setQuery({ switch: v.switch, rack: v.rack })}
       >
         <label>
+          Order
+          <select
+            value={filters.sort ?? ''}
+            onChange={(e) => setQuery({ sort: e.target.value })}
+            data-testid="worklist-sort"
+          >
+            <option value="">most urgent first</option>
+            <option value="rack">walking order (rack, U, port)</option>
+          </select>
+        </label>
+        <label>
           Severity
           <select
             value={filters.severity ?? ''}
@@ -138,7 +167,9 @@ export default function WorklistPage() {
           ) : (
             <div className="table-wrap">
               <table className="table worklist-table">
-                <caption className="sr-only">Physical links to inspect, most urgent first</caption>
+                <caption className="sr-only">
+                  Physical links to inspect, {filters.sort === 'rack' ? 'in rack walking order' : 'most urgent first'}
+                </caption>
                 <thead>
                   <tr>
                     <th scope="col" className="checkbox-cell print-only">
@@ -148,7 +179,7 @@ export default function WorklistPage() {
                       #
                     </th>
                     <th scope="col">Severity</th>
-                    <th scope="col">End A</th>
+                    <th scope="col">End A (switch)</th>
                     <th scope="col">End B</th>
                     <th scope="col">Rack</th>
                     <th scope="col">Reason</th>
@@ -158,7 +189,7 @@ export default function WorklistPage() {
                 </thead>
                 <tbody>
                   {rows.map((e) => (
-                    <Row key={e.linkKey} e={e} reload={state.reload} />
+                    <Row key={e.linkKey} e={e} reload={state.reload} focus={e.linkKey === query.focus} />
                   ))}
                 </tbody>
               </table>

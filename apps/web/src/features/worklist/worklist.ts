@@ -1,4 +1,4 @@
-import type { Severity, WorklistEntry } from '@ibwatch/fabric';
+import type { LinkEnd, Severity, WorklistEntry } from '@ibwatch/fabric';
 import { isSeverity } from '../../lib/status.ts';
 import { serializeQuery, type Query } from '../../router.ts';
 
@@ -6,6 +6,8 @@ export interface WorklistFilters {
   switch?: string;
   rack?: string;
   severity?: Severity;
+  /** `rack`: the walking order (end A's rack, U, port); most urgent first when absent. */
+  sort?: 'rack';
 }
 
 /** URL query → filters (unknown severities are dropped, blanks ignored). */
@@ -14,12 +16,13 @@ export function parseWorklistFilters(q: Query): WorklistFilters {
   if (q.switch?.trim()) f.switch = q.switch.trim();
   if (q.rack?.trim()) f.rack = q.rack.trim();
   if (isSeverity(q.severity)) f.severity = q.severity;
+  if (q.sort === 'rack') f.sort = 'rack';
   return f;
 }
 
-/** Filters → `?rack=..&severity=..&switch=..` (sorted keys; '' when none). */
+/** Filters → `?rack=..&severity=..&sort=..&switch=..` (sorted keys; '' when none). */
 export function worklistQuery(f: WorklistFilters): string {
-  return serializeQuery({ switch: f.switch, rack: f.rack, severity: f.severity });
+  return serializeQuery({ switch: f.switch, rack: f.rack, severity: f.severity, sort: f.sort });
 }
 
 export const worklistApiPath = (f: WorklistFilters): string => `/api/worklist${worklistQuery(f)}`;
@@ -32,11 +35,18 @@ export function describeFilters(f: WorklistFilters): string {
     f.rack && `rack ${f.rack}`,
     f.severity && `severity ${f.severity}`,
   ].filter(Boolean);
-  return parts.length ? parts.join(', ') : 'all links';
+  const which = parts.length ? parts.join(', ') : 'all links';
+  return f.sort === 'rack' ? `${which}, in rack order` : which;
 }
 
-/** Rack(s) a technician walks to: both ends' racks, deduplicated. */
+/** `R07 U12`: a rack and the unit in it, when the node-name map gives one. */
+function place(end: LinkEnd | null): string | null {
+  if (!end?.rack) return null;
+  return end.u === null || end.u === undefined ? end.rack : `${end.rack} U${end.u}`;
+}
+
+/** Where a technician walks to: end A's rack and unit, then end B's when elsewhere. */
 export function racksOf(e: WorklistEntry): string {
-  const r = [e.a.rack, e.b?.rack].filter((x): x is string => !!x);
+  const r = [place(e.a), place(e.b)].filter((x): x is string => !!x);
   return [...new Set(r)].join(' ↔ ') || '—';
 }

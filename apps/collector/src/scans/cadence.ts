@@ -1,0 +1,38 @@
+import cron from 'node-cron';
+import type { Config } from '../config.ts';
+import type { ScheduledKind } from './scheduler.ts';
+
+const SAMPLE_RUNS = 48;
+const cache = new Map<string, number>();
+
+/**
+ * The expected time between two runs of a node-cron schedule: the longest gap among its next
+ * runs (`0 *\/10 * * * *` -> 10 min; `0 0 9-17 * * *` -> the 16 h overnight gap). A scan kind
+ * whose last success is three of these old is stale.
+ */
+export function cronIntervalMs(expression: string): number {
+  let ms = cache.get(expression);
+  if (ms === undefined) {
+    // createTask does not start the task; destroy() removes it from node-cron's registry.
+    const task = cron.createTask(expression, () => undefined);
+    try {
+      const runs = task.getNextRuns(SAMPLE_RUNS).map((d) => d.getTime());
+      ms = 0;
+      for (let i = 1; i < runs.length; i++) ms = Math.max(ms, runs[i]! - runs[i - 1]!);
+    } finally {
+      void task.destroy();
+    }
+    cache.set(expression, ms);
+  }
+  return ms;
+}
+
+/** Expected interval of each scan kind, from the configured schedules. */
+export function scanIntervals(config: Pick<Config, 'cron'>): Record<ScheduledKind, number> {
+  return {
+    pm: cronIntervalMs(config.cron.pm),
+    sm: cronIntervalMs(config.cron.sm),
+    topology: cronIntervalMs(config.cron.topology),
+    ibdiagnet: cronIntervalMs(config.cron.ibdiagnet),
+  };
+}
