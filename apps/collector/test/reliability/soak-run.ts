@@ -88,7 +88,8 @@ export interface SoakResult {
 const API_READS = ['/api/summary', '/api/findings?state=active', '/api/worklist', '/api/sms', '/api/scans', '/metrics'];
 
 const DAY = 86_400_000;
-const mb = (b: number) => Math.round((b / 1048576) * 10) / 10;
+// Hundredths: the soak database stays near 1 MB, where tenths made one rounding step read as 10% growth.
+const mb = (b: number) => Math.round((b / 1048576) * 100) / 100;
 const size = (f: string) => {
   try {
     return statSync(f).size;
