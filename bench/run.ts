@@ -1,13 +1,16 @@
 /**
  * `pnpm bench [--quick] [--only stage[,stage]]`: generates 1k/4k/10k-GPU fabrics with the lab's
  * generator, the inputs ibwatch reads at that scale, and measures every stage. Prints one table
- * (stage, size, median, floor and ratio where one is named, target, verdict) and writes
- * bench/out/results.json. --quick: the 4k fabric as the large one, fewer runs, 3 days of history.
+ * (stage, size, median, floor and ratio where one is named, target, verdict: ok or MISSED) and
+ * writes bench/out/results.json. --quick: the 4k fabric as the large one, fewer runs, 3 days of
+ * history. Before any stage it builds the dashboard if it is stale and checks Chromium and the lab
+ * tools for the stages that need them, stopping within seconds with the step that is missing.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { tempDirs, type Stage, type StageCtx } from './lib/stage.ts';
+import { type Need, preflight } from './lib/preflight.ts';
+import { runMain, tempDirs, type Stage, type StageCtx } from './lib/stage.ts';
 import { table, verdict, type Row } from './lib/stats.ts';
 import { parseStage } from './stages/parse.ts';
 import { ibdiagnetStage } from './stages/ibdiagnet.ts';
@@ -29,6 +32,9 @@ const STAGES: Record<string, Stage> = {
   'live-lab': liveLabStage,
 };
 
+/** What a stage needs besides the workspace: the built SPA and Chromium, or the lab's tools. */
+const NEEDS: Record<string, Need[]> = { serve: ['web', 'chromium'], 'live-lab': ['lab'] };
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -40,6 +46,12 @@ async function main(): Promise<number> {
   const only = values.only ? values.only.split(',') : Object.keys(STAGES);
   for (const s of only)
     if (!STAGES[s]) throw new Error(`unknown stage "${s}" (stages: ${Object.keys(STAGES).join(', ')})`);
+  try {
+    await preflight(only.flatMap((s) => NEEDS[s] ?? []));
+  } catch (err) {
+    console.error(`bench: ${(err as Error).message}`);
+    return 2;
+  }
   const dirs = tempDirs();
   const quick = values.quick ?? false;
   const ctx: StageCtx = {
@@ -75,6 +87,7 @@ async function main(): Promise<number> {
           value: NaN,
           unit: 'ms',
           runs: 0,
+          failed: true,
         });
       }
       ctx.log(`stage ${name} done in ${((Date.now() - t) / 1000).toFixed(0)} s`);
@@ -103,15 +116,8 @@ async function main(): Promise<number> {
   console.log(
     `\n${rows.length} figures in ${((Date.now() - started) / 1000).toFixed(0)} s; results in bench/out/results.json`,
   );
-  return failed ? 1 : 0;
+  // Non-zero when a figure missed its target or a stage failed, so a script can tell.
+  return failed || rows.some((r) => verdict(r) !== 'ok') ? 1 : 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    console.error(err);
-    process.exitCode = 1;
-  },
-);
+runMain(main);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The one command that runs every test: lint (formatter, standalone check), typecheck, unit + integration (vitest; the integration
-# tests start the simulated lab), the web build, the e2e suite (Playwright + Debian Chromium
-# against the real collector on the lab) and the docker-compose check. Ends with one line
-# "N passed, N failed" summed over all runners.
+# The one command that runs every test: lint (formatter, standalone check), typecheck, the web
+# build, unit + integration (vitest; the integration tests start the simulated lab), the e2e suite
+# (Playwright + Debian Chromium against the real collector on the lab) and the docker-compose
+# check. Ends with one line "N passed, N failed" summed over all runners.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export npm_config_nodedir=${npm_config_nodedir:-/usr}
@@ -38,8 +38,9 @@ summary() {
 step setup bash scripts/setup.sh || { summary 1; exit 1; }
 step lint pnpm lint
 step typecheck pnpm typecheck
-step unit pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$OUT/unit.json"
+# The dashboard first: the demo's integration test serves it.
 step build pnpm build
+step unit pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$OUT/unit.json"
 step e2e env PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/$OUT/e2e.json" pnpm --filter @ibwatch/e2e exec playwright test --reporter=list,json
 step compose docker-compose -f docker-compose.yml config -q
 

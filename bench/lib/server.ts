@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -11,6 +12,18 @@ export interface Server {
   pid: number;
   child: ChildProcess;
   stop: () => Promise<void>;
+}
+
+/** A TCP port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const srv = net.createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => done(port));
+    });
+  });
 }
 
 export async function startServer(env: Record<string, string>, port: number): Promise<Server> {

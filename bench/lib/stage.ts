@@ -44,3 +44,16 @@ export function benchConfig(dir: string, env: Record<string, string> = {}): Conf
     ...env,
   });
 }
+
+/** Runs a bench's main and exits with its code (1, with the stack, when it throws). */
+export function runMain(main: () => Promise<number>): void {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,6 +1,6 @@
 /** Timing helpers and the result rows every stage returns. */
 
-export interface Row {
+interface RowBase {
   stage: string;
   /** What was measured (e.g. "one PM sweep: storePm"). */
   what: string;
@@ -11,11 +11,25 @@ export interface Row {
   runs: number;
   /** The floor this figure is compared with, when one is named (same unit as value). */
   floor?: { what: string; value: number };
-  /** Pass/fail target, e.g. { op: '<', value: 5000 } in `unit`; ratio targets use `ratioMax`. */
-  target?: { op: '<' | '>='; value: number };
-  ratioMax?: number;
   note?: string;
 }
+
+export interface Target {
+  op: '<' | '>=';
+  value: number;
+}
+
+/**
+ * One printed figure. Every figure carries a target: a bound on its value (`target`, in `unit`)
+ * or on its ratio to the floor (`ratioMax`), or both, so that each line says ok or MISSED.
+ */
+export type Row = RowBase &
+  (
+    | { target: Target; ratioMax?: number }
+    | { target?: Target; ratioMax: number; floor: { what: string; value: number } }
+    /** A stage that failed: its figures are missing, and so MISSED. */
+    | { failed: true; target?: undefined; ratioMax?: undefined }
+  );
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -40,20 +54,14 @@ export async function times(runs: number, fn: (i: number) => unknown, warmup = 0
   return out;
 }
 
+/** `ok`, or `MISSED` with what was missed; a figure that could not be measured (NaN) is MISSED. */
 export function verdict(r: Row): string {
+  if ('failed' in r) return 'MISSED (stage failed)';
+  if (!Number.isFinite(r.value)) return 'MISSED (not measured)';
   const bad: string[] = [];
-  let judged = false;
-  if (r.target) {
-    judged = true;
-    const ok = r.target.op === '<' ? r.value < r.target.value : r.value >= r.target.value;
-    if (!ok) bad.push('target');
-  }
-  if (r.ratioMax !== undefined && r.floor) {
-    judged = true;
-    if (r.value / r.floor.value >= r.ratioMax) bad.push('ratio');
-  }
-  if (!judged) return '';
-  return bad.length ? `MISS (${bad.join(', ')})` : 'ok';
+  if (r.target && !(r.target.op === '<' ? r.value < r.target.value : r.value >= r.target.value)) bad.push('target');
+  if (r.ratioMax !== undefined && r.floor && r.value / r.floor.value >= r.ratioMax) bad.push('ratio');
+  return bad.length ? `MISSED (${bad.join(', ')})` : 'ok';
 }
 
 const fmt = (v: number, unit: string): string => {

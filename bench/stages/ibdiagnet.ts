@@ -47,7 +47,8 @@ export const ibdiagnetStage: Stage = async (ctx) => {
       if (reply.nodes !== f.switches.length + f.cas.length) throw new Error(`firmware of ${reply.nodes} nodes`);
       c.db.close();
     }
-    const target = gpus === ctx.big ? { target: { op: '<' as const, value: 5000 } } : {};
+    // The 10k-GPU target; a smaller fabric is held to it too.
+    const target = { target: { op: '<' as const, value: 5000 } };
     rows.push({
       stage: 'ibdiagnet',
       what: 'first ibdiagnet run of a fabric into an empty database: parse + analyse + store',
@@ -73,6 +74,9 @@ export const ibdiagnetStage: Stage = async (ctx) => {
       value: median(inventory),
       unit: 'ms',
       runs,
+      // Built once per database change and then served from the reply cache: a cold build is
+      // what the first visitor after an hourly import waits for.
+      target: { op: '<', value: 500 },
     });
   }
   return rows;

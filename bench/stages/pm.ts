@@ -178,7 +178,9 @@ export const pmStage: Stage = async (ctx) => {
       unit: 'ms',
       runs,
       floor: { what: `the sweep's ${sweep.rows} port rows raw into SQLite`, value: median(rawMs) },
-      ...(big ? { target: { op: '<' as const, value: 1000 }, ratioMax: 2 } : {}),
+      // The 10k-GPU targets: under a second and under twice the raw insert; smaller fabrics too.
+      target: { op: '<', value: 1000 },
+      ratioMax: 2,
     });
     rows.push({
       stage: 'pm-ingest',
@@ -188,6 +190,9 @@ export const pmStage: Stage = async (ctx) => {
       unit: 'ms',
       runs,
       floor: { what: 'rows written by storePm, raw', value: median(floorMs) },
+      // The stricter floor is shown for what it says (the cost of judging 63k ports to write
+      // ~3k rows); the target is storePm's own.
+      target: { op: '<', value: 1000 },
     });
     rows.push({
       stage: 'pm-ingest',
@@ -196,6 +201,7 @@ export const pmStage: Stage = async (ctx) => {
       value: median(scanMs),
       unit: 'ms',
       runs,
+      target: { op: '<', value: 1000 },
     });
     c.db.close();
   }

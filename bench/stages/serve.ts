@@ -4,51 +4,24 @@
  * API latency under 20 concurrent clients, one port's 30-day history, RSS while serving and
  * sweeping, and the topology page in headless Chromium.
  */
-import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
 import { benchFabric, sizeLabel } from '../lib/fabric.ts';
 import { FakeFabricTools } from '../lib/fake-tools.ts';
 import type { Stage, StageCtx } from '../lib/stage.ts';
 import { median, percentile, type Row } from '../lib/stats.ts';
-import { load, sampleRss, startServer, type Server } from '../lib/server.ts';
+import { launchChromium, measureTopology } from '../lib/browser.ts';
+import { freePort, load, sampleRss, startServer, type Server } from '../lib/server.ts';
 import { historyDb } from './db-size.ts';
 
 const CLIENTS = 20;
 /** Math.max(...xs) overflows the stack on the ~100k latencies of a 30-s load. */
 const maxOf = (xs: number[]) => xs.reduce((a, b) => (b > a ? b : a), -Infinity);
 
-/** The few Playwright calls used here (the types live in the e2e package). */
-interface Page {
-  goto(url: string): Promise<unknown>;
-  waitForFunction(fn: () => boolean, arg: undefined, o: { timeout: number }): Promise<unknown>;
-  evaluate<T>(fn: () => T): Promise<T>;
-  locator(sel: string): {
-    first(): { boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null> };
-  };
-  mouse: {
-    move(x: number, y: number, o?: { steps: number }): Promise<void>;
-    wheel(dx: number, dy: number): Promise<void>;
-    down(): Promise<void>;
-    up(): Promise<void>;
-  };
-  waitForTimeout(ms: number): Promise<void>;
-  close(): Promise<void>;
-}
-interface Playwright {
-  chromium: {
-    launch(o: {
-      executablePath: string;
-      args: string[];
-    }): Promise<{ newPage(o: object): Promise<Page>; close(): Promise<void> }>;
-  };
-}
-
 export const serveStage: Stage = async (ctx) => {
   const f = benchFabric(ctx.big);
   const db = await historyDb(ctx);
   const tools = new FakeFabricTools(f);
   const bin = tools.writeScripts(ctx.tmp('tools'), 4, 20);
-  const port = 18000 + Math.floor(Math.random() * 2000);
+  const port = await freePort();
   ctx.log(`serve: starting the collector on :${port} (sweeps every 20 s)`);
   const started = Date.now();
   const server = await startServer(
@@ -134,6 +107,8 @@ export const serveStage: Stage = async (ctx) => {
         value: median(sweeps),
         unit: 'ms',
         runs: sweeps.length,
+        // A sweep must end well inside the stage's 20-s sweep period.
+        target: { op: '<', value: 10_000 },
         note: `max ${maxOf(sweeps)} ms`,
       });
     }
@@ -170,58 +145,25 @@ async function waitForScan(url: string, kind: string, since: number): Promise<vo
 }
 
 async function render(ctx: StageCtx, server: Server, size: string): Promise<Row[]> {
-  // playwright-core is the e2e package's dependency; resolved from there (no new dependency).
-  const req = createRequire(resolve(import.meta.dirname, '../../e2e/package.json'));
-  let pw: Playwright;
-  try {
-    pw = req('@playwright/test') as Playwright;
-  } catch {
-    ctx.log('render: @playwright/test not installed in e2e/, skipped');
-    return [];
-  }
-  const browser = await pw.chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--disable-gpu', '--disable-quic'],
-  });
+  const browser = await launchChromium();
   const first: number[] = [];
   const nav: number[] = [];
   const frames: number[] = [];
   try {
     for (let i = 0; i < (ctx.quick ? 2 : 3); i++) {
-      const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-      const t = Date.now();
-      await page.goto(`${server.url}/topology`);
-      await page.waitForFunction(
-        () => (globalThis as { __ibwatchTopoStats?: unknown }).__ibwatchTopoStats !== undefined,
-        undefined,
-        { timeout: 60_000 },
-      );
-      nav.push(Date.now() - t);
-      const stats = await page.evaluate(
-        () => (globalThis as unknown as { __ibwatchTopoStats: { firstRenderMs: number } }).__ibwatchTopoStats,
-      );
-      first.push(stats.firstRenderMs);
-      const canvas = page.locator('canvas').first();
-      const box = (await canvas.boundingBox())!;
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-      for (let k = 0; k < 10; k++) {
-        await page.mouse.wheel(0, k % 2 ? 300 : -300);
-        await page.mouse.down();
-        await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 20, { steps: 4 });
-        await page.mouse.up();
-        await page.waitForTimeout(50);
-        frames.push(
-          await page.evaluate(
-            () =>
-              (globalThis as unknown as { __ibwatchTopoStats: { lastFrameMs: number } }).__ibwatchTopoStats.lastFrameMs,
-          ),
-        );
-      }
-      await page.close();
+      const t = await measureTopology(browser, server.url, 10);
+      nav.push(t.navigationMs);
+      first.push(t.firstRenderMs);
+      frames.push(...t.frameMs);
     }
   } finally {
     await browser.close();
   }
+  return topologyRows(size, nav, first, frames);
+}
+
+/** The topology view's figures and their targets (also printed by bench:spot). */
+export function topologyRows(size: string, nav: number[], first: number[], frames: number[]): Row[] {
   return [
     {
       stage: 'render',
@@ -248,6 +190,8 @@ async function render(ctx: StageCtx, server: Server, size: string): Promise<Row[
       value: median(frames),
       unit: 'ms',
       runs: frames.length,
+      // A frame of a 60 Hz screen.
+      target: { op: '<', value: 16 },
       note: `p95 ${percentile(frames, 95).toFixed(1)} ms`,
     },
   ];

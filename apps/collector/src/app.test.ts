@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { appOf, auth, testContext } from './test-support.ts';
+import { buildApp } from './app.ts';
 import { securityHeaders } from './security-headers.ts';
 
 describe('buildApp()', () => {
@@ -128,5 +129,39 @@ describe('a 5xx', () => {
       });
       expect(r.body).not.toMatch(/\n\s+at |SELECT|sqlite|database/i);
     }
+  });
+});
+
+describe('request logging', () => {
+  // What the collector logs per request at a log level, and the process warnings building it raised.
+  async function logged(level: string): Promise<{ lines: { msg: string }[]; warnings: string[] }> {
+    const ctx = testContext({ IBWATCH_LOG_LEVEL: level });
+    const lines: { msg: string }[] = [];
+    const warnings: string[] = [];
+    const onWarning = (w: Error & { code?: string }) => warnings.push(`${w.code ?? w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    const stream = { write: (l: string) => void lines.push(JSON.parse(l) as { msg: string }) };
+    const app = await buildApp({ ...ctx, logger: { level, stream } });
+    try {
+      await app.inject('/api/health');
+      // process.emitWarning delivers on the next tick.
+      await new Promise((r) => setImmediate(r));
+      return { lines, warnings };
+    } finally {
+      process.off('warning', onWarning);
+      await app.close();
+      ctx.cleanup();
+    }
+  }
+
+  it('is off at info, without the deprecated Fastify option (no FSTDEP023 warning)', async () => {
+    const { lines, warnings } = await logged('info');
+    expect(lines.map((l) => l.msg)).not.toContain('incoming request');
+    expect(warnings).toEqual([]);
+  });
+
+  it('is on at debug', async () => {
+    const { lines } = await logged('debug');
+    expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
   });
 });

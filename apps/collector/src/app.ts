@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -11,7 +11,7 @@ import { authHook } from './auth.ts';
 import { securityHeaders } from './security-headers.ts';
 import { registerRoutes } from './routes/index.ts';
 import { schemaErrorMessage } from './validation-message.ts';
-import type { ScanService } from './scans/scan-service.ts';
+import { isBusyError, RETRY_AFTER_S, type ScanService } from './scans/scan-service.ts';
 import type { NameBook } from './names.ts';
 
 export interface AppDeps {
@@ -32,7 +32,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger ?? false,
     bodyLimit: config.bodyLimitBytes,
     // One line per request drowns the scan log at a NOC's refresh rates; debug brings it back.
-    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    // Through a LogController: Fastify 5 deprecates the top-level option (FSTDEP023 printed at start).
+    logController: new LogController({
+      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    }),
     // Request ids let an operator match a UI error to a log line without exposing internals.
     genReqId: () => Math.random().toString(36).slice(2, 10),
     // Unknown body fields and query parameters are refused (400 naming them), not silently
@@ -64,6 +67,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // One error handler: validation errors say what was wrong; 5xx never leak a stack or SQL.
   app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown }, req, reply) => {
+    // Another process held the database past the busy timeout: nothing is wrong with the request.
+    if (isBusyError(err)) {
+      req.log.warn({ err }, 'database busy');
+      return reply
+        .code(503)
+        .header('retry-after', String(RETRY_AFTER_S))
+        .send({ statusCode: 503, error: 'Service Unavailable', message: 'database busy; try again' });
+    }
     const status = err.statusCode ?? 500;
     if (status >= 500) {
       req.log.error({ err }, 'request failed');

@@ -79,7 +79,6 @@ describe('ibwatch CLI', { timeout: 30_000 }, () => {
     expect(s.fabricStatus.word).toBe(s.brokenNow.length ? 'DEGRADED' : 'OK');
     expect(r.code).toBe(s.exitCode);
     expect(s.exitCode).toBe(s.brokenNow.length ? 1 : 0);
-    // 263 CAs, of which 7 are SHARP Aggregation Nodes ("IB Aggregation Nodes : 7" in the run's log).
     expect(s).toMatchObject({ switches: 9, hcas: 256, aggregationNodes: 7, freshness: [] });
     const text = await cli('status', '--db', db);
     expect(text.code).toBe(r.code);

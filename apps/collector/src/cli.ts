@@ -1,7 +1,7 @@
 // `ibwatch` CLI: `pnpm ibwatch <command> [--db FILE] [--json]`. Machine-readable output on
 // stdout (with --json, nothing else), logs and errors on stderr, non-zero exit on failure.
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from './config.ts';
 import { createContext, type Context } from './context.ts';
@@ -14,6 +14,9 @@ import { createNcclRepo } from './db/nccl-repo.ts';
 import { formatBytes, type NcclRunRow, type ScanRow } from '@ibwatch/fabric';
 import { windowProblems } from './scans/nccl-checks.ts';
 import { formatStatus, readStatus } from './cli-status.ts';
+import { failureKind } from './scans/scan-service.ts';
+import { readNcclFile } from './sources/nccl-file.ts';
+import type { NcclLabels } from './scans/nccl-import.ts';
 import { backupDatabase } from './db/backup.ts';
 import { checkDatabase } from './db/check-db.ts';
 
@@ -36,6 +39,18 @@ const USAGE = `usage: ibwatch <command> [options]
 options: --db FILE (default IBWATCH_DB), --json (machine-readable stdout), --help`;
 
 const COMMANDS = ['scan', 'import', 'findings', 'worklist', 'sm', 'nccl', 'backup', 'check-db'];
+/**
+ * The CLI waits longer for another writer than the server (which must keep answering), and
+ * tries a scan again when the database stayed busy even so: an import that reached the
+ * database busy was not refused for its data. After the last try it exits with 75
+ * (EX_TEMPFAIL: "try again later") rather than 1 ("failed").
+ */
+const CLI_BUSY_TIMEOUT_MS = 30_000;
+const BUSY_TRIES = 4;
+const EXIT_BUSY = 75;
+/** What a label may hold: the same bounds as the API's labels schema (routes/nccl.ts). */
+const LABEL_TEXT_MAX = 100;
+const LABEL_INT: Record<string, [number, number]> = { nodes: [1, 100_000], hcaCount: [0, 1000] };
 const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
 const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : s + '\n');
 const fmtTime = (ms: number | null) => (ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + 'Z' : '-');
@@ -118,7 +133,7 @@ async function main(argv: string[]): Promise<number> {
     }
     return r.ok ? 0 : 1;
   }
-  const ctx: Context = createContext(config);
+  const ctx: Context = createContext(config, { busyTimeoutMs: CLI_BUSY_TIMEOUT_MS });
   try {
     switch (cmd) {
       case 'scan': {
@@ -131,45 +146,40 @@ async function main(argv: string[]): Promise<number> {
         const rows: ScanRow[] = [];
         for (const k of kinds) {
           if (!['pm', 'sm', 'topology', 'ibdiagnet'].includes(k)) throw new UsageError(`unknown scan kind ${k}`);
-          const r = await ctx.scans.run(k, 'cli');
+          const r = await whileBusy(() => ctx.scans.run(k, 'cli'));
           rows.push(r);
           printScan(r, json);
         }
         if (json) out(JSON.stringify(rows));
-        return rows.some((r) => r.status === 'failed') ? 1 : 0;
+        return exitCode(rows);
       }
       case 'import': {
         const [what, path] = rest;
         if (!path || (what !== 'ibdiagnet' && what !== 'nccl'))
           throw new UsageError('import ibdiagnet DIR | import nccl FILE');
         if (what === 'ibdiagnet') {
-          const r = await ctx.scans.importIbdiagnet(path, 'cli');
+          const r = await whileBusy(() => ctx.scans.importIbdiagnet(path, 'cli'));
           printScan(r, json);
           if (json) out(JSON.stringify(r));
-          return r.status === 'failed' ? 1 : 0;
+          return exitCode([r]);
         }
-        const labels: Record<string, string | number> = {};
-        for (const l of values.label ?? []) {
-          const [k, v] = l.split('=');
-          if (!k || v === undefined || !['cluster', 'nodes', 'gpuModel', 'hcaCount', 'runBy'].includes(k))
-            throw new UsageError(`bad label ${l}`);
-          labels[k] = k === 'nodes' || k === 'hcaCount' ? Number(v) : v;
-        }
+        const labels = parseLabels(values.label ?? []);
         const window = values.at === undefined ? {} : { startedAt: parseAt(values.at) };
         const problems = windowProblems(window, Date.now());
         if (problems.length > 0) throw new UsageError(`--at: ${problems.join('; ')}`);
-        const { scan, runId } = await ctx.scans.importNccl(
-          readFileSync(path, 'utf8'),
-          labels,
-          basename(path),
-          'cli',
-          window,
-        );
+        // A FIFO, a device, a directory, a file over the limit: refused (exit 1) before anything is read.
+        const text = readNcclFile(path).toString('utf8');
+        let runId: number | null = null;
+        const scan = await whileBusy(async () => {
+          const r = await ctx.scans.importNccl(text, labels, basename(path), 'cli', window);
+          runId = r.runId;
+          return r.scan;
+        });
         printScan(scan, json);
         if (!json) for (const w of scan.warnings) err(`warning: ${w}`);
         if (json) out(JSON.stringify({ scan, runId, run: runId ? createNcclRepo(ctx.db).get(runId)?.run : null }));
         else if (runId) err(`nccl run #${runId} stored`);
-        return runId === null ? 1 : 0;
+        return runId === null ? exitCode([scan]) : 0;
       }
       case 'findings': {
         const rows = createFindingsRepo(ctx.db)
@@ -220,6 +230,49 @@ async function main(argv: string[]): Promise<number> {
 }
 
 class UsageError extends Error {}
+
+/** Runs `scan` again (after a pause) while it fails only because the database was busy. */
+async function whileBusy(scan: () => Promise<ScanRow>): Promise<ScanRow> {
+  for (let attempt = 1; ; attempt++) {
+    const row = await scan();
+    if (failureKind(row) !== 'busy' || attempt === BUSY_TRIES) return row;
+    const pause = 500 * 2 ** attempt * (0.5 + Math.random());
+    err(`ibwatch: database busy (${row.error}); trying again in ${(pause / 1000).toFixed(1)} s`);
+    await sleep(pause);
+  }
+}
+
+/** 0 when every scan stored something, 75 when one failed only because the database stayed busy, else 1. */
+function exitCode(rows: ScanRow[]): number {
+  if (rows.some((r) => failureKind(r) === 'busy')) return EXIT_BUSY;
+  return rows.some((r) => r.status === 'failed') ? 1 : 0;
+}
+
+/** `--label k=v` values, checked as the API checks an upload's labels. */
+function parseLabels(list: string[]): NcclLabels {
+  const labels: Record<string, string | number> = {};
+  for (const l of list) {
+    const eq = l.indexOf('=');
+    const k = l.slice(0, eq);
+    const v = l.slice(eq + 1);
+    if (eq < 1 || !['cluster', 'nodes', 'gpuModel', 'hcaCount', 'runBy'].includes(k))
+      throw new UsageError(`bad label ${JSON.stringify(l)}: expected cluster|nodes|gpuModel|hcaCount|runBy=value`);
+    const range = LABEL_INT[k];
+    if (range) {
+      const n = /^\d+$/.test(v) ? Number(v) : NaN;
+      if (!(n >= range[0] && n <= range[1]))
+        throw new UsageError(
+          `bad label ${k}=${JSON.stringify(v)}: expected an integer from ${range[0]} to ${range[1]}`,
+        );
+      labels[k] = n;
+    } else {
+      if (v.length > LABEL_TEXT_MAX)
+        throw new UsageError(`bad label ${k}: at most ${LABEL_TEXT_MAX} characters, got ${v.length}`);
+      labels[k] = v;
+    }
+  }
+  return labels as NcclLabels;
+}
 
 /** `--at`: epoch milliseconds, or a time Date.parse reads (ISO 8601; without a zone it is local time). */
 function parseAt(v: string): number {

@@ -29,6 +29,11 @@ export interface Config {
   ibdiagnetPath: string;
   ibdiagnetArgs: string[];
   ibdiagnetOutDir: string;
+  /**
+   * ibdiagnet2 imports all or nothing: a file of another run, a broken secondary file or a
+   * section missing from db_csv fails the import instead of being a warning.
+   */
+  ibdiagnetStrict: boolean;
   nodeNameMap: string | null;
   ncclDropDir: string | null;
   /** busbw (GB/s) above which an nccl-tests result is refused as no measurement. */
@@ -177,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ibdiagnetPath: str('IBWATCH_IBDIAGNET', 'ibdiagnet'),
     ibdiagnetArgs,
     ibdiagnetOutDir: resolve(str('IBWATCH_IBDIAGNET_OUT', resolve(REPO_ROOT, '.ibwatch/ibdiagnet'))),
+    ibdiagnetStrict: bool('IBWATCH_IBDIAGNET_STRICT', false),
     nodeNameMap: env.IBWATCH_NODE_NAME_MAP ? resolve(env.IBWATCH_NODE_NAME_MAP) : null,
     ncclDropDir: env.IBWATCH_NCCL_DROP_DIR ? resolve(env.IBWATCH_NCCL_DROP_DIR) : null,
     ncclMaxBusbwGBs: int('IBWATCH_NCCL_MAX_BUSBW_GBS', NCCL_MAX_BUSBW_GBS, 1, 1_000_000),

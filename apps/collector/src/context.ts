@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { parseNodeNameMap } from '@ibwatch/parsers';
+import { existsSync } from 'node:fs';
+import { ParseError, parseNodeNameMap, readInputFile } from '@ibwatch/parsers';
 import { readState } from '@ibwatch/lab';
 import type { Config } from './config.ts';
 import { openDb, type Db } from './db/open-db.ts';
@@ -27,7 +27,15 @@ export function loadNames(config: Config): { names: NameBook; warnings: string[]
   if (!file && config.source === 'lab') file = readState(config.labDir)?.paths.nodeNameMap ?? null;
   if (!file || !existsSync(file))
     return { names: new NameBook(), warnings: file ? [`node-name map ${file} not found`] : [] };
-  const r = parseNodeNameMap(readFileSync(file, 'utf8'), { file });
+  let text: string;
+  try {
+    // A regular file of sane size (a FIFO here would block the start-up): see input-file.ts.
+    text = readInputFile(file, { format: 'node-name map', maxBytes: 64 << 20 }).toString('utf8');
+  } catch (err) {
+    if (!(err instanceof ParseError)) throw err;
+    return { names: new NameBook(), warnings: [err.message] };
+  }
+  const r = parseNodeNameMap(text, { file });
   const rackOf = (e: (typeof r.value)[number]) => e.rack ?? e.location ?? null;
   return {
     names: NameBook.fromMap(r.value.map((e) => [e.guid, { name: e.name, rack: rackOf(e), u: e.u ?? null }])),
@@ -36,8 +44,11 @@ export function loadNames(config: Config): { names: NameBook; warnings: string[]
 }
 
 /** Everything the server and the CLI share: database, names, tool runner, scan service. */
-export function createContext(config: Config, opts: { runner?: ToolRunner; db?: Db } = {}): Context {
-  const db = opts.db ?? openDb(config.dbFile);
+export function createContext(
+  config: Config,
+  opts: { runner?: ToolRunner; db?: Db; busyTimeoutMs?: number } = {},
+): Context {
+  const db = opts.db ?? openDb(config.dbFile, { busyTimeoutMs: opts.busyTimeoutMs });
   const { names, warnings } = loadNames(config);
   // Scans left 'running' by a crash or kill: their transaction never committed. A database that
   // refuses writes (read-only file, disk full) must not stop the start-up: a supervisor would

@@ -86,5 +86,7 @@ describe('server.ts', () => {
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
     expect(Date.now() - t0).toBeLessThan(5000);
+    // Nothing on stderr at start or stop: no deprecation or other process warning.
+    expect(s.stderr()).toBe('');
   }, 40_000);
 });

@@ -6,7 +6,7 @@ import { startScheduler } from './scans/scheduler.ts';
 import { startMaintenance } from './scans/maintenance.ts';
 import { startDropDirWatcher } from './sources/drop-dir.ts';
 import { refreshLinkHealth } from './scans/link-health-store.ts';
-import type { Db } from './db/open-db.ts';
+import { writeTransaction, type Db } from './db/open-db.ts';
 
 export async function serve(): Promise<void> {
   let config;
@@ -25,7 +25,9 @@ export async function serve(): Promise<void> {
   recolourLinks(ctx.db, app.log);
   const scheduler = startScheduler(config, ctx.scans, app.log);
   const maintenance = startMaintenance(ctx.db, config, app.log);
-  const dropDir = config.ncclDropDir ? startDropDirWatcher(config.ncclDropDir, ctx.scans, app.log) : null;
+  const dropDir = config.ncclDropDir
+    ? startDropDirWatcher(config.ncclDropDir, { scans: ctx.scans, db: ctx.db, log: app.log })
+    : null;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -63,7 +65,7 @@ export async function serve(): Promise<void> {
  */
 function recolourLinks(db: Db, log: { warn(obj: unknown, msg?: string): void }): void {
   try {
-    db.transaction(() => refreshLinkHealth(db))();
+    writeTransaction(db, () => refreshLinkHealth(db));
   } catch (err) {
     log.warn({ err }, 'could not recompute link health at start-up');
   }

@@ -1,7 +1,7 @@
 // Shared set-up of the collector's tests: a real SQLite file in a temp dir, a config that runs no
 // tools, and the paths of the real samples and fixtures. Imported only by *.test.ts files.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -228,4 +228,18 @@ export function listeningUrl(s: ServerProcess, timeoutMs = 20_000): Promise<stri
     },
     { timeout: timeoutMs, interval: 50 },
   );
+}
+
+/**
+ * Makes `dir` read-only for this process and its children: a read-only bind mount as root (EROFS,
+ * as on a read-only NFS export; root ignores file modes), else mode 0555 (EACCES). Returns the undo.
+ */
+export function readOnlyDir(dir: string): () => void {
+  if (process.getuid?.() === 0) {
+    execFileSync('mount', ['--bind', dir, dir]);
+    execFileSync('mount', ['-o', 'remount,ro,bind', dir]);
+    return () => execFileSync('umount', [dir]);
+  }
+  chmodSync(dir, 0o555);
+  return () => chmodSync(dir, 0o755);
 }

@@ -239,7 +239,7 @@ describe('collector against a live 256-GPU lab', () => {
     const sw = h.port('leaf-r3-01', 5);
     const hca = h.peer(sw);
     await linkDown(h.lab, sw, { countFlap: true });
-    // Unlink: OpenSM gets trap 128 and re-routes at once (LAB.md), iblinkinfo shows Down/Polling.
+    // Unlink: OpenSM gets trap 128 and re-routes at once (docs/lab.md), iblinkinfo shows Down/Polling.
     await scanOk('topology');
     await scanOk('pm');
 

@@ -369,7 +369,15 @@ export interface NcclRunRow {
   startedAt: number;
   finishedAt: number;
   collective: string;
-  labels: { cluster?: string; nodes?: number; gpuModel?: string; hcaCount?: number; runBy?: string };
+  labels: {
+    cluster?: string;
+    nodes?: number;
+    gpuModel?: string;
+    hcaCount?: number;
+    runBy?: string;
+    /** Sample data (the demo's history), not measured on this fabric. */
+    demo?: boolean;
+  };
   hosts: string[];
   /** Hosts the run spanned: its rank lines' hosts, else the `nodes` label; null when unknown. */
   nodes: number | null;

@@ -1,4 +1,4 @@
-import { ABSENT, tableRow, type CounterColumn, type CounterTable } from './counter-table.ts';
+import { allAbsent, isAbsent, tableRow, usedMask, type CounterColumn, type CounterTable } from './counter-table.ts';
 import { isQuiet, portDelta, SPEC_LIST, type CounterSpec, type DeltaResult } from './counters.ts';
 import type { CounterName } from './types.ts';
 
@@ -44,10 +44,11 @@ export function computeTableDeltas(
   const prevRow = matchRows(previous, current);
   const flag = new Uint8Array(current.rows); // 1 = changed, 2 = unchanged but pegged
   for (const { cur, prev } of columnPairs(specs, previous, current)) markChanged(flag, prevRow, cur, prev);
-  for (const { col, max } of pegChecks(specs, current)) {
+  for (const { col, hiMax, loMax } of pegChecks(specs, current)) {
     const hi = col.hi;
     const lo = col.lo;
-    for (let r = 0; r < current.rows; r++) if (lo[r] === max && hi[r] === 0 && flag[r] === 0) flag[r] = 2;
+    // An absent cell's halves are 0, never a maximum.
+    for (let r = 0; r < current.rows; r++) if (lo[r] === loMax && hi[r] === hiMax && flag[r] === 0) flag[r] = 2;
   }
   const matched = new Uint8Array(previous.rows);
   for (let r = 0; r < current.rows; r++) {
@@ -89,21 +90,28 @@ function markChanged(
     const cl = cur.lo;
     const ph = prev.hi;
     const pl = prev.lo;
+    if (cur.absent === undefined && prev.absent === undefined) {
+      for (let r = 0; r < n; r++) {
+        const p = prevRow[r]!;
+        if (p >= 0 && (cl[r] !== pl[p] || ch[r] !== ph[p])) flag[r] = 1;
+      }
+      return;
+    }
+    // An absent cell (halves 0) against a 0 is a change too.
+    const ca = cur.absent ?? new Uint8Array(n);
+    const pa = prev.absent ?? new Uint8Array(pl.length);
     for (let r = 0; r < n; r++) {
       const p = prevRow[r]!;
-      if (p >= 0 && (cl[r] !== pl[p] || ch[r] !== ph[p])) flag[r] = 1;
+      if (p >= 0 && (cl[r] !== pl[p] || ch[r] !== ph[p] || ca[r] !== pa[p])) flag[r] = 1;
     }
     return;
   }
   // Present on one side only: any value there against absent on the other.
   const col = (cur ?? prev)!;
-  const hi = col.hi;
-  const lo = col.lo;
   for (let r = 0; r < n; r++) {
     const p = prevRow[r]!;
     if (p < 0) continue;
-    const i = cur ? r : p;
-    if (hi[i] !== ABSENT || lo[i] !== ABSENT) flag[r] = 1;
+    if (!isAbsent(col, cur ? r : p)) flag[r] = 1;
   }
 }
 
@@ -122,16 +130,26 @@ function columnPairs(specs: readonly CounterSpec[], previous: CounterTable, curr
   return out;
 }
 
-/** Classic columns below 64 bits and their maximum: a cell at its maximum needs the record rules. */
+/**
+ * Columns and their maximum (as halves): a cell at its maximum needs the record rules — a
+ * classic counter pegged there, or a 64-bit one at 2^64 - 1 (which only a counter that never
+ * resets, or a broken one, reaches: saturated, the rate is unknown).
+ */
 function pegChecks(specs: readonly CounterSpec[], current: CounterTable) {
   const cc = new Map(current.columns.map((c) => [c.name, c]));
-  const out: { col: CounterColumn; max: number }[] = [];
+  const out: { col: CounterColumn; hiMax: number; loMax: number }[] = [];
   for (const s of specs) {
     const col = cc.get(s.name);
-    if (col && s.widthBits < 64) out.push({ col, max: 2 ** s.widthBits - 1 });
+    if (col) out.push(s.widthBits < 64 ? { col, hiMax: 0, loMax: 2 ** s.widthBits - 1 } : all64(col));
+    for (const name of s.extNames) {
+      const ext = cc.get(name);
+      if (ext) out.push(all64(ext));
+    }
   }
   return out;
 }
+
+const all64 = (col: CounterColumn) => ({ col, hiMax: 0xffff_ffff, loMax: 0xffff_ffff });
 
 /**
  * For each current row, its previous row or -1: by position when the keys agree (a tool prints
@@ -188,22 +206,28 @@ export function appendRows(base: CounterTable, from: CounterTable, rows: readonl
   const names = [...new Set([...base.columns.map((c) => c.name), ...from.columns.map((c) => c.name)])];
   const bc = new Map(base.columns.map((c) => [c.name, c]));
   const fc = new Map(from.columns.map((c) => [c.name, c]));
-  const columns = names.map((name) => {
-    const hi = new Uint32Array(n).fill(ABSENT);
-    const lo = new Uint32Array(n).fill(ABSENT);
+  const columns = names.map((name): CounterColumn => {
+    const hi = new Uint32Array(n);
+    const lo = new Uint32Array(n);
+    const absent = allAbsent(n);
     const b = bc.get(name);
     if (b) {
       hi.set(b.hi);
       lo.set(b.lo);
+      if (b.absent) absent.set(b.absent);
+      else absent.fill(0, 0, base.rows);
     }
     const f = fc.get(name);
     if (f) {
       for (let k = 0; k < rows.length; k++) {
-        hi[base.rows + k] = f.hi[rows[k]!]!;
-        lo[base.rows + k] = f.lo[rows[k]!]!;
+        const r = rows[k]!;
+        hi[base.rows + k] = f.hi[r]!;
+        lo[base.rows + k] = f.lo[r]!;
+        absent[base.rows + k] = isAbsent(f, r) ? 1 : 0;
       }
     }
-    return { name, hi, lo };
+    const mask = usedMask(absent, n);
+    return mask ? { name, hi, lo, absent: mask } : { name, hi, lo };
   });
   const portNums = new Uint16Array(n);
   portNums.set(base.portNums);

@@ -12,15 +12,21 @@ import type { CounterName, Guid, PortCounters } from './types.ts';
  * over integers. Ports that need a closer look are turned into records one at a time
  * ({@link tableRow}).
  *
- * A value that is absent (column not printed for that port) is all ones in both halves, which
- * every consumer already treats as unusable (ibdiagnet's 64-bit "unsupported" sentinels are
- * `0xfffffffffffffffe` and all ones).
+ * A cell that is absent (column not printed for that port, "not supported") is marked in the
+ * column's `absent` mask, never by a value: every 64-bit pattern is a counter value. (All ones
+ * used to mean "absent", so a PortCountersExtended counter saturated at 2^64 - 1 vanished
+ * without a word: issue 14.)
  */
 export interface CounterColumn {
   /** Counter name as the tool spells it (`SymbolErrorCounter`, `PortXmitDataExtended`). */
   name: CounterName;
   hi: Uint32Array;
   lo: Uint32Array;
+  /**
+   * 1 for each row whose cell is absent (both halves then 0); undefined when every cell of the
+   * column has a value (the common case: nothing to allocate or check).
+   */
+  absent?: Uint8Array;
 }
 
 export interface CounterTable {
@@ -33,19 +39,17 @@ export interface CounterTable {
   columns: CounterColumn[];
 }
 
-/** Both halves of an absent value. */
-export const ABSENT = 0xffff_ffff;
 const TWO32 = 4_294_967_296;
 
 export function isAbsent(col: CounterColumn, row: number): boolean {
-  return col.hi[row] === ABSENT && col.lo[row] === ABSENT;
+  return col.absent !== undefined && col.absent[row] === 1;
 }
 
 /** The value of one cell, undefined when absent. */
 export function cellValue(col: CounterColumn, row: number): bigint | undefined {
+  if (col.absent !== undefined && col.absent[row] === 1) return undefined;
   const hi = col.hi[row]!;
   const lo = col.lo[row]!;
-  if (hi === ABSENT && lo === ABSENT) return undefined;
   if (hi === 0) return lo < SMALL.length ? SMALL[lo]! : BigInt(lo);
   return (BigInt(hi) << 32n) | BigInt(lo);
 }
@@ -84,10 +88,22 @@ export function tableFromPortCounters(list: readonly PortCounters[]): CounterTab
   return b.build();
 }
 
+/** A mask of `n` rows, all absent. */
+export function allAbsent(n: number): Uint8Array {
+  return new Uint8Array(n).fill(1);
+}
+
+/** `mask` when it marks a row of the first `n` absent, else undefined (no mask needed). */
+export function usedMask(mask: Uint8Array | undefined, n: number): Uint8Array | undefined {
+  if (mask === undefined) return undefined;
+  const i = mask.indexOf(1);
+  return i !== -1 && i < n ? mask : undefined;
+}
+
 /**
  * Grows a {@link CounterTable} row by row. Columns may appear at any row (earlier rows read
- * absent). Values are set from numbers, bigints or decimal digits inside a string, the last
- * without creating a substring or a bigint.
+ * absent), and a cell never set is absent. Values are set from numbers, bigints or decimal
+ * digits inside a string, the last without creating a substring or a bigint.
  */
 export class CounterTableBuilder {
   private cap: number;
@@ -112,7 +128,12 @@ export class CounterTableBuilder {
     let i = this.index.get(name);
     if (i === undefined) {
       i = this.cols.length;
-      this.cols.push({ name, hi: new Uint32Array(this.cap).fill(ABSENT), lo: new Uint32Array(this.cap).fill(ABSENT) });
+      this.cols.push({
+        name,
+        hi: new Uint32Array(this.cap),
+        lo: new Uint32Array(this.cap),
+        absent: allAbsent(this.cap),
+      });
       this.index.set(name, i);
     }
     return i;
@@ -132,6 +153,7 @@ export class CounterTableBuilder {
     const lo = v >>> 0;
     c.lo[row] = lo;
     c.hi[row] = (v - lo) / TWO32;
+    c.absent![row] = 0;
   }
 
   /** Both 32-bit halves at once (a hex cell read digit by digit). */
@@ -139,12 +161,19 @@ export class CounterTableBuilder {
     const c = this.cols[col]!;
     c.hi[row] = hi;
     c.lo[row] = lo;
+    c.absent![row] = 0;
   }
 
   setBigint(col: number, row: number, v: bigint): void {
+    this.setHalves(col, row, Number((v >> 32n) & 0xffff_ffffn), Number(v & 0xffff_ffffn));
+  }
+
+  /** The cell has no value (a cell never set is absent too). */
+  setAbsent(col: number, row: number): void {
     const c = this.cols[col]!;
-    c.hi[row] = Number((v >> 32n) & 0xffff_ffffn);
-    c.lo[row] = Number(v & 0xffff_ffffn);
+    c.hi[row] = 0;
+    c.lo[row] = 0;
+    c.absent![row] = 1;
   }
 
   /**
@@ -179,26 +208,32 @@ export class CounterTableBuilder {
 
   build(): CounterTable {
     const n = this.n;
-    const cut = (a: Uint32Array) => (a.length === n ? a : a.slice(0, n));
+    const cut = <A extends Uint32Array | Uint8Array>(a: A): A => (a.length === n ? a : (a.slice(0, n) as A));
     return {
       rows: n,
       nodeGuids: this.guids,
       portNums: this.ports.slice(0, n),
       ...(this.ext ? { extended: this.ext.slice(0, n) } : {}),
-      columns: this.cols.map((c) => ({ name: c.name, hi: cut(c.hi), lo: cut(c.lo) })),
+      columns: this.cols.map((c) => {
+        const absent = usedMask(c.absent, n);
+        return { name: c.name, hi: cut(c.hi), lo: cut(c.lo), ...(absent ? { absent: cut(absent) } : {}) };
+      }),
     };
   }
 
   private grow(): void {
     const cap = this.cap * 2;
     const widen = (a: Uint32Array) => {
-      const b = new Uint32Array(cap).fill(ABSENT);
+      const b = new Uint32Array(cap);
       b.set(a);
       return b;
     };
     for (const c of this.cols) {
       c.hi = widen(c.hi);
       c.lo = widen(c.lo);
+      const absent = allAbsent(cap);
+      absent.set(c.absent!);
+      c.absent = absent;
     }
     const p = new Uint16Array(cap);
     p.set(this.ports);

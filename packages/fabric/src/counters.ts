@@ -84,8 +84,14 @@ export const COUNTER_SPECS: ReadonlyMap<CounterName, CounterSpec> = new Map(
   ].map((s) => [s.name, s] as const),
 );
 
-/** ibdiagnet's "unsupported 64-bit field" sentinel (`0xfffffffffffffffe`); all-ones is treated alike. */
+/**
+ * ibdiagnet's "unsupported 64-bit field" sentinel (`0xfffffffffffffffe`, e.g. retransmission_per_sec
+ * in PM_DELTA; the parsers read it as absent). All ones is not a sentinel: it is a counter at its
+ * maximum, saturated like any other.
+ */
 const UNSUPPORTED_64 = 0xfffffffffffffffen;
+
+const SIGNED_64 = 1n << 63n;
 
 const MAX_BY_WIDTH = new Map<number, bigint>([4, 8, 16, 32, 64].map((w) => [w, (1n << BigInt(w)) - 1n]));
 
@@ -96,7 +102,7 @@ export function maxOfWidth(widthBits: number): bigint {
 
 /** `-1` in PM_INFO means "not supported" (ibdiagnet 2.8.1 even wrote it into PortXmitWaitExt). */
 function usable(v: bigint | undefined): v is bigint {
-  return v !== undefined && v >= 0n && v < UNSUPPORTED_64;
+  return v !== undefined && v >= 0n && v !== UNSUPPORTED_64;
 }
 
 export type DeltaEvent = 'increase' | 'unchanged' | 'reset' | 'wrap' | 'saturated';
@@ -278,7 +284,7 @@ export function isQuiet(prev: PortCounters, cur: PortCounters, specs: readonly C
     const b = rValue;
     let w = rWidth;
     if (rSource !== s.name || prevClassicWidth === 64 || a > maxFor(s.widthBits)) w = 64;
-    if (!(a === b && !rSatTwin && (w === 64 || b !== maxFor(w)))) return false;
+    if (!(a === b && !rSatTwin && b !== maxFor(w))) return false;
   }
   return true;
 }
@@ -317,8 +323,9 @@ export function portDelta(prev: PortCounters, cur: PortCounters, interval: numbe
     // Same rule as read(): a twin is 64-bit; a classic column is as wide as its spec unless the
     // record is extended or the value does not fit.
     if (source !== s.name || prevClassicWidth === 64 || a > maxFor(s.widthBits)) w = 64;
-    // Fast path: most error counters do not move between sweeps.
-    if (a === b && !sat && (w === 64 || b !== maxFor(w))) {
+    // Fast path: most error counters do not move between sweeps (one at its maximum, 64-bit
+    // included, is saturated however still it sits).
+    if (a === b && !sat && b !== maxFor(w)) {
       sUnchanged[u++] = s.name;
       continue;
     }
@@ -386,9 +393,9 @@ function counterDelta(
     const note = `rate unknown: ${s.name} saturated at ${maxOfWidth(s.widthBits)} and its 64-bit twin ${source} is not counting; reset the counters`;
     return mk(counter, source, w, previous, current, undefined, 'saturated', undefined, undefined, note);
   }
-  if (w < 64 && current === max) {
+  if (current === max) {
     const lowerBound = previous < max ? max - previous : 0n;
-    const note = `rate unknown: ${s.name} saturated at ${max}; reset the counters`;
+    const note = `rate unknown: ${source} saturated at ${max}; reset the counters`;
     return mk(counter, source, w, previous, current, undefined, 'saturated', undefined, lowerBound, note);
   }
   if (current >= previous) {
@@ -431,7 +438,9 @@ export function deltasFromToolDelta(ports: readonly PortCounters[], intervalSec:
   return ports.map((p) => {
     const counters: Record<CounterName, CounterDelta> = {};
     for (const s of SPEC_LIST) {
-      if (!read(p, s, undefined) || rSatTwin) continue;
+      // A difference of 2^63 or more is a negative one written unsigned (the counter was
+      // cleared between ibdiagnet's two samples), not an increase.
+      if (!read(p, s, undefined) || rSatTwin || rValue >= SIGNED_64) continue;
       const v = rValue;
       counters[s.name] = {
         counter: s.name,

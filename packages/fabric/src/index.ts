@@ -19,6 +19,7 @@ export * from './link-ends.ts';
 export * from './synthetic.ts';
 export * from './random.ts';
 export * from './port-index.ts';
+export * from './text-limits.ts';
 export * from './fabric-status.ts';
 export * from './ibdiagnet-checks.ts';
 export * from './firmware.ts';

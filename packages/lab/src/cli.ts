@@ -21,6 +21,8 @@ import {
 } from './faults.ts';
 import { attachLab, labIsRunning, LabAlreadyRunningError, startLab, stopLab } from './runner.ts';
 import { killMasterSm, restartSm } from './sm-control.ts';
+import { runDemo } from './demo.ts';
+import { playScenario, SCENARIOS, type ScenarioName, scenarioSteps } from './scenario.ts';
 import { readState } from './state.ts';
 import { labStatus, type LabStatus } from './status.ts';
 
@@ -31,6 +33,11 @@ const USAGE = `usage: pnpm lab <command> [options]
   status [--json]        SMs (GUID, LID, priority, state) and fabric size
   env                    shell exports to run diags tools against the lab
   down                   stop every lab process and remove the run dir
+  scenario story|quiet   play a demo scenario on the running lab, printing each event (docs/demo.md)
+  demo --url URL [--scenario story|quiet] [--dashboard URL] [--collector-pid PID]
+                         what scripts/demo.sh runs beside the collector at URL (token: $IBWATCH_TOKEN):
+                         waits for its first scans, imports the demo bandwidth history, plays the
+                         scenario and prints the findings ibwatch opens and closes
   fault <kind> ...       inject a fault (ports as 'leaf-r0-01[33]' or '"dgx-0003 mlx5_2"[1]'):
     set <port> <Counter> <value>     PerformanceSet a PM counter
     add <port> <Counter> <n>         raise a PM counter by n (reads it first)
@@ -47,6 +54,12 @@ common: --dir DIR (default $IBWATCH_LAB_DIR or <repo>/.lab)
 counters: ${ERROR_COUNTERS.join(', ')}`;
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+function scenarioName(name: string | undefined): ScenarioName {
+  if (!SCENARIOS.includes(name as ScenarioName))
+    throw new Error(`unknown scenario "${name ?? ''}" (scenarios: ${SCENARIOS.join(', ')})`);
+  return name as ScenarioName;
+}
 
 function printStatus(st: LabStatus): void {
   const f = st.fabric;
@@ -82,6 +95,10 @@ async function main(argv: string[]): Promise<number> {
       sweep: { type: 'string' },
       json: { type: 'boolean' },
       flap: { type: 'boolean' },
+      url: { type: 'string' },
+      dashboard: { type: 'string' },
+      scenario: { type: 'string' },
+      'collector-pid': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -165,6 +182,32 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'fault':
       return fault(dir, rest, values);
+    case 'scenario': {
+      const lab = await attachLab(dir);
+      const failed = await playScenario(lab, scenarioSteps(scenarioName(rest[0]), lab.topology()), {
+        log: (l) => console.log(l),
+      });
+      return failed.length ? 1 : 0;
+    }
+    case 'demo': {
+      if (!values.url) throw new Error('demo needs --url of the collector');
+      const token = process.env.IBWATCH_TOKEN;
+      if (!token) throw new Error("demo needs IBWATCH_TOKEN (the collector's write token) in the environment");
+      const stop = new AbortController();
+      process.once('SIGINT', () => stop.abort());
+      process.once('SIGTERM', () => stop.abort());
+      await runDemo({
+        labDir: dir,
+        url: values.url,
+        dashboardUrl: values.dashboard,
+        token,
+        scenario: scenarioName(values.scenario ?? 'story'),
+        log: (l) => console.log(l),
+        signal: stop.signal,
+        collectorPid: values['collector-pid'] === undefined ? undefined : Number(values['collector-pid']),
+      });
+      return 0;
+    }
     default:
       console.error(`unknown command "${cmd}"\n${USAGE}`);
       return 2;

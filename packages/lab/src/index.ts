@@ -19,3 +19,6 @@ export * from './faults.ts';
 export * from './sm-control.ts';
 export { bringUpPair, joinStandby, sweptAfterTrap } from './sm-pair.ts';
 export * from './status.ts';
+export * from './scenario.ts';
+export * from './demo-history.ts';
+export * from './demo.ts';

@@ -189,7 +189,7 @@ describe('lab at 256 GPUs', () => {
   it(
     'frees the ibsim slot of a tool killed by its timeout',
     async () => {
-      // `iblinkinfo -S <guid>` waits forever on a MAD ibsim never answers (LAB.md).
+      // `iblinkinfo -S <guid>` waits forever on a MAD ibsim never answers (docs/lab.md).
       const r = await lab.runTool('iblinkinfo', ['-S', lab.topology().nodes[0].guid], { timeoutMs: 1500 });
       expect(r.timedOut).toBe(true);
       const clients = await lab.attachedClients();

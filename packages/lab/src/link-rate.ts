@@ -13,7 +13,7 @@
  * It shows up on HCA links, probably because those are the ports OpenSM rewrites on every heavy
  * sweep (ibsim reports `MkeyLeasePeriod: 4089` on every CA port, opensm.conf has
  * `m_key_lease_period 0`); the exact MAD was not traced. Setting the switch end alone does not
- * work either: the CA end keeps 1X|4X and the next Set re-derives 4X (LAB.md 2c).
+ * work either: the CA end keeps 1X|4X and the next Set re-derives 4X (docs/lab.md).
  */
 import type { LinkSpeed, LinkWidth } from '@ibwatch/fabric';
 import { existsSync, readFileSync } from 'node:fs';

@@ -158,7 +158,7 @@ export async function startLab(o: StartLabOptions): Promise<Lab> {
   try {
     await mkfifo(paths.fifo);
     // O_RDWR on a FIFO never blocks on Linux, and because ibsim inherits a reader+writer fd its
-    // console never sees EOF ("ibsim -s net </dev/null" spun at 99.6% CPU in LAB.md).
+    // console never sees EOF ("ibsim -s net </dev/null" spun at 99.6% CPU in docs/lab.md).
     const fifoFd = openSync(paths.fifo, constants.O_RDWR);
     try {
       const t1 = performance.now();

@@ -19,7 +19,7 @@ export async function currentMaster(lab: Lab): Promise<SmState | undefined> {
  * Kills the current master SM (SIGKILL by its recorded PID — SIGTERM does no graceful handover
  * in OpenSM 3.3.23 either) and, unless `wait` is false, waits until the other SM logged
  * `Entering MASTER state` and `SUBNET UP`. With `sminfo_polling_timeout 1000` and
- * `polling_retry_number 2` that took 3-4 s in LAB.md. Returns the killed and the new master.
+ * `polling_retry_number 2` that takes 3-6 s (docs/lab.md). Returns the killed and the new master.
  */
 export async function killMasterSm(
   lab: Lab,

@@ -28,7 +28,7 @@ export function smConfig(o: { priority: number; dir: string; roots: string; swee
     ...(process.env.IBWATCH_LAB_OSM_LOG_FLAGS ? [`log_flags ${process.env.IBWATCH_LAB_OSM_LOG_FLAGS}`] : []),
     'routing_engine ftree',
     `root_guid_file ${o.roots}`,
-    // PerfMgr with the default 500 outstanding queries deadlocks ibsim (LAB.md); keep it off.
+    // PerfMgr with the default 500 outstanding queries deadlocks ibsim (docs/lab.md); keep it off.
     'perfmgr FALSE',
     `log_file ${join(o.dir, 'osm.log')}`,
     `dump_files_dir ${o.dir}`,

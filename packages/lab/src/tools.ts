@@ -78,8 +78,8 @@ export class Semaphore {
 
 /**
  * Per-process cap on concurrent tool runs. ibsim accepts 10 clients; the two SMs take two, and
- * LAB.md measured failures (`sim_ctl: ctl error`) with 12 parallel clients. 6 leaves room for
- * other processes (the collector, a second test) using the same lab.
+ * 12 parallel clients failed with `sim_ctl: ctl error` (docs/lab.md). 6 leaves room for other
+ * processes (the collector, a second test) using the same lab.
  */
 export const toolSlots = new Semaphore(Number(process.env.IBWATCH_LAB_TOOL_CONCURRENCY ?? 6));
 

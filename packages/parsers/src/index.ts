@@ -32,11 +32,22 @@ export {
   runLineParserAsync,
   ByteLineSplitter,
   ChunkLineSplitter,
+  MAX_LINE_BYTES,
   type LineParser,
   type LineSource,
 } from './ibdiagnet/line-source.ts';
 export { decodeUtf8, type TextOrBytes } from './bytes.ts';
-export { parseFile, readFileLines } from './ibdiagnet/read-file.ts';
+export { parseFile, readFileLines, type ParseFileOptions } from './ibdiagnet/read-file.ts';
+export {
+  fileKind,
+  inputFileProblem,
+  MAX_INPUT_FILE_BYTES,
+  openInputFile,
+  readInputFile,
+  readInputHead,
+  type InputFile,
+  type OpenInputOptions,
+} from './input-file.ts';
 // infiniband-diags tools (src/diags/)
 export {
   runLines as runDiagsLines,

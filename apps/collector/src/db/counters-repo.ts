@@ -1,4 +1,4 @@
-import { ABSENT, cellValue, type CounterColumn } from '@ibwatch/fabric';
+import { cellValue, type CounterColumn } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
 import { BatchInsert } from './batch-insert.ts';
 
@@ -15,9 +15,9 @@ function lastVals(columns: readonly CounterColumn[], row: number): string {
   for (let k = 0; k < columns.length; k++) {
     const c = columns[k]!;
     if (k > 0) vals += ',';
+    if (c.absent?.[row] === 1) continue;
     const hi = c.hi[row]!;
     const lo = c.lo[row]!;
-    if (hi === ABSENT && lo === ABSENT) continue;
     // Below 2^32 (nearly every error counter) the low half is the value: no bigint.
     vals += hi === 0 ? String(lo) : cellValue(c, row)!.toString();
   }

@@ -19,7 +19,9 @@ export function listMigrations(dir = MIGRATIONS_DIR): { version: number; name: s
  * restored under an older one) is refused: this code does not know its tables.
  */
 export function migrate(db: Database.Database, dir = MIGRATIONS_DIR): number[] {
-  const current = db.pragma('user_version', { simple: true }) as number;
+  const version = () => db.pragma('user_version', { simple: true }) as number;
+  // Up to date (the usual case, and a read-only file's): no write lock taken at all.
+  const current = version();
   const all = listMigrations(dir);
   const latest = all.at(-1)?.version ?? 0;
   if (current > latest)
@@ -30,11 +32,17 @@ export function migrate(db: Database.Database, dir = MIGRATIONS_DIR): number[] {
   const applied: number[] = [];
   for (const m of all) {
     if (m.version <= current) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
-    })();
-    applied.push(m.version);
+    // Under the write lock, the version is read again: two processes opening a new file at
+    // once must not both apply a migration.
+    const done = db
+      .transaction(() => {
+        if (version() >= m.version) return false;
+        db.exec(m.sql);
+        db.pragma(`user_version = ${m.version}`);
+        return true;
+      })
+      .immediate();
+    if (done) applied.push(m.version);
   }
   return applied;
 }

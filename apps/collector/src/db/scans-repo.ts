@@ -1,5 +1,6 @@
 import type { ScanKind, ScanRow, ScanStatus } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
+import { ownerGone, thisProcess } from './scan-owner.ts';
 
 interface ScanDbRow {
   id: number;
@@ -40,7 +41,7 @@ export interface ScanOutcome {
 }
 
 export function createScansRepo(db: Db) {
-  const insert = db.prepare('INSERT INTO scans (kind, trigger, status, started_at) VALUES (?, ?, ?, ?)');
+  const insert = db.prepare('INSERT INTO scans (kind, trigger, status, started_at, owner) VALUES (?, ?, ?, ?, ?)');
   const finish = db.prepare(
     `UPDATE scans SET status = @status, finished_at = @finishedAt, duration_ms = @finishedAt - started_at,
        error = @error, warnings = @warnings, tool_versions = @toolVersions, summary = @summary WHERE id = @id`,
@@ -48,7 +49,7 @@ export function createScansRepo(db: Db) {
   const byId = db.prepare('SELECT * FROM scans WHERE id = ?');
   return {
     start(kind: ScanKind, trigger: ScanRow['trigger'], at: number): number {
-      return Number(insert.run(kind, trigger, 'running', at).lastInsertRowid);
+      return Number(insert.run(kind, trigger, 'running', at, thisProcess()).lastInsertRowid);
     },
     finish(id: number, at: number, o: ScanOutcome): void {
       finish.run({
@@ -90,14 +91,25 @@ export function createScansRepo(db: Db) {
         .get(kind) as ScanDbRow | undefined;
       return r ? toScanRow(r) : null;
     },
-    /** Scans left 'running' by a crash: their writes never committed, so they are marked failed. */
+    /**
+     * Scans left 'running' by a crash: their writes never committed, so they are marked failed.
+     * Only those of processes that are gone: another process may be writing this file now.
+     */
     failInterrupted(at: number): number {
+      const running = db.prepare("SELECT id, owner FROM scans WHERE status = 'running'").all() as {
+        id: number;
+        owner: string | null;
+      }[];
+      const dead = running.filter((r) => ownerGone(r.owner)).map((r) => r.id);
+      // One statement even when no scan is marked: a database that refuses writes (read-only
+      // file) says so here, at start-up, where the caller reports it.
       return db
         .prepare(
           `UPDATE scans SET status = 'failed', finished_at = @at, duration_ms = @at - started_at,
-             error = 'interrupted: the collector stopped during this scan; nothing it read was stored' WHERE status = 'running'`,
+             error = 'interrupted: the collector stopped during this scan; nothing it read was stored'
+           WHERE status = 'running' AND id IN (SELECT value FROM json_each(@ids))`,
         )
-        .run({ at }).changes;
+        .run({ at, ids: JSON.stringify(dead) }).changes;
     },
     addRawOutput(scanId: number, name: string, at: number, bytes: number, gz: Buffer): void {
       db.prepare('INSERT INTO raw_outputs (scan_id, name, created_at, bytes, gz) VALUES (?, ?, ?, ?, ?)').run(

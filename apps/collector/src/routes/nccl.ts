@@ -12,6 +12,7 @@ import { createNcclRepo } from '../db/nccl-repo.ts';
 import { createFindingsRepo, toFindingRow } from '../db/findings-repo.ts';
 import { topologyVersion } from '../db/topology-repo.ts';
 import { windowProblems } from '../scans/nccl-checks.ts';
+import { failureKind, RETRY_AFTER_S } from '../scans/scan-service.ts';
 
 const labelsSchema = {
   type: 'object',
@@ -22,6 +23,8 @@ const labelsSchema = {
     gpuModel: { type: 'string', maxLength: 100 },
     hcaCount: { type: 'integer', minimum: 0, maximum: 1000 },
     runBy: { type: 'string', maxLength: 100 },
+    // Sample data (the demo's history) as opposed to a run measured on this fabric.
+    demo: { type: 'boolean' },
   },
 } as const;
 
@@ -104,7 +107,7 @@ export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     Body: {
       text: string;
       name?: string;
-      labels?: Record<string, string | number>;
+      labels?: Record<string, string | number | boolean>;
       startedAt?: number;
       finishedAt?: number;
     };
@@ -144,10 +147,15 @@ export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
           finishedAt: req.body.finishedAt,
         },
       );
-      if (runId === null)
-        return reply
-          .code(422)
-          .send({ statusCode: 422, error: 'Unprocessable Entity', message: scan.error ?? 'import failed', scan });
+      if (runId === null) {
+        // Only bad data is the sender's to fix (422). A database another writer held too long
+        // (503 + Retry-After) or one refusing writes (503) says nothing about the upload:
+        // a job script must retry, not give up on a good output.
+        const kind = failureKind(scan);
+        if (kind === 'busy') reply.header('retry-after', String(RETRY_AFTER_S));
+        const [code, error] = kind === 'input' ? [422, 'Unprocessable Entity'] : [503, 'Service Unavailable'];
+        return reply.code(code).send({ statusCode: code, error, message: scan.error ?? 'import failed', scan });
+      }
       return reply.code(201).send({ id: runId, scan, run: repo.get(runId)!.run });
     },
   );

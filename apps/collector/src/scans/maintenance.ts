@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import cron from 'node-cron';
-import type { Db } from '../db/open-db.ts';
+import { writeTransaction, type Db } from '../db/open-db.ts';
 import type { Config } from '../config.ts';
 import { createCountersRepo } from '../db/counters-repo.ts';
 
@@ -12,7 +12,7 @@ import { createCountersRepo } from '../db/counters-repo.ts';
  */
 export function pruneOnce(db: Db, config: Config, now = Date.now()): Record<string, number> {
   const r = config.retention;
-  return db.transaction(() => {
+  return writeTransaction(db, () => {
     const counters = createCountersRepo(db).prune(now, r.rawDeltaDays, r.rollupDays);
     const raw = db
       .prepare('DELETE FROM raw_outputs WHERE created_at < ?')
@@ -41,7 +41,7 @@ export function pruneOnce(db: Db, config: Config, now = Date.now()): Record<stri
       findings,
       smEvents,
     };
-  })();
+  });
 }
 
 /**

@@ -1,7 +1,10 @@
 import {
+  cutText,
   evaluateNcclRun,
   roundGBs,
+  TEXT_LIMITS,
   type NcclRun as FabricNcclRun,
+  type NcclRunRow,
   type NcclVerdict,
   type ScanRow,
 } from '@ibwatch/fabric';
@@ -14,13 +17,14 @@ import { runPipeline, ScanError, type Trigger } from './scan-service.ts';
 import { syncFindings } from './findings-sync.ts';
 import { checkLabels, resolveWindow, windowProblems } from './nccl-checks.ts';
 
-export interface NcclLabels {
-  cluster?: string;
-  nodes?: number;
-  gpuModel?: string;
-  hcaCount?: number;
-  runBy?: string;
-}
+/** The labels an uploader gives a run: the API's own type (packages/fabric). */
+export type NcclLabels = NcclRunRow['labels'];
+
+/**
+ * Called inside the transaction that stores the run, so that what the caller records about it
+ * (the drop directory: the content's hash) commits with the run or not at all.
+ */
+export type StoredHook = (scanId: number, runId: number) => void;
 
 /**
  * When the run happened, if the uploader knows (epoch ms): the run is dated by startedAt, else
@@ -32,6 +36,18 @@ export interface NcclWindow {
 }
 
 const best = (a: number | undefined, b: number | undefined) => Math.max(a ?? 0, b ?? 0);
+
+/** Host names and GDR evidence lines cut to their limits (text-limits.ts), with a warning when any was. */
+function limitNcclText(run: NcclRun, name: string): string[] {
+  let cut = 0;
+  const limit = (text: string, max: number) => {
+    if (text.length > max) cut++;
+    return cutText(text, max);
+  };
+  run.hosts = run.hosts.map((h) => limit(h, TEXT_LIMITS.hostName));
+  for (const e of run.gdr.evidence) e.text = limit(e.text, TEXT_LIMITS.evidenceLine);
+  return cut ? [`${name}: ${cut} host names or NCCL_DEBUG lines too long, cut`] : [];
+}
 
 /**
  * Imports one nccl-tests output: parse, judge against the target for its collective and
@@ -48,6 +64,7 @@ export async function importNcclText(
   name: string,
   trigger: Trigger,
   window: NcclWindow = {},
+  onStored?: StoredHook,
 ): Promise<{ scan: ScanRow; runId: number | null }> {
   let runId: number | null = null;
   const scan = await runPipeline(
@@ -60,6 +77,7 @@ export async function importNcclText(
       try {
         const r = parseNcclTests(text, { file: name, maxBusBwGBs: config.ncclMaxBusbwGBs });
         const warnings = r.warnings.map((w) => `${w.file ?? name}:${w.line ?? '?'}: ${w.message}`);
+        warnings.push(...limitNcclText(r.value, name));
         const checked = checkLabels(r.value, labels);
         warnings.push(...checked.warnings.map((w) => `${name}: ${w}`));
         if (r.value.truncated)
@@ -179,6 +197,7 @@ export async function importNcclText(
         title: `Run #${runKey}: ${v.title}`,
       }));
       syncFindings(createFindingsRepo(db), own, () => false, importedAt, 1);
+      onStored?.(scanId, runId);
       return {
         runId: runId!,
         collective,

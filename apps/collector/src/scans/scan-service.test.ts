@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScansRepo } from '../db/scans-repo.ts';
+import { processOwner } from '../db/scan-owner.ts';
 import { createContext } from '../context.ts';
 import { runPipeline, ScanError } from './scan-service.ts';
 import { SAMPLE_A, testContext } from '../test-support.ts';
@@ -137,15 +140,38 @@ describe('runPipeline()', () => {
 });
 
 describe('createContext()', () => {
-  it("marks scans left 'running' by a crash as failed (interrupted) at start-up", () => {
+  it("marks failed at start-up the 'running' scans of processes that are gone, and only those", async () => {
     const repo = createScansRepo(ctx.db);
-    const id = repo.start('pm', 'schedule', Date.now());
-    expect(repo.get(id)!.status).toBe('running');
-    createContext(ctx.config, { db: ctx.db });
-    const row = repo.get(id)!;
-    expect(row.status).toBe('failed');
-    expect(row.error).toMatch(/^interrupted/);
-    expect(row.durationMs).toBeGreaterThanOrEqual(0);
-    expect(repo.list({ limit: 1000, status: 'running' })).toEqual([]);
+    const owner = ctx.db.prepare('UPDATE scans SET owner = ? WHERE id = ?');
+    const scan = (o: string | null) => {
+      const id = repo.start('pm', 'schedule', Date.now());
+      if (o !== 'mine') owner.run(o, id);
+      return id;
+    };
+    // Gone: this PID in an earlier life (a restart in a container), and a scan from before owners.
+    const crashed = scan(`${hostname()}:${process.pid}:1`);
+    const legacy = scan(null);
+    // Alive: this process, another process writing the same file now, and one of another host.
+    const child = spawn('sleep', ['30']);
+    try {
+      const mine = scan('mine');
+      const other = scan(processOwner(child.pid!)!);
+      const remote = scan('some-other-host:4242:777');
+      createContext(ctx.config, { db: ctx.db });
+      for (const id of [crashed, legacy]) {
+        expect(repo.get(id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^interrupted/) });
+        expect(repo.get(id)!.durationMs).toBeGreaterThanOrEqual(0);
+      }
+      for (const id of [mine, other, remote]) expect(repo.get(id)!.status).toBe('running');
+      // The other process exits without finishing its scan: the next start marks it.
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      createContext(ctx.config, { db: ctx.db });
+      expect(repo.get(other)!.status).toBe('failed');
+      expect(repo.get(mine)!.status).toBe('running');
+      ctx.db.prepare("UPDATE scans SET status = 'failed' WHERE status = 'running'").run();
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });

@@ -1,9 +1,9 @@
 import { promisify } from 'node:util';
 import { gzip, gzipSync } from 'node:zlib';
 import type { ScanKind, ScanRow } from '@ibwatch/fabric';
-import type { Db } from '../db/open-db.ts';
+import { writeTransaction, type Db } from '../db/open-db.ts';
 import { createScansRepo, type ScanOutcome } from '../db/scans-repo.ts';
-import type { NcclLabels, NcclWindow } from './nccl-import.ts';
+import type { NcclLabels, NcclWindow, StoredHook } from './nccl-import.ts';
 
 /** One tool output as received: text, or bytes when the source kept them (large PM outputs). */
 export interface RawOutput {
@@ -37,6 +37,36 @@ export class ScanError extends Error {
 export type Trigger = ScanRow['trigger'];
 
 const RAW_PM_EVERY_MS = 3_600_000;
+/** How a failure to store a scan's data begins (see {@link failureKind}). */
+const STORING_FAILED = 'storing failed: ';
+/** How a failure to record the scan at all begins. */
+const NOT_RECORDED = 'could not record the scan: ';
+/** SQLite's words for "another connection holds the lock": SQLITE_BUSY and SQLITE_LOCKED. */
+const BUSY = /database is locked|database table is locked/;
+
+/**
+ * Why a scan failed, for whoever must answer for it: `input` (the tool output or upload could
+ * not be used: the sender's to fix), `busy` (another writer held the database past the busy
+ * timeout: nothing was wrong with the data, try again), `storage` (the database refused the
+ * write: full, read-only). Undefined when the scan did not fail.
+ */
+export type FailureKind = 'input' | 'busy' | 'storage';
+
+export function failureKind(row: ScanRow): FailureKind | undefined {
+  if (row.status !== 'failed') return undefined;
+  const e = row.error ?? '';
+  if (!e.startsWith(STORING_FAILED) && !e.startsWith(NOT_RECORDED)) return 'input';
+  return BUSY.test(e) ? 'busy' : 'storage';
+}
+
+/** Seconds a client told "busy" (503) should wait before it tries again. */
+export const RETRY_AFTER_S = 2;
+
+/** Whether an error thrown by better-sqlite3 is SQLITE_BUSY / SQLITE_LOCKED (any extended code). */
+export function isBusyError(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+}
 const gzipAsync = promisify(gzip);
 
 /**
@@ -61,7 +91,7 @@ export async function runPipeline<T>(
   } catch (err) {
     // The database refuses writes (read-only file, disk full): nothing can be recorded, so the
     // caller gets an unsaved failed row (id 0) with the reason instead of an exception.
-    return unsaved(kind, trigger, startedAt, now(), `could not record the scan: ${messageOf(err)}`);
+    return unsaved(kind, trigger, startedAt, now(), `${NOT_RECORDED}${messageOf(err)}`);
   }
   let collected: Collected<T>;
   try {
@@ -91,7 +121,7 @@ export async function runPipeline<T>(
   }
   await new Promise((r) => setImmediate(r));
   try {
-    db.transaction(() => {
+    writeTransaction(db, () => {
       const at = now();
       const summary = store(scanId, at, collected);
       const outcome: ScanOutcome = {
@@ -110,12 +140,12 @@ export async function runPipeline<T>(
       // Finished now, not at `at` (the time the data is stored as of): the scan's duration
       // must include storing it, which at 10k GPUs is most of an ibdiagnet import.
       scans.finish(scanId, now(), outcome);
-    })();
+    });
   } catch (err) {
     // The transaction rolled back: nothing of this scan is stored, earlier data is intact.
     return finishFailed(db, scans, scanId, { kind, trigger, startedAt }, now, collected.raw, {
       status: 'failed',
-      error: `storing failed: ${messageOf(err)}`,
+      error: `${STORING_FAILED}${messageOf(err)}`,
       warnings: collected.warnings,
     });
   }
@@ -139,10 +169,10 @@ function finishFailed(
 ): ScanRow {
   for (const withRaw of raw.length ? [true, false] : [false]) {
     try {
-      db.transaction(() => {
+      writeTransaction(db, () => {
         if (withRaw) keepRaw(scans, scanId, now(), raw);
         scans.finish(scanId, now(), outcome);
-      })();
+      });
       return scans.get(scanId)!;
     } catch (err) {
       outcome = {
@@ -205,6 +235,7 @@ export interface ScanService {
     name: string,
     trigger: Trigger,
     window?: NcclWindow,
+    onStored?: StoredHook,
   ): Promise<{ scan: ScanRow; runId: number | null }>;
   isRunning(kind: string): boolean;
 }

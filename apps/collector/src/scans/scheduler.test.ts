@@ -1,6 +1,6 @@
 // The scheduler's contract, not the scans': a stand-in ScanService records every call (with the
 // fake clock's time) so the tests can count ticks, overlaps and calls after stop(). node-cron 4
-// runs on vitest's fake timers (STACK.md), so seconds of schedule take milliseconds.
+// runs on vitest's fake timers, so seconds of schedule take milliseconds.
 import cron from 'node-cron';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ScanRow } from '@ibwatch/fabric';

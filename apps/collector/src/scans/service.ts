@@ -123,7 +123,7 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
           db,
           'import-ibdiagnet',
           trigger,
-          () => readIbdiagnet(dir),
+          () => readIbdiagnet(dir, { strict: config.ibdiagnetStrict }),
           (id, at, c) => storeIbdiagnet(db, config, names, baseline, id, at, c.data),
         );
         settle(row);
@@ -131,8 +131,8 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
       });
     },
 
-    importNccl(text, labels, name, trigger, window) {
-      return guarded('import-nccl', () => importNcclText(db, config, text, labels, name, trigger, window));
+    importNccl(text, labels, name, trigger, window, onStored) {
+      return guarded('import-nccl', () => importNcclText(db, config, text, labels, name, trigger, window, onStored));
     },
   };
 

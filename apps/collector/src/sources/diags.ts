@@ -1,3 +1,4 @@
+import { limitText } from '@ibwatch/fabric';
 import type { CounterTable, FabricLink, FabricNode, FabricPort, Guid, SmObservation } from '@ibwatch/fabric';
 import {
   IBQE_ERROR_MODE_COUNTERS,
@@ -97,8 +98,10 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
         );
         warnings.push(...li.warnings.map((w) => `iblinkinfo:${w.line ?? '?'}: ${w.message}`));
       }
+      const data = { nodes: topo.value.nodes, ports: ports.finish(), links: topo.value.links };
+      warnings.push(...limitText(data).map((w) => `ibnetdiscover: ${w}`));
       return {
-        data: { nodes: topo.value.nodes, ports: ports.finish(), links: topo.value.links },
+        data,
         raw,
         toolVersions: { ...versions },
         warnings,
@@ -171,7 +174,9 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
             /* no answer from that LID: the SA's record (if any) stands */
           }
         }
-        return { data: [...byGuid.values()], raw, toolVersions: { ...versions }, warnings };
+        const sms = [...byGuid.values()];
+        warnings.push(...limitText({ sms }).map((w) => `saquery: ${w}`));
+        return { data: sms, raw, toolVersions: { ...versions }, warnings };
       }
       // A tool that cannot start says nothing about the SMs: recording "none answered" would
       // raise a false no-master alarm, so the scan fails with the tool's problem instead.

@@ -13,13 +13,16 @@ const drop = join(ctx.dir, 'drop');
 const warns: { obj: unknown; msg?: string }[] = [];
 const log = { info() {}, warn: (obj: unknown, msg?: string) => void warns.push({ obj, msg }) };
 // Started on an empty directory: its first tick finds nothing and is over before this returns.
-const watcher = startDropDirWatcher(drop, ctx.scans, log, 3_600_000);
+const watcher = startDropDirWatcher(drop, { scans: ctx.scans, db: ctx.db, log }, 3_600_000);
 afterAll(() => {
   watcher.stop();
   ctx.cleanup();
 });
 
 const GOOD = 'all_reduce_perf.gdr-enabled.multinode.good.txt';
+/** The good output made unique (a content is imported once): a comment line after the table. */
+let jobs = 0;
+const good = () => `${ncclFixture(GOOD)}# job ${++jobs}\n`;
 const one = (sql: string) => ctx.db.prepare(sql).pluck().get() as number;
 const runCount = () => one('SELECT COUNT(*) FROM nccl_runs');
 const ncclScans = () => createScansRepo(ctx.db).list({ limit: 100, kind: 'import-nccl' });
@@ -45,7 +48,7 @@ describe('startDropDirWatcher()', () => {
 
   it('imports a good nccl-tests output once and moves it to imported/', async () => {
     const runs = runCount();
-    put('job-1234.out', ncclFixture(GOOD));
+    put('job-1234.out', good());
     await watcher.tick();
     expect(here()).toEqual([]);
     expect(here('imported')).toEqual(['job-1234.out']);
@@ -57,7 +60,7 @@ describe('startDropDirWatcher()', () => {
 
   it('two overlapping ticks import a file only once', async () => {
     const runs = runCount();
-    put('job-1235.out', ncclFixture(GOOD));
+    put('job-1235.out', good());
     await Promise.all([watcher.tick(), watcher.tick()]);
     expect(runCount()).toBe(runs + 1);
     expect(here('imported')).toContain('job-1235.out');
@@ -86,7 +89,7 @@ describe('startDropDirWatcher()', () => {
 
   it('leaves a file modified in the last 2 s for a later tick', async () => {
     const runs = runCount();
-    const path = put('still-writing.out', ncclFixture(GOOD), 0);
+    const path = put('still-writing.out', good(), 0);
     await watcher.tick();
     expect(here()).toEqual(['still-writing.out']);
     expect(runCount()).toBe(runs);
@@ -118,7 +121,7 @@ describe('startDropDirWatcher()', () => {
 
   it('ignores dotfiles and subdirectories', async () => {
     const runs = runCount();
-    put('.job-1236.out.swp', ncclFixture(GOOD));
+    put('.job-1236.out.swp', good());
     mkdirSync(join(drop, 'job-1237'));
     await watcher.tick();
     expect(here()).toEqual(['.job-1236.out.swp', 'job-1237']);
@@ -127,7 +130,7 @@ describe('startDropDirWatcher()', () => {
 
   it('keeps both files when a job drops the same name twice', async () => {
     const runs = runCount();
-    put('nccl.out', ncclFixture(GOOD));
+    put('nccl.out', good());
     await watcher.tick();
     put('nccl.out', ncclFixture('all_reduce_perf.gdr-disabled.multinode.good.txt'));
     await watcher.tick();
@@ -139,9 +142,9 @@ describe('startDropDirWatcher()', () => {
 describe('startDropDirWatcher() polling', () => {
   it('picks files up on its interval, and stop() ends the polling', async () => {
     const dir = join(ctx.dir, 'polled');
-    const w = startDropDirWatcher(dir, ctx.scans, log, 50);
+    const w = startDropDirWatcher(dir, { scans: ctx.scans, db: ctx.db, log }, 50);
     try {
-      put('../polled/first.out', ncclFixture(GOOD));
+      put('../polled/first.out', good());
       await vi.waitFor(() => expect(existsSync(join(dir, 'imported', 'first.out'))).toBe(true), {
         timeout: 5000,
         interval: 20,
@@ -149,7 +152,7 @@ describe('startDropDirWatcher() polling', () => {
     } finally {
       w.stop();
     }
-    put('../polled/second.out', ncclFixture(GOOD));
+    put('../polled/second.out', good());
     await new Promise((r) => setTimeout(r, 300));
     expect(readdirSync(dir).sort()).toEqual(['failed', 'imported', 'second.out']);
   });

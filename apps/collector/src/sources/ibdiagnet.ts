@@ -1,7 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FabricSnapshot } from '@ibwatch/fabric';
-import { ParseError, readIbdiagnetDir } from '@ibwatch/parsers';
+import { limitText, type FabricSnapshot } from '@ibwatch/fabric';
+import { ParseError, readIbdiagnetDir, readInputHead } from '@ibwatch/parsers';
 import type { Config } from '../config.ts';
 import { ScanError, type Collected } from '../scans/scan-service.ts';
 import { describeFailure, type ToolRunner } from './tool-runner.ts';
@@ -9,8 +9,14 @@ import { describeFailure, type ToolRunner } from './tool-runner.ts';
 /** Small files of a run kept as raw output (the big ones are re-readable from the directory). */
 const KEEP_RAW = ['ibdiagnet2.log', 'ibdiagnet2.sm', 'ibdiagnet2.debug'];
 
-/** Reads an existing ibdiagnet output directory (import, or after a live run). */
-export async function readIbdiagnet(dir: string): Promise<Collected<FabricSnapshot>> {
+/**
+ * Reads an existing ibdiagnet output directory (import, or after a live run). With `strict`
+ * (IBWATCH_IBDIAGNET_STRICT) whatever would be a warning of the directory fails the import.
+ */
+export async function readIbdiagnet(
+  dir: string,
+  options: { strict?: boolean } = {},
+): Promise<Collected<FabricSnapshot>> {
   let st;
   try {
     st = statSync(dir);
@@ -18,21 +24,27 @@ export async function readIbdiagnet(dir: string): Promise<Collected<FabricSnapsh
     throw new ScanError(`${dir}: no such directory`);
   }
   if (!st.isDirectory()) throw new ScanError(`${dir}: not a directory`);
+  // Only the first MiB of a regular file: `ibdiagnet2.log -> /dev/zero` was read until the
+  // process died of std::bad_alloc, and a FIFO blocked the import forever. A file refused here
+  // is refused with a warning by the parse below too.
   const raw = KEEP_RAW.flatMap((f) => {
     try {
-      return [{ name: f, text: readFileSync(join(dir, f), 'utf8').slice(0, 1 << 20) }];
+      return [{ name: f, text: readInputHead(join(dir, f), 1 << 20, { format: f }).toString('utf8') }];
     } catch {
       return [];
     }
   });
   try {
-    const r = await readIbdiagnetDir(dir);
+    const r = await readIbdiagnetDir(dir, { strict: options.strict ?? false });
     const version = r.value.meta.ibdiagnetVersion ?? r.value.meta.version ?? 'unknown';
     return {
       data: r.value,
       raw,
       toolVersions: { ibdiagnet: version },
-      warnings: r.warnings.map((w) => `${w.file ?? 'ibdiagnet2'}:${w.line ?? '?'}: ${w.message}`),
+      warnings: [
+        ...r.warnings.map((w) => `${w.file ?? 'ibdiagnet2'}:${w.line ?? '?'}: ${w.message}`),
+        ...limitText(r.value).map((w) => `ibdiagnet2: ${w}`),
+      ],
     };
   } catch (err) {
     if (err instanceof ParseError) throw new ScanError(err.message, raw);
@@ -55,7 +67,7 @@ export async function collectIbdiagnet(runner: ToolRunner, config: Config): Prom
   if (why && (r.spawnError || r.timedOut || readdirSync(dir).length === 0)) {
     throw new ScanError(why, [{ name: 'ibdiagnet.stderr.txt', text: r.stderr }]);
   }
-  const c = await readIbdiagnet(dir);
+  const c = await readIbdiagnet(dir, { strict: config.ibdiagnetStrict });
   if (why) c.warnings.unshift(why);
   return c;
 }

@@ -1,4 +1,4 @@
-import { ABSENT, appendRows, isAbsent, type CounterColumn, type CounterName, type CounterTable } from '@ibwatch/fabric';
+import { allAbsent, appendRows, type CounterColumn, type CounterName, type CounterTable } from '@ibwatch/fabric';
 
 /**
  * One PM sweep from the two `ibqueryerrors` outputs: `--counters` (data counters of every
@@ -19,20 +19,21 @@ export function mergePmSweep(
   const base = withoutPortZero(data);
   const cols = new Map<CounterName, CounterColumn>(base.columns.map((c) => [c.name, c]));
   const columns = [...base.columns];
-  const column = (name: CounterName, fill: number): CounterColumn => {
+  /** The column `name`, added with every row absent, or 0 with `zero` (an absent cell becomes 0 too). */
+  const column = (name: CounterName, zero: boolean): CounterColumn => {
     let c = cols.get(name);
     if (!c) {
-      c = { name, hi: new Uint32Array(base.rows).fill(fill), lo: new Uint32Array(base.rows).fill(fill) };
+      c = { name, hi: new Uint32Array(base.rows), lo: new Uint32Array(base.rows) };
+      if (!zero) c.absent = allAbsent(base.rows);
       cols.set(name, c);
       columns.push(c);
-    } else if (fill === 0) {
-      for (let r = 0; r < base.rows; r++) {
-        if (isAbsent(c, r)) c.hi[r] = c.lo[r] = 0;
-      }
+    } else if (zero && c.absent) {
+      // An absent cell's halves are already 0.
+      delete c.absent;
     }
     return c;
   };
-  for (const name of zeroColumns) column(name, 0);
+  for (const name of zeroColumns) column(name, true);
 
   // Rows of one node are consecutive in ibqueryerrors output: index each node's first row.
   const firstRow = new Map<string, number>();
@@ -63,10 +64,11 @@ export function mergePmSweep(
       continue;
     }
     for (const ec of errors.columns) {
-      if (isAbsent(ec, e)) continue;
-      const c = column(ec.name, ABSENT);
+      if (ec.absent?.[e] === 1) continue;
+      const c = column(ec.name, false);
       c.hi[r] = ec.hi[e]!;
       c.lo[r] = ec.lo[e]!;
+      if (c.absent) c.absent[r] = 0;
     }
   }
   return appendRows({ ...base, columns }, errors, extra);
@@ -77,11 +79,17 @@ function withoutPortZero(t: CounterTable): CounterTable {
   for (let r = 0; r < t.rows; r++) if (t.portNums[r] !== 0) keep.push(r);
   if (keep.length === t.rows) return t;
   const pick = (a: Uint32Array) => Uint32Array.from(keep, (r) => a[r]!);
+  const pick8 = (a: Uint8Array) => Uint8Array.from(keep, (r) => a[r]!);
   return {
     rows: keep.length,
     nodeGuids: keep.map((r) => t.nodeGuids[r]!),
     portNums: Uint16Array.from(keep, (r) => t.portNums[r]!),
-    ...(t.extended ? { extended: Uint8Array.from(keep, (r) => t.extended![r]!) } : {}),
-    columns: t.columns.map((c) => ({ name: c.name, hi: pick(c.hi), lo: pick(c.lo) })),
+    ...(t.extended ? { extended: pick8(t.extended) } : {}),
+    columns: t.columns.map((c) => ({
+      name: c.name,
+      hi: pick(c.hi),
+      lo: pick(c.lo),
+      ...(c.absent ? { absent: pick8(c.absent) } : {}),
+    })),
   };
 }

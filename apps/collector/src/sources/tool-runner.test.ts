@@ -88,7 +88,8 @@ describe('createToolRunner() with real processes', () => {
     let peak = 0;
     for (const e of events) peak = Math.max(peak, (live += e.d));
     expect(peak).toBe(2);
-  });
+    // Three rounds of 1-s children, each a Node start-up: 5 s is not enough on a loaded machine.
+  }, 60_000);
 });
 
 describe('describeFailure()', () => {

@@ -64,6 +64,11 @@ export class CablesParser implements LineParser<CablesData> {
     this.current.fields[line.slice(0, sep).trim()] = line.slice(sep + 1).trim();
   }
 
+  /** A line too long to keep (see `LineParser.skipLine`). */
+  skipLine(head: string): void {
+    this.t.skipped(head);
+  }
+
   finish(): ParseResult<CablesData> {
     this.t.finishChecks();
     return { value: { header: this.t.header, cables: this.cables }, warnings: this.t.warnings };

@@ -12,8 +12,8 @@
  * Every column other than the keys is a counter, kept under its header name. Cell rules (the
  * same as {@link parseCounter}): `-1`, `N/A`, `NA`, empty and `0xfffffffffffffffe` mean "not
  * supported by this port" (absent, no warning); a negative, non-numeric or > 2^64 - 1 cell is
- * skipped and summed up in one warning per column at END_. The table reads all ones as absent,
- * so a cell of exactly 2^64 - 1 (ibdiagnet's other "unsupported" pattern) reads as absent too.
+ * skipped and summed up in one warning per column at END_. A cell of exactly 2^64 - 1 is a
+ * value (a counter at its maximum: saturated), not a sentinel.
  */
 import type { CounterTable, Guid } from '@ibwatch/fabric';
 import { decimalHalves, decodeUtf8, halves, hexValue } from '../bytes.ts';
@@ -21,9 +21,8 @@ import type { CsvRow } from './csv.ts';
 import type { SectionContext, SectionReader } from './db-csv-sections.ts';
 import { indexer, intCell, missing } from './db-csv-sections.ts';
 import { PmTableWriter } from './pm-table.ts';
-import { parseCounter, parseIntField } from './values.ts';
+import { MAX_PORT_NUM, parseCounter, parseIntField } from './values.ts';
 
-const MAX_PORT = 0xffff;
 /** {@link PmReader.bases} of a column that is not a counter. */
 const OTHER = -1;
 const NODE = -2;
@@ -113,8 +112,8 @@ class PmReader implements SectionReader {
       this.bad = [];
     }
     if (!nodeGuid) return 'bad NodeGUID';
-    // A table row holds a 16-bit port number (switch ports go up to 255 at most).
-    if (portNum === undefined || !Number.isInteger(portNum) || portNum < 0 || portNum > MAX_PORT)
+    // Switch ports go up to 255 at most (see MAX_PORT_NUM).
+    if (portNum === undefined || !Number.isInteger(portNum) || portNum < 0 || portNum > MAX_PORT_NUM)
       return 'bad PortNumber';
     this.b.commit(nodeGuid, portNum);
     return undefined;

@@ -6,11 +6,10 @@
 import type { FabricPort } from '@ibwatch/fabric';
 import type { DbCsvData } from './db-csv-types.ts';
 import { guidCell, indexer, intCell, missing, show } from './db-csv-sections.ts';
-import type { SectionReader } from './db-csv-sections.ts';
-import type { GuidTable } from './guid-table.ts';
+import type { SectionContext, SectionReader } from './db-csv-sections.ts';
 import { PlannedCells } from './planned-cells.ts';
 import { decodeSpeedActive, decodeSpeedSet, decodeWidthActive, decodeWidthSet } from './speed-bits.ts';
-import { physStateFromCode, portStateFromCode } from './values.ts';
+import { MAX_LID, MAX_PORT_NUM, OutOfRange, physStateFromCode, portStateFromCode } from './values.ts';
 
 /**
  * Enabled/supported lists decoded once per distinct mask and shared by every port with that
@@ -50,7 +49,9 @@ const P_NODE = 0,
   P_SE = 10,
   P_SS = 11;
 
-export function portsReader(data: DbCsvData, guids: GuidTable): SectionReader {
+export function portsReader(data: DbCsvData, ctx: SectionContext): SectionReader {
+  const guids = ctx.guids;
+  const lids = new OutOfRange('PORTS column LID', MAX_LID);
   const widthSet = sharedDecoder(decodeWidthSet);
   const speedSet = sharedDecoder(decodeSpeedSet);
   const widthActive = lastOf(decodeWidthActive);
@@ -61,10 +62,11 @@ export function portsReader(data: DbCsvData, guids: GuidTable): SectionReader {
   let planned: PlannedCells | undefined;
   /** The port record of a row whose node and port number are good; both paths end here. */
   const add = (
+    line: number,
     nodeGuid: string,
     portNum: number,
     pguid: string | undefined,
-    lid: number | undefined,
+    lidCell: number | undefined,
     st: number | undefined,
     ph: number | undefined,
     waBits: number | undefined,
@@ -73,7 +75,9 @@ export function portsReader(data: DbCsvData, guids: GuidTable): SectionReader {
     saBits: number | undefined,
     se: number | undefined,
     ss: number | undefined,
-  ): undefined => {
+  ): string | undefined => {
+    if (portNum < 0 || portNum > MAX_PORT_NUM) return `bad PortNum ${portNum}`;
+    const lid = lids.check(lidCell, line);
     const wa = widthActive(waBits ?? 0);
     const sa = speedActive(saBits ?? 0);
     if (pguid && lid !== undefined && st !== undefined && ph !== undefined && wa && sa && sets) {
@@ -130,13 +134,14 @@ export function portsReader(data: DbCsvData, guids: GuidTable): SectionReader {
       planned = new PlannedCells(cols);
       return missing({ NodeGuid: cols[P_NODE]!, PortNum: cols[P_PORT]! });
     },
-    row(r) {
+    row(r, line) {
       const nodeGuid = guidCell(r, cols[P_NODE]!, guids);
       if (!nodeGuid) return `bad NodeGuid ${show(r, cols[P_NODE]!)}`;
       const portNum = intCell(r, cols[P_PORT]!);
       if (portNum === undefined) return `bad PortNum ${show(r, cols[P_PORT]!)}`;
       const int = (slot: number): number | undefined => intCell(r, cols[slot]!);
       return add(
+        line,
         nodeGuid,
         portNum,
         guidCell(r, cols[P_PGUID]!, guids),
@@ -151,7 +156,7 @@ export function portsReader(data: DbCsvData, guids: GuidTable): SectionReader {
         int(P_SS),
       );
     },
-    rawRow(bytes, from, to, _line, expected) {
+    rawRow(bytes, from, to, line, expected) {
       const p = planned!;
       const n = p.scan(bytes, from, to);
       if (n < 0) return false;
@@ -161,6 +166,7 @@ export function portsReader(data: DbCsvData, guids: GuidTable): SectionReader {
       const portNum = p.int(P_PORT);
       if (portNum === undefined) return `bad PortNum ${JSON.stringify(p.text(P_PORT))}`;
       return add(
+        line,
         nodeGuid,
         portNum,
         p.guid(P_PGUID, guids),
@@ -175,6 +181,7 @@ export function portsReader(data: DbCsvData, guids: GuidTable): SectionReader {
         p.int(P_SS),
       );
     },
+    end: () => lids.report(ctx.warn),
   };
 }
 
@@ -184,7 +191,8 @@ const L_G1 = 0,
   L_G2 = 2,
   L_P2 = 3;
 
-export function linksReader(data: DbCsvData, guids: GuidTable): SectionReader {
+export function linksReader(data: DbCsvData, ctx: SectionContext): SectionReader {
+  const guids = ctx.guids;
   let c = { g1: -1, p1: -1, g2: -1, p2: -1 };
   let planned: PlannedCells | undefined;
   const add = (
@@ -194,6 +202,7 @@ export function linksReader(data: DbCsvData, guids: GuidTable): SectionReader {
     p2: number | undefined,
   ): string | undefined => {
     if (!g1 || !g2 || p1 === undefined || p2 === undefined) return 'bad GUID or port number';
+    if (p1 < 0 || p1 > MAX_PORT_NUM || p2 < 0 || p2 > MAX_PORT_NUM) return `bad port number ${p1} or ${p2}`;
     const first = g1 < g2 || (g1 === g2 && p1 <= p2);
     const a = { nodeGuid: g1, portNum: p1 };
     const b = { nodeGuid: g2, portNum: p2 };

@@ -12,7 +12,7 @@ import { plainHex, plainInt } from '../bytes.ts';
 import type { CsvRow } from './csv.ts';
 import { linksReader, portsReader } from './db-csv-ports.ts';
 import { firmwareReader } from './db-csv-firmware.ts';
-import { nodeTypeFromCode, parseCounter, parseIntField, smStateFromCode } from './values.ts';
+import { MAX_PORT_NUM, nodeTypeFromCode, OutOfRange, parseCounter, parseIntField, smStateFromCode } from './values.ts';
 import type { GuidTable } from './guid-table.ts';
 
 /** What a reader reports back to the db_csv state machine, and what it shares across sections. */
@@ -98,8 +98,10 @@ function runInfoReader(data: DbCsvData): SectionReader {
   };
 }
 
-function nodesReader(data: DbCsvData, guids: GuidTable): SectionReader {
+function nodesReader(data: DbCsvData, ctx: SectionContext): SectionReader {
+  const guids = ctx.guids;
   let c = { guid: -1, type: -1, desc: -1, ports: -1, sys: -1, vendor: -1, device: -1 };
+  const numPorts = new OutOfRange('NODES column NumPorts', MAX_PORT_NUM);
   return {
     header(names) {
       const ix = indexer(names);
@@ -114,7 +116,7 @@ function nodesReader(data: DbCsvData, guids: GuidTable): SectionReader {
       };
       return missing({ NodeGUID: c.guid, NodeType: c.type });
     },
-    row(r) {
+    row(r, line) {
       const guid = guidCell(r, c.guid, guids);
       if (!guid) return `bad NodeGUID ${show(r, c.guid)}`;
       // A plain `2` in place; `Number(text)` decides any other cell (`0x2`, ` 2`, empty = 0).
@@ -126,7 +128,7 @@ function nodesReader(data: DbCsvData, guids: GuidTable): SectionReader {
         guid,
         type,
         description: desc === undefined ? '' : desc,
-        numPorts: intCell(r, c.ports) ?? 0,
+        numPorts: numPorts.check(intCell(r, c.ports), line) ?? 0,
       };
       const sys = guidCell(r, c.sys, guids);
       if (sys) node.systemImageGuid = sys;
@@ -137,6 +139,7 @@ function nodesReader(data: DbCsvData, guids: GuidTable): SectionReader {
       data.nodes.push(node);
       return undefined;
     },
+    end: () => numPorts.report(ctx.warn),
   };
 }
 
@@ -287,17 +290,35 @@ function cableReader(data: DbCsvData, guids: GuidTable): SectionReader {
   };
 }
 
+/** INDEX_TABLE: `Name, Offset, Size, Line, Rows` (header names padded with spaces). */
+function indexReader(data: DbCsvData): SectionReader {
+  let c = { name: -1, line: -1, rows: -1 };
+  return {
+    header(names) {
+      const ix = indexer(names);
+      c = { name: ix('Name'), line: ix('Line'), rows: ix('Rows') };
+      return missing({ Name: c.name });
+    },
+    row(r) {
+      const name = r.text(c.name)?.trim();
+      if (!name || !/^\w+$/.test(name)) return `bad section name ${show(r, c.name)}`;
+      data.index.push({ name, line: intCell(r, c.line), rows: intCell(r, c.rows) });
+      return undefined;
+    },
+  };
+}
+
 /** The reader for a section, or undefined when this parser only counts its rows. */
 export function sectionReader(name: string, data: DbCsvData, ctx: SectionContext): SectionReader | undefined {
   switch (name) {
     case 'RUN_INFO':
       return runInfoReader(data);
     case 'NODES':
-      return nodesReader(data, ctx.guids);
+      return nodesReader(data, ctx);
     case 'PORTS':
-      return portsReader(data, ctx.guids);
+      return portsReader(data, ctx);
     case 'LINKS':
-      return linksReader(data, ctx.guids);
+      return linksReader(data, ctx);
     case 'PM_INFO':
       return pmReader(
         (t) => {
@@ -322,6 +343,8 @@ export function sectionReader(name: string, data: DbCsvData, ctx: SectionContext
       return tempReader(data, ctx.guids);
     case 'CABLE_INFO':
       return cableReader(data, ctx.guids);
+    case 'INDEX_TABLE':
+      return indexReader(data);
     case 'NODES_INFO':
     case 'GENERAL_INFO_SMP':
       return firmwareReader(data, ctx.guids, name);

@@ -72,4 +72,11 @@ export interface DbCsvData {
   /** NODES_INFO and GENERAL_INFO_SMP rows with a version, in file order (see db-csv-firmware.ts). */
   firmware: (NodeFirmware & { source: 'NODES_INFO' | 'GENERAL_INFO_SMP' })[];
   sections: DbCsvSectionInfo[];
+  /**
+   * INDEX_TABLE rows (`Name, Offset, Size, Line, Rows`): the sections ibdiagnet wrote, which a
+   * file cut short or edited may lack. Empty when the file has no INDEX_TABLE.
+   */
+  index: { name: string; line?: number; rows?: number }[];
+  /** Line of the INDEX_TABLE according to the file's first line (`# INDEX_TABLE offset: ..., line: 6214`). */
+  indexLine?: number;
 }

@@ -284,7 +284,8 @@ describe('parseDbCsv() on hand-made inputs', () => {
       [2, 24],
       [3, undefined],
       [4, 25],
-      [5, 1234567890123456],
+      // A 16-digit cell is read whole, and a LID over 16 bits is no LID (a warning below).
+      [5, undefined],
     ]);
     expect({ ...p[1], portNum: 1 }).toEqual(p[0]);
     expect(p[2]).toMatchObject({ widthActive: '4X', widthSupported: ['1X', '2X', '4X'] });
@@ -297,6 +298,7 @@ describe('parseDbCsv() on hand-made inputs', () => {
       [9, 'PORTS row skipped: bad PortNum "N/A"'],
       [10, 'PORTS row skipped: row has 5 fields, header has 14'],
       [11, 'PORTS row skipped: row has 15 fields, header has 14'],
+      [7, 'PORTS column LID: 1 value(s) outside 0..65535 ignored (first: 1234567890123456)'],
       [16, 'LINKS row skipped: bad GUID or port number'],
       [17, 'LINKS row skipped: row has 4 fields, header has 5'],
     ]);
@@ -356,12 +358,12 @@ describe('parseDbCsv() on hand-made inputs', () => {
     expect(r.value.sections.find((s) => s.name === 'SOME_FUTURE_SECTION')?.rows).toBe(2);
   });
 
-  it('keeps counters beyond 2^53 exact and rejects one beyond 2^64', () => {
+  it('keeps counters beyond 2^53 and at 2^64 - 1 exact and rejects one beyond 2^64', () => {
     const r = parseDbCsv(fixture('big-counters.good.db_csv'));
     const c = tableRow(r.value.pmInfo, 0).counters;
     expect(c.PortXmitDataExtended).toBe(9007199254740993n);
-    // 2^64 - 1 is all ones, the table's "absent" (and ibdiagnet's other "unsupported" pattern).
-    expect('SymbolErrorCounterExt' in c).toBe(false);
+    // All ones is a value (a saturated counter), not the table's "absent" (issue 14).
+    expect(c.SymbolErrorCounterExt).toBe(18446744073709551615n);
     expect('PortXmitWaitExt' in c).toBe(false);
     expect(r.warnings.map((w) => w.message)).toEqual([
       'PM_INFO column PortXmitWaitExt: 1 invalid value(s) skipped (first: "18446744073709551616", exceeds 64 bits)',

@@ -33,7 +33,7 @@ import { CsvRow, splitCsvRow } from './csv.ts';
 import type { DbCsvData } from './db-csv-types.ts';
 import { sectionReader } from './db-csv-sections.ts';
 import type { SectionReader } from './db-csv-sections.ts';
-import { runLineParser, runLineParserAsync } from './line-source.ts';
+import { MAX_LINE_BYTES, runLineParser, runLineParserAsync } from './line-source.ts';
 import type { LineParser, LineSource } from './line-source.ts';
 import { GuidTable } from './guid-table.ts';
 
@@ -53,7 +53,15 @@ export interface DbCsvOptions {
   file?: string;
   /** Default `inline`. */
   pm?: PmRows;
+  /**
+   * A section the file's INDEX_TABLE lists but the file lacks (or the INDEX_TABLE itself, when
+   * the first line promises one) fails the parse instead of being a warning. Default false.
+   */
+  strict?: boolean;
 }
+
+/** `# INDEX_TABLE offset:      965824, line:        6214` (the first line ibdiagnet writes). */
+const INDEX_LINE = /^# INDEX_TABLE offset:\s*\d+,\s*line:\s*(\d+)/;
 
 export const isPmSection = (name: string): boolean => name === 'PM_INFO' || name === 'PM_DELTA';
 
@@ -96,8 +104,10 @@ export class DbCsvParser implements LineParser<DbCsvData> {
     temperatures: [],
     firmware: [],
     sections: [],
+    index: [],
   };
   private readonly file: string | undefined;
+  private readonly strict: boolean;
   private readonly guids = new GuidTable();
   /** Re-used for every row (one object per file, not one array of cells per row). */
   private readonly row = new CsvRow();
@@ -107,6 +117,7 @@ export class DbCsvParser implements LineParser<DbCsvData> {
   constructor(options: DbCsvOptions = {}) {
     this.file = options.file;
     this.pm = options.pm ?? 'inline';
+    this.strict = options.strict ?? false;
   }
 
   private fail(line: number | undefined, text: string | undefined, reason: string): never {
@@ -137,7 +148,12 @@ export class DbCsvParser implements LineParser<DbCsvData> {
       this.takeRow(s, s.reader, bytes, 0, length, no);
       return;
     }
-    if (line.length === 0 || line.charCodeAt(0) === 35 /* # */) return;
+    if (line.length === 0) return;
+    if (line.charCodeAt(0) === 35 /* # */) {
+      const m = no === 1 ? INDEX_LINE.exec(line) : null;
+      if (m && Number(m[1]) > 0) this.data.indexLine = Number(m[1]);
+      return;
+    }
     if (line.startsWith('START_')) return this.start(line, no);
     if (line.startsWith('END_')) this.fail(no, line, `${line} without START_${line.slice(4)}`);
     if (this.data.sections.length === 0) {
@@ -174,6 +190,35 @@ export class DbCsvParser implements LineParser<DbCsvData> {
       pos = nl + 1;
     }
     return pos;
+  }
+
+  /**
+   * A line over `MAX_LINE_BYTES`, of which only `head` was read (`LineParser.skipLine`). In a
+   * section this parser reads it is a bad row (skipped with a warning; binary data fails, as in
+   * any row); in a section it only counts, a row; anywhere else what `feed` says of such a line.
+   */
+  skipLine(head: string): void {
+    const s = this.open;
+    const no = ++this.lineNo;
+    const reason = `line longer than ${MAX_LINE_BYTES} bytes`;
+    if (s === undefined) {
+      if (this.data.sections.length === 0) {
+        this.fail(no, head, looksBinary(head) ? 'binary data, not a db_csv' : `${reason}: not a db_csv`);
+      }
+      return this.warn(no, `${reason} outside any section skipped`);
+    }
+    if (s.header === undefined) {
+      if (looksBinary(head)) this.fail(no, head, `binary data in section ${s.name}`);
+      s.header = [];
+      if (s.reader !== undefined && !s.ignored) this.warn(no, `section ${s.name} header: ${reason}; section ignored`);
+      s.ignored = true;
+      return;
+    }
+    s.rows++;
+    if (s.reader === undefined || s.ignored) return;
+    if (looksBinary(head)) this.fail(no, head, `binary data in section ${s.name}`);
+    s.firstBad ??= { line: no, text: head, reason };
+    this.warn(no, `${s.name} row skipped: ${reason}: ${JSON.stringify(head.slice(0, 60))}...`);
   }
 
   private start(line: string, no: number): void {
@@ -270,7 +315,39 @@ export class DbCsvParser implements LineParser<DbCsvData> {
         this.lineNo === 0 ? 'empty file' : 'no START_<SECTION> found',
       );
     }
+    if (this.pm !== 'only') this.checkIndex();
     return { value: this.data, warnings: this.warnings };
+  }
+
+  /**
+   * What ibdiagnet promised against what the file holds. A db_csv cut right after `END_LINKS`
+   * (55% of it gone, PM_INFO and SM_INFO with it) parses cleanly otherwise: its first line
+   * still says where the INDEX_TABLE was (`# INDEX_TABLE offset: 965824, line: 6214`), and the
+   * INDEX_TABLE lists every section written. Only presence is checked: offsets and line numbers
+   * are wrong after any editing, the names are not.
+   */
+  private checkIndex(): void {
+    const problems: string[] = [];
+    const { index, indexLine, sections } = this.data;
+    if (!this.seen.has('INDEX_TABLE')) {
+      if (indexLine !== undefined) {
+        const last = sections.at(-1)?.name;
+        problems.push(
+          `file ends at line ${this.lineNo}, but its first line puts the INDEX_TABLE at line ${indexLine}: ` +
+            `truncated, the sections written after ${last ?? 'the start'} are missing`,
+        );
+      }
+    } else {
+      const gone = index.filter((e) => !this.seen.has(e.name));
+      if (gone.length > 0) {
+        const names = gone.map((e) => `${e.name}${e.rows ? ` (${e.rows} rows)` : ''}`);
+        problems.push(`section(s) listed in INDEX_TABLE but missing from the file: ${names.join(', ')}`);
+      }
+    }
+    for (const p of problems) {
+      if (this.strict) this.fail(this.lineNo, undefined, p);
+      this.warn(this.lineNo, p);
+    }
   }
 }
 

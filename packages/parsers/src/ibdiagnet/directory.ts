@@ -8,11 +8,14 @@
  * A big db_csv has its PM rows read on a worker thread meanwhile (pm-thread.ts), joined in
  * when the .pm fallback is decided, or at the end.
  * A broken secondary file (truncated, binary) is skipped with a warning unless `strict`; a
- * broken db_csv always throws. Every file is optional, but a directory with none throws.
+ * broken db_csv always throws. Every file is optional, but a directory with none throws. A name
+ * that is there but is not a regular file (FIFO, device, directory, symbolic link to nothing) or
+ * is over the size limit counts as broken, never as absent (input-file.ts).
  */
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FabricSnapshot, ParseResult, ParseWarning } from '@ibwatch/fabric';
+import { MAX_INPUT_FILE_BYTES, inputFileProblem } from '../input-file.ts';
 import { ParseError } from '../parse-error.ts';
 import type { LineParser } from './line-source.ts';
 import { IBDIAGNET_PARSERS, secondaryFailure } from './parse-files.ts';
@@ -36,12 +39,20 @@ export interface ReadIbdiagnetOptions {
    * result is the same either way.
    */
   pmThread?: boolean;
+  /** Refuse a file larger than this. Default {@link MAX_INPUT_FILE_BYTES} (1 GiB). */
+  maxFileBytes?: number;
 }
 
-/** Size of the file at `path`, undefined when there is none (synchronous: see read-file.ts). */
-function fileSize(path: string): number | undefined {
-  const s = statSync(path, { throwIfNoEntry: false });
-  return s?.isFile() ? s.size : undefined;
+/**
+ * Size of the file at `path`, undefined when there is none (synchronous: see read-file.ts).
+ * A name that is there but cannot be read as a file (a FIFO, a device, a directory, a symbolic
+ * link to nothing, over the size limit) throws `ParseError` saying so: it is not "no file".
+ */
+function fileSize(path: string, format: string, maxBytes: number): number | undefined {
+  if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return undefined;
+  const problem = inputFileProblem(path, maxBytes);
+  if (problem !== undefined) throw new ParseError({ format, file: path, reason: problem });
+  return statSync(path).size;
 }
 
 async function headTimestamp(path: string): Promise<string | undefined> {
@@ -59,8 +70,17 @@ export async function readIbdiagnetDir(
   const warnings: ParseWarning[] = [];
   const kinds = [] as (keyof IbdiagnetParsed)[];
   let dbCsvSize = 0;
+  const maxBytes = options.maxFileBytes ?? MAX_INPUT_FILE_BYTES;
   for (const k of RUN_PRIORITY) {
-    const size = fileSize(join(dir, IBDIAGNET_FILES[k]));
+    let size: number | undefined;
+    try {
+      size = fileSize(join(dir, IBDIAGNET_FILES[k]), IBDIAGNET_FILES[k], maxBytes);
+    } catch (err) {
+      // The db_csv is the primary source: one that is there but unreadable fails the read.
+      if (k === 'dbCsv') throw err;
+      secondaryFailure(err, strict, warnings);
+      continue;
+    }
     if (size === undefined) continue;
     kinds.push(k);
     if (k === 'dbCsv') dbCsvSize = size;
@@ -75,9 +95,9 @@ export async function readIbdiagnetDir(
     const parser =
       k === 'netDump' && (parsed.dbCsv?.value.links.length ?? 0) > 0
         ? new NetDumpParser({ file: path, fields: 'ports' })
-        : IBDIAGNET_PARSERS[k](path);
+        : IBDIAGNET_PARSERS[k](path, strict);
     try {
-      (parsed as Record<string, unknown>)[k] = await parseFile(path, parser as LineParser<unknown>);
+      (parsed as Record<string, unknown>)[k] = await parseFile(path, parser as LineParser<unknown>, { maxBytes });
     } catch (err) {
       if (k === 'dbCsv') throw err;
       secondaryFailure(err, strict, warnings);
@@ -96,7 +116,7 @@ export async function readIbdiagnetDir(
     // A cold worker (the first big directory of the process) would make this read wait for its
     // start-up: this one is read on one thread, and the worker is ready for the next.
     if (options.pmThread ?? (dbCsvSize >= PM_THREAD_MIN_BYTES && pmThreadWarm())) {
-      twoThreads = await readDbCsvOnTwoThreads(join(dir, IBDIAGNET_FILES.dbCsv));
+      twoThreads = await readDbCsvOnTwoThreads(join(dir, IBDIAGNET_FILES.dbCsv), undefined, { strict });
       parsed.dbCsv = twoThreads.main;
       // With `strict` the first error must be the db_csv's, before any other file's.
       if (strict) await joinPm();

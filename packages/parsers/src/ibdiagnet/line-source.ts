@@ -8,6 +8,7 @@
 import type { ParseResult } from '@ibwatch/fabric';
 import { decodeUtf8, encodeUtf8, hasBom } from '../bytes.ts';
 import { splitLines, stripCr } from '../lines.ts';
+import { ParseError } from '../parse-error.ts';
 
 /** A line-at-a-time parser. `feed` gets lines without their terminator; `finish` closes it. */
 export interface LineParser<T> {
@@ -21,7 +22,24 @@ export interface LineParser<T> {
    * of the line. `bytes` is only valid during the call (the reader re-uses its buffer).
    */
   takeLines?(bytes: Uint8Array, from: number): number;
+  /**
+   * A line longer than {@link MAX_LINE_BYTES} was met: the splitter does not keep it (a file of
+   * NULs without a newline was buffered whole, and joined chunk after chunk, quadratically: 54 s
+   * and 1.7 GB for 400 MB). The parser gets the line's first {@link SKIPPED_HEAD_BYTES} bytes,
+   * decoded, counts the line and decides: a warning, or a `ParseError` (binary data). The rest
+   * of the line is passed over unread. A parser without it makes the splitter throw.
+   */
+  skipLine?(head: string): void;
 }
+
+/**
+ * The longest line the splitter hands on: 1 MiB. No line of a tool output this package reads
+ * comes near it (a db_csv PM_INFO row of ~50 counters is ~600 bytes; an IB NodeDescription is
+ * 64 bytes); a longer one is garbage, and keeping it would only cost memory.
+ */
+export const MAX_LINE_BYTES = 1 << 20;
+/** How much of a skipped line its parser sees (for the warning and the binary check). */
+export const SKIPPED_HEAD_BYTES = 256;
 
 /** What the sync entry points accept: the whole text, its bytes, or any iterable of lines. */
 export type LineSource = string | Uint8Array | Iterable<string>;
@@ -116,47 +134,107 @@ export class ChunkLineSplitter {
  * decoded and fed. A chunk may be re-used by the caller after `push`: only the unterminated
  * tail is kept, as a copy.
  *
+ * Linear in the input, whatever its lines: the pieces of a line that spans chunks are kept in
+ * a list and joined once, when its end comes; a line over `maxLineBytes` is not kept at all
+ * (`skipLine`, then its bytes are passed over up to the next `\n`).
+ *
  * `splitLoneCr`: a `\r` not followed by `\n` also ends a line, as {@link splitLines} does for
  * whole texts (the file reader, like {@link ChunkLineSplitter}, keeps it inside the line). Lines
  * of a chunk holding such a `\r` are all decoded and fed.
  */
 export class ByteLineSplitter {
-  private rest: Uint8Array | undefined;
+  /** Copies of the pieces of the line being cut by chunk boundaries, and their total length. */
+  private parts: Uint8Array[] = [];
+  private partBytes = 0;
+  /** Inside a line too long to keep: bytes are dropped up to its `\n`. */
+  private skipping = false;
   private first = true;
 
   constructor(
-    private readonly parser: Pick<LineParser<unknown>, 'feed' | 'takeLines'>,
+    private readonly parser: Pick<LineParser<unknown>, 'feed' | 'takeLines' | 'skipLine'>,
     private readonly splitLoneCr: boolean,
+    private readonly maxLineBytes = MAX_LINE_BYTES,
   ) {}
 
   push(chunk: Uint8Array): void {
     let from = 0;
-    if (this.rest !== undefined) {
-      // Only the line that spans the two chunks is joined, not the whole chunk.
+    if (this.skipping) {
       const nl = chunk.indexOf(10);
-      if (nl === -1) {
-        this.rest = concat(this.rest, chunk);
-        return;
-      }
-      const joined = concat(this.rest, chunk.subarray(0, nl + 1));
-      this.rest = undefined;
-      this.lines(joined, 0);
+      if (nl === -1) return;
+      this.skipping = false;
       from = nl + 1;
+    } else if (this.partBytes > 0) {
+      // Only the line that spans the chunks is joined, not the whole chunk.
+      const nl = chunk.indexOf(10);
+      const piece = nl === -1 ? chunk : chunk.subarray(0, nl + 1);
+      // Bytes of the line so far, its `\n` not counted.
+      if (this.partBytes + piece.length - (nl === -1 ? 0 : 1) > this.maxLineBytes) {
+        this.skipKept();
+        if (nl === -1) {
+          this.skipping = true;
+          return;
+        }
+        from = nl + 1;
+      } else if (nl === -1) {
+        this.keep(chunk);
+        return;
+      } else {
+        const joined = Buffer.concat([...this.parts, piece], this.partBytes + piece.length);
+        this.parts = [];
+        this.partBytes = 0;
+        this.lines(joined, 0);
+        from = nl + 1;
+      }
     }
     const tail = this.lines(chunk, from);
-    // A copy (`Buffer#slice` would be a view of the buffer the reader is about to re-use).
-    if (tail < chunk.length) this.rest = Buffer.from(chunk.subarray(tail));
+    if (tail < chunk.length) {
+      if (chunk.length - tail > this.maxLineBytes) {
+        this.keep(chunk.subarray(tail, tail + SKIPPED_HEAD_BYTES));
+        this.skipKept();
+        this.skipping = true;
+      } else this.keep(chunk.subarray(tail));
+    }
   }
 
   end(): void {
-    const rest = this.rest;
-    this.rest = undefined;
-    if (rest === undefined || rest.length === 0) return;
+    const parts = this.parts;
+    this.parts = [];
+    this.partBytes = 0;
+    this.skipping = false;
+    if (parts.length === 0) return;
+    const rest = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    if (rest.length === 0) return;
     const from = this.first && hasBom(rest, 0) ? 3 : 0;
     this.first = false;
     if (from === rest.length) return;
     const line = decodeUtf8(rest, from, rest.length);
     this.feedLine(line.endsWith('\r') ? line.slice(0, -1) : line, this.splitLoneCr);
+  }
+
+  /** Keep a copy of `piece` (`Buffer#slice` would be a view of the buffer the reader re-uses). */
+  private keep(piece: Uint8Array): void {
+    this.parts.push(Buffer.from(piece));
+    this.partBytes += piece.length;
+  }
+
+  /** The kept line is too long: its parser gets its head, the pieces are dropped. */
+  private skipKept(): void {
+    const head = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
+    this.parts = [];
+    this.partBytes = 0;
+    this.skip(head, 0);
+  }
+
+  private skip(bytes: Uint8Array, start: number): void {
+    if (this.first) {
+      this.first = false;
+      if (hasBom(bytes, start)) start += 3;
+    }
+    const head = decodeUtf8(bytes, start, Math.min(bytes.length, start + SKIPPED_HEAD_BYTES));
+    if (this.parser.skipLine === undefined) {
+      throw new ParseError({ format: 'text', text: head, reason: `line longer than ${this.maxLineBytes} bytes` });
+    }
+    this.parser.skipLine(head);
   }
 
   /** Complete lines of `bytes` from `pos`; returns where the unterminated tail starts. */
@@ -177,7 +255,8 @@ export class ByteLineSplitter {
       const nl = bytes.indexOf(10, pos);
       if (nl === -1) return pos;
       const end = nl > pos && bytes[nl - 1] === 13 ? nl - 1 : nl;
-      this.feedLine(decodeUtf8(bytes, pos, end), loneCr);
+      if (end - pos > this.maxLineBytes) this.skip(bytes, pos);
+      else this.feedLine(decodeUtf8(bytes, pos, end), loneCr);
       pos = nl + 1;
     }
     return n;
@@ -195,11 +274,4 @@ function hasLoneCr(bytes: Uint8Array, from: number): boolean {
     if (bytes[i + 1] !== 10) return true;
   }
   return false;
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = Buffer.allocUnsafe(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }

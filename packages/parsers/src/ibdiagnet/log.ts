@@ -221,6 +221,11 @@ export class LogParser implements LineParser<IbdiagnetLog> {
     else if (line.trim()) this.v.fabricSummary[line.trim()] = '';
   }
 
+  /** A line too long to keep (see `LineParser.skipLine`). */
+  skipLine(head: string): void {
+    this.t.skipped(head);
+  }
+
   finish(): ParseResult<IbdiagnetLog> {
     this.t.finishChecks(false);
     if (this.v.header.runningTimestamp === undefined && this.v.stages.length === 0) {

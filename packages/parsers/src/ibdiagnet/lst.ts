@@ -89,6 +89,11 @@ export class LstParser implements LineParser<LstData> {
     this.links.push({ a, b, width: widthFromText(tail[1]), state: tail[2], speed: laneSpeedFromGbps(tail[3]) });
   }
 
+  /** A line too long to keep (see `LineParser.skipLine`). */
+  skipLine(head: string): void {
+    this.t.skipped(head);
+  }
+
   finish(): ParseResult<LstData> {
     // opensm-subnet.lst has no header/trailer; ibdiagnet's .lst has both.
     this.t.finishChecks(this.t.header.runningTimestamp !== undefined);

@@ -277,6 +277,11 @@ export class NetDumpParser implements LineParser<NetDumpData> {
     this.current!.ports.push(p);
   }
 
+  /** A line too long to keep (see `LineParser.skipLine`). */
+  skipLine(head: string): void {
+    this.t.skipped(head);
+  }
+
   finish(): ParseResult<NetDumpData> {
     this.t.finishChecks();
     return { value: { header: this.t.header, switches: this.switches }, warnings: this.t.warnings };

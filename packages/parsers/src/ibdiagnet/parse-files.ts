@@ -18,9 +18,12 @@ import type { IbdiagnetParsed, SnapshotOptions } from './snapshot.ts';
 
 /** A fresh line parser for each input kind. */
 export const IBDIAGNET_PARSERS: {
-  [K in keyof IbdiagnetParsed]-?: (file?: string) => LineParser<NonNullable<IbdiagnetParsed[K]>['value']>;
+  [K in keyof IbdiagnetParsed]-?: (
+    file?: string,
+    strict?: boolean,
+  ) => LineParser<NonNullable<IbdiagnetParsed[K]>['value']>;
 } = {
-  dbCsv: (file) => new DbCsvParser({ file }),
+  dbCsv: (file, strict) => new DbCsvParser({ file, strict }),
   log: (file) => new LogParser({ file }),
   netDump: (file) => new NetDumpParser({ file }),
   pm: (file) => new PmParser({ file }),
@@ -52,7 +55,10 @@ export function parseIbdiagnetFiles(texts: IbdiagnetTexts, options: SnapshotOpti
     const input = texts[k];
     if (input === undefined) continue;
     try {
-      (parsed as Record<string, unknown>)[k] = runLineParser(IBDIAGNET_PARSERS[k]() as LineParser<unknown>, input);
+      (parsed as Record<string, unknown>)[k] = runLineParser(
+        IBDIAGNET_PARSERS[k](undefined, options.strict) as LineParser<unknown>,
+        input,
+      );
     } catch (err) {
       if (k === 'dbCsv') throw err;
       secondaryFailure(err, options.strict ?? false, warnings);

@@ -9,11 +9,11 @@
  * uncounted row: `reserve` sets that row back to 0 before the next row is written there, and
  * `build` cuts the tail off. So every row starts as all zeros (as a new array is) and a cell
  * that is 0, or a high half that is 0, need not be written: nearly every counter is under 2^32
- * and most are 0. (The reader writes every other cell, absent ones too; a column is only added
- * by the header, so the columns are all there before the first row.)
+ * and most are 0. (The reader writes every other cell, absent ones too, into the column's absent
+ * mask; a column is only added by the header, so the columns are all there before the first row.)
  */
-import type { CounterTable, Guid } from '@ibwatch/fabric';
-import { ABSENT } from '@ibwatch/fabric';
+import type { CounterColumn, CounterTable, Guid } from '@ibwatch/fabric';
+import { usedMask } from '@ibwatch/fabric';
 
 const TWO32 = 4_294_967_296;
 
@@ -38,6 +38,8 @@ export class PmTableWriter {
    * 10k-GPU file's two tables took (and of the time to allocate them).
    */
   private readonly hi: (Uint32Array | undefined)[] = [];
+  /** Absent cells, a column's mask made at its first one (`-1`, `N/A`: a few columns only). */
+  private readonly absent: (Uint8Array | undefined)[] = [];
   /** A row was reserved and not committed yet. */
   private pending = false;
 
@@ -67,10 +69,7 @@ export class PmTableWriter {
       this.lo = lo;
       // The committed rows of a new column are absent.
       if (this.rows > 0) {
-        for (let c = before; c < this.names.length; c++) {
-          lo.fill(ABSENT, c * this.cap, c * this.cap + this.rows);
-          this.highs(c).fill(ABSENT, 0, this.rows);
-        }
+        for (let c = before; c < this.names.length; c++) this.absentOf(c).fill(1, 0, this.rows);
       }
     }
     return out;
@@ -81,13 +80,19 @@ export class PmTableWriter {
     return (this.hi[col] ??= new Uint32Array(this.cap));
   }
 
+  /** Column `col`'s absent mask, made (nothing absent) on first use. */
+  private absentOf(col: number): Uint8Array {
+    return (this.absent[col] ??= new Uint8Array(this.cap));
+  }
+
   /** Make room for the row about to be written (index `rows`); call before its cells. */
   reserve(): void {
     if (this.pending) {
       // The last row written was refused: its cells back to 0.
-      const { hi, lo, cap, rows } = this;
+      const { hi, lo, cap, rows, absent } = this;
       for (let at = rows; at < lo.length; at += cap) lo[at] = 0;
       for (const h of hi) if (h !== undefined) h[rows] = 0;
+      for (const a of absent) if (a !== undefined) a[rows] = 0;
     }
     this.pending = true;
     if (this.rows === this.cap) this.grow();
@@ -109,8 +114,9 @@ export class PmTableWriter {
     if (hi !== 0 || this.hi[col] !== undefined) this.highs(col)[row] = hi;
   }
 
+  /** The row's cell in `col` has no value (its halves stay 0, as the row started). */
   setAbsent(col: number, row: number): void {
-    this.setHalves(col, row, ABSENT, ABSENT);
+    this.absentOf(col)[row] = 1;
   }
 
   setBigint(col: number, row: number, v: bigint): void {
@@ -127,18 +133,23 @@ export class PmTableWriter {
 
   build(): CounterTable {
     const n = this.rows;
-    const { cap, hi, lo } = this;
+    const { cap, hi, lo, absent } = this;
     // Columns that never reached 2^32 share one array of zeros (tables are read, never written).
     let zeros: Uint32Array | undefined;
     return {
       rows: n,
       nodeGuids: this.guids,
       portNums: this.ports.slice(0, n),
-      columns: this.names.map((name, c) => ({
-        name,
-        hi: hi[c]?.subarray(0, n) ?? (zeros ??= new Uint32Array(n)),
-        lo: lo.subarray(c * cap, c * cap + n),
-      })),
+      columns: this.names.map((name, c): CounterColumn => {
+        const col: CounterColumn = {
+          name,
+          hi: hi[c]?.subarray(0, n) ?? (zeros ??= new Uint32Array(n)),
+          lo: lo.subarray(c * cap, c * cap + n),
+        };
+        const mask = usedMask(absent[c], n);
+        if (mask !== undefined) col.absent = mask.subarray(0, n);
+        return col;
+      }),
     };
   }
 
@@ -156,11 +167,12 @@ export class PmTableWriter {
     const lo = new Uint32Array(cap * cols);
     for (let c = 0; c < cols; c++) lo.set(this.lo.subarray(c * old, c * old + this.rows), c * cap);
     this.lo = lo;
+    const rows = this.rows;
     this.hi.forEach((h, c) => {
-      if (h === undefined) return;
-      const g = new Uint32Array(cap);
-      g.set(h.subarray(0, this.rows));
-      this.hi[c] = g;
+      if (h !== undefined) (this.hi[c] = new Uint32Array(cap)).set(h.subarray(0, rows));
+    });
+    this.absent.forEach((a, c) => {
+      if (a !== undefined) (this.absent[c] = new Uint8Array(cap)).set(a.subarray(0, rows));
     });
     this.cap = cap;
   }

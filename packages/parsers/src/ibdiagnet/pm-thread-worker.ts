@@ -15,6 +15,7 @@ function buffersOf(...tables: PostedTable[]): ArrayBuffer[] {
     for (const c of t.columns) {
       out.add(c.hi.buffer as ArrayBuffer);
       out.add(c.lo.buffer as ArrayBuffer);
+      if (c.absent) out.add(c.absent.buffer as ArrayBuffer);
     }
   }
   return [...out];

@@ -253,11 +253,15 @@ export interface TwoThreadRead {
  * Start reading the PM rows of the db_csv at `path` on the worker and read the rest here.
  * Resolves once the main part is read, so the caller can go on with other files meanwhile.
  */
-export async function readDbCsvOnTwoThreads(path: string, on: PmThread = thread): Promise<TwoThreadRead> {
+export async function readDbCsvOnTwoThreads(
+  path: string,
+  on: PmThread = thread,
+  options: { strict?: boolean } = {},
+): Promise<TwoThreadRead> {
   const pm = outcome(on.request(path), path);
   // Never left unhandled: awaited below or by `join`.
   pm.catch(() => undefined);
-  const parser = new DbCsvParser({ file: path, pm: 'skip' });
+  const parser = new DbCsvParser({ file: path, pm: 'skip', strict: options.strict });
   let main: ParseResult<DbCsvData>;
   try {
     main = await parseFile(path, parser);

@@ -123,6 +123,11 @@ export class PmParser implements LineParser<PmData> {
     if (v !== null) this.current.counters[PM_NAME_TO_COLUMN[key] ?? key] = v;
   }
 
+  /** A line too long to keep (see `LineParser.skipLine`). */
+  skipLine(head: string): void {
+    this.t.skipped(head);
+  }
+
   finish(): ParseResult<PmData> {
     this.t.finishChecks();
     return { value: { header: this.t.header, ports: this.ports }, warnings: this.t.warnings };

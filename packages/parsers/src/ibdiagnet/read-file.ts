@@ -10,31 +10,45 @@
  * for a core: the ~20 awaits of a 10k-GPU directory left the main thread idle ~50 ms per read.
  * The parse holds the thread far longer than the reads of these local files do.
  */
-import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ParseResult } from '@ibwatch/fabric';
+import { openInputFile, readInputChunk, readInputHead } from '../input-file.ts';
+import type { OpenInputOptions } from '../input-file.ts';
 import { ByteLineSplitter } from './line-source.ts';
 import type { LineParser } from './line-source.ts';
 
 const CHUNK = 1 << 20;
 
+/** Options of {@link parseFile}: the file's format name (default: its base name) and size limit. */
+export type ParseFileOptions = Partial<OpenInputOptions>;
+
 /**
  * Stream `path` line by line (LF or CRLF; a lone `\r` stays inside its line, as before the
- * byte reader) into `parser` and finish it.
+ * byte reader) into `parser` and finish it. Only a regular file within the size limit is read
+ * (input-file.ts); lines over `MAX_LINE_BYTES` go to the parser's `skipLine`.
  */
-export async function parseFile<T>(path: string, parser: LineParser<T>): Promise<ParseResult<T>> {
+export async function parseFile<T>(
+  path: string,
+  parser: LineParser<T>,
+  options: ParseFileOptions = {},
+): Promise<ParseResult<T>> {
+  const opts: OpenInputOptions = { ...options, format: options.format ?? basename(path) };
   const splitter = new ByteLineSplitter(parser, false);
-  const fd = openSync(path, 'r');
+  const file = openInputFile(path, opts);
   try {
     // One buffer for the whole file: the splitter copies the only bytes it keeps (a cut line).
     const buf = Buffer.allocUnsafe(CHUNK);
+    let total = 0;
     for (;;) {
-      const bytesRead = readSync(fd, buf, 0, CHUNK, null);
+      const bytesRead = readInputChunk(file, buf, total, opts);
       if (bytesRead === 0) break;
+      total += bytesRead;
       splitter.push(buf.subarray(0, bytesRead));
     }
   } finally {
-    closeSync(fd);
+    file.close();
   }
   splitter.end();
   return parser.finish();
@@ -42,17 +56,11 @@ export async function parseFile<T>(path: string, parser: LineParser<T>): Promise
 
 /** Lines of a file via `node:readline` (CRLF handled by `crlfDelay: Infinity`). */
 export function readFileLines(path: string): AsyncIterable<string> {
-  return createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const file = openInputFile(path, { format: basename(path) });
+  return createInterface({ input: createReadStream(path, { fd: file.fd, encoding: 'utf8' }), crlfDelay: Infinity });
 }
 
 /** The first `bytes` of a file as text (for its `# Running timestamp` header). */
 export async function readHead(path: string, bytes = 4096): Promise<string> {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.alloc(bytes);
-    const bytesRead = readSync(fd, buf, 0, bytes, 0);
-    return buf.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
+  return readInputHead(path, bytes, { format: basename(path) }).toString('utf8');
 }

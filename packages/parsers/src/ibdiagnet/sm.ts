@@ -73,6 +73,11 @@ export class SmParser implements LineParser<SmReport> {
     });
   }
 
+  /** A line too long to keep (see `LineParser.skipLine`). */
+  skipLine(head: string): void {
+    this.t.skipped(head);
+  }
+
   finish(): ParseResult<SmReport> {
     this.t.finishChecks();
     return { value: { header: this.t.header, sms: this.sms }, warnings: this.t.warnings };

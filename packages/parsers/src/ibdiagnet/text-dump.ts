@@ -6,6 +6,7 @@
 import type { ParseWarning } from '@ibwatch/fabric';
 import { looksBinary } from '../lines.ts';
 import { ParseError } from '../parse-error.ts';
+import { MAX_LINE_BYTES } from './line-source.ts';
 import { readHeaderLine } from './values.ts';
 import type { DumpHeader } from './values.ts';
 
@@ -33,6 +34,17 @@ export class TextDump {
     if (looksBinary(line)) this.fail(this.lineNo, line, 'binary data');
     this.content++;
     return false;
+  }
+
+  /**
+   * A line over `MAX_LINE_BYTES`, of which only `head` was read (`LineParser.skipLine`): binary
+   * data fails as in {@link pre}, anything else is a warning. It is not content: a file of
+   * nothing but such lines is "no ibdiagnet content".
+   */
+  skipped(head: string): void {
+    this.lineNo++;
+    if (looksBinary(head)) this.fail(this.lineNo, head, 'binary data');
+    this.warn(`line longer than ${MAX_LINE_BYTES} bytes skipped: ${JSON.stringify(head.slice(0, 60))}...`);
   }
 
   /** A content line a parser read from bytes itself, known to be printable text. */

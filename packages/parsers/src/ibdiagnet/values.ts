@@ -48,6 +48,43 @@ export function smStateFromCode(code: number): SmState {
 }
 
 /**
+ * Port numbers go up to 255 (PortInfo's LocalPortNum and NumPorts are 8 bits; the API takes
+ * 0..255); a LID is 16 bits. A larger number in a file is garbage, never a port or a LID.
+ */
+export const MAX_PORT_NUM = 255;
+export const MAX_LID = 0xffff;
+
+/**
+ * Out-of-range numbers of one column, summed up in one warning at the end of the section (one
+ * per row would drown the rest on a file where a whole column went bad).
+ */
+export class OutOfRange {
+  private count = 0;
+  private first = '';
+  private line = 0;
+  constructor(
+    private readonly column: string,
+    private readonly max: number,
+  ) {}
+
+  /** `v` when it is within 0..max, else undefined (noted). */
+  check(v: number | undefined, line: number): number | undefined {
+    if (v === undefined || (v >= 0 && v <= this.max)) return v;
+    if (this.count++ === 0) {
+      this.first = String(v);
+      this.line = line;
+    }
+    return undefined;
+  }
+
+  /** The warning, when any value was out of range. */
+  report(warn: (line: number, message: string) => void): void {
+    if (this.count > 0)
+      warn(this.line, `${this.column}: ${this.count} value(s) outside 0..${this.max} ignored (first: ${this.first})`);
+  }
+}
+
+/**
  * Small integer field (decimal or `0x` hex); undefined for `N/A`, empty or garbage. Numbers of
  * the ports/enums fit in a double, so no bigint here.
  */

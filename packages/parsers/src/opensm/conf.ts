@@ -111,7 +111,7 @@ export function parseOpensmConf(input: LineInput, opts: ParseOptions = {}) {
 /**
  * Rough time for a standby to take over after the master dies: polling timeout x retries
  * (OpenSM defaults 10000 ms x 4). Measured in the lab: 1000 ms x 2 -> 3.3 s (plus a sweep);
- * defaults -> ~58 s (LAB.md). A lower bound, not a promise.
+ * defaults -> ~58 s (docs/lab.md). A lower bound, not a promise.
  */
 export function estimateTakeoverMs(ha: OpensmHaSettings): number {
   return (ha.sminfoPollingTimeoutMs ?? 10000) * (ha.pollingRetryNumber ?? 4);

@@ -1,3 +1,5 @@
+import type { ScanRow } from '@ibwatch/fabric';
+import type { Context } from '../../../src/context.ts';
 import type { CannedOutput } from '../support.ts';
 
 export type Outcome = 'failed' | 'partial' | 'ok';
@@ -13,6 +15,10 @@ interface Base {
   mentions: RegExp[];
   /** Accepted input that must map onto the fabric already stored (no new nodes or ports). */
   sameFabric?: boolean;
+  /** Imported with IBWATCH_IBDIAGNET_STRICT (ibdiagnet2 only). */
+  strict?: boolean;
+  /** More to check once the case ran (what was stored, a finding opened...). */
+  check?: (ctx: Context, row: ScanRow) => void;
 }
 
 export type CorpusCase =
