@@ -6,8 +6,10 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 
 /**
  * One worker and files in name order: the specs share one lab and one collector, and each
- * fault spec builds on the fabric state the earlier ones left (the SM failover runs last
- * because the lab cannot bring the priority-15 SM back cleanly).
+ * fault spec builds on the fabric state the earlier ones left. The SM specs are numbered 90-99
+ * to run last: they kill and restart SMs, which the lab can undo only with restarts of both SMs
+ * (a few seconds without a master); 90-91 use a second collector of their own
+ * (tests/sm-fixtures.ts) and 99 (master failover) restores the priority-15 master at its end.
  *
  * The `real-fabrics` project (specs `5N-real-*`) runs on two more collectors, one per real NDR
  * run imported with the CLI (real-fabrics.ts), set up and torn down by projects of their own;
@@ -25,7 +27,8 @@ export default defineConfig({
   reporter: [['list']],
   // 2 shared cores: a scan takes ~1 s, SM failover ~4 s, and Chromium competes with ibsim.
   timeout: 60_000,
-  globalTimeout: 6 * 60_000,
+  // The SM specs (90-99) kill and restart SMs: about 3 of these minutes on a loaded 2-core box.
+  globalTimeout: 15 * 60_000,
   expect: { timeout: 15_000 },
   projects: [
     { name: 'lab', testMatch: /\.spec\.ts$/, testIgnore: /-real-.*\.spec\.ts$/ },

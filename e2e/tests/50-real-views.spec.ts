@@ -31,7 +31,9 @@ for (const run of ['a', 'b'] as const) {
       await expect(page.getByTestId('summary-switches')).toHaveText('9');
       await expect(page.getByTestId('summary-hcas')).toHaveText('256');
       await expect(page.getByTestId('overview')).toContainText('+ 7 SHARP Aggregation Nodes');
-      await expect(page.getByTestId('sm-status')).toContainText('ONE MASTER');
+      // The run's SM_INFO lists one SM: one master, and no standby to take over (a minor finding).
+      await expect(page.getByTestId('sm-status')).toContainText('NO STANDBY');
+      await expect(page.getByTestId('sm-master')).toContainText(s.sm.masterName!);
       for (const sev of ['minor', 'info'] as const)
         await expect(page.getByTestId(`findings-${sev}`)).toContainText(String(s.findingsBySeverity[sev]));
       await snap(page, `real-${run}-overview`);

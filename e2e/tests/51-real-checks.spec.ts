@@ -83,6 +83,8 @@ test.describe('real run b: checks it skipped leave no findings', () => {
     expect(all.map((f) => f.kind).sort()).toEqual([
       ...Array(2).fill('ibdiagnet-port-hierarchy'),
       ...Array(7).fill('ibdiagnet-vs-capability-gmp'),
+      // The run lists one SM: no standby to take over.
+      'sm-no-standby',
     ]);
     await page.goto('/firmware');
     await expect(page.getByTestId('firmware-behind')).toHaveText('0');

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FindingRow, NcclRunRow, ScanRow, SmReply, WorklistEntry } from '@ibwatch/fabric';
+import type { FindingRow, NcclRunRow, ScanRow, SmRelearnReply, SmReply, WorklistEntry } from '@ibwatch/fabric';
 import { NCCL_FIXTURES, runCli, SAMPLE_A, tempDir, type CliResult } from './test-support.ts';
 import type { StatusOutput } from './cli-status.ts';
 
@@ -64,12 +64,23 @@ describe('ibwatch CLI', { timeout: 30_000 }, () => {
     expect(Array.isArray(JSON.parse(w.stdout) as WorklistEntry[])).toBe(true);
     expect((JSON.parse(f.stdout) as FindingRow[]).map((x) => x.kind)).toContain('nccl-host-memory');
     expect((JSON.parse(sm.stdout) as SmReply).summary).toMatchObject({
-      status: 'ok',
+      status: 'no-standby',
       masterGuid: '0xb0cf0e0300d33fc0',
     });
     expect(JSON.parse(n.stdout) as NcclRunRow[]).toEqual([
       expect.objectContaining({ verdict: 'host-memory-fallback', labels: { cluster: 'cli', nodes: 2 } }),
     ]);
+  });
+
+  it('sm lists the SMs with the designated ones, and sm relearn asks the next SM observation to learn them', async () => {
+    const text = await cli('sm', '--db', db);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('designated SMs: 0xb0cf0e0300d33fc0 (learned at ');
+    expect(text.stdout).toMatch(/^MASTER +0xb0cf0e0300d33fc0 lid 180 priority 12 .* designated answering$/m);
+    const r = await cli('sm', 'relearn', '--json', '--db', db);
+    expect(r.code, r.stderr).toBe(0);
+    // import-only runs no SM scan: the next import learns.
+    expect(JSON.parse(r.stdout) as SmRelearnReply).toMatchObject({ scan: null, designation: { relearnPending: true } });
   });
 
   it('status --json prints the summary with the status word and exits with its Nagios code', async () => {

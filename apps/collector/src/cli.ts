@@ -8,8 +8,7 @@ import { createContext, type Context } from './context.ts';
 import { createFindingsRepo, toFindingRow } from './db/findings-repo.ts';
 import { worklist } from './analysis/worklist.ts';
 import { worklistCsv } from './routes/findings.ts';
-import { smSummary } from './routes/sm.ts';
-import { createSmRepo } from './db/sm-repo.ts';
+import { smCommand } from './cli-sm.ts';
 import { createNcclRepo } from './db/nccl-repo.ts';
 import { formatBytes, type NcclRunRow, type ScanRow } from '@ibwatch/fabric';
 import { windowProblems } from './scans/nccl-checks.ts';
@@ -32,7 +31,8 @@ const USAGE = `usage: ibwatch <command> [options]
                                 or epoch ms), for a run imported after the fact (default: now)
   findings [--state current|cleared|open|acknowledged|resolved|active]
   worklist [--csv]              the reseat worklist
-  sm                            subnet managers and recent SM events
+  sm                            subnet managers (answering or not seen since), designated SMs, SM events
+  sm relearn                    re-learn the designated SMs from the next SM scan (not with IBWATCH_SM_GUIDS)
   nccl                          nccl-tests runs, newest first: headline busbw (peak at large messages)
   backup FILE [--force]         copy the database into FILE (online: the collector may keep running)
   check-db [FILE]               check a database before serving it (integrity, schema version, rows)
@@ -203,18 +203,8 @@ async function main(argv: string[]): Promise<number> {
             );
         return 0;
       }
-      case 'sm': {
-        const repo = createSmRepo(ctx.db);
-        const data = { summary: smSummary(ctx, Date.now()), sms: repo.latest()?.sms ?? [], events: repo.events(50) };
-        if (json) out(JSON.stringify(data));
-        else {
-          out(`status: ${data.summary.status}`);
-          for (const s of data.sms)
-            out(`${s.state.padEnd(11)} ${s.guid} lid ${s.lid ?? '?'} priority ${s.priority} ${s.name ?? ''}`);
-          for (const e of data.events) out(`${fmtTime(e.at)} ${e.kind}: ${e.detail}`);
-        }
-        return 0;
-      }
+      case 'sm':
+        return smCommand(ctx, rest, json, out);
       case 'nccl': {
         const runs = createNcclRepo(ctx.db).list({ limit: 200 });
         if (json) out(JSON.stringify(runs));

@@ -132,6 +132,16 @@ describe('loadConfig()', () => {
     expect(problems.find((p) => p.startsWith('IBWATCH_PORT'))).toContain('from 0 to 65535');
   });
 
+  it('reads IBWATCH_SM_GUIDS as canonical GUIDs, once each, and refuses what is not a GUID', () => {
+    expect(loadConfig({}).smGuids).toBeNull();
+    expect(
+      loadConfig({ IBWATCH_SM_GUIDS: ' 0xB83FD203FF000101, b83fd203ff000201,0xb83fd203ff000101 ' }).smGuids,
+    ).toEqual(['0xb83fd203ff000101', '0xb83fd203ff000201']);
+    expect(problemsOf({ IBWATCH_SM_GUIDS: '0xb83fd203ff000101,head-02' })).toEqual([
+      'IBWATCH_SM_GUIDS: "head-02" is not a GUID (e.g. 0xb83fd203ff000101)',
+    ]);
+  });
+
   it('lists the problems in the error message, one per line', () => {
     expect(() => loadConfig({ IBWATCH_PORT: 'x', IBWATCH_JITTER_MS: 'y' })).toThrow(
       /invalid configuration:\n {2}- IBWATCH_PORT.*\n {2}- IBWATCH_JITTER_MS/,

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import cron from 'node-cron';
 import type { ExpectedRate, LinkSpeed, LinkWidth } from '@ibwatch/fabric';
-import { LANE_GBPS, NCCL_MAX_BUSBW_GBS, WIDTH_LANES } from '@ibwatch/fabric';
+import { LANE_GBPS, NCCL_MAX_BUSBW_GBS, normalizeGuid, WIDTH_LANES } from '@ibwatch/fabric';
 import { cronIntervalMs } from './scans/cadence.ts';
 import { parseTokens, type NamedToken } from './tokens.ts';
 
@@ -51,6 +51,11 @@ export interface Config {
   logLevel: string;
   /** Other collectors (one per fabric) the dashboard can list: `name=url,name=url`. */
   peers: { name: string; url: string }[];
+  /**
+   * Designated SM ports (port or node GUIDs, canonical form); an SM anywhere else is rogue.
+   * null: learned from the SMs of the first SM observation (and re-learned on request).
+   */
+  smGuids: string[] | null;
   /** Settings accepted but worth a warning at start-up (deprecated variables). */
   notices: string[];
 }
@@ -133,6 +138,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     else peers.push({ name, url: url.replace(/\/$/, '') });
   }
 
+  let smGuids: string[] | null = null;
+  const smGuidsRaw = str('IBWATCH_SM_GUIDS', '');
+  if (smGuidsRaw) {
+    smGuids = [];
+    for (const item of smGuidsRaw.split(',').map((x) => x.trim())) {
+      const guid = normalizeGuid(item);
+      if (!guid) problems.push(`IBWATCH_SM_GUIDS: ${JSON.stringify(item)} is not a GUID (e.g. 0xb83fd203ff000101)`);
+      else if (!smGuids.includes(guid)) smGuids.push(guid);
+    }
+  }
+
   const host = str('IBWATCH_HOST', '127.0.0.1');
   if (/\s/.test(host)) problems.push(`IBWATCH_HOST=${JSON.stringify(host)}: expected one address or host name`);
   // Fastify's logger (pino) throws on an unknown level at start-up, after the config was accepted.
@@ -198,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: int('IBWATCH_BODY_LIMIT_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     logLevel,
     peers,
+    smGuids,
     notices,
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -196,8 +196,9 @@ describe('collector against a live 256-GPU lab', () => {
 
   // Before the link flap below: restarting the priority-15 SM after an Unlink/ReLink hangs in
   // ibsim (packages/lab README), and this step leaves the standby as master.
-  it('sees the standby take over when the master SM is killed: failover event, sm-failover finding, status ok', async () => {
+  it('sees the standby take over when the master SM is killed: one failover row, the dead master missed', async () => {
     const before = await h.get<SmReply>('/api/sms');
+    const killedAt = Date.now();
     const { killed, master } = await killMasterSm(h.lab, { wait: false });
     expect(killed.portGuid).toBe(before.summary.masterGuid);
     // The takeover needs sminfo_polling_timeout x polling_retry_number (~4 s); the scans in
@@ -212,19 +213,25 @@ describe('collector against a live 256-GPU lab', () => {
     );
 
     const sms = await h.get<SmReply>('/api/sms');
+    // The old master is dead and nobody is left in STANDBY: not ok, whatever the sweep count.
     expect(sms.summary).toMatchObject({
-      status: 'ok',
+      status: 'no-standby',
       masterGuid: master.portGuid,
       masterCount: 1,
       failoversLast24h: 1,
+      missingCount: 1,
     });
+    expect(sms.sms.find((s) => s.guid === killed.portGuid)).toMatchObject({ answering: false, state: 'MASTER' });
     expect(sms.summary.masterName).toBe(master.host);
     const failovers = sms.events.filter((e) => e.kind === 'failover');
     expect(failovers.map((e) => [e.fromGuid, e.toGuid])).toEqual([[killed.portGuid, master.portGuid]]);
+    expect(failovers[0]!.detail).toBe('master moved from head-01 to head-02; head-01 stopped answering');
+    // The takeover's "no master", "not seen" and state-change rows are folded into the failover.
+    expect(sms.events.filter((e) => e.at >= killedAt).map((e) => e.kind)).toEqual(['failover']);
     const smFindings = (await h.get<FindingRow[]>('/api/findings?state=active')).filter((f) => f.subjectType === 'sm');
     expect(smFindings.find((f) => f.kind === 'sm-failover')?.subjectKey).toBe(`sm:${master.portGuid}`);
     // The dead master is the only SM reported lost; no port or link is blamed.
-    expect(smFindings.filter((f) => f.kind === 'sm-standby-lost').map((f) => f.subjectKey)).toEqual([
+    expect(smFindings.filter((f) => f.kind === 'sm-not-seen').map((f) => f.subjectKey)).toEqual([
       `sm:${killed.portGuid}`,
     ]);
     expect(await h.linkFindings()).toEqual([]);
@@ -233,6 +240,9 @@ describe('collector against a live 256-GPU lab', () => {
     await scanOk('sm');
     const still = await h.get<FindingRow[]>('/api/findings?state=current&kind=sm-no-master');
     expect(still).toEqual([]);
+    // ...while the dead master, still dead, stays reported (auto-resolve is 2 sweeps here).
+    const missed = await h.get<FindingRow[]>('/api/findings?state=active&kind=sm-not-seen');
+    expect(missed.map((f) => f.subjectKey)).toEqual([`sm:${killed.portGuid}`]);
   }, 60_000);
 
   it('reports an HCA link taken down (with a flap) as link-down on that link only, and sees it come back Active', async () => {

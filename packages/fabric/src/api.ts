@@ -43,14 +43,29 @@ export interface ScanRow {
   summary: Record<string, number | string>;
 }
 
+/**
+ * The subnet managers in one word, worst first: `split-brain` / `no-master` (critical: nothing
+ * routes around a failure), `rogue` (an SM answers at a port that is not a designated SM port),
+ * `no-standby` (one master and no designated STANDBY), `sm-missing` (a designated SM does not
+ * answer, though a standby is left), `ok`; `unknown` before the first SM observation.
+ */
+export type SmStatus = 'ok' | 'no-master' | 'split-brain' | 'rogue' | 'no-standby' | 'sm-missing' | 'unknown';
+
 export interface SmSummary {
-  status: 'ok' | 'no-master' | 'split-brain' | 'unknown';
+  status: SmStatus;
   masterGuid: string | null;
   masterName: string | null;
   masterCount: number;
+  /** Designated SMs in STANDBY now (a rogue standby is no standby to count on). */
   standbyCount: number;
   failoversLast24h: number;
   lastChangeAt: number | null;
+  /** Designated SMs that do not answer now (stopped answering, or never answered). */
+  missingCount: number;
+  /** SMs answering at ports that are not designated SM ports. */
+  rogueCount: number;
+  /** Time of the latest SM observation (SM scan or ibdiagnet import); null before the first. */
+  observedAt: number | null;
 }
 
 /**
@@ -329,29 +344,90 @@ export interface WorklistEntry {
   clearedAt: number | null;
 }
 
+/**
+ * One subnet manager ibwatch knows: every SM seen at some time, and every designated one. State,
+ * priority, LID and activity count are as last seen; `answering` says whether the latest SM
+ * observation saw it (false: "not seen since `lastSeen`").
+ */
 export interface SmRow {
+  /** Port GUID, as SMInfo reports it. */
   guid: string;
   lid: number | null;
+  /** Node name (node-name map, else NodeDescription) of the SM's port. */
   name: string | null;
   priority: number;
   state: SmState;
   activityCount: string | null;
   lastSeen: number;
+  firstSeen: number;
+  answering: boolean;
+  /** At a designated SM port (IBWATCH_SM_GUIDS, or learned); false = rogue. */
+  designated: boolean;
+  nodeGuid: string | null;
+  portNum: number | null;
+  /** Host of an HCA (`dgx-0042` of `dgx-0042 mlx5_3`); null for a switch or an unknown port. */
+  host: string | null;
+  rack: string | null;
 }
 
 export interface SmEventRow {
   id: number;
   at: number;
-  kind: 'failover' | 'split-brain' | 'no-master' | 'standby-lost' | 'priority' | 'state-change' | 'recovered';
+  /**
+   * One row per failover: the takeover's state changes, the old master's silence and any
+   * "no master" in between are folded into it. `standby-lost` is the name rows written before
+   * `not-seen` existed carry.
+   */
+  kind:
+    | 'failover'
+    | 'split-brain'
+    | 'no-master'
+    | 'standby-lost'
+    | 'not-seen'
+    | 'seen-again'
+    | 'rogue'
+    | 'learned'
+    | 'priority'
+    | 'state-change'
+    | 'recovered';
   fromGuid: string | null;
   toGuid: string | null;
+  /** Names of the two SMs, as known now. */
+  fromName: string | null;
+  toName: string | null;
+  /** A failover happened after this time (the last observation of the old master) and before `at`. */
+  after: number | null;
   detail: string;
+}
+
+/** Where the designated SM ports come from, and which of them never answered. */
+export interface SmDesignation {
+  /** `config`: IBWATCH_SM_GUIDS; `learned`: the SMs seen by an SM scan; `none`: no SM seen yet. */
+  source: 'config' | 'learned' | 'none';
+  /** Port GUIDs (IBWATCH_SM_GUIDS may also name node GUIDs). */
+  guids: string[];
+  /** When the list was learned (source `learned`). */
+  learnedAt: number | null;
+  /** A re-learn was asked for: the next SM observation that sees an SM sets the list. */
+  relearnPending: boolean;
+  /** Designated GUIDs no SM has ever answered from. */
+  neverSeen: string[];
 }
 
 export interface SmReply {
   summary: SmSummary;
   sms: SmRow[];
   events: SmEventRow[];
+  designation: SmDesignation;
+  /** The latest SM scan (any status): a failed one means what is shown is older. */
+  lastScan: ScanRow | null;
+}
+
+/** Answer to `POST /api/sms/relearn`. */
+export interface SmRelearnReply {
+  designation: SmDesignation;
+  /** The SM scan run to learn from (null where this source runs no SM scans). */
+  scan: ScanRow | null;
 }
 
 export type NcclVerdict = 'pass' | 'fail' | 'host-memory-fallback' | 'unknown';

@@ -39,6 +39,9 @@ const smOk: SmSummary = {
   standbyCount: 1,
   failoversLast24h: 0,
   lastChangeAt: null,
+  missingCount: 0,
+  rogueCount: 0,
+  observedAt: null,
 };
 
 let nextId = 1;
@@ -179,9 +182,10 @@ describe('brokenNow()', () => {
   });
 
   it('reports an SM status that is not ok when no SM finding says why (any status value)', () => {
-    const rows = input([], { sm: { ...smOk, status: 'no-standby' as SmSummary['status'] } });
+    const rows = input([], { sm: { ...smOk, status: 'no-standby' } });
     expect(rows).toEqual([expect.objectContaining({ kind: 'sm', severity: 'major', title: 'SM status no-standby' })]);
     expect(input([], { sm: { ...smOk, status: 'split-brain' } })[0]!.severity).toBe('critical');
+    expect(input([], { sm: { ...smOk, status: 'rogue' } })[0]!.severity).toBe('critical');
     expect(input([], { sm: { ...smOk, status: 'unknown' } })).toEqual([]);
   });
 });

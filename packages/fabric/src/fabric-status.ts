@@ -158,7 +158,11 @@ function groupCables(findings: readonly StatusFinding[], linkOf: CableNaming['li
 /** The key of the worklist entry for a cable, when its findings include a kind the worklist lists. */
 const worklistKeyOf = (g: CableGroup) => (g.findings.some((f) => PHYSICAL_KINDS.includes(f.kind)) ? g.key : null);
 
-const SM_STATUS_SEVERITY: Record<string, Severity> = { 'no-master': 'critical', 'split-brain': 'critical' };
+const SM_STATUS_SEVERITY: Record<string, Severity> = {
+  'no-master': 'critical',
+  'split-brain': 'critical',
+  rogue: 'critical',
+};
 const KIND_ORDER: Record<BrokenRow['kind'], number> = { sm: 0, scan: 1, cable: 2 };
 
 /**

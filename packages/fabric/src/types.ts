@@ -106,6 +106,8 @@ export interface SmObservation {
   activityCount?: bigint;
   /** Node description of the SM's host port when known. */
   nodeDescription?: string;
+  /** Number of the SM's port on that node when known (1 on an HCA, 0 on a switch). */
+  portNum?: number;
 }
 
 export interface CableInfo extends PortRef {

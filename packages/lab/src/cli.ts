@@ -20,7 +20,8 @@ import {
   setDropRate,
 } from './faults.ts';
 import { attachLab, labIsRunning, LabAlreadyRunningError, startLab, stopLab } from './runner.ts';
-import { killMasterSm, restartSm } from './sm-control.ts';
+import { currentMaster, killMasterSm, killSm, restartSm } from './sm-control.ts';
+import { startRogueSm, stopRogueSms } from './rogue-sm.ts';
 import { runDemo } from './demo.ts';
 import { playScenario, SCENARIOS, type ScenarioName, scenarioSteps } from './scenario.ts';
 import { readState } from './state.ts';
@@ -48,7 +49,11 @@ const USAGE = `usage: pnpm lab <command> [options]
     drop <port> <percent> [attrId]   MAD drop rate (0 clears)
     reset [<port>]                   reset counters (one port, or the whole fabric)
     kill-master                      SIGKILL the master SM, wait for the standby to take over
+    kill-sm <a|b>                    SIGKILL one lab SM (e.g. the standby b), no waiting
     restart-sm <a|b>                 restart SM a (priority 15) or b (priority 1)
+    rogue-sm <host> [--priority 15]  start an OpenSM where none should run: at the HCA of <host>
+                                     ('dgx-0003' or 'dgx-0003 mlx5_1'), as a forgotten opensmd would
+    rogue-sm-stop                    stop every rogue SM; wait for a lab SM to be master again
     free-slots                       free ibsim client slots leaked by killed tools
 common: --dir DIR (default $IBWATCH_LAB_DIR or <repo>/.lab)
 counters: ${ERROR_COUNTERS.join(', ')}`;
@@ -95,6 +100,7 @@ async function main(argv: string[]): Promise<number> {
       sweep: { type: 'string' },
       json: { type: 'boolean' },
       flap: { type: 'boolean' },
+      priority: { type: 'string' },
       url: { type: 'string' },
       dashboard: { type: 'string' },
       scenario: { type: 'string' },
@@ -217,7 +223,7 @@ async function main(argv: string[]): Promise<number> {
 async function fault(
   dir: string,
   args: string[],
-  values: { width?: string; speed?: string; flap?: boolean },
+  values: { width?: string; speed?: string; flap?: boolean; priority?: string },
 ): Promise<number> {
   const [kind, portText, a, b] = args;
   const lab = await attachLab(dir);
@@ -271,6 +277,32 @@ async function fault(
       const { killed, master } = await killMasterSm(lab);
       console.log(
         `killed SM ${killed.id} ("${killed.host}"); SM ${master.id} ("${master.host}") is MASTER after ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
+      break;
+    }
+    case 'kill-sm': {
+      if (portText !== 'a' && portText !== 'b') throw new Error('kill-sm needs a or b');
+      const sm = await killSm(lab, portText);
+      console.log(`killed SM ${sm.id} ("${sm.host}", priority ${sm.priority})`);
+      break;
+    }
+    case 'rogue-sm': {
+      if (!portText) throw new Error("rogue-sm needs a host, e.g. 'dgx-0003'");
+      const priority = values.priority === undefined ? undefined : num(values.priority, '--priority');
+      const t0 = performance.now();
+      const { sm, state } = await startRogueSm(lab, portText, { priority });
+      console.log(
+        `rogue SM ${sm.id} at "${sm.host}" (port GUID ${sm.portGuid}, priority ${sm.priority}, pid ${sm.pid}) is ${state} after ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
+      break;
+    }
+    case 'rogue-sm-stop': {
+      const stopped = await stopRogueSms(lab);
+      const master = await currentMaster(lab);
+      console.log(
+        stopped.length
+          ? `stopped ${stopped.map((x) => `${x.id} ("${x.host}")`).join(', ')}; master: ${master ? `SM ${master.id} ("${master.host}")` : 'not a lab SM'}`
+          : 'no rogue SM running',
       );
       break;
     }

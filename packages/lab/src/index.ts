@@ -17,6 +17,7 @@ export * from './runner.ts';
 export * from './teardown.ts';
 export * from './faults.ts';
 export * from './sm-control.ts';
+export * from './rogue-sm.ts';
 export { bringUpPair, joinStandby, sweptAfterTrap } from './sm-pair.ts';
 export * from './status.ts';
 export * from './scenario.ts';

@@ -22,8 +22,9 @@ import {
 import type { Lab } from './lab.ts';
 import { isAlive, sleep } from './proc.ts';
 import { attachLab, LabAlreadyRunningError, startLab } from './runner.ts';
-import { killMasterSm, restartSm } from './sm-control.ts';
-import { labStatus, parseSminfo } from './status.ts';
+import { hcaForRogue, startRogueSm, stopRogueSms } from './rogue-sm.ts';
+import { killMasterSm, killSm, restartSm } from './sm-control.ts';
+import { labStatus, parseSminfo, parseSmir } from './status.ts';
 
 let lab: Lab;
 let dir: string;
@@ -170,6 +171,52 @@ describe('lab at 256 GPUs', () => {
     },
     T.failover,
   );
+  it(
+    'starts a priority-15 rogue SM at a compute HCA: it takes the subnet, and when stopped the lab master takes it back',
+    async () => {
+      const { sm, state } = await startRogueSm(lab, 'dgx-0003');
+      expect(sm).toMatchObject({ host: 'dgx-0003 mlx5_0', priority: 15, id: 'rogue-dgx-0003' });
+      expect(state).toBe('MASTER');
+      const rogue = await until('the rogue SM in saquery SMIR as MASTER', async () => {
+        const r = await lab.runTool('saquery', ['SMIR'], { timeoutMs: 10_000 });
+        return parseSmir(r.stdout).find((x) => x.guid === sm.portGuid && x.state === 'MASTER');
+      });
+      expect(rogue.priority).toBe(15);
+      expect((await labStatus(lab)).sms.map((x) => [x.id, x.state])).toEqual([
+        ['a', 'STANDBY'],
+        ['b', 'STANDBY'],
+        ['rogue-dgx-0003', 'MASTER'],
+      ]);
+      expect(() => hcaForRogue(lab, 'dgx-0003 mlx5_0')).toThrow(/already runs SM rogue-dgx-0003/);
+
+      expect((await stopRogueSms(lab)).map((x) => x.id)).toEqual(['rogue-dgx-0003']);
+      expect(lab.state.rogueSms).toEqual([]);
+      const back = await until('a lab SM as master', async () => parseSminfo(await lab.runToolOk('sminfo', [])));
+      expect(back).toMatchObject({ guid: lab.state.sms[0].portGuid, state: 'MASTER' });
+      expect((await lab.attachedClients()).filter((c) => c.sm)).toHaveLength(2);
+    },
+    T.failover,
+  );
+
+  it(
+    'kills the standby SM, which the SA then no longer lists, and joins it again',
+    async () => {
+      const b = await killSm(lab, 'b');
+      expect(b.pid).toBeNull();
+      await until('the standby gone from saquery SMIR', async () => {
+        const r = await lab.runTool('saquery', ['SMIR'], { timeoutMs: 10_000 });
+        return r.exitCode === 0 && !parseSmir(r.stdout).some((x) => x.guid === b.portGuid) ? true : undefined;
+      });
+      await restartSm(lab, 'b');
+      const st = await labStatus(lab);
+      expect(st.sms.map((x) => [x.id, x.state])).toEqual([
+        ['a', 'MASTER'],
+        ['b', 'STANDBY'],
+      ]);
+    },
+    T.failover,
+  );
+
   it(
     'drops MADs at a port and stops when cleared',
     async () => {

@@ -66,4 +66,20 @@ export async function killMasterSm(
   return { killed, master: other };
 }
 
+/**
+ * Kills one lab SM by its recorded PID (SIGKILL, like a crash) and frees its ibsim slot, without
+ * waiting for anything: a killed standby is simply gone; for the master use {@link killMasterSm},
+ * which waits for the takeover.
+ */
+export async function killSm(lab: Lab, id: string): Promise<SmState> {
+  const sm = lab.state.sms.find((s) => s.id === id);
+  if (!sm) throw new Error(`no SM "${id}" (the lab's SMs are ${lab.state.sms.map((s) => s.id).join(', ')})`);
+  if (sm.pid === null || !isAlive(sm.pid)) throw new Error(`SM ${id} ("${sm.host}") is not running`);
+  await stopSm(sm, 0);
+  sm.pid = null;
+  lab.save();
+  await lab.freeLeakedClients();
+  return sm;
+}
+
 export { restartSm, SWEEP_STALL_HINT } from './sm-pair.ts';

@@ -62,7 +62,7 @@ export function sweptAfterTrap(sm: SmState, offset: number): boolean | undefined
  * How long the master's sweep after a join may take before we call it stalled. Measured: the whole
  * bring-up sweep takes 0.6-1.1 s at 256 GPUs (load average 10 on 2 cores) and ~12 s at 4,000.
  */
-function sweepBudgetMs(lab: Lab): number {
+export function sweepBudgetMs(lab: Lab): number {
   return 8_000 + Math.ceil(lab.state.shape.gpus / 1000) * 4_000;
 }
 
@@ -174,7 +174,7 @@ export async function bringUpPair(
  *   fail-back — stop the other (TERM), start this one alone (`SUBNET UP`), then the other again as
  *   standby. No SM runs for about a second in between, which a real fail-back would not have.
  */
-export async function restartSm(lab: Lab, id: 'a' | 'b', o: { timeoutMs?: number } = {}): Promise<SmState> {
+export async function restartSm(lab: Lab, id: string, o: { timeoutMs?: number } = {}): Promise<SmState> {
   const sm = lab.state.sms.find((s) => s.id === id);
   if (!sm) throw new Error(`no SM "${id}"`);
   if (sm.pid !== null && isAlive(sm.pid)) return sm;

@@ -39,7 +39,7 @@ export function smConfig(o: { priority: number; dir: string; roots: string; swee
 
 /** Writes the SM's dir and config; returns the SmState with pid null. */
 export function prepareSm(o: {
-  id: 'a' | 'b';
+  id: string;
   priority: number;
   host: string;
   portGuid: string;
@@ -99,6 +99,11 @@ export function fileSize(path: string): number {
   }
 }
 
+/** The SM's log from `offset` on (all of it when opensm restarted and truncated it). */
+export function smLogSince(sm: SmState, offset: number): string {
+  return readFrom(sm.log, offset);
+}
+
 function readFrom(path: string, offset: number): string {
   try {
     const buf = readFileSync(path);
@@ -118,17 +123,28 @@ export async function waitForSmLine(
   needle: string,
   o: { logOffset?: number; stdoutOffset?: number; timeoutMs: number; pid?: number },
 ): Promise<void> {
+  await waitForAnySmLine(sm, [needle], o);
+}
+
+/** Like {@link waitForSmLine} for the first of several lines; returns the one that appeared. */
+export async function waitForAnySmLine(
+  sm: SmState,
+  needles: readonly string[],
+  o: { logOffset?: number; stdoutOffset?: number; timeoutMs: number; pid?: number },
+): Promise<string> {
   const deadline = Date.now() + o.timeoutMs;
+  const what = needles.map((n) => `"${n}"`).join(' or ');
   for (;;) {
-    const log = readFrom(sm.log, o.logOffset ?? 0);
-    if (log.includes(needle) || readFrom(sm.stdout, o.stdoutOffset ?? 0).includes(needle)) return;
+    const text = readFrom(sm.log, o.logOffset ?? 0) + readFrom(sm.stdout, o.stdoutOffset ?? 0);
+    const found = needles.find((n) => text.includes(n));
+    if (found) return found;
     const pid = o.pid ?? sm.pid;
     if (pid !== null && pid !== undefined && !isAlive(pid)) {
-      throw new Error(`opensm ${sm.id} (pid ${pid}, ${sm.host}) exited before "${needle}". Log tail:\n${tail(sm)}`);
+      throw new Error(`opensm ${sm.id} (pid ${pid}, ${sm.host}) exited before ${what}. Log tail:\n${tail(sm)}`);
     }
     if (Date.now() > deadline) {
       throw new Error(
-        `opensm ${sm.id} (${sm.host}): no "${needle}" in ${sm.log} within ${o.timeoutMs} ms. Log tail:\n${tail(sm)}`,
+        `opensm ${sm.id} (${sm.host}): no ${what} in ${sm.log} within ${o.timeoutMs} ms. Log tail:\n${tail(sm)}`,
       );
     }
     await sleep(50);

@@ -12,8 +12,11 @@ export const STATE_VERSION = 1;
 
 /** One OpenSM instance of the lab. */
 export interface SmState {
-  /** `a` = priority 15 (intended master), `b` = priority 1 (standby). Roles can swap on failover. */
-  id: 'a' | 'b';
+  /**
+   * `a` = priority 15 (intended master), `b` = priority 1 (standby); roles can swap on failover.
+   * A rogue SM (fault `rogue-sm`) is `rogue-<host>`.
+   */
+  id: string;
   priority: number;
   /** Head-node HCA it is attached at (`SIM_HOST`). */
   host: string;
@@ -51,7 +54,10 @@ export interface LabState {
     umad2sim: string;
   };
   ibsim: { pid: number };
+  /** The lab's own two SMs, `a` and `b`. */
   sms: SmState[];
+  /** SMs started where none should run (fault `rogue-sm`); absent when there never was one. */
+  rogueSms?: SmState[];
   /** Bring-up timings in ms. */
   timings: { generateMs: number; ibsimReadyMs: number; masterUpMs: number; standbyUpMs: number; totalMs: number };
 }

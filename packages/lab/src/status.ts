@@ -67,7 +67,8 @@ export function parseSminfo(text: string): SmirRecord | undefined {
 }
 
 export interface LabSmStatus {
-  id: 'a' | 'b';
+  /** `a`, `b`, or `rogue-<host>` for an SM started by the `rogue-sm` fault. */
+  id: string;
   host: string;
   guid: string;
   pid: number | null;
@@ -121,7 +122,7 @@ export async function labStatus(lab: Lab): Promise<LabStatus> {
       return d.exitCode === 0 ? parseSminfo(d.stdout) : undefined;
     }),
   );
-  const sms: LabSmStatus[] = s.sms.map((sm) => {
+  const sms: LabSmStatus[] = [...s.sms, ...(s.rogueSms ?? [])].map((sm) => {
     const running = sm.pid !== null && isAlive(sm.pid);
     const rec =
       direct.find((r) => r?.guid === sm.portGuid) ??
@@ -145,7 +146,12 @@ export async function labStatus(lab: Lab): Promise<LabStatus> {
     ibsim: { pid: s.ibsim.pid, running: isAlive(s.ibsim.pid) },
     sms,
     master: m
-      ? { lid: m.lid, guid: m.guid, priority: m.priority, host: s.sms.find((x) => x.portGuid === m.guid)?.host }
+      ? {
+          lid: m.lid,
+          guid: m.guid,
+          priority: m.priority,
+          host: [...s.sms, ...(s.rogueSms ?? [])].find((x) => x.portGuid === m.guid)?.host,
+        }
       : undefined,
     fabric: {
       gpus: s.shape.gpus,

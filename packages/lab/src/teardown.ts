@@ -6,12 +6,12 @@ import { stopSm } from './sm.ts';
 import { stateFile, type LabState } from './state.ts';
 
 /**
- * Stops every process recorded in the state (standby, master, then ibsim; TERM, then KILL after
+ * Stops every process recorded in the state (the SMs, rogue ones included, then ibsim; TERM, then KILL after
  * 3 s), then removes the run dir (FIFO, outputs, `sys-*` dirs), the topology files and the
  * state file, and the lab dir itself if it is then empty. Safe to call twice.
  */
 export async function stopLabState(s: LabState): Promise<void> {
-  await Promise.all(s.sms.map((sm) => stopSm(sm)));
+  await Promise.all([...s.sms, ...(s.rogueSms ?? [])].map((sm) => stopSm(sm)));
   if (s.ibsim.pid) await stopPid(s.ibsim.pid, 'ibsim');
   rmSync(s.runDir, { recursive: true, force: true });
   for (const f of [s.paths.netfile, s.paths.roots, s.paths.nodeNameMap, s.paths.topologyJson])

@@ -14,6 +14,9 @@ const unknownSm: SmSummary = {
   standbyCount: 0,
   failoversLast24h: 0,
   lastChangeAt: null,
+  missingCount: 0,
+  rogueCount: 0,
+  observedAt: null,
 };
 // A diags collector with the default schedules: PM every minute, SM every minute, topology every 10 min.
 let ctx = testContext({ IBWATCH_SOURCE: 'diags', IBWATCH_JITTER_MS: '0' });

@@ -45,7 +45,7 @@ export function createSummaryBuilder(
         .filter((f) => (f.subjectType === 'port' || f.subjectType === 'link') && PM_KINDS(f.kind))
         .map((f) => f.subjectKey),
     ).size;
-    const sm = smSummary({ db, names }, now);
+    const sm = smSummary({ db, names, config }, now);
     return {
       generatedAt: now,
       expectedRate: config.expectedRate,

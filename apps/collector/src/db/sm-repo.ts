@@ -1,97 +1,184 @@
-import type { SmEventRow, SmObservation, SmRow, SmState } from '@ibwatch/fabric';
+import type { SmEventRow, SmObservation, SmState } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
 
-/** SM observations per sweep and the events derived from them (failover, split brain, ...). */
+/** An SM as stored in sm_known: state, priority and LID as last seen. */
+export interface KnownSmRow {
+  guid: string;
+  firstSeen: number;
+  lastSeen: number;
+  lid: number | null;
+  priority: number;
+  state: SmState;
+  activityCount: string | null;
+  name: string | null;
+  answering: boolean;
+}
+
+/** The designated SM ports learned from an SM observation (settings key `sm.designated`). */
+export interface LearnedSms {
+  guids: string[];
+  learnedAt: number | null;
+  /** A re-learn was asked for: the next observation that sees an SM replaces `guids`. */
+  relearn: boolean;
+}
+
+type NewEvent = Omit<SmEventRow, 'id' | 'fromName' | 'toName' | 'after'> & { after?: number | null };
+
+const KNOWN_COLUMNS = `guid, first_seen AS firstSeen, last_seen AS lastSeen, lid, priority, state,
+  activity_count AS activityCount, name, answering`;
+
+/**
+ * SM observations per sweep, every SM ever seen (sm_known), the events derived from them
+ * (failover, split brain, ...) and the SM keys of the settings table.
+ */
 export function createSmRepo(db: Db) {
   const insertObs = db.prepare(
     'INSERT INTO sm_observations (scan_id, at, guid, lid, priority, state, activity_count, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const insertEvent = db.prepare(
-    'INSERT INTO sm_events (at, kind, from_guid, to_guid, detail, scan_id) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO sm_events (at, kind, from_guid, to_guid, detail, scan_id, after) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
+  const upsertKnown = db.prepare(
+    `INSERT INTO sm_known (guid, first_seen, last_seen, lid, priority, state, activity_count, name, answering)
+     VALUES (@guid, @at, @at, @lid, @priority, @state, @activityCount, @name, 1)
+     ON CONFLICT (guid) DO UPDATE SET last_seen = @at, lid = @lid, priority = @priority, state = @state,
+       activity_count = @activityCount, name = COALESCE(@name, name), answering = 1`,
+  );
+  const getSetting = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
+  const setSetting = db.prepare(
+    'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  );
+  const toKnown = (r: Omit<KnownSmRow, 'answering' | 'state'> & { state: string; answering: number }) => ({
+    ...r,
+    state: r.state as SmState,
+    answering: r.answering === 1,
+  });
+  const setting = <T>(key: string): T | null => {
+    const v = getSetting.get(key) as string | undefined;
+    return v === undefined ? null : (JSON.parse(v) as T);
+  };
+  const put = (key: string, value: unknown) => setSetting.run(key, JSON.stringify(value));
+
   return {
-    record(scanId: number, at: number, sms: SmObservation[], nameOf: (guid: string) => string | null): void {
+    /**
+     * Stores one observation: its rows in sm_observations, every SM it saw in sm_known (now
+     * answering), every other known SM marked not answering, and the observation time.
+     */
+    record(scanId: number, at: number, sms: readonly SmObservation[]): void {
+      db.prepare('UPDATE sm_known SET answering = 0 WHERE answering = 1').run();
       for (const s of sms) {
-        insertObs.run(
-          scanId,
+        const row = {
+          guid: s.guid,
           at,
-          s.guid,
-          s.lid ?? null,
-          s.priority,
-          s.state,
-          s.activityCount?.toString() ?? null,
-          s.nodeDescription ?? nameOf(s.guid),
-        );
+          lid: s.lid ?? null,
+          priority: s.priority,
+          state: s.state,
+          activityCount: s.activityCount?.toString() ?? null,
+          name: s.nodeDescription ?? null,
+        };
+        insertObs.run(scanId, at, row.guid, row.lid, row.priority, row.state, row.activityCount, row.name);
+        upsertKnown.run(row);
       }
+      put('sm.observed_at', at);
     },
-    /** The SMs seen by the latest SM scan (one row per GUID). */
-    latest(): { at: number; sms: SmRow[] } | null {
-      const last = db.prepare('SELECT MAX(scan_id) AS id, MAX(at) AS at FROM sm_observations').get() as {
-        id: number | null;
-        at: number | null;
-      };
-      if (last.id === null) return null;
-      const rows = db
-        .prepare(
-          'SELECT guid, lid, name, priority, state, activity_count AS activityCount, at AS lastSeen FROM sm_observations WHERE scan_id = ? ORDER BY priority DESC, guid',
-        )
-        .all(last.id) as (Omit<SmRow, 'state'> & { state: string })[];
-      return { at: last.at!, sms: rows.map((r) => ({ ...r, state: r.state as SmState })) };
-    },
-    /** The observations of the previous SM scan before `scanId`, for change detection. */
-    previous(beforeScanId: number): SmObservation[] {
-      const id = db.prepare('SELECT MAX(scan_id) FROM sm_observations WHERE scan_id < ?').pluck().get(beforeScanId) as
-        | number
-        | null;
-      if (id === null) return [];
+    /** Every SM ever seen (until forgotten), answering ones first, then by priority. */
+    known(): KnownSmRow[] {
       return (
-        db.prepare('SELECT guid, lid, priority, state, name FROM sm_observations WHERE scan_id = ?').all(id) as {
-          guid: string;
-          lid: number | null;
-          priority: number;
-          state: string;
-          name: string | null;
-        }[]
-      ).map((r) => ({
-        guid: r.guid,
-        lid: r.lid ?? undefined,
-        priority: r.priority,
-        state: r.state as SmState,
-        nodeDescription: r.name ?? undefined,
-      }));
+        db
+          .prepare(`SELECT ${KNOWN_COLUMNS} FROM sm_known ORDER BY answering DESC, priority DESC, guid`)
+          .all() as Parameters<typeof toKnown>[0][]
+      ).map(toKnown);
     },
-    /** The latest SM scan before `beforeScanId` that saw exactly one MASTER, with its observations. */
-    lastWithOneMaster(beforeScanId: number): { at: number; sms: SmObservation[] } | null {
-      const row = db
-        .prepare(
-          `SELECT scan_id AS id, MAX(at) AS at FROM sm_observations WHERE scan_id < ?
-           GROUP BY scan_id HAVING SUM(state = 'MASTER') = 1 ORDER BY scan_id DESC LIMIT 1`,
-        )
-        .get(beforeScanId) as { id: number; at: number } | undefined;
-      if (!row) return null;
-      return { at: row.at, sms: this.previous(row.id + 1) };
+    /** Time of the latest SM observation (even one that saw no SM), or null before the first. */
+    observedAt(): number | null {
+      return setting<number>('sm.observed_at');
     },
-    addEvent(e: Omit<SmEventRow, 'id'>, scanId: number | null): void {
-      insertEvent.run(e.at, e.kind, e.fromGuid, e.toGuid, e.detail, scanId);
+    /** The last SM seen as the single master, and when: the baseline of the next failover. */
+    lastMaster(): { guid: string; at: number } | null {
+      return setting<{ guid: string; at: number }>('sm.last_master');
     },
-    events(limit: number, since = 0): SmEventRow[] {
+    setLastMaster(guid: string, at: number): void {
+      put('sm.last_master', { guid, at });
+    },
+    learned(): LearnedSms | null {
+      return setting<LearnedSms>('sm.designated');
+    },
+    setLearned(guids: readonly string[], at: number): void {
+      put('sm.designated', { guids: [...guids].sort(), learnedAt: at, relearn: false } satisfies LearnedSms);
+    },
+    /** Asks the next observation that sees an SM to learn the designated list again. */
+    requestRelearn(): void {
+      put('sm.designated', { ...(this.learned() ?? { guids: [], learnedAt: null }), relearn: true });
+    },
+    /** Drops known SMs that do not answer now, except `keep` (a re-learn forgets the rest). */
+    forgetNotAnswering(keep: readonly string[]): number {
+      return db
+        .prepare('DELETE FROM sm_known WHERE answering = 0 AND guid NOT IN (SELECT value FROM json_each(?))')
+        .run(JSON.stringify(keep)).changes;
+    },
+    /** Drops SMs not seen since `before` that are not designated (a rogue SM long gone). */
+    pruneKnown(before: number, keep: readonly string[]): number {
       return db
         .prepare(
-          'SELECT id, at, kind, from_guid AS fromGuid, to_guid AS toGuid, detail FROM sm_events WHERE at >= ? ORDER BY at DESC, id DESC LIMIT ?',
+          'DELETE FROM sm_known WHERE answering = 0 AND last_seen < ? AND guid NOT IN (SELECT value FROM json_each(?))',
         )
-        .all(since, limit) as SmEventRow[];
+        .run(before, JSON.stringify(keep)).changes;
+    },
+    /** LIDs of SMs seen since `since`, to ask each directly (`sminfo <lid>`): newest first, at most 8. */
+    lidsToAsk(since: number): number[] {
+      return db
+        .prepare('SELECT lid FROM sm_known WHERE lid IS NOT NULL AND last_seen > ? ORDER BY last_seen DESC LIMIT 8')
+        .pluck()
+        .all(since) as number[];
+    },
+    addEvent(e: NewEvent, scanId: number | null): number {
+      return Number(
+        insertEvent.run(e.at, e.kind, e.fromGuid, e.toGuid, e.detail, scanId, e.after ?? null).lastInsertRowid,
+      );
     },
     /**
-     * The node behind an SM GUID. sminfo and the SA name SMs by PORT GUID, which on an HCA
-     * differs from the node GUID the name map is keyed by ("smsm_port_guid 0x...a1" vs node ...a0).
+     * Folds events into a failover row: those of `ids`, and those since `after` of the given
+     * kinds that are about one of `guids` (or about no SM, like "no master").
      */
-    nodeOf(guid: string): { guid: string; description: string } | null {
+    fold(
+      into: number,
+      o: { ids: readonly number[]; after: number; kinds: readonly string[]; guids: readonly string[] },
+    ) {
+      db.prepare(
+        `UPDATE sm_events SET folded_into = @into WHERE id != @into AND folded_into IS NULL AND (
+           id IN (SELECT value FROM json_each(@ids))
+           OR (at > @after AND kind IN (SELECT value FROM json_each(@kinds))
+               AND (from_guid IS NULL OR from_guid IN (SELECT value FROM json_each(@guids)))))`,
+      ).run({
+        into,
+        ids: JSON.stringify(o.ids),
+        after: o.after,
+        kinds: JSON.stringify(o.kinds),
+        guids: JSON.stringify(o.guids),
+      });
+    },
+    /** The timeline, newest first: events folded into a failover are left out. */
+    events(limit: number, since = 0): Omit<SmEventRow, 'fromName' | 'toName'>[] {
+      return db
+        .prepare(
+          `SELECT id, at, kind, from_guid AS fromGuid, to_guid AS toGuid, after, detail FROM sm_events
+           WHERE at >= ? AND folded_into IS NULL ORDER BY at DESC, id DESC LIMIT ?`,
+        )
+        .all(since, limit) as Omit<SmEventRow, 'fromName' | 'toName'>[];
+    },
+    /**
+     * The node and port behind an SM GUID. sminfo and the SA name SMs by PORT GUID, which on an
+     * HCA differs from the node GUID the name map is keyed by ("smsm_port_guid 0x...a1" vs node
+     * ...a0); a switch's SM sits at port 0, whose GUID is the node's.
+     */
+    portOf(guid: string): { nodeGuid: string; description: string; portNum: number } | null {
       return (
         (db
           .prepare(
-            'SELECT n.guid, n.description FROM ports p JOIN nodes n ON n.guid = p.node_guid WHERE p.port_guid = ? OR p.node_guid = ? LIMIT 1',
+            `SELECT n.guid AS nodeGuid, n.description, p.port_num AS portNum FROM ports p JOIN nodes n ON n.guid = p.node_guid
+             WHERE p.port_guid = @g OR p.node_guid = @g ORDER BY p.port_guid = @g DESC, p.port_num LIMIT 1`,
           )
-          .get(guid, guid) as { guid: string; description: string } | undefined) ?? null
+          .get({ g: guid }) as { nodeGuid: string; description: string; portNum: number } | undefined) ?? null
       );
     },
     failoversSince(since: number): number {

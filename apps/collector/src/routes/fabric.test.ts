@@ -36,7 +36,8 @@ describe('GET /api/summary', () => {
       links: 271,
       downLinks: 0,
       sm: {
-        status: 'ok',
+        // The sample run lists one SM: the fabric has no standby.
+        status: 'no-standby',
         masterGuid: '0xb0cf0e0300d33fc0',
         masterName: 'MF0;ib-switch-sequoia:MQM9700/U1',
         masterCount: 1,
@@ -77,7 +78,12 @@ describe('GET /api/summary: what is broken now', () => {
     // import-only: no scheduled scans, so no freshness rows and nothing can be stale.
     expect(s.freshness).toEqual([]);
     expect(s.fabricStatus.word).toBe('DEGRADED');
-    expect(s.fabricStatus.reasons).toEqual([`${s.brokenNow.length} cables with a problem now`]);
+    const cables = s.brokenNow.filter((r) => r.kind === 'cable');
+    // The sample run lists one SM, which is then the only designated one: no standby (minor).
+    expect(s.fabricStatus.reasons).toEqual([
+      `${cables.length} cables with a problem now`,
+      '1 SM problem: no standby SM',
+    ]);
     const onError = s.brokenNow.find((r) => r.ends.some((e) => e.guid === ERROR_PORT.nodeGuid && e.port === 3))!;
     expect(onError).toMatchObject({ kind: 'cable', severity: expect.stringMatching(/major|critical|minor/) });
     expect(onError.reasons.join(' ')).toMatch(/symbol errors/);
@@ -85,7 +91,7 @@ describe('GET /api/summary: what is broken now', () => {
     expect(onError.title).toBe(onError.ends.map((e) => `${e.name} port ${e.port}`).join(' ↔ '));
     const worklist = (await fx.app.inject('/api/worklist')).json<WorklistEntry[]>();
     expect(worklist.map((e) => e.linkKey)).toContain(onError.worklistKey);
-    expect(s.brokenNow.filter((r) => r.kind === 'cable')).toHaveLength(new Set(s.brokenNow.map((r) => r.key)).size);
+    expect(cables).toHaveLength(new Set(cables.map((r) => r.key)).size);
   });
 });
 
@@ -106,8 +112,11 @@ describe('GET /api/topology', () => {
 describe('GET /api/sms', () => {
   it('returns the summary, the SMs and the events', async () => {
     const r = (await fx.app.inject('/api/sms?events=5')).json<SmReply>();
-    expect(r.summary.status).toBe('ok');
-    expect(r.sms).toEqual([expect.objectContaining({ guid: '0xb0cf0e0300d33fc0', state: 'MASTER', priority: 12 })]);
+    expect(r.summary.status).toBe('no-standby');
+    expect(r.sms).toEqual([
+      expect.objectContaining({ guid: '0xb0cf0e0300d33fc0', state: 'MASTER', priority: 12, answering: true }),
+    ]);
+    expect(r.designation).toMatchObject({ source: 'learned', guids: ['0xb0cf0e0300d33fc0'] });
     expect(Array.isArray(r.events)).toBe(true);
   });
 

@@ -46,6 +46,8 @@ describe('GET /metrics', () => {
 
   it('exports the fabric state behind the dashboards', () => {
     expect(body).toMatch(/^ibwatch_sm_masters 1$/m);
+    expect(body).toMatch(/^ibwatch_sm_missing 0$/m);
+    expect(body).toMatch(/^ibwatch_sm_rogue 0$/m);
     expect(body).toMatch(/^ibwatch_links\{health="errors"\} [1-9]\d*$/m);
     expect(body).toMatch(
       /^ibwatch_port_error_rate\{guid="0xb0cf0e0300d33fc0",port="3",node="MF0;ib-switch-sequoia:MQM9700\/U1",counter="SymbolErrorCounter"\} 8\.3/m,

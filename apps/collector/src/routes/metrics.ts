@@ -5,6 +5,7 @@ import { fabricStatusReport, PROCESS_STARTED_AT } from '../analysis/fabric-statu
 import { createFabricQueries } from '../db/fabric-queries.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import { createNcclRepo } from '../db/nccl-repo.ts';
+import { smState } from '../scans/sm-view.ts';
 import { smSummary } from './sm.ts';
 
 const esc = (v: string) => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
@@ -160,20 +161,13 @@ export async function metricsRoutes(app: FastifyInstance, deps: AppDeps): Promis
       'Links by health (ok, errors, degraded, down) as the latest scans observed them.',
       ['ok', 'errors', 'degraded', 'down'].map((h) => [{ health: h }, health.find((x) => x.health === h)?.n ?? 0]),
     );
-    const smScan = db.prepare('SELECT MAX(scan_id) FROM sm_observations').pluck().get() as number | null;
-    const sms = smScan
-      ? (db.prepare('SELECT guid, lid, priority, state, name FROM sm_observations WHERE scan_id = ?').all(smScan) as {
-          guid: string;
-          lid: number | null;
-          priority: number;
-          state: string;
-          name: string | null;
-        }[])
-      : [];
+    // The SMs of the latest SM observation, as the SM page shows them (SQL in db/sm-repo.ts).
+    const sm = smState(db, deps.config, deps.names, Date.now());
+    const sms = sm.sms.filter((s) => s.answering);
     e.family(
       'ibwatch_sm_state',
       'gauge',
-      'Subnet manager state (3 MASTER, 2 STANDBY, 1 DISCOVERING, 0 NOTACTIVE).',
+      'Subnet manager state (3 MASTER, 2 STANDBY, 1 DISCOVERING, 0 NOTACTIVE), SMs answering now.',
       sms.map((s) => [
         { guid: s.guid, lid: s.lid ?? '', priority: s.priority, name: s.name ?? '' },
         SM_STATE[s.state] ?? -1,
@@ -184,6 +178,18 @@ export async function metricsRoutes(app: FastifyInstance, deps: AppDeps): Promis
       'gauge',
       'Number of SMs in MASTER state (1 is healthy; 0 no master; 2+ split brain).',
       [[{}, sms.filter((s) => s.state === 'MASTER').length]],
+    );
+    e.family(
+      'ibwatch_sm_missing',
+      'gauge',
+      'Designated SMs that do not answer (stopped answering, or never answered).',
+      [[{}, sm.summary.missingCount]],
+    );
+    e.family(
+      'ibwatch_sm_rogue',
+      'gauge',
+      'SMs answering at ports that are not designated SM ports (IBWATCH_SM_GUIDS or learned).',
+      [[{}, sm.summary.rogueCount]],
     );
     const scans = db
       .prepare(

@@ -1,44 +1,33 @@
 import type { FastifyInstance } from 'fastify';
-import type { SmReply, SmSummary } from '@ibwatch/fabric';
+import type { SmRelearnReply, SmReply, SmSummary } from '@ibwatch/fabric';
 import type { AppDeps } from '../app.ts';
-import { createSmRepo } from '../db/sm-repo.ts';
-import { smNamer } from '../scans/sm-store.ts';
+import { createScansRepo } from '../db/scans-repo.ts';
+import { RelearnRefused, relearnSms, smState } from '../scans/sm-view.ts';
 
-export function smSummary(deps: Pick<AppDeps, 'db' | 'names'>, now: number): SmSummary {
-  const repo = createSmRepo(deps.db);
-  const latest = repo.latest();
-  const events = repo.events(1);
-  if (!latest) {
-    return {
-      status: 'unknown',
-      masterGuid: null,
-      masterName: null,
-      masterCount: 0,
-      standbyCount: 0,
-      failoversLast24h: 0,
-      lastChangeAt: null,
-    };
-  }
-  const masters = latest.sms.filter((s) => s.state === 'MASTER');
+export function smSummary(deps: Pick<AppDeps, 'db' | 'config' | 'names'>, now: number): SmSummary {
+  return smState(deps.db, deps.config, deps.names, now).summary;
+}
+
+/** The SM page's reply (also what `ibwatch sm --json` prints). */
+export function smReply(deps: Pick<AppDeps, 'db' | 'config' | 'names'>, now: number, events: number): SmReply {
+  const s = smState(deps.db, deps.config, deps.names, now);
   return {
-    status: masters.length === 1 ? 'ok' : masters.length === 0 ? 'no-master' : 'split-brain',
-    masterGuid: masters.length === 1 ? masters[0]!.guid : null,
-    // Observations stored before their ports were known carry no name: resolve it now.
-    masterName: masters.length === 1 ? (masters[0]!.name ?? smNamer(repo, deps.names)(masters[0]!.guid)) : null,
-    masterCount: masters.length,
-    standbyCount: latest.sms.filter((s) => s.state === 'STANDBY').length,
-    failoversLast24h: repo.failoversSince(now - 86_400_000),
-    lastChangeAt: events[0]?.at ?? null,
+    summary: s.summary,
+    sms: s.sms,
+    events: s.events(events),
+    designation: s.designation,
+    lastScan: createScansRepo(deps.db).list({ limit: 1, kind: 'sm' })[0] ?? null,
   };
 }
 
 export async function smRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const repo = createSmRepo(deps.db);
   app.get<{ Querystring: { events: number }; Reply: SmReply }>(
     '/api/sms',
     {
       schema: {
-        description: 'Every Subnet Manager seen by the last SM scan, the status verdict and the event timeline.',
+        description:
+          'Every Subnet Manager known (answering now, or not seen since a time), the designated SM ports and ' +
+          'where they come from, the status verdict and the event timeline (one row per failover).',
         querystring: {
           type: 'object',
           additionalProperties: false,
@@ -46,10 +35,29 @@ export async function smRoutes(app: FastifyInstance, deps: AppDeps): Promise<voi
         },
       },
     },
-    async (req) => ({
-      summary: smSummary(deps, Date.now()),
-      sms: repo.latest()?.sms ?? [],
-      events: repo.events(req.query.events),
-    }),
+    async (req) => smReply(deps, Date.now(), req.query.events),
+  );
+
+  app.post<{ Reply: SmRelearnReply }>(
+    '/api/sms/relearn',
+    {
+      config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+      schema: {
+        description:
+          'Re-learn the designated SM ports from the SMs answering the next SM scan (run now where the source ' +
+          'runs SM scans); known SMs not answering then are forgotten. 409 when IBWATCH_SM_GUIDS sets the list. ' +
+          'Needs the bearer token.',
+        security: [{ bearer: [] }],
+      },
+    },
+    async (_req, reply) => {
+      try {
+        return await relearnSms(deps.db, deps.config, deps.names, deps.scans, 'api');
+      } catch (err) {
+        if (err instanceof RelearnRefused)
+          return reply.code(409).send({ statusCode: 409, error: 'Conflict', message: err.message } as never);
+        throw err;
+      }
+    },
   );
 }

@@ -74,7 +74,9 @@ describe('ibdiagnet checks of the real ndr-fat-tree-a run', () => {
         .map((f) => f.subjectKey)
         .sort(),
     ).toEqual(['port:0xb0cf0e0300d33fc0/65', 'port:0xfc6a1c030091cf00/65']);
-    expect(rows).toHaveLength(24);
+    // Besides the checks: the run's SM_INFO lists one SM, so there is no standby (sm-store's).
+    expect(rows.filter((f) => f.subjectType !== 'sm')).toHaveLength(24);
+    expect(rows.filter((f) => f.subjectType === 'sm').map((f) => f.kind)).toEqual(['sm-no-standby']);
   });
 
   it('leave the links uncoloured: a missing port label is not a link problem', () => {
@@ -175,11 +177,13 @@ describe('ibdiagnet checks of run b, then run a', () => {
     expect(rows.map((f) => f.kind).sort()).toEqual([
       ...Array(2).fill('ibdiagnet-port-hierarchy'),
       ...Array(7).fill('ibdiagnet-vs-capability-gmp'),
+      // The run lists one SM: no standby (sm-store's verdict, not a check).
+      'sm-no-standby',
     ]);
     const psids = () => ctx.db.prepare('SELECT COUNT(psid) FROM node_firmware').pluck().get();
     expect(psids()).toBe(0);
     await ctx.scans.importIbdiagnet(SAMPLE_A, 'cli');
-    rows = active(ctx);
+    rows = active(ctx).filter((f) => f.subjectType !== 'sm');
     expect(rows).toHaveLength(24);
     expect(guidsOf(ofKind(rows, 'ibdiagnet-firmware-drift'))).toEqual(DRIFTED);
     expect(psids()).toBe(265);

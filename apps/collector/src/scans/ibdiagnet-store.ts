@@ -14,13 +14,14 @@ import { storeTopology } from './topology-store.ts';
 import { storePm } from './pm-store.ts';
 import { STORED_COLUMNS, type CounterBaseline } from './counter-baseline.ts';
 import { storeSm } from './sm-store.ts';
+import { createSmRepo } from '../db/sm-repo.ts';
 import { storeIbdiagnetChecks } from './ibdiagnet-checks-store.ts';
 
 /**
  * One ibdiagnet run (live or imported) is a topology, a PM sweep and an SM observation at
  * once. Its counters are lifetime totals: they only become rates against an earlier sample
- * of the same port, so an archived run older than the current baseline stores topology and
- * SMs but not counters (its totals would read as a reset).
+ * of the same port, so an archived run older than the current baseline stores topology but not
+ * counters (its totals would read as a reset), nor SMs when they were observed since.
  */
 export function storeIbdiagnet(
   db: Db,
@@ -47,7 +48,13 @@ export function storeIbdiagnet(
     : undefined;
   if (snap.counters.rows && runAt > base.at)
     pm = storePm(db, config, names, baseline, scanId, runAt, snap.counters, toolDeltas);
-  const sm = snap.sms.length ? storeSm(db, config, names, scanId, at, snap.sms) : {};
+  // The run's SMs as observed when it ran; an archived run older than the latest SM observation
+  // says nothing about the SMs now (it would bring a dead standby back to life).
+  const smObservedAt = createSmRepo(db).observedAt();
+  const sm =
+    snap.sms.length && (smObservedAt === null || runAt > smObservedAt)
+      ? storeSm(db, config, names, scanId, runAt, snap.sms)
+      : {};
   createCablesRepo(db).store(snap.cables, at);
   const checks = storeIbdiagnetChecks(db, names, scanId, at, runAt, snap);
   return {

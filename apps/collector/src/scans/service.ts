@@ -12,6 +12,7 @@ import { storeTopology } from './topology-store.ts';
 import { storePm } from './pm-store.ts';
 import { CounterBaseline } from './counter-baseline.ts';
 import { storeSm } from './sm-store.ts';
+import { createSmRepo } from '../db/sm-repo.ts';
 import { storeIbdiagnet } from './ibdiagnet-store.ts';
 import { importNcclText } from './nccl-import.ts';
 
@@ -177,13 +178,8 @@ function portGuidMap(db: Db): () => Map<string, string> {
   };
 }
 
-/** LIDs of SMs seen before, to ask them directly when the SA does not answer. */
+/** LIDs of SMs seen before, to ask them directly when the SA does not answer (or lags). */
 function knownSmLids(db: Db): number[] {
   // Only SMs seen in the last day: a decommissioned SM host is not asked forever.
-  return db
-    .prepare(
-      'SELECT lid FROM sm_observations WHERE lid IS NOT NULL AND at > ? GROUP BY lid ORDER BY MAX(at) DESC LIMIT 8',
-    )
-    .pluck()
-    .all(Date.now() - 86_400_000) as number[];
+  return createSmRepo(db).lidsToAsk(Date.now() - 86_400_000);
 }

@@ -5,36 +5,34 @@ import { createFindingsRepo } from '../db/findings-repo.ts';
 import type { Config } from '../config.ts';
 import type { NameBook } from '../names.ts';
 import { SM_KINDS, syncFindings } from './findings-sync.ts';
+import { FOLDED_BY_FAILOVER, smChanges, smName } from './sm-events.ts';
+import { designatedSms, designationOf, knownNow, smPlacer, toObservation } from './sm-view.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function status(sms: readonly SmObservation[]): 'ok' | 'no-master' | 'split-brain' {
-  const masters = sms.filter((s) => s.state === 'MASTER').length;
-  return masters === 1 ? 'ok' : masters === 0 ? 'no-master' : 'split-brain';
-}
-
 /**
- * Name of an SM by its (port) GUID: the name map's entry for the node that owns the port, else
- * that node's description; null when the port is not in the topology yet.
+ * Learns the designated SM ports from this observation when IBWATCH_SM_GUIDS is not set and none
+ * are known yet, or a re-learn was asked for (which also forgets known SMs not answering now).
+ * Returns the timeline row that says so, or null.
  */
-export function smNamer(repo: SmRepo, names: NameBook): (guid: string) => string | null {
-  const cache = new Map<string, string | null>();
-  return (guid) => {
-    if (!cache.has(guid)) {
-      const node = repo.nodeOf(guid);
-      cache.set(
-        guid,
-        names.nameOrNull(guid) ?? (node ? (names.nameOrNull(node.guid) ?? (node.description || null)) : null),
-      );
-    }
-    return cache.get(guid)!;
-  };
+function learnDesignated(config: Config, repo: SmRepo, sms: readonly SmObservation[], at: number): string | null {
+  if (config.smGuids || sms.length === 0) return null;
+  const learned = repo.learned();
+  if (learned && learned.guids.length > 0 && !learned.relearn) return null;
+  const guids = sms.map((s) => s.guid);
+  repo.setLearned(guids, at);
+  const forgotten = learned?.relearn ? repo.forgetNotAnswering(guids) : 0;
+  return (
+    `designated SMs ${learned?.relearn ? 're-learned' : 'learned'}: ${sms.map(smName).join(', ')}` +
+    (forgotten ? `; ${forgotten} SM(s) not answering forgotten` : '')
+  );
 }
 
 /**
- * Stores one SM observation and its consequences: HA verdicts (no master, split brain,
- * failover, lost standby, priority), and timeline events for every change, so an operator
- * sees when the standby took over even if it happened between two glances at the wall.
+ * Stores one SM observation and its consequences: every SM seen is remembered with its last
+ * state (a dead standby stays listed, not seen since T), HA verdicts judged against the designated
+ * SM ports and everything known, re-asserted on every observation while they hold (so "no standby"
+ * cannot resolve itself while the standby is dead), and timeline rows, one per failover.
  */
 export function storeSm(
   db: Db,
@@ -45,100 +43,87 @@ export function storeSm(
   sms: SmObservation[],
 ): Record<string, number | string> {
   const repo = createSmRepo(db);
-  const previous = repo.previous(scanId);
-  const prevAt = db.prepare('SELECT MAX(at) FROM sm_observations WHERE scan_id < ?').pluck().get(scanId) as
-    | number
-    | null;
-  const nameOf = smNamer(repo, names);
-  const named = sms.map((s) => ({ ...s, nodeDescription: s.nodeDescription ?? nameOf(s.guid) ?? undefined }));
-  repo.record(scanId, at, named, nameOf);
-  // A failover spans sweeps with no MASTER: the standby waits out sminfo_polling_timeout x
-  // polling_retry_number first, and meanwhile `saquery SMIR` fails with "Query SA failed:
-  // Connection timed out". Judged against the last sweep that saw one master, the change is
-  // still a failover and the dead master stays reported as lost until it answers again.
-  const base = previous.length === 0 || status(previous) === 'ok' ? null : repo.lastWithOneMaster(scanId);
-  const haPrevious = base?.sms ?? previous;
-  const haPrevAt = base?.at ?? prevAt;
+  const place = smPlacer(repo, names);
+  const named = sms.map((s) => {
+    const p = place(s.guid);
+    return {
+      ...s,
+      nodeDescription: s.nodeDescription ?? p.name ?? undefined,
+      portNum: s.portNum ?? p.portNum ?? undefined,
+    };
+  });
+  const before = repo.known();
+  const prevAt = repo.observedAt();
+  const previous =
+    prevAt === null ? null : before.filter((k) => k.answering).map((k) => toObservation(k, place(k.guid)));
+  const lastMaster = repo.lastMaster();
+  const lastMasterRow = lastMaster ? before.find((k) => k.guid === lastMaster.guid) : undefined;
+
+  repo.record(scanId, at, named);
+  const learnedDetail = learnDesignated(config, repo, named, at);
+  const designation = designationOf(config, repo, place);
+  const designated = designatedSms(designation, place);
+  const { missing } = knownNow(repo, designation, place);
   const ha = evaluateSmHa({
     current: named,
-    previous: haPrevious.length ? haPrevious : undefined,
+    previous: previous ?? undefined,
+    previousAt: prevAt === null ? undefined : iso(prevAt),
+    lastMaster: lastMaster
+      ? {
+          sm: lastMasterRow
+            ? toObservation(lastMasterRow, place(lastMaster.guid))
+            : { guid: lastMaster.guid, priority: 0, state: 'MASTER' },
+          at: iso(lastMaster.at),
+        }
+      : undefined,
+    known: missing,
+    designation: designated,
     now: iso(at),
-    previousAt: haPrevAt ? iso(haPrevAt) : undefined,
   });
+  if (ha.master) repo.setLastMaster(ha.master, at);
 
-  const label = (guid: string | null | undefined) => (guid ? `${nameOf(guid) ?? guid}` : '?');
-  if (ha.failover) {
-    repo.addEvent(
-      {
-        at,
-        kind: 'failover',
-        fromGuid: ha.failover.from,
-        toGuid: ha.failover.to,
-        detail: `master moved from ${label(ha.failover.from)} to ${label(ha.failover.to)}`,
-      },
-      scanId,
-    );
-  }
-  const prevByGuid = new Map(previous.map((s) => [s.guid, s]));
-  for (const s of named) {
-    const p = prevByGuid.get(s.guid);
-    if (p && p.state !== s.state) {
-      repo.addEvent(
-        {
-          at,
-          kind: 'state-change',
-          fromGuid: s.guid,
-          toGuid: null,
-          detail: `${label(s.guid)}: ${p.state} -> ${s.state} (priority ${s.priority})`,
-        },
-        scanId,
-      );
-    }
-    if (!p && previous.length)
-      repo.addEvent(
-        {
-          at,
-          kind: 'state-change',
-          fromGuid: s.guid,
-          toGuid: null,
-          detail: `${label(s.guid)} appeared as ${s.state} (priority ${s.priority})`,
-        },
-        scanId,
-      );
-  }
-  const seen = new Set(named.map((s) => s.guid));
-  for (const p of previous) {
-    if (!seen.has(p.guid))
-      repo.addEvent(
-        {
-          at,
-          kind: 'standby-lost',
-          fromGuid: p.guid,
-          toGuid: null,
-          detail: `${label(p.guid)} (was ${p.state}) no longer answers`,
-        },
-        scanId,
-      );
-  }
-  const before = previous.length ? status(previous) : 'ok';
-  const now = status(named);
-  if (now !== before) {
-    repo.addEvent(
-      {
-        at,
-        kind: now === 'ok' ? 'recovered' : now,
-        fromGuid: null,
-        toGuid: ha.master ?? null,
-        detail:
-          now === 'ok'
-            ? `one master again: ${label(ha.master)}`
-            : now === 'no-master'
-              ? 'no SM is MASTER'
-              : `${named.filter((s) => s.state === 'MASTER').length} SMs claim MASTER`,
-      },
-      scanId,
-    );
-  }
+  writeEvents(repo, scanId, at, learnedDetail, {
+    previous,
+    current: named,
+    seenBefore: new Set(before.map((k) => k.guid)),
+    ha,
+    lastMasterAt: lastMaster?.at ?? prevAt,
+    isDesignated: (guid) => designated?.isDesignated(guid) ?? true,
+    nodeName: (guid) => named.find((s) => s.guid === guid)?.nodeDescription ?? place(guid).name,
+  });
   const findings = syncFindings(createFindingsRepo(db), ha.verdicts, SM_KINDS, at, config.autoResolveMin * 60_000);
-  return { sms: named.length, status: now, master: ha.master ?? '', findingsOpened: findings.opened };
+  // A rogue SM long gone leaves the list after the scan history's retention; designated ones stay.
+  const keep = repo.known().filter((k) => designated?.isDesignated(k.guid) ?? true);
+  repo.pruneKnown(
+    at - config.retention.scanDays * 86_400_000,
+    keep.map((k) => k.guid),
+  );
+  return { sms: named.length, status: ha.status, master: ha.master ?? '', findingsOpened: findings.opened };
+}
+
+function writeEvents(
+  repo: SmRepo,
+  scanId: number,
+  at: number,
+  learnedDetail: string | null,
+  input: Parameters<typeof smChanges>[0],
+): void {
+  if (learnedDetail)
+    repo.addEvent({ at, kind: 'learned', fromGuid: null, toGuid: null, detail: learnedDetail }, scanId);
+  const changes = smChanges(input);
+  const foldable: number[] = [];
+  for (const c of changes) {
+    const id = repo.addEvent(
+      { at, kind: c.kind, fromGuid: c.fromGuid, toGuid: c.toGuid, detail: c.detail, after: c.after },
+      scanId,
+    );
+    if (c.foldable) foldable.push(id);
+    if (c.kind === 'failover' && c.fromGuid && c.toGuid)
+      repo.fold(id, {
+        ids: foldable,
+        after: c.after ?? at,
+        kinds: FOLDED_BY_FAILOVER,
+        guids: [c.fromGuid, c.toGuid],
+      });
+  }
 }

@@ -181,20 +181,23 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
       // A tool that cannot start says nothing about the SMs: recording "none answered" would
       // raise a false no-master alarm, so the scan fails with the tool's problem instead.
       if (sa.spawnError) throw new ScanError(describeFailure(sa)!, raw);
-      // No SA answer: there may be no master at all. Ask each SM we have seen directly.
+      // No SA answer: there may be no master at all. Ask each SM we have seen directly, and the
+      // master our port knows of (`sminfo` without a LID asks PortInfo's MasterSMLID): a master
+      // never seen before — a rogue SM whose sweep has not finished — answers only that way.
       const warnings = [`saquery SMIR failed (${describeFailure(sa)}); asked each known SM with sminfo`];
-      const seen: SmObservation[] = [];
-      for (const lid of knownLids) {
-        const r = await run('sminfo', [String(lid)]);
-        raw.push({ name: `sminfo-${lid}.txt`, text: r.stdout + r.stderr });
+      const byGuid = new Map<string, SmObservation>();
+      for (const lid of [undefined, ...knownLids]) {
+        const name = `sminfo-${lid ?? 'master'}`;
+        const r = await run('sminfo', lid === undefined ? [] : [String(lid)]);
+        raw.push({ name: `${name}.txt`, text: r.stdout + r.stderr });
         if (describeFailure(r)) continue;
         try {
-          seen.push(...parseSminfo(r.stdout, { file: `sminfo-${lid}` }).value);
+          for (const s of parseSminfo(r.stdout, { file: name }).value) byGuid.set(s.guid, s);
         } catch {
           /* an SM that does not answer is simply not seen */
         }
       }
-      return { data: seen, raw, toolVersions: { ...versions }, warnings, partial: true };
+      return { data: [...byGuid.values()], raw, toolVersions: { ...versions }, warnings, partial: true };
     },
   };
 }

@@ -168,6 +168,21 @@ describe('tool faults', () => {
     ).toBe(before);
   });
 
+  it('SA not answering: the SM scan asks the master the port knows of, and finds one never seen before', async () => {
+    healthy();
+    // A new master whose first sweep has not finished: `saquery SMIR` times out, and only
+    // `sminfo` without a LID (PortInfo's MasterSMLID) reaches it.
+    tool('saquery', `echo 'ibwarn: [1] sa_query: Query SA failed: Connection timed out' >&2; exit 255`);
+    tool(
+      'sminfo',
+      `case "$#" in 0) echo 'sminfo: sm lid 9 sm guid 0xb83fd20300000301, activity count 42 priority 15 state 3 SMINFO_MASTER';; *) echo 'ibwarn: mad_rpc: _do_madrpc failed; dport (Lid '"$1"')' >&2; exit 255;; esac`,
+    );
+    const row = await ctx.scans.run('sm', 'api');
+    expect(row.status).toBe('partial');
+    expect(row.summary).toMatchObject({ sms: 1, master: '0xb83fd20300000301' });
+    healthy();
+  });
+
   it('the collector keeps serving through all of it: health, scan list, and scan now over HTTP', async () => {
     healthy();
     tool('ibnetdiscover', 'exit 7');

@@ -10,6 +10,9 @@ const sm: SmSummary = {
   standbyCount: 1,
   failoversLast24h: 0,
   lastChangeAt: null,
+  missingCount: 0,
+  rogueCount: 0,
+  observedAt: 1,
 };
 
 function scan(id: number, kind: ScanRow['kind'], status: ScanRow['status'], startedAt: number): ScanRow {
@@ -40,6 +43,16 @@ describe('smVerdict()', () => {
     expect(smVerdict({ ...sm, failoversLast24h: 2 }).detail).toContain('2 failovers');
     expect(smVerdict({ ...sm, status: 'split-brain', masterCount: 2 }).look.label).toContain('SPLIT BRAIN (2');
     expect(smVerdict({ ...sm, status: 'no-master', masterCount: 0 }).look.tone).toBe('crit');
+  });
+  it('alarms on a rogue SM, and says when no standby is left or an SM is not seen', () => {
+    expect(smVerdict({ ...sm, status: 'rogue', rogueCount: 1 }).look).toMatchObject({
+      label: 'ROGUE SM (1)',
+      tone: 'crit',
+    });
+    const noStandby = smVerdict({ ...sm, status: 'no-standby', standbyCount: 0, missingCount: 1 });
+    expect(noStandby.look).toMatchObject({ label: 'NO STANDBY', tone: 'bad' });
+    expect(noStandby.detail).toContain('1 not answering');
+    expect(smVerdict({ ...sm, status: 'sm-missing', missingCount: 1 }).look.label).toBe('SM NOT SEEN (1)');
   });
 });
 

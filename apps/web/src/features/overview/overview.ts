@@ -29,6 +29,21 @@ export function smVerdict(sm: SmSummary): { look: StatusLook; detail: string } {
         look: { icon: '✖', label: `SPLIT BRAIN (${sm.masterCount} MASTERS)`, tone: 'crit' },
         detail: failovers,
       };
+    case 'rogue':
+      return {
+        look: { icon: '✖', label: `ROGUE SM (${sm.rogueCount})`, tone: 'crit' },
+        detail: `master ${sm.masterName ?? sm.masterGuid ?? '?'} · an SM answers where none should · ${failovers}`,
+      };
+    case 'no-standby':
+      return {
+        look: { icon: '▲', label: 'NO STANDBY', tone: 'bad' },
+        detail: `${sm.masterName ?? sm.masterGuid ?? 'master'} · no standby${sm.missingCount ? ` · ${sm.missingCount} not answering` : ''} · ${failovers}`,
+      };
+    case 'sm-missing':
+      return {
+        look: { icon: '▲', label: `SM NOT SEEN (${sm.missingCount})`, tone: 'bad' },
+        detail: `${sm.masterName ?? sm.masterGuid ?? 'master'} · ${sm.standbyCount} standby · ${failovers}`,
+      };
     default:
       return { look: { icon: '?', label: 'UNKNOWN', tone: 'muted' }, detail: 'no SM scan yet' };
   }
