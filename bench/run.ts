@@ -19,12 +19,14 @@ import { dbSizeStage } from './stages/db-size.ts';
 import { ncclStage } from './stages/nccl.ts';
 import { serveStage } from './stages/serve.ts';
 import { liveLabStage } from './stages/live-lab.ts';
+import { backupStage } from './stages/backup.ts';
 
 const STAGES: Record<string, Stage> = {
   parse: parseStage,
   ibdiagnet: ibdiagnetStage,
   pm: pmStage,
   'db-size': dbSizeStage,
+  backup: backupStage,
   nccl: ncclStage,
   serve: serveStage,
   'live-lab': liveLabStage,

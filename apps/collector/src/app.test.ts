@@ -72,7 +72,7 @@ describe('buildApp()', () => {
     try {
       const r = await a.inject({ method: 'POST', url: '/api/scans', payload: { kind: 'pm' }, headers: auth });
       expect(r.statusCode).toBe(401);
-      expect(r.json().message).toBe('writes are disabled: set IBWATCH_TOKEN');
+      expect(r.json().message).toBe('writes are disabled: set IBWATCH_TOKENS or IBWATCH_TOKEN');
     } finally {
       await a.close();
       noToken.cleanup();

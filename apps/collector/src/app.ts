@@ -62,7 +62,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
-  app.addHook('onRequest', authHook(config.token, config.readsNeedToken));
+  app.decorateRequest('tokenName', null);
+  app.addHook('onRequest', authHook(config.tokens, config.readsNeedToken));
 
   // One error handler: validation errors say what was wrong; 5xx never leak a stack or SQL.
   app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown }, req, reply) => {

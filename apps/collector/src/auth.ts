@@ -1,31 +1,38 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { TokenBook, type NamedToken } from './tokens.ts';
 
-/**
- * Bearer-token check in constant time: both sides are hashed first so the comparison length
- * never depends on the guess, and `timingSafeEqual` does the rest.
- */
-export function tokenMatches(expected: string | null, header: string | undefined): boolean {
-  if (!expected || !header) return false;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!m) return false;
-  const a = createHash('sha256').update(expected).digest();
-  const b = createHash('sha256').update(m[1]!).digest();
-  return timingSafeEqual(a, b);
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The name of the token the request carried (IBWATCH_TOKENS), null without a valid one. */
+    tokenName: string | null;
+  }
 }
 
-const OPEN_PATHS = new Set(['/api/health', '/api/ready']);
+/** Whether `header` carries exactly the token `expected` (constant time; see {@link TokenBook}). */
+export function tokenMatches(expected: string | null, header: string | undefined): boolean {
+  return new TokenBook(expected ? [{ name: 'token', token: expected }] : []).nameOf(header) !== null;
+}
 
-/** onRequest hook: writes always need the token; reads only when configured so. */
-export function authHook(token: string | null, readsNeedToken: boolean) {
+const OPEN_PATHS = new Set(['/api/health', '/api/ready', '/api/whoami']);
+
+/**
+ * onRequest hook: writes always need a token; reads only when configured so. A request with a
+ * valid token carries its name in `req.tokenName` (who acknowledged or resolved a finding).
+ */
+export function authHook(tokens: readonly NamedToken[], readsNeedToken: boolean) {
+  const book = new TokenBook(tokens);
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const path = req.url.split('?')[0]!;
     const isApi = path.startsWith('/api/') || path === '/metrics';
-    if (!isApi || OPEN_PATHS.has(path) || path.startsWith('/api/docs')) return;
+    if (!isApi) return;
+    req.tokenName = book.nameOf(req.headers.authorization);
+    if (OPEN_PATHS.has(path) || path.startsWith('/api/docs')) return;
     const isWrite = req.method !== 'GET' && req.method !== 'HEAD';
     if (!isWrite && !readsNeedToken) return;
-    if (!tokenMatches(token, req.headers.authorization)) {
-      const why = token ? 'missing or wrong bearer token' : 'writes are disabled: set IBWATCH_TOKEN';
+    if (req.tokenName === null) {
+      const why = book.size
+        ? 'missing or wrong bearer token'
+        : 'writes are disabled: set IBWATCH_TOKENS or IBWATCH_TOKEN';
       await reply
         .code(401)
         .header('www-authenticate', 'Bearer')

@@ -1,50 +1,18 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FindingRow, NcclRunRow, ScanRow, SmRelearnReply, SmReply, WorklistEntry } from '@ibwatch/fabric';
-import { NCCL_FIXTURES, SAMPLE_A, tempDir } from './test-support.ts';
+import { NCCL_FIXTURES, runCli, SAMPLE_A, tempDir, type CliResult } from './test-support.ts';
 import type { StatusOutput } from './cli-status.ts';
 
-const COLLECTOR = resolve(import.meta.dirname, '..');
 const tmp = tempDir('ibwatch-cli-');
 const db = join(tmp.dir, 'cli.db');
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-/** Runs the CLI as a user would (`pnpm ibwatch ...` is `node --import tsx src/cli.ts ...`). */
-function cli(...args: string[]): Promise<Result> {
-  return cliWith({}, ...args);
-}
-/** The same with other IBWATCH_SOURCE (or token) settings. */
-async function cliWith(settings: { IBWATCH_SOURCE?: string }, ...args: string[]): Promise<Result> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    IBWATCH_SOURCE: 'import-only',
-    IBWATCH_TOKEN: '',
-    IBWATCH_NODE_NAME_MAP: '',
-    ...settings,
-  };
-  for (const k of Object.keys(env))
-    if (k.startsWith('IBWATCH_') && !['IBWATCH_SOURCE', 'IBWATCH_TOKEN'].includes(k)) delete env[k];
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-      cwd: COLLECTOR,
-      env,
-      timeout: 20_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout: string; stderr: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+/** Runs the CLI as a user would (`pnpm ibwatch ...`); `cliWith` with other IBWATCH_SOURCE settings. */
+const cli = (...args: string[]) => runCli(args);
+const cliWith = (settings: { IBWATCH_SOURCE?: string }, ...args: string[]) => runCli(args, settings);
 
-let imported: Result;
+let imported: CliResult;
 beforeAll(async () => {
   imported = await cli('import', 'ibdiagnet', SAMPLE_A, '--json', '--db', db);
   const nccl = await cli(

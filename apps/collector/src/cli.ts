@@ -16,6 +16,8 @@ import { formatStatus, readStatus } from './cli-status.ts';
 import { failureKind } from './scans/scan-service.ts';
 import { readNcclFile } from './sources/nccl-file.ts';
 import type { NcclLabels } from './scans/nccl-import.ts';
+import { backupDatabase } from './db/backup.ts';
+import { checkDatabase } from './db/check-db.ts';
 
 const USAGE = `usage: ibwatch <command> [options]
   serve                         run the collector: API, dashboard, scheduled scans
@@ -32,9 +34,11 @@ const USAGE = `usage: ibwatch <command> [options]
   sm                            subnet managers (answering or not seen since), designated SMs, SM events
   sm relearn                    re-learn the designated SMs from the next SM scan (not with IBWATCH_SM_GUIDS)
   nccl                          nccl-tests runs, newest first: headline busbw (peak at large messages)
+  backup FILE [--force]         copy the database into FILE (online: the collector may keep running)
+  check-db [FILE]               check a database before serving it (integrity, schema version, rows)
 options: --db FILE (default IBWATCH_DB), --json (machine-readable stdout), --help`;
 
-const COMMANDS = ['scan', 'import', 'findings', 'worklist', 'sm', 'nccl'];
+const COMMANDS = ['scan', 'import', 'findings', 'worklist', 'sm', 'nccl', 'backup', 'check-db'];
 /**
  * The CLI waits longer for another writer than the server (which must keep answering), and
  * tries a scan again when the database stayed busy even so: an import that reached the
@@ -72,6 +76,7 @@ async function main(argv: string[]): Promise<number> {
       kind: { type: 'string', multiple: true },
       state: { type: 'string' },
       label: { type: 'string', multiple: true },
+      force: { type: 'boolean', default: false },
       at: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -99,8 +104,36 @@ async function main(argv: string[]): Promise<number> {
     else out(formatStatus(status, now).join('\n'));
     return status.exitCode;
   }
-  const ctx: Context = createContext(config, { busyTimeoutMs: CLI_BUSY_TIMEOUT_MS });
   const json = values.json ?? false;
+  // These two only read the database (createContext would migrate it and mark the running
+  // server's scan as interrupted).
+  if (cmd === 'backup') {
+    if (!rest[0]) throw new UsageError('backup FILE [--force]');
+    const r = await backupDatabase(config.dbFile, rest[0], { force: values.force });
+    if (json) out(JSON.stringify(r));
+    else
+      err(
+        `backup of ${r.source} written to ${r.file}: ${(r.bytes / 1048576).toFixed(1)} MB, schema version ${r.schemaVersion}, integrity ${r.integrity}, ${r.seconds} s`,
+      );
+    return 0;
+  }
+  if (cmd === 'check-db') {
+    const r = checkDatabase(rest[0] ?? config.dbFile);
+    if (json) out(JSON.stringify(r));
+    else {
+      out(`${r.file}: ${r.ok ? 'ok' : 'NOT OK'}`);
+      out(`  schema version ${r.schemaVersion} (${r.schema}; this ibwatch: ${r.latestVersion})`);
+      out(
+        `  rows: ${Object.entries(r.rows)
+          .map(([t, n]) => `${t} ${n}`)
+          .join(', ')}`,
+      );
+      out(`  last successful scan: ${fmtTime(r.lastScanAt)}`);
+      for (const p of r.problems) out(`  problem: ${p}`);
+    }
+    return r.ok ? 0 : 1;
+  }
+  const ctx: Context = createContext(config, { busyTimeoutMs: CLI_BUSY_TIMEOUT_MS });
   try {
     switch (cmd) {
       case 'scan': {

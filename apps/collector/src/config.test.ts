@@ -180,5 +180,38 @@ describe('loadConfig()', () => {
 
   it('treats an empty token as no token (writes disabled)', () => {
     expect(loadConfig({ IBWATCH_TOKEN: '   ' }).token).toBeNull();
+    expect(loadConfig({ IBWATCH_TOKEN: '   ' }).tokens).toEqual([]);
+  });
+
+  it('reads named tokens from IBWATCH_TOKENS, IBWATCH_TOKEN among them as admin', () => {
+    const c = loadConfig({
+      IBWATCH_TOKEN: 'single-token-0123456789',
+      IBWATCH_TOKENS: ' alice:alice-token-0123456789 , noc-1:has:colons:0123456789,',
+    });
+    expect(c.tokens).toEqual([
+      { name: 'admin', token: 'single-token-0123456789' },
+      { name: 'alice', token: 'alice-token-0123456789' },
+      { name: 'noc-1', token: 'has:colons:0123456789' },
+    ]);
+    expect(c.token).toBe('single-token-0123456789');
+  });
+
+  it('lists every problem of IBWATCH_TOKENS at once, never printing a token', () => {
+    const secret = 'shared-secret-0123456789';
+    const problems = problemsOf({
+      IBWATCH_TOKEN: 'admin-token-0123456789',
+      IBWATCH_TOKENS: `admin:other-token-0123456789,bob:short,no-colon-here,bad name:x-token-0123456789,a:${secret},b:${secret},a:third-token-0123456789,c:with space 0123456789`,
+    });
+    expect(problems).toEqual([
+      'IBWATCH_TOKENS entry 1 (admin): the name admin is used twice',
+      'IBWATCH_TOKENS entry 2 (bob): use at least 16 characters',
+      'IBWATCH_TOKENS entry 3: expected name:token',
+      'IBWATCH_TOKENS entry 4 (bad name): name "bad name" must be 1-64 of A-Z a-z 0-9 _ . @ - (letter or digit first)',
+      'IBWATCH_TOKENS entry 6 (b): same token as a',
+      'IBWATCH_TOKENS entry 7 (a): the name a is used twice',
+      'IBWATCH_TOKENS entry 8 (c): must not contain whitespace',
+    ]);
+    expect(problems.join('\n')).not.toContain(secret);
+    expect(problems.join('\n')).not.toContain('admin-token');
   });
 });

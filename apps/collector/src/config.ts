@@ -4,6 +4,7 @@ import type { ExpectedRate, LinkSpeed, LinkWidth } from '@ibwatch/fabric';
 import { LANE_GBPS, NCCL_MAX_BUSBW_GBS, normalizeGuid, WIDTH_LANES } from '@ibwatch/fabric';
 import { cronIntervalMs } from './scans/cadence.ts';
 import { readPeerSettings } from './fleet/peers-config.ts';
+import { parseTokens, type NamedToken } from './tokens.ts';
 
 export type SourceKind = 'lab' | 'diags' | 'ibdiagnet' | 'import-only';
 
@@ -12,8 +13,10 @@ export interface Config {
   host: string;
   port: number;
   dbFile: string;
-  /** Bearer token for writes; null = writes refused (401) until one is set. */
+  /** IBWATCH_TOKEN, the single write token of earlier versions (also in `tokens`, named admin). */
   token: string | null;
+  /** Named bearer tokens for writes (IBWATCH_TOKENS and IBWATCH_TOKEN); none = writes refused (401). */
+  tokens: NamedToken[];
   /** When true, reads need the token as well. */
   readsNeedToken: boolean;
   source: SourceKind;
@@ -117,9 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`IBWATCH_SOURCE=${JSON.stringify(source)}: expected lab, diags, ibdiagnet or import-only`);
   }
   const token = (env.IBWATCH_TOKEN ?? '').trim() || null;
-  if (token !== null && token.length < 16) problems.push('IBWATCH_TOKEN: use at least 16 characters');
-  // `Authorization: Bearer <token>` carries one word: a token with blanks could never match.
-  else if (token !== null && /\s/.test(token)) problems.push('IBWATCH_TOKEN: must not contain whitespace');
+  const tokens = parseTokens(env, problems);
 
   const rateRaw = str('IBWATCH_EXPECTED_RATE', source === 'lab' ? '4X HDR' : '4X NDR').toUpperCase();
   const rateParts = rateRaw.split(/\s+/);
@@ -182,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int('IBWATCH_PORT', 8080, 0, 65535),
     dbFile: resolve(str('IBWATCH_DB', resolve(REPO_ROOT, '.ibwatch/ibwatch.db'))),
     token,
+    tokens,
     readsNeedToken: bool('IBWATCH_READS_NEED_TOKEN', false),
     source,
     labDir: resolve(str('IBWATCH_LAB_DIR', resolve(REPO_ROOT, '.lab'))),

@@ -3,15 +3,13 @@
 // watcher, and SIGTERM stops all of it with exit 0. The ibdiagnet it schedules is a stand-in
 // script copying the real ndr-fat-tree-b run (NVIDIA's ibdiagnet is not installable here; see
 // sources/ibdiagnet.test.ts).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { ScanRow } from '@ibwatch/fabric';
-import { ncclFixture, SAMPLE_B, tempDir, TOKEN } from './test-support.ts';
+import { listeningUrl, ncclFixture, SAMPLE_B, spawnServer, tempDir, TOKEN } from './test-support.ts';
 
-const COLLECTOR = resolve(import.meta.dirname, '..');
 const tmp = tempDir('ibwatch-server-');
 const started: ChildProcess[] = [];
 afterAll(() => {
@@ -20,28 +18,16 @@ afterAll(() => {
 });
 
 function serve(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: COLLECTOR,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      IBWATCH_DB: join(tmp.dir, 'ibwatch.db'),
-      IBWATCH_PORT: '0',
-      IBWATCH_TOKEN: TOKEN,
-      IBWATCH_WEB_DIST: join(tmp.dir, 'no-web'),
-      IBWATCH_LAB_DIR: join(tmp.dir, 'no-lab'),
-      IBWATCH_IBDIAGNET_OUT: join(tmp.dir, 'ibdiagnet-out'),
-      IBWATCH_LOG_LEVEL: 'info',
-      ...env,
-    },
+  const s = spawnServer({
+    IBWATCH_DB: join(tmp.dir, 'ibwatch.db'),
+    IBWATCH_TOKEN: TOKEN,
+    IBWATCH_WEB_DIST: join(tmp.dir, 'no-web'),
+    IBWATCH_LAB_DIR: join(tmp.dir, 'no-lab'),
+    IBWATCH_IBDIAGNET_OUT: join(tmp.dir, 'ibdiagnet-out'),
+    ...env,
   });
-  started.push(child);
-  const lines: string[] = [];
-  let stderr = '';
-  createInterface({ input: child.stdout! }).on('line', (l) => lines.push(l));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return { child, lines, exited, stderr: () => stderr };
+  started.push(s.child);
+  return s;
 }
 
 describe('server.ts', () => {
@@ -75,15 +61,7 @@ describe('server.ts', () => {
       IBWATCH_JITTER_MS: '0',
       IBWATCH_NCCL_DROP_DIR: drop,
     });
-    const base = await vi.waitFor(
-      () => {
-        if (s.child.exitCode !== null) throw new Error(`server exited ${s.child.exitCode}: ${s.stderr()}`);
-        const m = s.lines.map((l) => /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(l)).find(Boolean);
-        if (!m) throw new Error('not listening yet');
-        return m[1]!;
-      },
-      { timeout: 20_000, interval: 50 },
-    );
+    const base = await listeningUrl(s);
     const startLog = s.lines
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as { msg: string; tasks?: string[] })

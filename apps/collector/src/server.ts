@@ -42,8 +42,11 @@ export async function serve(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   await app.listen({ host: config.host, port: config.port });
-  if (!config.token)
-    app.log.warn('IBWATCH_TOKEN is not set: write endpoints (scan now, imports, acknowledge) answer 401');
+  if (!config.tokens.length)
+    app.log.warn(
+      'neither IBWATCH_TOKENS nor IBWATCH_TOKEN is set: write endpoints (scan now, imports, acknowledge) answer 401',
+    );
+  else app.log.info({ tokens: config.tokens.map((t) => t.name) }, 'write tokens');
   // A first look at the fabric right away instead of waiting for the first cron tick.
   if (config.source === 'lab' || config.source === 'diags') {
     void (async () => {

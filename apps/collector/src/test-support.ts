@@ -1,11 +1,13 @@
 // Shared set-up of the collector's tests: a real SQLite file in a temp dir, a config that runs no
 // tools, and the paths of the real samples and fixtures. Imported only by *.test.ts files.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { tableToPortCounters, type PortCounters, type ScanRow } from '@ibwatch/fabric';
 import { loadConfig, type Config } from './config.ts';
 import { createContext, type Context } from './context.ts';
@@ -124,6 +126,19 @@ export const ERROR_PORT = { nodeGuid: '0xb0cf0e0300d33fc0', portNum: 3 };
 export const FLAP_PORT = { nodeGuid: '0xb0cf0e0300d33fc0', portNum: 5 };
 
 /**
+ * The counters of seedFabric's two PM sweeps: the ndr-fat-tree-a sample's, then the same with
+ * symbol errors and link error recoveries on ERROR_PORT and three flaps of FLAP_PORT.
+ */
+export async function seedCounters(): Promise<[PortCounters[], PortCounters[]]> {
+  const { readIbdiagnetDir } = await import('@ibwatch/parsers');
+  const counters = tableToPortCounters((await readIbdiagnetDir(SAMPLE_A)).value.counters);
+  let errored = withErrors(counters, ERROR_PORT, 'SymbolErrorCounter', 500n);
+  errored = withErrors(errored, ERROR_PORT, 'LinkErrorRecoveryCounter', 50n);
+  errored = withErrors(errored, FLAP_PORT, 'LinkDownedCounter', 3n);
+  return [counters, errored];
+}
+
+/**
  * A realistic database for route tests: the real ndr-fat-tree-a import, two PM sweeps a minute
  * apart (the second with symbol errors and link error recoveries on ERROR_PORT, and a flapping
  * FLAP_PORT), and two nccl runs (GDR on, GDR off).
@@ -131,13 +146,9 @@ export const FLAP_PORT = { nodeGuid: '0xb0cf0e0300d33fc0', portNum: 5 };
 export async function seedFabric(ctx: Context): Promise<{ goodRun: number; badRun: number }> {
   const a = await ctx.scans.importIbdiagnet(SAMPLE_A, 'cli');
   if (a.status === 'failed') throw new Error(`seed import failed: ${a.error}`);
-  const { readIbdiagnetDir } = await import('@ibwatch/parsers');
-  const counters = tableToPortCounters((await readIbdiagnetDir(SAMPLE_A)).value.counters);
+  const [counters, errored] = await seedCounters();
   const now = Date.now();
   await pmSweep(ctx, now - 60_000, counters);
-  let errored = withErrors(counters, ERROR_PORT, 'SymbolErrorCounter', 500n);
-  errored = withErrors(errored, ERROR_PORT, 'LinkErrorRecoveryCounter', 50n);
-  errored = withErrors(errored, FLAP_PORT, 'LinkDownedCounter', 3n);
   await pmSweep(ctx, now, errored);
   const good = await ctx.scans.importNccl(
     ncclFixture('all_reduce_perf.gdr-enabled.multinode.good.txt'),
@@ -152,6 +163,71 @@ export async function seedFabric(ctx: Context): Promise<{ goodRun: number; badRu
     'api',
   );
   return { goodRun: good.runId!, badRun: bad.runId! };
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the CLI as a user would (`pnpm ibwatch ...` is `node --import tsx src/cli.ts ...`), with
+ * an import-only source, no token and none of the test run's other IBWATCH_* variables; `env`
+ * sets some.
+ */
+export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(childEnv)) if (k.startsWith('IBWATCH_')) delete childEnv[k];
+  Object.assign(childEnv, { IBWATCH_SOURCE: 'import-only', IBWATCH_TOKEN: '' }, env);
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+      cwd: resolve(import.meta.dirname, '..'),
+      env: childEnv,
+      // Each run starts node + tsx (~1 s alone, several on a busy 2-core machine).
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout: string; stderr: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** stdout lines so far (pino JSON). */
+  lines: string[];
+  exited: Promise<number | null>;
+  stderr(): string;
+}
+
+/** `ibwatch serve` (src/server.ts) in a process of its own on a free port, logging at info. */
+export function spawnServer(env: Record<string, string>): ServerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: resolve(import.meta.dirname, '..'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, IBWATCH_PORT: '0', IBWATCH_LOG_LEVEL: 'info', ...env },
+  });
+  const lines: string[] = [];
+  let stderr = '';
+  createInterface({ input: child.stdout! }).on('line', (l) => lines.push(l));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, lines, exited, stderr: () => stderr };
+}
+
+/** The server's base URL once it logs that it listens (fails at once if it exited instead). */
+export function listeningUrl(s: ServerProcess, timeoutMs = 20_000): Promise<string> {
+  return vi.waitFor(
+    () => {
+      if (s.child.exitCode !== null) throw new Error(`server exited ${s.child.exitCode}: ${s.stderr()}`);
+      const m = s.lines.map((l) => /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(l)).find(Boolean);
+      if (!m) throw new Error('not listening yet');
+      return m[1]!;
+    },
+    { timeout: timeoutMs, interval: 50 },
+  );
 }
 
 /**

@@ -303,6 +303,30 @@ export interface FindingRow {
   acknowledgedBy: string | null;
 }
 
+/**
+ * One step of a finding's history. `event` is `opened`, `cleared` (no longer observed),
+ * `observed-again`, `acknowledged` or `resolved` (through the API), or `auto-resolved` (stayed
+ * cleared for IBWATCH_AUTO_RESOLVE_MIN); the collector may add other lifecycle steps, so render
+ * an unknown one as it is. `by` is the name of the token that
+ * made an API change (IBWATCH_TOKENS), null for the collector's own; `note` is the reason given.
+ */
+export interface FindingEvent {
+  at: number;
+  event: string;
+  by: string | null;
+  note: string | null;
+}
+
+/** `GET /api/findings/:id`, and the reply of acknowledge and resolve: the finding with its history, oldest first. */
+export interface FindingDetail extends FindingRow {
+  history: FindingEvent[];
+}
+
+/** `GET /api/whoami`: the name of the bearer token sent, null without a valid one. */
+export interface WhoamiReply {
+  name: string | null;
+}
+
 export interface WorklistEntry {
   rank: number;
   findingIds: number[];

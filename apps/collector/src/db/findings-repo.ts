@@ -1,4 +1,4 @@
-import type { FindingRow, FindingState, Severity } from '@ibwatch/fabric';
+import type { FindingEvent, FindingRow, FindingState, Severity } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
 import { SUBJECT_IS_PORT } from './fabric-queries.ts';
 
@@ -83,18 +83,47 @@ export interface NewFinding {
 /**
  * Findings: opened by a rule's verdict, refreshed while it repeats, cleared by the first scan
  * of their kind that no longer sees the condition, resolved after a clean period (or by hand).
+ * Every change of state is also written to the finding's history (`finding_events`).
  */
 export function createFindingsRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO findings (kind, severity, state, subject_type, subject_key, subject, title, short, evidence, first_seen, last_seen)
      VALUES (@kind, @severity, 'open', @subjectType, @subjectKey, @subject, @title, @short, @evidence, @at, @at)`,
   );
+  const insertEvent = db.prepare(
+    'INSERT INTO finding_events (finding_id, at, event, actor, note) VALUES (@id, @at, @event, @by, @note)',
+  );
+  const record = (id: number, at: number, event: string, by: string | null = null, note: string | null = null) =>
+    insertEvent.run({ id, at, event, by, note });
+  // The change and its history entry commit together (a savepoint inside a scan's transaction).
+  const resolveTx = db.transaction((id: number, at: number, by: string | null, note: string | null): boolean => {
+    const changed =
+      db
+        .prepare("UPDATE findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state != 'resolved'")
+        .run(at, id).changes > 0;
+    if (changed) record(id, at, by === null ? 'auto-resolved' : 'resolved', by, note);
+    return changed;
+  });
+  const acknowledgeTx = db.transaction((id: number, by: string, at: number, note: string | null): boolean => {
+    const changed =
+      db
+        .prepare(
+          "UPDATE findings SET state = 'acknowledged', acknowledged_by = ?, acknowledged_at = ? WHERE id = ? AND state = 'open'",
+        )
+        .run(by, at, id).changes > 0;
+    if (changed) record(id, at, 'acknowledged', by, note);
+    return changed;
+  });
   const touch = db.prepare(
     `UPDATE findings SET severity = @severity, title = @title, short = @short, evidence = @evidence, last_seen = @at,
        cleared_at = NULL WHERE id = @id`,
   );
   const markCleared = db.prepare(
     'UPDATE findings SET cleared_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND cleared_at IS NULL',
+  );
+  const recordCleared = db.prepare(
+    `INSERT INTO finding_events (finding_id, at, event)
+     SELECT id, ?, 'cleared' FROM findings WHERE id IN (SELECT value FROM json_each(?)) AND cleared_at IS NULL`,
   );
   // Two parts so each can use an index: the active findings, and the few resolved by hand while
   // their condition was still observed (current until a scan of their kind clears them).
@@ -119,33 +148,42 @@ export function createFindingsRepo(db: Db) {
       return kinds ? all.filter((f) => kinds.includes(f.kind)) : all;
     },
     open(f: NewFinding, at: number): number {
-      return Number(
+      const id = Number(
         insert.run({ ...f, subject: JSON.stringify(f.subject), evidence: JSON.stringify(f.evidence), at })
           .lastInsertRowid,
       );
+      record(id, at, 'opened');
+      return id;
     },
     touch(id: number, f: Pick<NewFinding, 'severity' | 'title' | 'short' | 'evidence'>, at: number): void {
       touch.run({ id, severity: f.severity, title: f.title, short: f.short, evidence: JSON.stringify(f.evidence), at });
     },
     /** Cleared at `at`: the latest scan of their kind no longer saw them (one statement for all). */
     markCleared(ids: readonly number[], at: number): void {
-      if (ids.length) markCleared.run(at, JSON.stringify(ids));
+      if (!ids.length) return;
+      const json = JSON.stringify(ids);
+      recordCleared.run(at, json);
+      markCleared.run(at, json);
     },
-    resolve(id: number, at: number): boolean {
-      return (
-        db
-          .prepare("UPDATE findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state != 'resolved'")
-          .run(at, id).changes > 0
-      );
+    /**
+     * Resolves an active finding: `by` someone through the API (the token's name, with the
+     * reason in `note`), else by the collector once it stayed cleared long enough ('auto-resolved').
+     */
+    resolve(id: number, at: number, by: string | null = null, note: string | null = null): boolean {
+      return resolveTx(id, at, by, note);
     },
-    acknowledge(id: number, by: string, at: number): boolean {
-      return (
-        db
-          .prepare(
-            "UPDATE findings SET state = 'acknowledged', acknowledged_by = ?, acknowledged_at = ? WHERE id = ? AND state = 'open'",
-          )
-          .run(by, at, id).changes > 0
-      );
+    acknowledge(id: number, by: string, at: number, note: string | null = null): boolean {
+      return acknowledgeTx(id, by, at, note);
+    },
+    /** Adds a step to a finding's history (a lifecycle step its caller tracks; `by` null = the collector). */
+    addEvent(id: number, at: number, event: string, by: string | null = null, note: string | null = null): void {
+      record(id, at, event, by, note);
+    },
+    /** A finding's history, oldest first. */
+    history(id: number): FindingEvent[] {
+      return db
+        .prepare('SELECT at, event, actor AS "by", note FROM finding_events WHERE finding_id = ? ORDER BY at, id')
+        .all(id) as FindingEvent[];
     },
     get(id: number): StoredFinding | null {
       const r = db.prepare('SELECT * FROM findings WHERE id = ?').get(id) as FindingDbRow | undefined;

@@ -62,4 +62,25 @@ describe('migrate()', () => {
       b.close();
     }
   });
+
+  it('refuses a database newer than its last migration (a backup of a newer ibwatch) and changes nothing', () => {
+    const file = join(tmp.dir, 'newer.db');
+    const latest = listMigrations().at(-1)!.version;
+    const db = new Database(file);
+    db.exec('CREATE TABLE from_the_future (x)');
+    db.pragma(`user_version = ${latest + 1}`);
+    db.close();
+    expect(() => openDb(file)).toThrow(
+      `database ${file} has schema version ${latest + 1}, newer than this ibwatch knows (${latest})`,
+    );
+    const after = new Database(file);
+    try {
+      expect(after.pragma('user_version', { simple: true })).toBe(latest + 1);
+      expect(after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all()).toEqual([
+        'from_the_future',
+      ]);
+    } finally {
+      after.close();
+    }
+  });
 });

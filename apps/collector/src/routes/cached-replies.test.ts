@@ -73,8 +73,14 @@ describe('cached replies', () => {
     );
     for (const id of entry.findingIds) {
       expect(
-        (await fx.app.inject({ method: 'POST', url: `/api/findings/${id}/ack`, payload: { by: 'ops' }, headers: auth }))
-          .statusCode,
+        (
+          await fx.app.inject({
+            method: 'POST',
+            url: `/api/findings/${id}/ack`,
+            payload: { note: 'on it' },
+            headers: auth,
+          })
+        ).statusCode,
       ).toBe(200);
     }
     expect((await get<FindingRow[]>('/api/findings?state=open')).length).toBe(openBefore - entry.findingIds.length);

@@ -46,45 +46,42 @@ describe('GET /api/findings', () => {
 describe('POST /api/findings/:id/ack and /resolve', () => {
   it('refuses without a token (401, WWW-Authenticate) and with a wrong one', async () => {
     const [f] = await findings('?kind=symbol-errors');
-    const none = await app.inject({ method: 'POST', url: `/api/findings/${f!.id}/ack`, payload: { by: 'ops' } });
+    const none = await app.inject({ method: 'POST', url: `/api/findings/${f!.id}/ack`, payload: { note: 'on it' } });
     expect(none.statusCode).toBe(401);
     expect(none.headers['www-authenticate']).toBe('Bearer');
     const wrong = await app.inject({
       method: 'POST',
       url: `/api/findings/${f!.id}/ack`,
-      payload: { by: 'ops' },
+      payload: { note: 'on it' },
       headers: { authorization: 'Bearer not-the-token-at-all' },
     });
     expect(wrong.statusCode).toBe(401);
     expect((await findings('?kind=symbol-errors'))[0]!.state).toBe('open');
   });
 
-  it('acknowledges, then resolves, with the token', async () => {
+  it('acknowledges, then resolves, with the token (IBWATCH_TOKEN acts as admin), without a body too', async () => {
     const [f] = await findings('?kind=link-error-recovery');
-    const ack = await app.inject({
-      method: 'POST',
-      url: `/api/findings/${f!.id}/ack`,
-      payload: { by: 'alice' },
-      headers: auth,
-    });
+    const ack = await app.inject({ method: 'POST', url: `/api/findings/${f!.id}/ack`, headers: auth });
     expect(ack.statusCode).toBe(200);
-    expect(ack.json()).toMatchObject({ id: f!.id, state: 'acknowledged', acknowledgedBy: 'alice' });
+    expect(ack.json()).toMatchObject({ id: f!.id, state: 'acknowledged', acknowledgedBy: 'admin' });
     const res = await app.inject({ method: 'POST', url: `/api/findings/${f!.id}/resolve`, headers: auth });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: f!.id, state: 'resolved', resolvedAt: expect.any(Number) });
   });
 
-  it('answers 404 for an unknown finding and 400 for a missing "by"', async () => {
-    expect(
-      (await app.inject({ method: 'POST', url: '/api/findings/999999/ack', payload: { by: 'x' }, headers: auth }))
-        .statusCode,
-    ).toBe(404);
-    expect((await app.inject({ method: 'POST', url: '/api/findings/999999/resolve', headers: auth })).statusCode).toBe(
-      404,
+  it('answers 404 for an unknown finding, 400 for a name in the body or a note too long', async () => {
+    const post = (url: string, payload?: object) => app.inject({ method: 'POST', url, payload, headers: auth });
+    expect((await post('/api/findings/999999/ack', { note: 'x' })).statusCode).toBe(404);
+    expect((await post('/api/findings/999999/resolve')).statusCode).toBe(404);
+    const [f] = await findings('?state=open');
+    const named = await post(`/api/findings/${f!.id}/ack`, { by: 'alice' });
+    expect(named.statusCode).toBe(400);
+    expect(named.json().message).toBe(
+      '"by" is no longer accepted: the finding is acknowledged under the name of the token sent (admin); give the reason as "note"',
     );
-    expect(
-      (await app.inject({ method: 'POST', url: '/api/findings/1/ack', payload: {}, headers: auth })).statusCode,
-    ).toBe(400);
+    expect((await post(`/api/findings/${f!.id}/ack`, { note: 'x'.repeat(1001) })).statusCode).toBe(400);
+    expect((await post(`/api/findings/${f!.id}/ack`, { why: 'typo' })).statusCode).toBe(400);
+    expect((await findings(`?state=open`)).map((x) => x.id)).toContain(f!.id);
   });
 });
 

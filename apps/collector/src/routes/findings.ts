@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import type { FindingRow, WorklistEntry } from '@ibwatch/fabric';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FindingDetail, FindingRow, WorklistEntry } from '@ibwatch/fabric';
 import type { AppDeps } from '../app.ts';
 import { createFindingsRepo, toFindingRow } from '../db/findings-repo.ts';
 import type { WorklistFilter } from '../analysis/worklist.ts';
@@ -11,6 +11,25 @@ import { ReplyCache } from './reply-cache.ts';
 const WRITE_LIMIT = { rateLimit: { max: 120, timeWindow: '1 minute' } };
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
 const SEVERITIES = ['critical', 'major', 'minor', 'info'];
+/**
+ * Acknowledge and resolve take the reason as `note`. Who did it is the name of the token sent
+ * (IBWATCH_TOKENS); `by` from a client of the single-token days is refused with that explanation
+ * rather than dropped, so a script learns that its name no longer counts.
+ */
+const actionBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    note: { type: 'string', maxLength: 1000, description: 'Why: shown in the finding history.' },
+    by: { type: 'string', description: 'No longer accepted: who is the name of the bearer token.' },
+  },
+} as const;
+type ActionBody = { note?: string; by?: string };
+/** A POST without a body (`curl -X POST`, the old resolve) is an empty one: the note is optional. */
+const emptyBodyIsNone = (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+  req.body ??= {};
+  done();
+};
 const worklistQuery = {
   type: 'object',
   additionalProperties: false,
@@ -116,50 +135,73 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
     },
   );
 
-  app.post<{ Params: { id: number }; Body: { by: string } }>(
+  const detail = (id: number): FindingDetail | null => {
+    const f = repo.get(id);
+    return f ? { ...strip(f), history: repo.history(id) } : null;
+  };
+  const notFound = (id: number) => ({ statusCode: 404, error: 'Not Found', message: `no finding ${id}` });
+
+  app.get<{ Params: { id: number }; Reply: FindingDetail | ReturnType<typeof notFound> }>(
+    '/api/findings/:id',
+    {
+      schema: {
+        description: 'One finding with its history (opened, acknowledged, resolved: when, by which token, why).',
+        params: idParams,
+      },
+    },
+    async (req, reply) => detail(req.params.id) ?? reply.code(404).send(notFound(req.params.id)),
+  );
+
+  /** Acknowledge and resolve: the change, its history entry, and the finding as it is now. */
+  const action = (what: 'acknowledged' | 'resolved') => async (req: FastifyRequest, reply: FastifyReply) => {
+    const { id } = req.params as { id: number };
+    const body = req.body as ActionBody;
+    if (body.by !== undefined)
+      return reply.code(400).send({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: `"by" is no longer accepted: the finding is ${what} under the name of the token sent (${req.tokenName}); give the reason as "note"`,
+      });
+    if (!repo.get(id)) return reply.code(404).send(notFound(id));
+    const by = req.tokenName!;
+    const note = body.note?.trim() || null;
+    const changed =
+      what === 'acknowledged' ? repo.acknowledge(id, by, Date.now(), note) : repo.resolve(id, Date.now(), by, note);
+    if (changed) req.log.info({ finding: id, by, note }, `finding ${what}`);
+    return detail(id);
+  };
+
+  app.post(
     '/api/findings/:id/ack',
     {
       config: WRITE_LIMIT,
+      preValidation: emptyBodyIsNone,
       schema: {
-        description: 'Acknowledge an open finding (someone is on it). Needs the bearer token.',
+        description:
+          'Acknowledge an open finding (someone is on it), recorded in its history under the name of the token sent, with `note` as the reason.',
         security: [{ bearer: [] }],
         params: idParams,
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['by'],
-          properties: { by: { type: 'string', minLength: 1, maxLength: 100 } },
-        },
+        body: actionBody,
       },
     },
-    async (req, reply) => {
-      const f = repo.get(req.params.id);
-      if (!f)
-        return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no finding ${req.params.id}` });
-      repo.acknowledge(f.id, req.body.by, Date.now());
-      return strip(repo.get(f.id)!);
-    },
+    action('acknowledged'),
   );
 
-  app.post<{ Params: { id: number } }>(
+  app.post(
     '/api/findings/:id/resolve',
     {
       config: WRITE_LIMIT,
+      preValidation: emptyBodyIsNone,
       schema: {
         description:
-          'Mark a finding fixed. Views go on showing what the scans observe: if the problem persists, the next scan ' +
-          'of its kind opens it again.',
+          'Mark a finding fixed, recorded in its history under the name of the token sent, with `note` as the reason. ' +
+          'Views go on showing what the scans observe: if the problem persists, the next scan of its kind opens it again.',
         security: [{ bearer: [] }],
         params: idParams,
+        body: actionBody,
       },
     },
-    async (req, reply) => {
-      const f = repo.get(req.params.id);
-      if (!f)
-        return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no finding ${req.params.id}` });
-      repo.resolve(f.id, Date.now());
-      return strip(repo.get(f.id)!);
-    },
+    action('resolved'),
   );
 
   app.get<{ Querystring: WorklistFilter; Reply: WorklistEntry[] }>(

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { HealthReply } from '@ibwatch/fabric';
+import type { HealthReply, WhoamiReply } from '@ibwatch/fabric';
 import { VERSION, type AppDeps } from '../app.ts';
 
 const started = Date.now();
@@ -39,5 +39,15 @@ export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise
       if (ok === 0) return reply.code(503).send({ ready: false, reason: 'no completed scan yet' });
       return { ready: true };
     },
+  );
+  app.get<{ Reply: WhoamiReply }>(
+    '/api/whoami',
+    {
+      schema: {
+        description:
+          'The name of the bearer token sent (IBWATCH_TOKENS), null without a valid one: what acknowledgements will be recorded under.',
+      },
+    },
+    async (req) => ({ name: req.tokenName }),
   );
 }

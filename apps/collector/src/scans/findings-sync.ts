@@ -57,6 +57,7 @@ export function syncFindings(
     const payload = { severity: v.severity, title: v.title, short: v.short ?? null, evidence: v.evidence };
     result.changedSubjects.push(sk);
     if (have) {
+      if (have.clearedAt !== null) repo.addEvent(have.id, at, 'observed-again');
       repo.touch(have.id, payload, at);
       result.updated++;
     } else {

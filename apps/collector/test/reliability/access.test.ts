@@ -69,7 +69,7 @@ describe('bearer token', () => {
       expect(tokenMatches(TOKEN, h), String(h).slice(0, 40)).toBe(false);
     }
     expect(tokenMatches(null, `Bearer ${TOKEN}`)).toBe(false);
-    expect(readFileSync(join(import.meta.dirname, '../../src/auth.ts'), 'utf8')).toMatch(/timingSafeEqual\(/);
+    expect(readFileSync(join(import.meta.dirname, '../../src/tokens.ts'), 'utf8')).toMatch(/timingSafeEqual\(/);
   });
 
   it('every write route answers 401 without a token or with a wrong one', async () => {
@@ -91,16 +91,19 @@ describe('bearer token', () => {
     }
   });
 
-  it('reads can be made to need the token; health stays open for probes', async () => {
+  it('reads can be made to need the token; health (for probes) and whoami stay open', async () => {
     const locked = await appWith({ IBWATCH_READS_NEED_TOKEN: 'true' });
     await locked.ready();
     const paths = Object.keys((locked.swagger() as { paths: Record<string, unknown> }).paths).filter(
-      (p) => !p.includes('{') && p !== '/api/health' && p !== '/api/ready',
+      (p) => !p.includes('{') && !['/api/health', '/api/ready', '/api/whoami'].includes(p),
     );
     expect(paths.length).toBeGreaterThan(8);
     for (const p of [...paths, '/metrics']) expect((await locked.inject(p)).statusCode, p).toBe(401);
     expect((await locked.inject({ url: '/api/summary', headers: AUTH })).statusCode).toBe(200);
     expect((await locked.inject('/api/health')).statusCode).toBe(200);
+    // whoami tells a valid token its name and anything else nothing.
+    expect((await locked.inject('/api/whoami')).json()).toEqual({ name: null });
+    expect((await locked.inject({ url: '/api/whoami', headers: AUTH })).json()).toEqual({ name: 'admin' });
     await locked.close();
   });
 });
@@ -145,8 +148,9 @@ describe('request validation', () => {
         /startedAt .* is after finishedAt/,
       ],
       ['POST', '/api/nccl-runs', { text: GOOD_NCCL, finishedAt: 1e17 }, /finishedAt .* is in the future/],
-      ['POST', '/api/findings/1/ack', { by: '' }, /by/],
-      ['POST', '/api/findings/1/ack', { by: 'ann', note: 'x' }, /unknown field "note"/],
+      ['POST', '/api/findings/1/ack', { by: 'ann' }, /"by" is no longer accepted/],
+      ['POST', '/api/findings/1/ack', { note: { text: 'x' } }, /note/],
+      ['POST', '/api/findings/1/resolve', { note: 'x', why: 'y' }, /unknown field "why"/],
       ['POST', '/api/findings/abc/resolve', {}, /id/],
       ['GET', '/api/ports?limit=abc', undefined, /limit/],
       ['GET', '/api/ports?limit=5000', undefined, /limit/],

@@ -1,11 +1,11 @@
 /**
- * The write token (and the name used for acknowledgements) the user pastes into the header's
- * "Token" control. Kept in localStorage; components subscribe through `useToken()`.
+ * The write token the user pastes into the header's "Token" control. Kept in localStorage;
+ * components subscribe through `useToken()`. Who acknowledges or resolves is the name the
+ * collector knows the token by (IBWATCH_TOKENS), not something typed here.
  */
 import { useSyncExternalStore } from 'react';
 
 const TOKEN_KEY = 'ibwatch.token';
-const NAME_KEY = 'ibwatch.ackBy';
 const listeners = new Set<() => void>();
 
 function read(key: string): string {
@@ -28,8 +28,6 @@ function write(key: string, value: string): void {
 
 export const getToken = (): string => read(TOKEN_KEY).trim();
 export const setToken = (t: string): void => write(TOKEN_KEY, t.trim());
-export const getAckBy = (): string => read(NAME_KEY).trim();
-export const setAckBy = (n: string): void => write(NAME_KEY, n.trim());
 
 function subscribe(fn: () => void): () => void {
   listeners.add(fn);
@@ -39,8 +37,4 @@ function subscribe(fn: () => void): () => void {
 /** Current token ('' when none); re-renders when it changes. */
 export function useToken(): string {
   return useSyncExternalStore(subscribe, getToken, () => '');
-}
-
-export function useAckBy(): string {
-  return useSyncExternalStore(subscribe, getAckBy, () => '');
 }

@@ -114,9 +114,16 @@ export function apiCases(around: { busy: (send: () => Promise<void>) => Promise<
     method: 'POST',
     url: '/api/findings/999999/ack',
     headers: { ...auth, 'content-type': 'application/json' },
-    payload: JSON.stringify({ by: 'noc' }),
+    payload: JSON.stringify({ note: 'noc on it' }),
   }));
-  add('acknowledge with a 10,000-character name', 400, [/by/], () => ({
+  add('acknowledge with a 10,000-character note', 400, [/note/], () => ({
+    method: 'POST',
+    url: '/api/findings/1/ack',
+    headers: { ...auth, 'content-type': 'application/json' },
+    payload: JSON.stringify({ note: 'b'.repeat(10_000) }),
+  }));
+  // Who acknowledges is the token's name (IBWATCH_TOKENS); a name in the body is refused, saying so.
+  add('acknowledge with a name of its own', 400, [/no longer accepted/], () => ({
     method: 'POST',
     url: '/api/findings/1/ack',
     headers: { ...auth, 'content-type': 'application/json' },

@@ -1,6 +1,5 @@
 import type { LinkEnd, Severity, WorklistEntry } from '@ibwatch/fabric';
 import { api } from '../../api/client.ts';
-import { getAckBy } from '../../api/token.ts';
 import { useApi } from '../../api/useApi.ts';
 import { Badge } from '../../components/Badge.tsx';
 import { FilterForm } from '../../components/FilterForm.tsx';
@@ -84,9 +83,7 @@ function Row({ e, reload, focus }: { e: WorklistEntry; reload: () => void; focus
               label="Acknowledge"
               testid="worklist-ack"
               ariaLabel={`Acknowledge rank ${e.rank}`}
-              action={() =>
-                forAll(e.findingIds, (id) => api.post(`/api/findings/${id}/ack`, { by: getAckBy() || 'web' }))
-              }
+              action={() => forAll(e.findingIds, (id) => api.post(`/api/findings/${id}/ack`))}
               onDone={reload}
             />
           )}
