@@ -51,3 +51,32 @@ describe('api', () => {
     expect(init[1].body).toBe('{}');
   });
 });
+
+/** A localStorage for the node test environment (the token lives there in the browser). */
+function stubStorage(entries: Record<string, string>) {
+  const m = new Map(Object.entries(entries));
+  vi.stubGlobal('localStorage', {
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => m.set(k, v),
+    removeItem: (k: string) => m.delete(k),
+  });
+}
+
+describe('the token', () => {
+  it('goes with reads as well as writes, so a collector with IBWATCH_READS_NEED_TOKEN can be browsed', async () => {
+    stubStorage({ 'ibwatch.token': 'reader-token-0123456789' });
+    const f = stubFetch(200, '{}');
+    await api.get('/api/summary');
+    await api.post('/api/scans', { kind: 'pm' });
+    for (const call of f.mock.calls as unknown as [string, RequestInit][]) {
+      expect((call[1].headers as Record<string, string>).Authorization).toBe('Bearer reader-token-0123456789');
+    }
+  });
+  it('is not sent when none is set', async () => {
+    stubStorage({});
+    const f = stubFetch(200, '{}');
+    await api.get('/api/summary');
+    const call = f.mock.calls[0] as unknown as [string, RequestInit];
+    expect((call[1].headers as Record<string, string>).Authorization).toBeUndefined();
+  });
+});

@@ -27,17 +27,13 @@ export function errorMessage(status: number, body: unknown, statusText = ''): st
   return `HTTP ${status}${statusText ? ' ' + statusText : ''}`;
 }
 
-async function request<T>(
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-  signal?: AbortSignal,
-  withToken = method !== 'GET',
-): Promise<T> {
+async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = getToken();
-  if (withToken && token) headers.Authorization = `Bearer ${token}`;
+  // Reads carry the token too: with IBWATCH_READS_NEED_TOKEN the collector refuses a read
+  // without it, and on a collector that does not ask, it is ignored (same origin only).
+  if (token) headers.Authorization = `Bearer ${token}`;
   let res: Response;
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
@@ -62,10 +58,6 @@ async function request<T>(
 export const api = {
   get<T>(path: string, signal?: AbortSignal): Promise<T> {
     return request<T>('GET', path, undefined, signal);
-  },
-  /** A GET that sends the token too (`/api/whoami`: whom the token names). */
-  getWithToken<T>(path: string, signal?: AbortSignal): Promise<T> {
-    return request<T>('GET', path, undefined, signal, true);
   },
   post<T>(path: string, body: unknown = {}): Promise<T> {
     return request<T>('POST', path, body);

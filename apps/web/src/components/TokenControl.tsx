@@ -18,7 +18,7 @@ function useTokenName(token: string): TokenName {
     }
     const ctl = new AbortController();
     api
-      .getWithToken<WhoamiReply>('/api/whoami', ctl.signal)
+      .get<WhoamiReply>('/api/whoami', ctl.signal)
       .then((r) => setName(r.name ? { state: 'named', name: r.name } : { state: 'rejected' }))
       .catch((e: unknown) => {
         if (!ctl.signal.aborted)
