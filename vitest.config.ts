@@ -2,5 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 // One `vitest run` over every package; each package keeps its own vitest/vite config.
 export default defineConfig({
-  test: { projects: ['packages/*', 'apps/*'] },
+  test: {
+    projects: [
+      'packages/*',
+      'apps/*',
+      // The repository's own checks (scripts/check-size.mjs ...), plain Node scripts.
+      { test: { name: 'scripts', include: ['scripts/**/*.test.mjs'], environment: 'node' } },
+    ],
+  },
 });
