@@ -96,11 +96,18 @@ export function createFindingsRepo(db: Db) {
   const record = (id: number, at: number, event: string, by: string | null = null, note: string | null = null) =>
     insertEvent.run({ id, at, event, by, note });
   // The change and its history entry commit together (a savepoint inside a scan's transaction).
+  // An nccl-tests finding is about one run: no later scan or import observes it again, so nothing
+  // would ever clear it, and a resolved one would count as current ("Findings now") for good.
+  // Resolving it clears it; a finding a scan re-observes stays current until that scan clears it.
   const resolveTx = db.transaction((id: number, at: number, by: string | null, note: string | null): boolean => {
     const changed =
       db
-        .prepare("UPDATE findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state != 'resolved'")
-        .run(at, id).changes > 0;
+        .prepare(
+          `UPDATE findings SET state = 'resolved', resolved_at = @at,
+             cleared_at = CASE WHEN kind LIKE 'nccl-%' THEN COALESCE(cleared_at, @at) ELSE cleared_at END
+           WHERE id = @id AND state != 'resolved'`,
+        )
+        .run({ at, id }).changes > 0;
     if (changed) record(id, at, by === null ? 'auto-resolved' : 'resolved', by, note);
     return changed;
   });
