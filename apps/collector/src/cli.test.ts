@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FindingRow, NcclRunRow, ScanRow, SmRelearnReply, SmReply, WorklistEntry } from '@ibwatch/fabric';
@@ -108,6 +109,23 @@ describe('ibwatch CLI', { timeout: 30_000 }, () => {
       ['sm', 'stale'],
     ]);
     expect(s.brokenNow.filter((b) => b.kind === 'scan').map((b) => b.key)).toEqual(['pm', 'sm', 'topology']);
+  });
+
+  it('status exits 2 (CRITICAL) and names the critical problem first when one is current', async () => {
+    // The real run has no critical condition: its no-standby finding is made critical, as a split
+    // brain or a rogue master would be, in a copy of the database.
+    const crit = join(tmp.dir, 'critical.db');
+    copyFileSync(db, crit);
+    const raw = new Database(crit);
+    expect(raw.prepare("UPDATE findings SET severity = 'critical' WHERE kind = 'sm-no-standby'").run().changes).toBe(1);
+    raw.close();
+    const r = await cli('status', '--db', crit);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout.split('\n')[0]).toMatch(/^CRITICAL - no standby SM/);
+    expect(r.stdout).toContain('findings now: 1 critical');
+    const j = JSON.parse((await cli('status', '--json', '--db', crit)).stdout) as StatusOutput;
+    expect(j).toMatchObject({ exitCode: 2, fabricStatus: { word: 'CRITICAL' } });
+    expect(j.brokenNow[0]).toMatchObject({ severity: 'critical' });
   });
 
   it('status exits 3 without a database, saying where it looked, and creates none', async () => {
