@@ -38,6 +38,8 @@ test('no page is wider than a 390 px phone screen', async ({ page, api }) => {
     ['/sm', 'sm-page'],
     ['/bandwidth', 'bandwidth-page'],
     ['/scans', 'scans-page'],
+    ['/firmware', 'firmware-page'],
+    ['/fleet', 'fleet-tile'],
   ];
   if (run) pages.push([`/bandwidth/runs/${run.id}`, 'nccl-run-detail']);
   for (const [path, testid] of pages) {

@@ -58,6 +58,10 @@ test('a killed standby SM stays alarmed past the auto-resolve period, listed as 
     expect(still!.lastSeen).toBeGreaterThan(opened.lastSeen);
     const noStandby = await sm.api.get<FindingRow[]>('/api/findings?state=active&kind=sm-no-standby');
     expect(noStandby).toHaveLength(1);
+    // The summary (overview, `ibwatch status`, the fleet wall) is not OK meanwhile.
+    const summary = await sm.api.get<{ fabricStatus: { word: string; reasons: string[] } }>('/api/summary');
+    expect(summary.fabricStatus.word).not.toBe('OK');
+    expect(summary.fabricStatus.reasons.join(' ')).toMatch(/SM/);
     const dead = await sm.api.get<SmReply>('/api/sms');
     expect(dead.summary).toMatchObject({ status: 'no-standby', standbyCount: 0, missingCount: 1 });
     expect(dead.sms.find((s) => s.guid === standbyRow.guid)).toMatchObject({
