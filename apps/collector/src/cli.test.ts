@@ -128,6 +128,24 @@ describe('ibwatch CLI', { timeout: 30_000 }, () => {
     expect(j.brokenNow[0]).toMatchObject({ severity: 'critical' });
   });
 
+  it('findings prints a finding no longer observed as cleared, and --state cleared lists only those', async () => {
+    const copy = join(tmp.dir, 'cleared.db');
+    copyFileSync(db, copy);
+    const raw = new Database(copy);
+    const cleared = raw
+      .prepare("UPDATE findings SET cleared_at = last_seen + 1 WHERE kind = 'sm-no-standby' RETURNING title")
+      .pluck()
+      .get() as string;
+    raw.close();
+    const all = await cli('findings', '--db', copy);
+    expect(all.code, all.stderr).toBe(0);
+    const line = all.stdout.split('\n').find((l) => l.endsWith(cleared));
+    expect(line).toMatch(/^minor +cleared +/);
+    expect(all.stdout.split('\n').filter((l) => /^\w+ +open +/.test(l)).length).toBeGreaterThan(0);
+    const only = await cli('findings', '--state', 'cleared', '--db', copy);
+    expect(only.stdout.trim().split('\n')).toEqual([line]);
+  });
+
   it('status exits 3 without a database, saying where it looked, and creates none', async () => {
     const missing = join(tmp.dir, 'none.db');
     const r = await cli('status', '--db', missing);
