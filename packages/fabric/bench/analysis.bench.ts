@@ -7,12 +7,16 @@ import type { PortCounters } from '../src/types.ts';
 /** The full ibdiagnet PM_INFO counter header (~50 columns), as parsers hand it over. */
 const PM_INFO_COLUMNS = (
   'LinkDownedCounter,LinkErrorRecoveryCounter,SymbolErrorCounter,PortRcvRemotePhysicalErrors,PortRcvErrors,' +
-  'PortXmitDiscards,PortRcvSwitchRelayErrors,ExcessiveBufferOverrunErrors,LocalLinkIntegrityErrors,PortRcvConstraintErrors,' +
-  'PortXmitConstraintErrors,VL15Dropped,PortXmitData,PortRcvData,PortXmitPkts,PortRcvPkts,PortXmitWait,PortXmitDataExtended,' +
-  'PortRcvDataExtended,PortXmitPktsExtended,PortRcvPktsExtended,PortUniCastXmitPkts,PortUniCastRcvPkts,PortMultiCastXmitPkts,' +
+  'PortXmitDiscards,PortRcvSwitchRelayErrors,ExcessiveBufferOverrunErrors,LocalLinkIntegrityErrors,' +
+  'PortRcvConstraintErrors,' +
+  'PortXmitConstraintErrors,VL15Dropped,PortXmitData,PortRcvData,PortXmitPkts,PortRcvPkts,PortXmitWait,' +
+  'PortXmitDataExtended,' +
+  'PortRcvDataExtended,PortXmitPktsExtended,PortRcvPktsExtended,PortUniCastXmitPkts,PortUniCastRcvPkts,' +
+  'PortMultiCastXmitPkts,' +
   'PortMultiCastRcvPkts,SymbolErrorCounterExt,LinkErrorRecoveryCounterExt,LinkDownedCounterExt,PortRcvErrorsExt,' +
   'PortRcvRemotePhysicalErrorsExt,PortRcvSwitchRelayErrorsExt,PortXmitDiscardsExt,PortXmitConstraintErrorsExt,' +
-  'PortRcvConstraintErrorsExt,LocalLinkIntegrityErrorsExt,ExcessiveBufferOverrunErrorsExt,VL15DroppedExt,PortXmitWaitExt,' +
+  'PortRcvConstraintErrorsExt,LocalLinkIntegrityErrorsExt,ExcessiveBufferOverrunErrorsExt,' +
+  'VL15DroppedExt,PortXmitWaitExt,' +
   'QP1DroppedExt,PortLocalPhysicalErrors,PortMalformedPacketErrors,PortBufferOverrunErrors,PortDLIDMappingErrors,' +
   'PortVLMappingErrors,PortLoopingErrors,PortInactiveDiscards,PortNeighborMTUDiscards,PortSwLifetimeLimitDiscards,' +
   'PortSwHOQLifetimeLimitDiscards'
@@ -44,7 +48,10 @@ function time<T>(f: () => T): [T, number] {
   return [r, performance.now() - t];
 }
 
-/** Prints ms for 60k-port deltas + port rules (full PM_INFO width and the 12 rule counters) and 10k-GPU tier inference. */
+/**
+ * Prints ms for 60k-port deltas + port rules (full PM_INFO width and the 12 rule counters) and 10k-GPU tier
+ * inference.
+ */
 export function benchAnalysis(): Record<string, number> {
   const res: Record<string, number> = {};
   const narrow = [

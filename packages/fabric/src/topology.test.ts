@@ -146,7 +146,8 @@ describe('topologyAnomalies()', () => {
       evidence: { links: 15, typical: 16, peers: ['spine-1-5'] },
     });
     expect(v[0]!.title).toBe(
-      'leaf leaf-37 has 15 up links; the 31 other leaves of its pod (pod of spine-1-0) mostly have 16, short of cables to spine-1-5',
+      'leaf leaf-37 has 15 up links; the 31 other leaves of its pod (pod of spine-1-0) mostly have 16, ' +
+        'short of cables to spine-1-5',
     );
   });
 
