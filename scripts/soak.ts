@@ -47,7 +47,9 @@ const o = {
 };
 const length = o.minutes ? `${o.minutes} minutes of` : `${o.sweeps}`;
 console.log(
-  `soak: ${length} PM sweeps on a ${o.gpus}-GPU lab, a fault every ${o.faultEvery} sweeps${o.api ? ', API read after each sweep' : ''} (dir ${dir}, node ${process.version}, started ${new Date().toISOString()})`,
+  `soak: ${length} PM sweeps on a ${o.gpus}-GPU lab, a fault every ${o.faultEvery} ` +
+    `sweeps${o.api ? ', API read after each sweep' : ''} (dir ${dir}, node ${process.version}, started ` +
+    `${new Date().toISOString()})`,
 );
 // Ctrl-C / TERM: stop the lab this run started (ibsim, both OpenSMs) before leaving.
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
@@ -64,12 +66,15 @@ try {
   const db = secondHalfGrowth(r.samples, 'pagesMb');
   const sweeps = r.samples.at(-1)?.sweep ?? 0;
   console.log(
-    `done in ${r.seconds} s, ${sweeps} PM sweeps; faults ${JSON.stringify(r.faults)}; failed scans ${r.failedScans}; pruned ${JSON.stringify(r.pruned)}; API reads ${r.apiReads} (${r.apiFailures} not 200)`,
+    `done in ${r.seconds} s, ${sweeps} PM sweeps; faults ${JSON.stringify(r.faults)}; failed scans ` +
+      `${r.failedScans}; pruned ${JSON.stringify(r.pruned)}; API reads ${r.apiReads} (${r.apiFailures} not 200)`,
   );
   const f = (x: number) => (Number.isNaN(x) ? 'n/a' : x.toFixed(2));
   const from = r.warmupEndS;
   console.log(
-    `least-squares slope from ${from} s (after the warm-up) to the end: RSS ${f(slopePerHour(r.samples, 'rssMb', from))} MB/h, heap used ${f(slopePerHour(r.samples, 'heapMb', from))} MB/h; whole run: RSS ${f(slopePerHour(r.samples, 'rssMb'))} MB/h`,
+    `least-squares slope from ${from} s (after the warm-up) to the end: RSS ` +
+      `${f(slopePerHour(r.samples, 'rssMb', from))} MB/h, heap used ` +
+      `${f(slopePerHour(r.samples, 'heapMb', from))} MB/h; whole run: RSS ${f(slopePerHour(r.samples, 'rssMb'))} MB/h`,
   );
   console.log(`second-half growth: RSS ${(rss * 100).toFixed(1)}%, database ${(db * 100).toFixed(1)}% (bound: 10%)`);
   for (const h of r.heapSnapshots) console.log(`heap snapshot at ${h.atS} s: ${h.file}`);

@@ -31,9 +31,10 @@ export function ncclRunText(i: number): string {
     const algbw = (busbw * 16) / 30;
     const cell = (t: number, a: number, b: number) =>
       `${t.toFixed(2).padStart(9)}${a.toFixed(2).padStart(8)}${b.toFixed(2).padStart(8)}${'0'.padStart(7)}`;
-    rows.push(
-      `${String(size).padStart(12)}${String(size / 4).padStart(14)}${'float'.padStart(10)}${'sum'.padStart(8)}${'-1'.padStart(8)}${cell(time, algbw, busbw)}${cell(time, algbw, busbw)}`,
-    );
+    const head =
+      `${String(size).padStart(12)}${String(size / 4).padStart(14)}` +
+      `${'float'.padStart(10)}${'sum'.padStart(8)}${'-1'.padStart(8)}`;
+    rows.push(`${head}${cell(time, algbw, busbw)}${cell(time, algbw, busbw)}`);
   }
   const avg = 0.5 * peak;
   return [

@@ -172,7 +172,8 @@ describe('lab at 256 GPUs', () => {
     T.failover,
   );
   it(
-    'starts a priority-15 rogue SM at a compute HCA: it takes the subnet, and when stopped the lab master takes it back',
+    'starts a priority-15 rogue SM at a compute HCA: it takes the subnet, and when stopped the lab ' +
+      'master takes it back',
     async () => {
       const { sm, state } = await startRogueSm(lab, 'dgx-0003');
       expect(sm).toMatchObject({ host: 'dgx-0003 mlx5_0', priority: 15, id: 'rogue-dgx-0003' });
