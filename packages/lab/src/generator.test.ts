@@ -1,7 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { generateTopology, planTopology } from './generator.ts';
 import { ibsimLimits, writeNetfile, writeRootsFile } from './netfile.ts';
-import { parseNodeNameMap, writeNodeNameMap } from './node-name-map.ts';
+import { parseNodeNameMap } from '@ibwatch/parsers';
+import { writeNodeNameMap } from './node-name-map.ts';
 import { nodesByName, portTable, type Topology } from './topology.ts';
 
 /** Pure CPU work, but 7.6 s under load average 10 on 2 cores (vitest's default is 5 s). */
@@ -186,7 +187,7 @@ describe('node-name-map', () => {
       const t = generateTopology({ gpus: 64 });
       const text = writeNodeNameMap(t);
       expect(text).toContain('0xb83fd20300000106 "dgx-0001 mlx5_3" # rack=R01 u=2');
-      const parsed = parseNodeNameMap(text);
+      const parsed = parseNodeNameMap(text).value;
       expect(parsed).toHaveLength(t.nodes.length);
       expect(parsed.find((e) => e.name === 'leaf-r3-01')).toMatchObject({ rack: 'N01', u: 4 });
     },
