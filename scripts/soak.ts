@@ -6,10 +6,10 @@
 // least-squares RSS and heap slopes (MB/h) after the warm-up; --heap-snapshots writes V8 heap
 // snapshots at the end of the warm-up and at the end (compare them with scripts/heap-diff.ts).
 // The engine is in apps/collector/test/reliability/soak-run.ts (also run, shorter, by the CI test).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { makeTempDir, removeDir } from '@ibwatch/testkit';
 import { runSoak, secondHalfGrowth, slopePerHour, stopLab } from '../apps/collector/test/reliability/soak-run.ts';
 
 const { values } = parseArgs({
@@ -28,7 +28,7 @@ const { values } = parseArgs({
   },
 });
 const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
-const dir = mkdtempSync(join(tmpdir(), 'ibwatch-soak-'));
+const dir = makeTempDir('ibwatch-soak');
 const heapDir = values['heap-snapshots'] ? resolve(values['heap-snapshots']) : undefined;
 if (heapDir) mkdirSync(heapDir, { recursive: true });
 const o = {
@@ -55,7 +55,7 @@ console.log(
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.once(sig, () => {
     void stopLab(join(dir, 'lab')).finally(() => {
-      rmSync(dir, { recursive: true, force: true });
+      removeDir(dir);
       process.exit(130);
     });
   });
@@ -81,5 +81,5 @@ try {
   if (values.samples) writeFileSync(values.samples, `${JSON.stringify({ options: o, ...r }, null, 1)}\n`);
   process.exitCode = rss < 0.1 && db < 0.1 ? 0 : 1;
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  removeDir(dir);
 }

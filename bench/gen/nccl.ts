@@ -3,7 +3,7 @@
  * capture (packages/parsers/fixtures/nccl) and a table rendered in the nccl-tests layout with
  * per-run bandwidth (a slow drift plus noise; every 40th run with GPUDirect RDMA off).
  */
-import { seededRandom } from '../../packages/fabric/src/random.ts';
+import { seededRandom } from '@ibwatch/testkit';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
