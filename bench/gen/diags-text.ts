@@ -3,7 +3,7 @@
  * tools (packages/parsers/fixtures/diags/lab-*.txt): `ibnetdiscover`, `iblinkinfo`,
  * `ibqueryerrors --counters` and `ibqueryerrors --data --threshold-file /dev/null`.
  */
-import type { TopoNode } from '../../packages/lab/src/index.ts';
+import type { FatTreeNode as TopoNode } from '../../packages/fabric/src/index.ts';
 import { portGuid, type BenchFabric, type BenchPort } from '../lib/fabric.ts';
 import type { SweepState } from './sweeps.ts';
 import { IBQE_ERROR_MODE_COUNTERS } from '../../packages/parsers/src/diags/ibqueryerrors-grammar.ts';

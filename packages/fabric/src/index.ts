@@ -17,6 +17,8 @@ export * from './nccl-report.ts';
 export * from './worklist.ts';
 export * from './link-ends.ts';
 export * from './synthetic.ts';
+export * from './fat-tree/model.ts';
+export * from './fat-tree/generate.ts';
 export * from './random.ts';
 export * from './port-index.ts';
 export * from './text-limits.ts';
