@@ -19,6 +19,7 @@ export * from './link-ends.ts';
 export * from './synthetic.ts';
 export * from './fat-tree/model.ts';
 export * from './fat-tree/generate.ts';
+export * from './fat-tree/snapshot.ts';
 export * from './random.ts';
 export * from './port-index.ts';
 export * from './text-limits.ts';
