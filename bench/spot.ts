@@ -7,10 +7,9 @@
  * Prints the same table as `pnpm bench`, each figure with its target and ok or MISSED. Builds the
  * dashboard first when it is stale, and stops within seconds when Chromium is missing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { makeTempDir, removeDir } from '@ibwatch/testkit';
 import { loadConfig } from '../apps/collector/src/config.ts';
 import { createContext } from '../apps/collector/src/context.ts';
 import { writeIbdiagnetDir } from './gen/ibdiagnet.ts';
@@ -38,7 +37,7 @@ async function main(): Promise<number> {
     console.error(`bench:spot: ${(err as Error).message}`);
     return 2;
   }
-  const dir = mkdtempSync(join(tmpdir(), 'ibwatch-spot-'));
+  const dir = makeTempDir('ibwatch-spot');
   const rows: Row[] = [];
   try {
     const fabric = benchFabric(gpus);
@@ -97,7 +96,7 @@ async function main(): Promise<number> {
       await server.stop();
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeDir(dir);
   }
   console.log(table(rows, values.markdown));
   for (const r of rows) if (r.note) console.log(`  ${r.stage}: ${r.what}: ${r.note}`);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeTempDir, removeDir } from '@ibwatch/testkit';
 import { startLab, stopLab } from '@ibwatch/lab';
 import { startCollector, stopCollector, tail } from './collector.ts';
 import { STATE_FILE } from './state.ts';
@@ -93,7 +93,7 @@ async function start(c: FleetCollector, state: FleetState, peers: FleetCollector
 
 /** Starts the three labs and their collectors; on failure stops what it started and says why. */
 export async function startFleet(): Promise<FleetState> {
-  const state: FleetState = { tmpDir: mkdtempSync(join(tmpdir(), 'ibwatch-e2e-fleet-')), collectors: [] };
+  const state: FleetState = { tmpDir: makeTempDir('ibwatch-e2e-fleet'), collectors: [] };
   writeFileSync(FLEET_STATE_FILE, JSON.stringify(state, null, 2));
   try {
     state.collectors = FLEET.map((f) => ({
@@ -132,6 +132,6 @@ export async function stopFleet(state: FleetState): Promise<void> {
   for (const c of state.collectors) await stopFleetCollector(c);
   for (const c of state.collectors) await stopLab(c.labDir).catch(() => false);
   if (process.env.E2E_KEEP_TMP) console.log(`e2e: kept ${state.tmpDir} (fleet databases and logs)`);
-  else rmSync(state.tmpDir, { recursive: true, force: true });
+  else removeDir(state.tmpDir);
   rmSync(FLEET_STATE_FILE, { force: true });
 }

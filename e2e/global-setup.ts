@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { makeTempDir, removeDir } from '@ibwatch/testkit';
 import { startLab, stopLab } from '@ibwatch/lab';
 import { startCollector } from './collector.ts';
 
@@ -18,7 +18,7 @@ export default async function globalSetup(): Promise<void> {
     throw new Error('apps/web/dist/index.html is missing: build the web app first (pnpm build at the repo root)');
   }
   mkdirSync(OUTPUT_DIR, { recursive: true });
-  const tmpDir = mkdtempSync(join(tmpdir(), 'ibwatch-e2e-'));
+  const tmpDir = makeTempDir('ibwatch-e2e');
   // E2E_PORT when set, else a port the kernel picks (known once the collector listens).
   const state: E2eState = {
     baseURL: '',
@@ -68,7 +68,7 @@ export default async function globalSetup(): Promise<void> {
     if (state.collectorPid !== null && collectorAlive(state.collectorPid)) process.kill(state.collectorPid, 'SIGKILL');
     await stopLab(state.labDir).catch(() => false);
     // Playwright skips global-teardown when setup throws; the log tail is in the error already.
-    if (!process.env.E2E_KEEP_TMP) rmSync(tmpDir, { recursive: true, force: true });
+    if (!process.env.E2E_KEEP_TMP) removeDir(tmpDir);
     rmSync(STATE_FILE, { force: true });
     throw err;
   }

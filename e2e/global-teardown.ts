@@ -1,4 +1,5 @@
 import { existsSync, rmSync } from 'node:fs';
+import { removeDir } from '@ibwatch/testkit';
 import { stopLab } from '@ibwatch/lab';
 import { extraCollectors, stopCollector } from './collector.ts';
 import { readState, STATE_FILE } from './state.ts';
@@ -13,6 +14,6 @@ export default async function globalTeardown(): Promise<void> {
   for (const pid of [...extraCollectors(state.tmpDir), state.collectorPid]) if (pid !== null) await stopCollector(pid);
   await stopLab(state.labDir);
   if (process.env.E2E_KEEP_TMP) console.log(`e2e: kept ${state.tmpDir} (collector log, database)`);
-  else rmSync(state.tmpDir, { recursive: true, force: true });
+  else removeDir(state.tmpDir);
   rmSync(STATE_FILE, { force: true });
 }

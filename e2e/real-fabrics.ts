@@ -1,9 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { makeTempDir, removeDir } from '@ibwatch/testkit';
 import { portIsFree, tail, waitReady } from './global-setup.ts';
 import { collectorAlive, REPO_ROOT, STATE_FILE } from './state.ts';
 
@@ -93,7 +93,7 @@ async function startOne(run: RealRun, state: RealState, port: number): Promise<v
 /** Starts a collector per real run; on failure stops what it started and says why. */
 export async function startRealCollectors(): Promise<RealState> {
   const state: RealState = {
-    tmpDir: mkdtempSync(join(tmpdir(), 'ibwatch-e2e-real-')),
+    tmpDir: makeTempDir('ibwatch-e2e-real'),
     token: randomBytes(16).toString('hex'),
     collectors: [],
   };
@@ -126,6 +126,6 @@ export async function stopRealCollectors(state: RealState): Promise<void> {
     if (collectorAlive(c.pid)) process.kill(c.pid, 'SIGKILL');
   }
   if (process.env.E2E_KEEP_TMP) console.log(`e2e: kept ${state.tmpDir} (real-fabric databases and logs)`);
-  else rmSync(state.tmpDir, { recursive: true, force: true });
+  else removeDir(state.tmpDir);
   rmSync(REAL_STATE_FILE, { force: true });
 }

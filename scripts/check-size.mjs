@@ -37,13 +37,7 @@ export const EXCEPTIONS = [
   { path: 'apps/collector/src/', owner: 'issue 16 "layers"', why: 'the collector is being split into layers' },
   { path: 'packages/parsers/src/', owner: 'issue 16 "parsers"', why: 'parsers get one readable path per format' },
   { path: 'apps/collector/test/', owner: 'issue 16 "oneofeach"', why: 'long test lines being wrapped' },
-  { path: 'apps/web/src/', owner: 'issue 16 "oneofeach"', why: 'styles.css split by feature, long lines wrapped' },
-  { path: 'packages/fabric/', owner: 'issue 16 "oneofeach"', why: 'api.ts split by resource, counters.ts split' },
-  { path: 'packages/lab/src/', owner: 'issue 16 "oneofeach"', why: 'long lines wrapped' },
   { path: 'packages/parsers/bench/', owner: 'issue 16 "oneofeach"', why: 'generator replaced by the lab one' },
-  { path: 'bench/', owner: 'issue 16 "oneofeach"', why: 'generators replaced by the lab one' },
-  { path: 'e2e/tests/', owner: 'issue 16 "oneofeach"', why: 'long lines wrapped' },
-  { path: 'scripts/', owner: 'issue 16 "oneofeach"', why: 'long lines wrapped' },
 ];
 
 /** True for a path this check applies to at all (source, not a fixture). */

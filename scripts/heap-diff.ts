@@ -32,5 +32,6 @@ console.log(`change: ${tb.count - ta.count} objects, ${mb(tb.bytes - ta.bytes)} 
 console.log('| group | objects (change) | self size at end, MB (change) |\n|---|---|---|');
 for (const d of diffHeaps(a, b).slice(0, Number(values.top)))
   console.log(
-    `| ${d.key.replaceAll('|', '\\|')} | ${d.countDelta >= 0 ? '+' : ''}${d.countDelta} | ${mb(d.bytes)} (${d.bytesDelta >= 0 ? '+' : ''}${mb(d.bytesDelta)}) |`,
+    `| ${d.key.replaceAll('|', '\\|')} | ${d.countDelta >= 0 ? '+' : ''}${d.countDelta} | ` +
+      `${mb(d.bytes)} (${d.bytesDelta >= 0 ? '+' : ''}${mb(d.bytesDelta)}) |`,
   );

@@ -34,9 +34,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     if command -v apt-get >/dev/null; then
       say "run as root:  sudo apt-get install ${missing[*]}"
     else
-      say "this is not a Debian/Ubuntu system. ibwatch needs: ibsim + libumad2sim (lab only), opensm (lab only),"
-      say "infiniband-diags (ibnetdiscover, iblinkinfo, ibqueryerrors, sminfo, saquery) and a Chromium at /usr/bin/chromium"
-      say "(e2e only; or set CHROMIUM_PATH). Install them with your package manager, then run this again."
+      say "this is not a Debian/Ubuntu system. ibwatch needs: ibsim + libumad2sim (lab only),"
+      say "opensm (lab only), infiniband-diags (ibnetdiscover, iblinkinfo, ibqueryerrors, sminfo, saquery)"
+      say "and a Chromium at /usr/bin/chromium (e2e only; or set CHROMIUM_PATH). Install them with your"
+      say "package manager, then run this again."
     fi
     exit 1
   fi

@@ -6,10 +6,10 @@
 // least-squares RSS and heap slopes (MB/h) after the warm-up; --heap-snapshots writes V8 heap
 // snapshots at the end of the warm-up and at the end (compare them with scripts/heap-diff.ts).
 // The engine is in apps/collector/test/reliability/soak-run.ts (also run, shorter, by the CI test).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { makeTempDir, removeDir } from '@ibwatch/testkit';
 import { runSoak, secondHalfGrowth, slopePerHour, stopLab } from '../apps/collector/test/reliability/soak-run.ts';
 
 const { values } = parseArgs({
@@ -28,7 +28,7 @@ const { values } = parseArgs({
   },
 });
 const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
-const dir = mkdtempSync(join(tmpdir(), 'ibwatch-soak-'));
+const dir = makeTempDir('ibwatch-soak');
 const heapDir = values['heap-snapshots'] ? resolve(values['heap-snapshots']) : undefined;
 if (heapDir) mkdirSync(heapDir, { recursive: true });
 const o = {
@@ -47,13 +47,15 @@ const o = {
 };
 const length = o.minutes ? `${o.minutes} minutes of` : `${o.sweeps}`;
 console.log(
-  `soak: ${length} PM sweeps on a ${o.gpus}-GPU lab, a fault every ${o.faultEvery} sweeps${o.api ? ', API read after each sweep' : ''} (dir ${dir}, node ${process.version}, started ${new Date().toISOString()})`,
+  `soak: ${length} PM sweeps on a ${o.gpus}-GPU lab, a fault every ${o.faultEvery} ` +
+    `sweeps${o.api ? ', API read after each sweep' : ''} (dir ${dir}, node ${process.version}, started ` +
+    `${new Date().toISOString()})`,
 );
 // Ctrl-C / TERM: stop the lab this run started (ibsim, both OpenSMs) before leaving.
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.once(sig, () => {
     void stopLab(join(dir, 'lab')).finally(() => {
-      rmSync(dir, { recursive: true, force: true });
+      removeDir(dir);
       process.exit(130);
     });
   });
@@ -64,17 +66,20 @@ try {
   const db = secondHalfGrowth(r.samples, 'pagesMb');
   const sweeps = r.samples.at(-1)?.sweep ?? 0;
   console.log(
-    `done in ${r.seconds} s, ${sweeps} PM sweeps; faults ${JSON.stringify(r.faults)}; failed scans ${r.failedScans}; pruned ${JSON.stringify(r.pruned)}; API reads ${r.apiReads} (${r.apiFailures} not 200)`,
+    `done in ${r.seconds} s, ${sweeps} PM sweeps; faults ${JSON.stringify(r.faults)}; failed scans ` +
+      `${r.failedScans}; pruned ${JSON.stringify(r.pruned)}; API reads ${r.apiReads} (${r.apiFailures} not 200)`,
   );
   const f = (x: number) => (Number.isNaN(x) ? 'n/a' : x.toFixed(2));
   const from = r.warmupEndS;
   console.log(
-    `least-squares slope from ${from} s (after the warm-up) to the end: RSS ${f(slopePerHour(r.samples, 'rssMb', from))} MB/h, heap used ${f(slopePerHour(r.samples, 'heapMb', from))} MB/h; whole run: RSS ${f(slopePerHour(r.samples, 'rssMb'))} MB/h`,
+    `least-squares slope from ${from} s (after the warm-up) to the end: RSS ` +
+      `${f(slopePerHour(r.samples, 'rssMb', from))} MB/h, heap used ` +
+      `${f(slopePerHour(r.samples, 'heapMb', from))} MB/h; whole run: RSS ${f(slopePerHour(r.samples, 'rssMb'))} MB/h`,
   );
   console.log(`second-half growth: RSS ${(rss * 100).toFixed(1)}%, database ${(db * 100).toFixed(1)}% (bound: 10%)`);
   for (const h of r.heapSnapshots) console.log(`heap snapshot at ${h.atS} s: ${h.file}`);
   if (values.samples) writeFileSync(values.samples, `${JSON.stringify({ options: o, ...r }, null, 1)}\n`);
   process.exitCode = rss < 0.1 && db < 0.1 ? 0 : 1;
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  removeDir(dir);
 }

@@ -26,9 +26,17 @@ summary() {
     const read = (f) => { try { return JSON.parse(fs.readFileSync(f, "utf8")); } catch { return null; } };
     let passed = 0, failed = 0, skipped = 0;
     const unit = read(process.argv[1]);
-    if (unit) { passed += unit.numPassedTests; failed += unit.numFailedTests; skipped += unit.numPendingTests + (unit.numTodoTests ?? 0); }
+    if (unit) {
+      passed += unit.numPassedTests;
+      failed += unit.numFailedTests;
+      skipped += unit.numPendingTests + (unit.numTodoTests ?? 0);
+    }
     const e2e = read(process.argv[2]);
-    if (e2e) { passed += e2e.stats.expected; failed += e2e.stats.unexpected + e2e.stats.flaky; skipped += e2e.stats.skipped; }
+    if (e2e) {
+      passed += e2e.stats.expected;
+      failed += e2e.stats.unexpected + e2e.stats.flaky;
+      skipped += e2e.stats.skipped;
+    }
     // A step that failed before its runner wrote results (install, typecheck, build) counts as one failure.
     failed += Number(process.argv[3]);
     console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
@@ -40,8 +48,10 @@ step lint pnpm lint
 step typecheck pnpm typecheck
 # The dashboard first: the demo's integration test serves it.
 step build pnpm build
-step unit pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$OUT/unit.json"
-step e2e env PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/$OUT/e2e.json" pnpm --filter @ibwatch/e2e exec playwright test --reporter=list,json
+step unit pnpm exec vitest run --reporter=default --reporter=json \
+  --outputFile.json="$OUT/unit.json"
+step e2e env PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/$OUT/e2e.json" \
+  pnpm --filter @ibwatch/e2e exec playwright test --reporter=list,json
 step compose docker-compose -f docker-compose.yml config -q
 
 # Steps without their own test count (typecheck, build, compose) add one failure each.

@@ -3,7 +3,7 @@
  * tools (packages/parsers/fixtures/diags/lab-*.txt): `ibnetdiscover`, `iblinkinfo`,
  * `ibqueryerrors --counters` and `ibqueryerrors --data --threshold-file /dev/null`.
  */
-import type { TopoNode } from '../../packages/lab/src/index.ts';
+import type { FatTreeNode as TopoNode } from '../../packages/fabric/src/index.ts';
 import { portGuid, type BenchFabric, type BenchPort } from '../lib/fabric.ts';
 import type { SweepState } from './sweeps.ts';
 import { IBQE_ERROR_MODE_COUNTERS } from '../../packages/parsers/src/diags/ibqueryerrors-grammar.ts';
@@ -59,7 +59,8 @@ export function ibnetdiscoverText(f: BenchFabric): string {
     for (const p of byNode.get(n) ?? []) {
       const q = p.peer!;
       out.push(
-        `[1](${hex(portGuid(n))}) \t"${nodeId(q.node)}"[${q.port}]\t\t# lid ${p.lid} lmc 0 "${q.node.name}" lid ${q.lid} ${rate}`,
+        `[1](${hex(portGuid(n))}) \t"${nodeId(q.node)}"[${q.port}]\t\t# lid ${p.lid} lmc 0 ` +
+          `"${q.node.name}" lid ${q.lid} ${rate}`,
       );
     }
     out.push('');
@@ -75,7 +76,8 @@ export function iblinkinfoText(f: BenchFabric): string {
     const q = p.peer!;
     out.push(`CA: ${p.node.name}:`);
     out.push(
-      `      ${portGuid(p.node)}${String(p.lid).padStart(7)}${String(p.port).padStart(5)}[  ] ${up}${String(q.lid).padStart(8)}${String(q.port).padStart(5)}[  ] "${q.node.name}" (Could be 12X )`,
+      `      ${portGuid(p.node)}${String(p.lid).padStart(7)}${String(p.port).padStart(5)}[  ] ` +
+        `${up}${String(q.lid).padStart(8)}${String(q.port).padStart(5)}[  ] "${q.node.name}" (Could be 12X )`,
     );
   }
   let cur: TopoNode | null = null;
@@ -105,14 +107,20 @@ function human(v: number, unit: string): string {
 }
 
 function dataFields(xd: number, rd: number, xp: number, rp: number, full: boolean): string {
-  const f = `[PortXmitData == ${xd} (${human(xd * 4, 'B')})] [PortRcvData == ${rd} (${human(rd * 4, 'B')})] [PortXmitPkts == ${xp} (${human(xp, '')})] [PortRcvPkts == ${rp} (${human(rp, '')})]`;
+  const f =
+    `[PortXmitData == ${xd} (${human(xd * 4, 'B')})] [PortRcvData == ${rd} ` +
+    `(${human(rd * 4, 'B')})] [PortXmitPkts == ${xp} (${human(xp, '')})] [PortRcvPkts == ${rp} (${human(rp, '')})]`;
   return full
-    ? `${f} [PortUnicastXmitPkts == ${xp} (${human(xp, '')})] [PortUnicastRcvPkts == ${rp} (${human(rp, '')})] [PortMulticastXmitPkts == 0 (0.000)] [PortMulticastRcvPkts == 0 (0.000)]`
+    ? `${f} [PortUnicastXmitPkts == ${xp} (${human(xp, '')})] [PortUnicastRcvPkts == ${rp} ` +
+        `(${human(rp, '')})] [PortMulticastXmitPkts == 0 (0.000)] [PortMulticastRcvPkts == 0 (0.000)]`
     : f;
 }
 
 function summary(nodes: number, ports: number, bad: number, badPorts: number): string {
-  return `\n## Summary: ${nodes} nodes checked, ${bad} bad nodes found\n##          ${ports} ports checked, ${badPorts} ports have errors beyond threshold\n## Thresholds: \n## Suppressed:\n`;
+  return (
+    `\n## Summary: ${nodes} nodes checked, ${bad} bad nodes found\n##          ${ports} ports ` +
+    `checked, ${badPorts} ports have errors beyond threshold\n## Thresholds: \n## Suppressed:\n`
+  );
 }
 
 /** `ibqueryerrors --counters`: data counters of every port of every node (down ports at 0). */
@@ -168,7 +176,8 @@ export function ibqeErrorsText(f: BenchFabric, s: SweepState): string {
       const d = s.data(i);
       badPorts++;
       out.push(
-        `   GUID ${portGuid(n)} port ${p.port}: ${fields(s.errors.get(i)!)} ${dataFields(d.xd, d.rd, d.xp, d.rp, false)}`,
+        `   GUID ${portGuid(n)} port ${p.port}: ${fields(s.errors.get(i)!)} ` +
+          `${dataFields(d.xd, d.rd, d.xp, d.rp, false)}`,
       );
     }
   }

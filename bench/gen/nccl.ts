@@ -3,7 +3,7 @@
  * capture (packages/parsers/fixtures/nccl) and a table rendered in the nccl-tests layout with
  * per-run bandwidth (a slow drift plus noise; every 40th run with GPUDirect RDMA off).
  */
-import { seededRandom } from '../../packages/fabric/src/random.ts';
+import { seededRandom } from '@ibwatch/testkit';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -31,9 +31,10 @@ export function ncclRunText(i: number): string {
     const algbw = (busbw * 16) / 30;
     const cell = (t: number, a: number, b: number) =>
       `${t.toFixed(2).padStart(9)}${a.toFixed(2).padStart(8)}${b.toFixed(2).padStart(8)}${'0'.padStart(7)}`;
-    rows.push(
-      `${String(size).padStart(12)}${String(size / 4).padStart(14)}${'float'.padStart(10)}${'sum'.padStart(8)}${'-1'.padStart(8)}${cell(time, algbw, busbw)}${cell(time, algbw, busbw)}`,
-    );
+    const head =
+      `${String(size).padStart(12)}${String(size / 4).padStart(14)}` +
+      `${'float'.padStart(10)}${'sum'.padStart(8)}${'-1'.padStart(8)}`;
+    rows.push(`${head}${cell(time, algbw, busbw)}${cell(time, algbw, busbw)}`);
   }
   const avg = 0.5 * peak;
   return [

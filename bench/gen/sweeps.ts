@@ -9,7 +9,7 @@
  * - data and packet counters grow on every port, every sweep.
  * Values are cumulative (what the tools print), deterministic in (fabric, sweep).
  */
-import { seededRandom } from '../../packages/fabric/src/random.ts';
+import { seededRandom } from '@ibwatch/testkit';
 import type { BenchFabric } from '../lib/fabric.ts';
 
 /** Per-sweep increments of one sweep: connected-port index -> counter -> increment. */

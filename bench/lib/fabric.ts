@@ -1,9 +1,14 @@
 /**
- * The benchmark fabric: a lab topology (`generateTopology`) flattened into what the generated
- * tool outputs need — LIDs in ibsim order (switches first, then HCAs), every port with its far
- * end, and the connected ports in a stable order (the order of a PM sweep).
+ * The benchmark fabric: the one fabric generator's fat-tree (`generateFatTree` of @ibwatch/fabric,
+ * the lab's `generateTopology`) flattened into what the generated tool outputs need — LIDs in
+ * ibsim order (switches first, then HCAs), every port with its far end, and the connected ports in
+ * a stable order (the order of a PM sweep).
  */
-import { generateTopology, type Topology, type TopoNode } from '../../packages/lab/src/index.ts';
+import {
+  generateFatTree,
+  type FatTree as Topology,
+  type FatTreeNode as TopoNode,
+} from '../../packages/fabric/src/index.ts';
 
 export interface BenchPort {
   node: TopoNode;
@@ -31,7 +36,7 @@ const cache = new Map<number, BenchFabric>();
 export function benchFabric(gpus: number): BenchFabric {
   const hit = cache.get(gpus);
   if (hit) return hit;
-  const topo = generateTopology({ gpus, tiers: 3 });
+  const topo = generateFatTree({ gpus, tiers: 3 });
   const switches = topo.nodes.filter((n) => n.type === 'switch');
   const cas = topo.nodes.filter((n) => n.type === 'ca');
   const lidOf = new Map<string, number>();

@@ -11,8 +11,10 @@ import { ibnetdiscoverText, iblinkinfoText, ibqeCountersText, ibqeErrorsText } f
 import { SweepState } from '../gen/sweeps.ts';
 
 const SMIR = (lid: number, guid: string) =>
-  `SMInfoRecord dump:\n\t\tRID\n\t\tLID...................${lid}\n\t\tSMInfo dump:\n\t\tGUID..................${guid}\n` +
-  '\t\tSM_Key................0x0000000000000000\n\t\tActCount..............3166\n\t\tPriority..............15\n\t\tSMState...............3\n';
+  `SMInfoRecord dump:\n\t\tRID\n\t\tLID...................${lid}\n\t\tSMInfo ` +
+  `dump:\n\t\tGUID..................${guid}\n` +
+  '\t\tSM_Key................0x0000000000000000\n\t\tActCount..............3166\n' +
+  '\t\tPriority..............15\n\t\tSMState...............3\n';
 
 interface Sweep {
   errors: string;
@@ -129,7 +131,8 @@ export class FakeFabricTools {
     put('saquery', `cat '${dir}/saquery.txt'`);
     put(
       'ibqueryerrors',
-      `i=$(( $(date +%s) / ${periodS} % ${sweeps} ))\ncase "$*" in *--counters*) cat "${dir}/counters-$i.txt";; *) cat "${dir}/errors-$i.txt";; esac`,
+      `i=$(( $(date +%s) / ${periodS} % ${sweeps} ))\ncase "$*" in *--counters*) cat ` +
+        `"${dir}/counters-$i.txt";; *) cat "${dir}/errors-$i.txt";; esac`,
     );
     return bin;
   }

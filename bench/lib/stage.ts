@@ -1,7 +1,6 @@
 /** What every stage gets and returns. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempDirs as testkitTempDirs } from '@ibwatch/testkit';
 import { loadConfig, type Config } from '../../apps/collector/src/config.ts';
 import type { Row } from './stats.ts';
 
@@ -18,18 +17,10 @@ export interface StageCtx {
 
 export type Stage = (ctx: StageCtx) => Promise<Row[]>;
 
+/** Temp dirs `ibwatch-bench-<prefix>-XXXXXX`, removed together by run.ts. */
 export function tempDirs(): { make: (prefix: string) => string; cleanup: () => void } {
-  const dirs: string[] = [];
-  return {
-    make: (prefix) => {
-      const d = mkdtempSync(join(tmpdir(), `ibwatch-bench-${prefix}-`));
-      dirs.push(d);
-      return d;
-    },
-    cleanup: () => {
-      for (const d of dirs) rmSync(d, { recursive: true, force: true });
-    },
-  };
+  const set = testkitTempDirs();
+  return { make: (prefix) => set.make(`ibwatch-bench-${prefix}`), cleanup: set.cleanup };
 }
 
 /** A collector config on `dir` with generated tools (source diags), as the bench stages use it. */

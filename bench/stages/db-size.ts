@@ -62,7 +62,8 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
   const rawDays = Math.min(days, c.config.retention.rawDeltaDays);
   // Older sweeps' deltas are pruned by maintenance; only their hourly rollups remain.
   const rollup = c.db.prepare(
-    'INSERT INTO counter_rollups (port_id, counter_id, hour, delta) VALUES (?, ?, ?, ?) ON CONFLICT (port_id, counter_id, hour) DO UPDATE SET delta = delta + excluded.delta',
+    'INSERT INTO counter_rollups (port_id, counter_id, hour, delta) VALUES (?, ?, ?, ?) ON CONFLICT ' +
+      '(port_id, counter_id, hour) DO UPDATE SET delta = delta + excluded.delta',
   );
   const portIds = c.db.prepare('SELECT p.id FROM ports p ORDER BY p.id').pluck().all() as number[];
   const idOf = new Map<string, number>();
@@ -125,7 +126,10 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
   c.db.exec('VACUUM');
   const bytes = statSync(c.config.dbFile).size;
   const count = (t: string) => c.db.prepare(`SELECT COUNT(*) FROM ${t}`).pluck().get() as number;
-  const note = `${count('counter_deltas')} delta rows (${rawDays} d), ${count('counter_rollups')} rollups, ${count('scans')} scans, ${count('raw_outputs')} raw outputs; ${rows} deltas modelled, written in ${writeS.toFixed(0)} s`;
+  const note =
+    `${count('counter_deltas')} delta rows (${rawDays} d), ${count('counter_rollups')} ` +
+    `rollups, ${count('scans')} scans, ${count('raw_outputs')} raw outputs; ${rows} deltas modelled, ` +
+    `written in ${writeS.toFixed(0)} s`;
   const top = c.db
     .prepare('SELECT port_id AS id, COUNT(*) AS n FROM counter_rollups GROUP BY port_id ORDER BY n DESC LIMIT 1')
     .get() as { id: number; n: number };

@@ -53,7 +53,9 @@ export const liveLabStage: Stage = async (ctx) => {
     }
     c.db.close();
     const s = lab.state.counts;
-    const size = `${gpus / 1000}k GPU lab: ${s.switches} sw, ${s.cas} HCA, ${s.links} links; ${(bytes / 1e6).toFixed(0)} MB tool output`;
+    const size =
+      `${gpus / 1000}k GPU lab: ${s.switches} sw, ${s.cas} HCA, ${s.links} links; ` +
+      `${(bytes / 1e6).toFixed(0)} MB tool output`;
     const rows: Row[] = [
       {
         stage: 'live-lab',

@@ -48,7 +48,8 @@ export const parseStage: Stage = async (ctx) => {
   const q = (await bench(['--json-ibqueryerrors', String(runs), file])) as IbqeBenchFigures;
   const cpu = (p: Timing, fl: Timing) =>
     `cpu ${p.cpuMs.toFixed(0)} ms vs ${fl.cpuMs.toFixed(0)} ms: ${(p.cpuMs / fl.cpuMs).toFixed(2)}x; ` +
-    `median wall ${p.wallMedianMs.toFixed(0)} ms vs ${fl.wallMedianMs.toFixed(0)} ms: ${(p.wallMedianMs / fl.wallMedianMs).toFixed(2)}x`;
+    `median wall ${p.wallMedianMs.toFixed(0)} ms vs ${fl.wallMedianMs.toFixed(0)} ms: ` +
+    `${(p.wallMedianMs / fl.wallMedianMs).toFixed(2)}x`;
 
   const size = `${sizeLabel(f)}, ${mb(ib.bytes).toFixed(0)} MB`;
   rows.push({
@@ -60,7 +61,9 @@ export const parseStage: Stage = async (ctx) => {
     runs,
     floor: { what: 'read+split lines', value: ib.floor.wallMs },
     ratioMax: 3,
-    note: `${cpu(ib.parse, ib.floor)}; on one thread ${ib.parseOneThread.wallMs.toFixed(0)} ms: ${(ib.parseOneThread.wallMs / ib.floor.wallMs).toFixed(2)}x`,
+    note:
+      `${cpu(ib.parse, ib.floor)}; on one thread ${ib.parseOneThread.wallMs.toFixed(0)} ms: ` +
+      `${(ib.parseOneThread.wallMs / ib.floor.wallMs).toFixed(2)}x`,
   });
   rows.push({
     stage: 'parse',

@@ -92,16 +92,19 @@ export const pmStage: Stage = async (ctx) => {
     );
     const nDeltas = summary.deltasStored ?? 0;
     const upBase = c.db.prepare(
-      'INSERT INTO counter_baseline (id, at, scan_id) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id',
+      'INSERT INTO counter_baseline (id, at, scan_id) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET ' +
+        'at = excluded.at, scan_id = excluded.scan_id',
     );
     const upLast = c.db.prepare(
-      'INSERT INTO counter_last (port_id, at, scan_id, vals) VALUES (?, ?, ?, ?) ON CONFLICT (port_id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id, vals = excluded.vals',
+      'INSERT INTO counter_last (port_id, at, scan_id, vals) VALUES (?, ?, ?, ?) ON CONFLICT (port_id) ' +
+        'DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id, vals = excluded.vals',
     );
     const insDelta = c.db.prepare(
       'INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id) VALUES (?, ?, ?, ?, ?, ?)',
     );
     const upRoll = c.db.prepare(
-      'INSERT INTO counter_rollups (port_id, counter_id, hour, delta) VALUES (?, ?, ?, ?) ON CONFLICT (port_id, counter_id, hour) DO UPDATE SET delta = delta + excluded.delta',
+      'INSERT INTO counter_rollups (port_id, counter_id, hour, delta) VALUES (?, ?, ?, ?) ON CONFLICT ' +
+        '(port_id, counter_id, hour) DO UPDATE SET delta = delta + excluded.delta',
     );
     const findingIds = c.db
       .prepare("SELECT id FROM findings WHERE state != 'resolved' ORDER BY id")
@@ -120,7 +123,8 @@ export const pmStage: Stage = async (ctx) => {
     );
     const resolve = c.db.prepare("UPDATE findings SET state = 'resolved', resolved_at = ? WHERE id = ?");
     const open =
-      c.db.prepare(`INSERT INTO findings (kind, severity, state, subject_type, subject_key, subject, title, short, evidence, first_seen, last_seen)
+      c.db.prepare(`INSERT INTO findings (kind, severity, state, subject_type, subject_key, subject, title, short,
+      evidence, first_seen, last_seen)
       VALUES ('bench', 'minor', 'open', 'port', ?, '{}', 'bench finding', 'bench', ?, ?, ?)`);
     const nTouch = summary.findingsUpdated ?? 0;
     const nClean = summary.findingsCleared ?? 0;
@@ -169,7 +173,9 @@ export const pmStage: Stage = async (ctx) => {
         }),
       1,
     );
-    const size = `${sizeLabel(f)}; ${nDeltas} deltas, ${nLast} changed ports, ${summary.portsWithErrors ?? 0} w/ errors, ${nTouch + nOpen + nClean + nResolve} findings rows`;
+    const size =
+      `${sizeLabel(f)}; ${nDeltas} deltas, ${nLast} changed ports, ` +
+      `${summary.portsWithErrors ?? 0} w/ errors, ${nTouch + nOpen + nClean + nResolve} findings rows`;
     rows.push({
       stage: 'pm-ingest',
       what: 'storePm: one sweep (deltas, rules, findings)',

@@ -47,7 +47,8 @@ export const serveStage: Stage = async (ctx) => {
     await waitForScan(server.url, 'pm', started);
     const startupRss = rss.peek();
     ctx.log(
-      `serve: start-up scans done after ${((Date.now() - started) / 1000).toFixed(1)} s; RSS max so far ${maxOf(startupRss).toFixed(0)} MB`,
+      `serve: start-up scans done after ${((Date.now() - started) / 1000).toFixed(1)} s; RSS max so far ` +
+        `${maxOf(startupRss).toFixed(0)} MB`,
     );
     const size = sizeLabel(f);
     // Each endpoint is loaded for longer than one sweep period (20 s), so that the share of
@@ -121,7 +122,9 @@ export const serveStage: Stage = async (ctx) => {
       unit: 'MB',
       runs: xs.length,
       target: { op: '<', value: 500 },
-      note: `median ${median(xs).toFixed(0)} MB; start-up (topology scan + first sweep) max ${maxOf(startupRss).toFixed(0)} MB, after start-up max ${maxOf(xs.slice(startupRss.length)).toFixed(0)} MB`,
+      note:
+        `median ${median(xs).toFixed(0)} MB; start-up (topology scan + first sweep) max ` +
+        `${maxOf(startupRss).toFixed(0)} MB, after start-up max ${maxOf(xs.slice(startupRss.length)).toFixed(0)} MB`,
     });
   } finally {
     rss.stop();

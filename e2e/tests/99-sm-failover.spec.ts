@@ -51,7 +51,8 @@ test('killing the master SM shows one failover and the dead master, not seen, on
   expect(failover.fromGuid).toBe(oldMaster!.guid);
   expect(failover.toGuid).toBe(master.portGuid);
   expect(failover.detail).toBe(
-    `master moved from ${killed.host.split(' ')[0]} to ${master.host.split(' ')[0]}; ${killed.host.split(' ')[0]} stopped answering`,
+    `master moved from ${killed.host.split(' ')[0]} to ${master.host.split(' ')[0]}; ` +
+      `${killed.host.split(' ')[0]} stopped answering`,
   );
   // The dead master is missed, so there is no standby left.
   expect(after.summary).toMatchObject({ status: 'no-standby', missingCount: 1 });

@@ -7,6 +7,8 @@ setup('start three lab fabrics and a collector on each, plane-1 listing the othe
   const t0 = performance.now();
   const state = await startFleet();
   console.log(
-    `e2e: fleet collectors ${state.collectors.map((c) => `${c.name} (${c.gpus} GPUs) at ${c.baseURL}`).join(', ')} ready after ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    `e2e: fleet collectors ` +
+      `${state.collectors.map((c) => `${c.name} (${c.gpus} GPUs) at ${c.baseURL}`).join(', ')} ready ` +
+      `after ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
 });

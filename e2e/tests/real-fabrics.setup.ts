@@ -7,6 +7,7 @@ setup('import the two real NDR runs with the CLI and serve each', async () => {
   const t0 = performance.now();
   const state = await startRealCollectors();
   console.log(
-    `e2e: real-fabric collectors ${state.collectors.map((c) => `${c.run} at ${c.baseURL}`).join(', ')} ready after ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    `e2e: real-fabric collectors ${state.collectors.map((c) => `${c.run} at ${c.baseURL}`).join(', ')} ` +
+      `ready after ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
 });

@@ -1,7 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
-import './styles.css';
+// Global styles in cascade order; each view imports its own (features/*/*.css).
+import './styles/theme.css';
+import './styles/base.css';
+import './styles/components.css';
+import './styles/tables.css';
+import './styles/print.css';
+import './styles/details.css';
 import './narrow.css';
 
 const root = document.getElementById('root');

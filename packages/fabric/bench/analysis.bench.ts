@@ -1,18 +1,23 @@
 import { computeDeltas } from '../src/counters.ts';
 import { evaluatePortHealth } from '../src/port-health.ts';
-import { syntheticFatTree, TEN_K_GPUS } from '../src/synthetic.ts';
+import { generateFatTree } from '../src/fat-tree/generate.ts';
+import { fatTreeSnapshot } from '../src/fat-tree/snapshot.ts';
 import { inferTopology, topologyAnomalies } from '../src/topology.ts';
 import type { PortCounters } from '../src/types.ts';
 
 /** The full ibdiagnet PM_INFO counter header (~50 columns), as parsers hand it over. */
 const PM_INFO_COLUMNS = (
   'LinkDownedCounter,LinkErrorRecoveryCounter,SymbolErrorCounter,PortRcvRemotePhysicalErrors,PortRcvErrors,' +
-  'PortXmitDiscards,PortRcvSwitchRelayErrors,ExcessiveBufferOverrunErrors,LocalLinkIntegrityErrors,PortRcvConstraintErrors,' +
-  'PortXmitConstraintErrors,VL15Dropped,PortXmitData,PortRcvData,PortXmitPkts,PortRcvPkts,PortXmitWait,PortXmitDataExtended,' +
-  'PortRcvDataExtended,PortXmitPktsExtended,PortRcvPktsExtended,PortUniCastXmitPkts,PortUniCastRcvPkts,PortMultiCastXmitPkts,' +
+  'PortXmitDiscards,PortRcvSwitchRelayErrors,ExcessiveBufferOverrunErrors,LocalLinkIntegrityErrors,' +
+  'PortRcvConstraintErrors,' +
+  'PortXmitConstraintErrors,VL15Dropped,PortXmitData,PortRcvData,PortXmitPkts,PortRcvPkts,PortXmitWait,' +
+  'PortXmitDataExtended,' +
+  'PortRcvDataExtended,PortXmitPktsExtended,PortRcvPktsExtended,PortUniCastXmitPkts,PortUniCastRcvPkts,' +
+  'PortMultiCastXmitPkts,' +
   'PortMultiCastRcvPkts,SymbolErrorCounterExt,LinkErrorRecoveryCounterExt,LinkDownedCounterExt,PortRcvErrorsExt,' +
   'PortRcvRemotePhysicalErrorsExt,PortRcvSwitchRelayErrorsExt,PortXmitDiscardsExt,PortXmitConstraintErrorsExt,' +
-  'PortRcvConstraintErrorsExt,LocalLinkIntegrityErrorsExt,ExcessiveBufferOverrunErrorsExt,VL15DroppedExt,PortXmitWaitExt,' +
+  'PortRcvConstraintErrorsExt,LocalLinkIntegrityErrorsExt,ExcessiveBufferOverrunErrorsExt,' +
+  'VL15DroppedExt,PortXmitWaitExt,' +
   'QP1DroppedExt,PortLocalPhysicalErrors,PortMalformedPacketErrors,PortBufferOverrunErrors,PortDLIDMappingErrors,' +
   'PortVLMappingErrors,PortLoopingErrors,PortInactiveDiscards,PortNeighborMTUDiscards,PortSwLifetimeLimitDiscards,' +
   'PortSwHOQLifetimeLimitDiscards'
@@ -44,7 +49,10 @@ function time<T>(f: () => T): [T, number] {
   return [r, performance.now() - t];
 }
 
-/** Prints ms for 60k-port deltas + port rules (full PM_INFO width and the 12 rule counters) and 10k-GPU tier inference. */
+/**
+ * Prints ms for 60k-port deltas + port rules (full PM_INFO width and the 12 rule counters) and 10k-GPU tier
+ * inference.
+ */
 export function benchAnalysis(): Record<string, number> {
   const res: Record<string, number> = {};
   const narrow = [
@@ -74,10 +82,13 @@ export function benchAnalysis(): Record<string, number> {
     res[`60k ports rules, ${label}`] = rm;
     if (v.length !== 600) throw new Error(`expected 600 verdicts, got ${v.length}`);
   }
-  const fabric = syntheticFatTree(TEN_K_GPUS);
+  // The fabric generator's 10k-GPU tree, the one `pnpm bench` and the lab use.
+  const fabric = fatTreeSnapshot(generateFatTree({ gpus: 10_000, tiers: 3 }));
   inferTopology(fabric);
   const [m, tm] = time(() => inferTopology(fabric));
-  res['10k-GPU tier inference (10,784 nodes, 16,000 links)'] = tm;
+  const n = (x: number) => x.toLocaleString('en-US');
+  const size = `${n(fabric.nodes.length)} nodes, ${n(fabric.links.length)} links`;
+  res[`10k-GPU tier inference (${size})`] = tm;
   res['10k-GPU topology anomalies'] = time(() => topologyAnomalies(m, fabric, { baseline: fabric }))[1];
   for (const [k, ms] of Object.entries(res)) console.log(`${k.padEnd(55)} ${ms.toFixed(1)} ms`);
   return res;

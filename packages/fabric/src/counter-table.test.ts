@@ -140,7 +140,8 @@ describe('computeTableDeltas', () => {
       { nodeGuid: '0x0000000000000002', portNum: 1, counters: { SymbolErrorCounter: 0n } },
     ];
     const cur: PortCounters[] = [
-      { nodeGuid: '0x0000000000000001', portNum: 1, counters: { SymbolErrorCounter: 0n, PortXmitData: 99n } }, // data only: unchanged
+      // data only: unchanged
+      { nodeGuid: '0x0000000000000001', portNum: 1, counters: { SymbolErrorCounter: 0n, PortXmitData: 99n } },
       { nodeGuid: '0x0000000000000001', portNum: 2, counters: { SymbolErrorCounter: 6n, PortXmitData: 10n } },
       { nodeGuid: '0x0000000000000003', portNum: 1, counters: { SymbolErrorCounter: 0n } },
     ];

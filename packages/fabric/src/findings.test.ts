@@ -35,32 +35,38 @@ describe('mergeFindings()', () => {
     expect(r.insert[0]).not.toHaveProperty('clearedAt');
   });
 
-  it('updates a finding seen again, keeping firstSeen and the acknowledged state, and makes a cleared one current', () => {
-    const r = mergeFindings(
-      [asFinding(v('x', 'minor'), { state: 'acknowledged', clearedAt: T(1) })],
-      [v('x', 'critical')],
-      { now: T(2) },
-    );
-    expect(r.update[0]).toMatchObject({
-      firstSeen: T(0),
-      lastSeen: T(2),
-      state: 'acknowledged',
-      severity: 'critical',
-    });
-    expect(r.update[0]).not.toHaveProperty('clearedAt');
-    expect(r.insert).toEqual([]);
-  });
+  it(
+    'updates a finding seen again, keeping firstSeen and the acknowledged state, and makes a cleared ' + 'one current',
+    () => {
+      const r = mergeFindings(
+        [asFinding(v('x', 'minor'), { state: 'acknowledged', clearedAt: T(1) })],
+        [v('x', 'critical')],
+        { now: T(2) },
+      );
+      expect(r.update[0]).toMatchObject({
+        firstSeen: T(0),
+        lastSeen: T(2),
+        state: 'acknowledged',
+        severity: 'critical',
+      });
+      expect(r.update[0]).not.toHaveProperty('clearedAt');
+      expect(r.insert).toEqual([]);
+    },
+  );
 
-  it('clears a finding at the first sweep without it and resolves it after the clean period, however many sweeps', () => {
-    const cleared = mergeFindings([asFinding(v('x'))], [], { now: T(1), resolveAfterMs: 30 * MIN });
-    expect(cleared.update).toEqual([expect.objectContaining({ state: 'open', clearedAt: T(1) })]);
-    expect(cleared.resolve).toEqual([]);
-    // Sweeps every minute or one sweep 29 minutes later: still only cleared, cleared at T(1).
-    const waiting = mergeFindings(cleared.update, [], { now: T(30), resolveAfterMs: 30 * MIN });
-    expect(waiting).toEqual({ insert: [], update: [], resolve: [] });
-    const r = mergeFindings(cleared.update, [], { now: T(31), resolveAfterMs: 30 * MIN });
-    expect(r.resolve[0]).toMatchObject({ state: 'resolved', resolvedAt: T(31), clearedAt: T(1) });
-  });
+  it(
+    'clears a finding at the first sweep without it and resolves it after the clean period, however ' + 'many sweeps',
+    () => {
+      const cleared = mergeFindings([asFinding(v('x'))], [], { now: T(1), resolveAfterMs: 30 * MIN });
+      expect(cleared.update).toEqual([expect.objectContaining({ state: 'open', clearedAt: T(1) })]);
+      expect(cleared.resolve).toEqual([]);
+      // Sweeps every minute or one sweep 29 minutes later: still only cleared, cleared at T(1).
+      const waiting = mergeFindings(cleared.update, [], { now: T(30), resolveAfterMs: 30 * MIN });
+      expect(waiting).toEqual({ insert: [], update: [], resolve: [] });
+      const r = mergeFindings(cleared.update, [], { now: T(31), resolveAfterMs: 30 * MIN });
+      expect(r.resolve[0]).toMatchObject({ state: 'resolved', resolvedAt: T(31), clearedAt: T(1) });
+    },
+  );
 
   it('does not count a sweep that did not evaluate the finding as clean', () => {
     const r = mergeFindings([asFinding(v('sm-no-master'))], [], {

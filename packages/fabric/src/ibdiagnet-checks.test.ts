@@ -12,7 +12,9 @@ const FW: ToolFinding = {
   scope: 'NODE',
   nodeGuid: '0xfc6a1c030091cf00',
   code: 'NODE_WRONG_FW_VERSION',
-  text: 'Node with Devid:54002(0xd2f2)-PSID:MT_0000000579 has FW version 31.2012.1024 while the latest FW version for the same Devid/PSID on this fabric is 31.2012.1068',
+  text:
+    'Node with Devid:54002(0xd2f2)-PSID:MT_0000000579 has FW version 31.2012.1024 while the latest ' +
+    'FW version for the same Devid/PSID on this fabric is 31.2012.1068',
 };
 const dupDesc = (guid: string): ToolFinding => ({
   severity: 'warning',
@@ -54,7 +56,8 @@ describe('ibdiagnetVerdicts()', () => {
         severity: 'minor',
         subject: { kind: 'node', guid: '0xfc6a1c030091cf00' },
         title:
-          "Firmware 31.2012.1024 on Quantum-2 Mellanox Technologies (0xfc6a1c030091cf00); the fabric's latest for MT_0000000579 is 31.2012.1068",
+          "Firmware 31.2012.1024 on Quantum-2 Mellanox Technologies (0xfc6a1c030091cf00); the fabric's " +
+          'latest for MT_0000000579 is 31.2012.1068',
         short: 'firmware 31.2012.1024 -> 31.2012.1068',
         evidence: {
           psid: 'MT_0000000579',
@@ -76,7 +79,8 @@ describe('ibdiagnetVerdicts()', () => {
       guids.map((guid) => ['ibdiagnet-duplicate-node-description', 'minor', { kind: 'node', guid }]),
     );
     expect(v[0]!.title).toBe(
-      'Quantum-2 Mellanox Technologies (0xfc6a1c030091cf00) shares its node description "Quantum-2 Mellanox Technologies" with 2 other nodes',
+      'Quantum-2 Mellanox Technologies (0xfc6a1c030091cf00) shares its node description "Quantum-2 ' +
+        'Mellanox Technologies" with 2 other nodes',
     );
     // Without a name the GUID alone names the node.
     expect(v[1]!.title).toMatch(/^0xb0cf0e0300e5b940 shares/);
@@ -121,14 +125,19 @@ describe('ibdiagnetVerdicts()', () => {
           check: 'LINKS_SPEED_CHECK',
           code: 'LINK_SPEED_MISMATCH',
           nodeGuid: '0xfc6a1c030091cf00',
-          text: 'Link: Sfc6a1c030091cf00/Nfc6a1c030091cf00/P1/1/1<-->is-north-7-compute-3/mlx5_0/B184D0F0/0/0/1 - Unexpected actual link speed 50',
+          text:
+            'Link: ' +
+            'Sfc6a1c030091cf00/Nfc6a1c030091cf00/P1/1/1<-->is-north-7-compute-3/mlx5_0/B184D0F0/0/0/1 - ' +
+            'Unexpected actual link speed 50',
         },
         {
           severity: 'error',
           scope: 'log',
           check: 'PORTS_COUNTERS_DIFFERENCE_CHECK_(DURING_RUN)',
           code: 'COUNTER_INCREASED',
-          text: 'is-north-7-compute-3/mlx5_0/B184D0F0/0/0/1 - "symbol_error_counter" increased during the run (difference value=27,difference allowed threshold=1)',
+          text:
+            'is-north-7-compute-3/mlx5_0/B184D0F0/0/0/1 - "symbol_error_counter" increased during ' +
+            'the run (difference value=27,difference allowed threshold=1)',
         },
       ],
     });

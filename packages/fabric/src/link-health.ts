@@ -8,7 +8,10 @@ import type { FabricLink, FabricPort, FabricSnapshot, LinkSpeed, LinkWidth, Port
 export interface LinkHealthOptions {
   /** The previous scan, for "was Active, now Down/Polling". */
   previous?: FabricSnapshot;
-  /** Expected rate of fabric links, e.g. `{ width: '4X', speed: 'NDR' }` (the lab runs 4X HDR); either part may be left out. */
+  /**
+   * Expected rate of fabric links, e.g. `{ width: '4X', speed: 'NDR' }` (the lab runs 4X HDR); either part
+   * may be left out.
+   */
   expected?: Partial<ExpectedRate>;
   /** Display name of a node; default its NodeDescription, else the GUID. */
   nodeName?: (guid: string) => string | undefined;
@@ -170,7 +173,9 @@ function wentDown(
       kind: 'link-down',
       severity: 'major',
       subject: { kind: 'link', a: l.a, b: l.b },
-      title: `Link ${portLabel(l.a, name)} <-> ${portLabel(l.b, name)} went down (${p.state ?? '?'}/${p.physState ?? '?'}; was Active)`,
+      title:
+        `Link ${portLabel(l.a, name)} <-> ${portLabel(l.b, name)} went down ` +
+        `(${p.state ?? '?'}/${p.physState ?? '?'}; was Active)`,
       short: `link down (${p.physState ?? p.state ?? 'down'})`,
       evidence: {
         end: portKey(downEnd),

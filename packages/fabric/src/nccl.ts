@@ -232,7 +232,9 @@ export function evaluateNcclRun(run: NcclRun, opts: NcclOptions = {}): { summary
         kind: 'nccl-regression',
         severity: 'major',
         subject,
-        title: `${what}: busbw ${large.toFixed(1)} GB/s is ${Math.round((1 - large / base) * 100)}% below the baseline ${base.toFixed(1)} GB/s`,
+        title:
+          `${what}: busbw ${large.toFixed(1)} GB/s is ${Math.round((1 - large / base) * 100)}% ` +
+          `below the baseline ${base.toFixed(1)} GB/s`,
         short: `busbw -${Math.round((1 - large / base) * 100)}% vs baseline`,
         evidence: { largePeakBusBwGBs: large, baselineGBs: base, runs: same.length, ratio },
       });

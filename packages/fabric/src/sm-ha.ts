@@ -215,7 +215,8 @@ export function evaluateSmHa(input: SmHaInput): SmHaResult {
       severity: single ? 'minor' : 'major',
       subject: subnet,
       title: single
-        ? `No standby subnet manager: only one SM is designated, so a failure of ${smLabel(master)} leaves the fabric without one`
+        ? `No standby subnet manager: only one SM is designated, so a failure of ${smLabel(master)} ` +
+          `leaves the fabric without one`
         : `No standby subnet manager: a failure of the master ${smLabel(master)} would leave the fabric without one`,
       short: 'no standby SM',
       evidence: { master: master.guid, designatedCount: designation?.count ?? null },
@@ -230,7 +231,9 @@ export function evaluateSmHa(input: SmHaInput): SmHaResult {
         kind: 'sm-priority',
         severity: 'minor',
         subject: { kind: 'sm', guid: s.guid },
-        title: `Standby subnet manager ${smLabel(s)} has priority ${s.priority}, ${s.priority === master.priority ? 'equal to' : 'above'} the master's ${master.priority}`,
+        title:
+          `Standby subnet manager ${smLabel(s)} has priority ${s.priority}, ` +
+          `${s.priority === master.priority ? 'equal to' : 'above'} the master's ${master.priority}`,
         short: `standby priority ${s.priority} >= master ${master.priority}`,
         evidence: {
           standby: s.guid,

@@ -29,7 +29,9 @@ const guid = (kind: number, i: number) => '0x' + (kind * 0x1000000 + i).toString
 
 /**
  * Build a synthetic fabric for tests and benchmarks (deterministic; GUIDs encode the role:
- * 1xxxxxx HCAs, 2xxxxxx leaves, 3xxxxxx spines, 4xxxxxx cores). Ports are Active 4X HDR.
+ * 1xxxxxx HCAs, 2xxxxxx leaves, 3xxxxxx spines, 4xxxxxx cores). Ports are Active 4X HDR. A
+ * hand-sized shape (spines per pod, core links per spine) that the asymmetry tests count on; the
+ * fabric of record is `generateFatTree` (fat-tree/generate.ts, via `fatTreeSnapshot`).
  */
 export function syntheticFatTree(spec: FatTreeSpec): FabricSnapshot {
   const nodes: FabricNode[] = [];

@@ -216,7 +216,8 @@ function verdict(o: Outlier, tier: string, dir: Dir, name: (x: Guid) => string, 
   const peersText =
     tier === 'core'
       ? `into the pod of ${pod}; the ${o.siblings} other cores reaching that pod mostly have ${o.typical}`
-      : `; the ${o.siblings} other ${tier === 'leaf' ? 'leaves' : 'spines'} of its pod (pod of ${pod}) mostly have ${o.typical}`;
+      : `; the ${o.siblings} other ${tier === 'leaf' ? 'leaves' : 'spines'} of its pod (pod of ${pod}) ` +
+        `mostly have ${o.typical}`;
   const toward = peers.length ? `, short of cables to ${peers.map(name).join(', ')}` : '';
   return {
     kind: `topology-asymmetric-${dir}`,

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { generateFatTree } from './fat-tree/generate.ts';
+import { fatTreeSnapshot } from './fat-tree/snapshot.ts';
 import { linkKey } from './findings.ts';
 import { syntheticFatTree, TEN_K_GPUS } from './synthetic.ts';
 import { inferTopology, topologyAnomalies } from './topology.ts';
@@ -22,6 +24,26 @@ describe('inferTopology()', () => {
     expect(m.leafRails.get('0x0000000002000003')).toEqual({ rail: 3, share: 1, hcas: 32 });
     expect(topologyAnomalies(m, s)).toEqual([]);
   });
+
+  it.each([
+    [10_000, 3],
+    [1000, 2],
+  ] as const)(
+    'infers the role the fabric generator gave every node (%i GPUs, %i tiers)',
+    (gpus, tiers) => {
+      const t = generateFatTree({ gpus, tiers });
+      const s = fatTreeSnapshot(t);
+      const m = inferTopology(s);
+      const tierOf = { leaf: 'leaf', spine: 'spine', core: 'core', 'gpu-hca': 'hca', 'head-hca': 'hca' } as const;
+      for (const n of t.nodes) {
+        if (m.tiers.get(n.guid) !== tierOf[n.role]) throw new Error(`${n.name}: ${m.tiers.get(n.guid)}, not ${n.role}`);
+      }
+      expect(m.counts.core).toBe(t.shape.cores);
+      expect(m.counts.hca).toBe(t.nodes.filter((n) => n.type === 'ca').length);
+      expect(topologyAnomalies(m, s)).toEqual([]);
+    },
+    60_000,
+  );
 
   it('does not let a SHARP aggregation node turn a spine into a leaf', () => {
     const s = small();
@@ -146,7 +168,8 @@ describe('topologyAnomalies()', () => {
       evidence: { links: 15, typical: 16, peers: ['spine-1-5'] },
     });
     expect(v[0]!.title).toBe(
-      'leaf leaf-37 has 15 up links; the 31 other leaves of its pod (pod of spine-1-0) mostly have 16, short of cables to spine-1-5',
+      'leaf leaf-37 has 15 up links; the 31 other leaves of its pod (pod of spine-1-0) mostly have 16, ' +
+        'short of cables to spine-1-5',
     );
   });
 

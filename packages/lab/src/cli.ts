@@ -72,16 +72,19 @@ function printStatus(st: LabStatus): void {
     `lab ${st.dir}  socket ${st.sockName}  ibsim pid ${st.ibsim.pid} ${st.ibsim.running ? 'running' : 'NOT running'}`,
   );
   console.log(
-    `fabric: ${f.gpus} GPUs, ${f.tiers} tiers, radix ${f.radix}, ${f.switches} switches, ${f.cas} HCAs, ${f.links} links, ${f.width} ${f.speed}, routing ${st.routing}`,
+    `fabric: ${f.gpus} GPUs, ${f.tiers} tiers, radix ${f.radix}, ${f.switches} switches, ${f.cas} HCAs, ` +
+      `${f.links} links, ${f.width} ${f.speed}, routing ${st.routing}`,
   );
   for (const sm of st.sms) {
     console.log(
-      `SM ${sm.id}  ${sm.state.padEnd(11)} priority ${String(sm.priority).padStart(2)}  lid ${sm.lid ?? '-'}  guid ${sm.guid}  "${sm.host}"  pid ${sm.pid ?? '-'}`,
+      `SM ${sm.id}  ${sm.state.padEnd(11)} priority ${String(sm.priority).padStart(2)}  lid ` +
+        `${sm.lid ?? '-'}  guid ${sm.guid}  "${sm.host}"  pid ${sm.pid ?? '-'}`,
     );
   }
   if (st.master)
     console.log(
-      `sminfo: master lid ${st.master.lid} guid ${st.master.guid} priority ${st.master.priority} (${st.master.host ?? '?'})`,
+      `sminfo: master lid ${st.master.lid} guid ${st.master.guid} priority ${st.master.priority} ` +
+        `(${st.master.host ?? '?'})`,
     );
   for (const e of st.errors) console.log(`warning: ${e}`);
 }
@@ -149,13 +152,17 @@ async function main(argv: string[]): Promise<number> {
           );
         else {
           console.log(
-            `lab up in ${(t.totalMs / 1000).toFixed(2)} s (generate ${(t.generateMs / 1000).toFixed(2)}, ibsim ${(t.ibsimReadyMs / 1000).toFixed(2)}, master SUBNET UP ${(t.masterUpMs / 1000).toFixed(2)}, standby ${(t.standbyUpMs / 1000).toFixed(2)})`,
+            `lab up in ${(t.totalMs / 1000).toFixed(2)} s (generate ` +
+              `${(t.generateMs / 1000).toFixed(2)}, ibsim ${(t.ibsimReadyMs / 1000).toFixed(2)}, master ` +
+              `SUBNET UP ${(t.masterUpMs / 1000).toFixed(2)}, standby ${(t.standbyUpMs / 1000).toFixed(2)})`,
           );
           console.log(
-            `${s.shape.gpus} GPUs, ${s.shape.tiers} tiers: ${s.counts.switches} switches, ${s.counts.cas} HCAs, ${s.counts.links} links, routing ${s.routing}`,
+            `${s.shape.gpus} GPUs, ${s.shape.tiers} tiers: ${s.counts.switches} switches, ` +
+              `${s.counts.cas} HCAs, ${s.counts.links} links, routing ${s.routing}`,
           );
           console.log(
-            `dir ${s.dir}  socket ${s.sockName}  pids ibsim ${s.ibsim.pid}, opensm ${s.sms.map((x) => x.pid).join(', ')}`,
+            `dir ${s.dir}  socket ${s.sockName}  pids ibsim ${s.ibsim.pid}, opensm ` +
+              `${s.sms.map((x) => x.pid).join(', ')}`,
           );
         }
       } catch (e) {
@@ -177,7 +184,8 @@ async function main(argv: string[]): Promise<number> {
     case 'env': {
       const te = (await attachLab(dir)).toolEnv();
       console.log(
-        `export LD_PRELOAD=${te.env.LD_PRELOAD}\nexport IBSIM_SOCKNAME=${te.env.IBSIM_SOCKNAME}\ncd ${te.cwd}  # umad2sim writes ./sys-<pid>/ here`,
+        `export LD_PRELOAD=${te.env.LD_PRELOAD}\nexport IBSIM_SOCKNAME=${te.env.IBSIM_SOCKNAME}\ncd ` +
+          `${te.cwd}  # umad2sim writes ./sys-<pid>/ here`,
       );
       return 0;
     }
@@ -276,7 +284,8 @@ async function fault(
       const t0 = performance.now();
       const { killed, master } = await killMasterSm(lab);
       console.log(
-        `killed SM ${killed.id} ("${killed.host}"); SM ${master.id} ("${master.host}") is MASTER after ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+        `killed SM ${killed.id} ("${killed.host}"); SM ${master.id} ("${master.host}") is MASTER after ` +
+          `${((performance.now() - t0) / 1000).toFixed(1)} s`,
       );
       break;
     }
@@ -292,7 +301,8 @@ async function fault(
       const t0 = performance.now();
       const { sm, state } = await startRogueSm(lab, portText, { priority });
       console.log(
-        `rogue SM ${sm.id} at "${sm.host}" (port GUID ${sm.portGuid}, priority ${sm.priority}, pid ${sm.pid}) is ${state} after ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+        `rogue SM ${sm.id} at "${sm.host}" (port GUID ${sm.portGuid}, priority ${sm.priority}, pid ` +
+          `${sm.pid}) is ${state} after ${((performance.now() - t0) / 1000).toFixed(1)} s`,
       );
       break;
     }
@@ -301,7 +311,8 @@ async function fault(
       const master = await currentMaster(lab);
       console.log(
         stopped.length
-          ? `stopped ${stopped.map((x) => `${x.id} ("${x.host}")`).join(', ')}; master: ${master ? `SM ${master.id} ("${master.host}")` : 'not a lab SM'}`
+          ? `stopped ${stopped.map((x) => `${x.id} ("${x.host}")`).join(', ')}; master: ` +
+              `${master ? `SM ${master.id} ("${master.host}")` : 'not a lab SM'}`
           : 'no rogue SM running',
       );
       break;

@@ -3,6 +3,7 @@
  * addressed by node name (`{ node: 'leaf-r0-01', port: 33 }`); LIDs are resolved by name at
  * run time because they depend on where the SM is attached.
  */
+import { ParseError, parsePerfquery as parsePerfqueryBlocks } from '@ibwatch/parsers';
 import { consolePort, type PortAddr } from './console.ts';
 import type { Lab } from './lab.ts';
 import { peerOf } from './link-rate.ts';
@@ -73,14 +74,19 @@ export async function readCounters(lab: Lab, p: PortAddr, extended = false): Pro
   return parsePerfquery(out);
 }
 
-/** `SymbolErrorCounter:..............120` lines -> record (hex values like `0x0000` included). */
+/**
+ * perfquery output through @ibwatch/parsers -> one record of every value printed, selectors
+ * (`PortSelect`, `CounterSelect`) included; empty when the output has no counter block.
+ */
 export function parsePerfquery(text: string): Record<string, bigint> {
-  const r: Record<string, bigint> = {};
-  for (const line of text.split('\n')) {
-    const m = /^(\w+):\.*\s*(0x[0-9a-fA-F]+|\d+)\s*$/.exec(line.trim());
-    if (m) r[m[1]] = BigInt(m[2]);
+  let blocks;
+  try {
+    blocks = parsePerfqueryBlocks(text).value;
+  } catch (err) {
+    if (err instanceof ParseError) return {};
+    throw err;
   }
-  return r;
+  return Object.assign({}, ...blocks.map((b) => ({ ...b.selectors, ...b.counters })));
 }
 
 /**

@@ -1,18 +1,16 @@
 /** Integration: a partially populated 3-tier tree comes up with ftree (thanks to the roots file). */
 import { describe, it, expect, afterAll } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Lab } from './lab.ts';
 import { isAlive } from './proc.ts';
 import { startLab } from './runner.ts';
+import { makeTempDir, removeDir } from '@ibwatch/testkit';
 
 let lab: Lab | undefined;
-const dir = mkdtempSync(join(tmpdir(), 'ibwatch-lab3-it-'));
+const dir = makeTempDir('ibwatch-lab3-it');
 
 afterAll(async () => {
   await lab?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  removeDir(dir);
 }, 60_000);
 
 describe('3-tier lab', () => {

@@ -4,9 +4,9 @@
  * infiniband-diags (installed in CI).
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeTempDir, removeDir } from '@ibwatch/testkit';
 import {
   addCounter,
   degradeLink,
@@ -37,13 +37,13 @@ let dir: string;
 const T = { quick: 30_000, tools: 60_000, sweep: 90_000, failover: 150_000 };
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ibwatch-lab-it-'));
+  dir = makeTempDir('ibwatch-lab-it');
   lab = await startLab({ dir, gpus: 256 });
 }, 120_000);
 
 afterAll(async () => {
   await lab?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  removeDir(dir);
 }, 60_000);
 
 /** The `iblinkinfo -l` line of one switch port. */
@@ -172,7 +172,8 @@ describe('lab at 256 GPUs', () => {
     T.failover,
   );
   it(
-    'starts a priority-15 rogue SM at a compute HCA: it takes the subnet, and when stopped the lab master takes it back',
+    'starts a priority-15 rogue SM at a compute HCA: it takes the subnet, and when stopped the lab ' +
+      'master takes it back',
     async () => {
       const { sm, state } = await startRogueSm(lab, 'dgx-0003');
       expect(sm).toMatchObject({ host: 'dgx-0003 mlx5_0', priority: 15, id: 'rogue-dgx-0003' });

@@ -60,7 +60,8 @@ export class Lab {
     const r = await this.runTool(cmd, args, o);
     if (r.exitCode !== 0) {
       throw new Error(
-        `${cmd} ${args.join(' ')} failed (${r.timedOut ? 'timed out' : `exit ${r.exitCode}`}): ${r.stderr.trim() || r.stdout.trim()}`,
+        `${cmd} ${args.join(' ')} failed (${r.timedOut ? 'timed out' : `exit ${r.exitCode}`}): ` +
+          `${r.stderr.trim() || r.stdout.trim()}`,
       );
     }
     return r.stdout;

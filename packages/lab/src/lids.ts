@@ -2,19 +2,26 @@
  * LID resolution from `ibnetdiscover -p` (one process, SMP-based, no SA needed). We do not use
  * `saquery NR` because under ibsim 0.10 it returned a single NodeRecord instead of all of them.
  */
+import { ParseError, parseIbnetdiscoverPorts } from '@ibwatch/parsers';
 
-/** Parses `ibnetdiscover -p` lines into node name -> LID (switch: port-0 LID; CA: port LID). */
+/**
+ * Node name -> LID (switch: port-0 LID; CA: port LID) from the connected ports of `ibnetdiscover
+ * -p`, read by @ibwatch/parsers. Output the parser cannot use at all gives an empty map: the
+ * caller names the node it could not resolve.
+ */
 export function parsePortsListLids(text: string): Map<string, number> {
-  // SW     2 36 0xfc6a1c0301000001 4x HDR - SW     3  4 0xfc6a1c0302000001 ( 'leaf-r0-01' - 'spine-01' )
-  // CA     6  1 0xb83fd203ff000201 4x HDR - SW   147  2 0xfc6a1c0301000009 ( 'head-02 mlx5_0' - 'leaf-mgmt-01' )
   const m = new Map<string, number>();
-  const re =
-    /^(SW|CA|RT)\s+(\d+)\s+\d+\s+0x[0-9a-f]+\s.*?-\s+(SW|CA|RT)\s+(\d+)\s+\d+\s+0x[0-9a-f]+.*\(\s*'(.*)'\s+-\s+'(.*)'\s*\)\s*$/i;
-  for (const line of text.split('\n')) {
-    const r = re.exec(line.trim());
-    if (!r) continue;
-    m.set(r[5], Number(r[2]));
-    m.set(r[6], Number(r[4]));
+  let ports;
+  try {
+    ports = parseIbnetdiscoverPorts(text).value.ports;
+  } catch (err) {
+    if (err instanceof ParseError) return m;
+    throw err;
+  }
+  for (const p of ports) {
+    if (!p.peer) continue;
+    m.set(p.description, p.lid);
+    m.set(p.peer.description, p.peer.lid);
   }
   return m;
 }

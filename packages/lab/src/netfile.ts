@@ -42,7 +42,8 @@ export function writeNetfile(topo: Topology): string {
   }
   const dflt = ibsimRateToken(topo.width, topo.speed);
   const out: string[] = [
-    `# ibwatch lab netfile: ${topo.shape.gpus} GPUs, ${topo.shape.tiers} tiers, radix ${topo.shape.radix}, ${topo.width} ${topo.speed}`,
+    `# ibwatch lab netfile: ${topo.shape.gpus} GPUs, ${topo.shape.tiers} tiers, radix ` +
+      `${topo.shape.radix}, ${topo.width} ${topo.speed}`,
     '',
   ];
   for (const n of topo.nodes) {

@@ -42,7 +42,10 @@ describe('tool output parsers', () => {
 
   it('parseSmir() / parseSminfo() read SM records', () => {
     const smir =
-      'SMInfoRecord dump:\n\t\tRID\n\t\tLID...................1\n\t\tSMInfo dump:\n\t\tGUID..................0xb83fd203ff000101\n\t\tSM_Key................0x0000000000000000\n\t\tActCount..............12503\n\t\tPriority..............15\n\t\tSMState...............3\n';
+      'SMInfoRecord dump:\n\t\tRID\n\t\tLID...................1\n\t\tSMInfo ' +
+      'dump:\n\t\tGUID..................0xb83fd203ff000101\n' +
+      '\t\tSM_Key................0x0000000000000000\n\t\tActCount..............12503\n' +
+      '\t\tPriority..............15\n\t\tSMState...............3\n';
     expect(parseSmir(smir)).toEqual([
       { lid: 1, guid: '0xb83fd203ff000101', priority: 15, state: 'MASTER', activityCount: 12503n },
     ]);
@@ -54,7 +57,9 @@ describe('tool output parsers', () => {
 
   it('parsePerfquery() reads dotted counter lines', () => {
     const r = parsePerfquery(
-      '# Port counters: Lid 2 port 33 (CapMask: 0x1300)\nPortSelect:......................33\nCounterSelect:...................0x0000\nSymbolErrorCounter:..............12\n',
+      '# Port counters: Lid 2 port 33 (CapMask: ' +
+        '0x1300)\nPortSelect:......................33\nCounterSelect:...................0x0000\n' +
+        'SymbolErrorCounter:..............12\n',
     );
     expect(r.SymbolErrorCounter).toBe(12n);
     expect(r.CounterSelect).toBe(0n);
@@ -62,8 +67,10 @@ describe('tool output parsers', () => {
 
   it('parsePortRate() / rateMismatch() judge both width and ext speed from smpquery portinfo', () => {
     const pi = (we: string, wa: string, se: string, sa: string): string =>
-      `# Port info: Lid 79 port 1\nLinkWidthEnabled:................${we}\nLinkWidthSupported:..............1X or 4X or 8X or 12X or 2X\n` +
-      `LinkWidthActive:.................${wa}\nLinkSpeedExtActive:..............${sa}\nLinkSpeedExtEnabled:.............${se}\n`;
+      `# Port info: Lid 79 port ` +
+      `1\nLinkWidthEnabled:................${we}\nLinkWidthSupported:..............1X or 4X or 8X or 12X or 2X\n` +
+      `LinkWidthActive:.................${wa}\nLinkSpeedExtActive:..............${sa}\n` +
+      `LinkSpeedExtEnabled:.............${se}\n`;
     const hdr = '14.0625 Gbps or 25.78125 Gbps or 53.125 Gbps';
     const r = parsePortRate(pi('1X or 2X', '2X', hdr, '53.125 Gbps'));
     expect(r).toEqual({

@@ -104,7 +104,8 @@ export async function startRogueSm(
       await stopRogueSms(lab, { timeoutMs: left() });
       if (attempt >= attempts || Date.now() > deadline)
         throw new Error(
-          `rogue SM ${id} never finished a sweep as master (${attempt} attempts): ${SWEEP_STALL_HINT}\n${(e as Error).message}`,
+          `rogue SM ${id} never finished a sweep as master (${attempt} attempts): ` +
+            `${SWEEP_STALL_HINT}\n${(e as Error).message}`,
         );
     }
   }

@@ -33,7 +33,8 @@ export interface StartLabOptions extends TopologyOptions {
 export class LabAlreadyRunningError extends Error {
   constructor(readonly state: LabState) {
     super(
-      `a lab is already running in ${state.dir} (ibsim pid ${state.ibsim.pid}, socket ${state.sockName}); run "lab down" first`,
+      `a lab is already running in ${state.dir} (ibsim pid ${state.ibsim.pid}, socket ` +
+        `${state.sockName}); run "lab down" first`,
     );
   }
 }

@@ -138,7 +138,8 @@ async function quiet(sm: SmState, maxMs: number): Promise<void> {
 
 /**
  * Brings `master` up alone (`SUBNET UP`), then `standby` ({@link joinStandby}). If the master's
- * sweep stalls, both are stopped (the stalled master with SIGKILL) and the pair is started again, up to `attempts` times.
+ * sweep stalls, both are stopped (the stalled master with SIGKILL) and the pair is started again, up to
+ * `attempts` times.
  */
 export async function bringUpPair(
   lab: Lab,
@@ -156,11 +157,13 @@ export async function bringUpPair(
     if (await joinStandby(lab, master, standby, left())) return;
     // Visible in CI output, so a slow lab test can be told apart from a slow machine.
     console.warn(
-      `ibwatch lab: opensm ${master.id} logged no "SUBNET UP" after opensm ${standby.id} joined (attempt ${attempt}); restarting both`,
+      `ibwatch lab: opensm ${master.id} logged no "SUBNET UP" after opensm ${standby.id} joined ` +
+        `(attempt ${attempt}); restarting both`,
     );
     if (attempt >= attempts || Date.now() > deadline) {
       throw new Error(
-        `opensm ${master.id} never logged "SUBNET UP" after opensm ${standby.id} joined (${attempt} attempts): ${SWEEP_STALL_HINT}`,
+        `opensm ${master.id} never logged "SUBNET UP" after opensm ${standby.id} joined (${attempt} ` +
+          `attempts): ${SWEEP_STALL_HINT}`,
       );
     }
   }

@@ -2,12 +2,10 @@
  * Lab status: every SM as the fabric reports it (`saquery SMIR`, plus `sminfo` for the master),
  * joined with the lab's own records (PID, host), and the fabric size.
  */
-import type { SmState as SmRoleState } from '@ibwatch/fabric';
+import type { SmObservation, SmState as SmRoleState } from '@ibwatch/fabric';
+import { ParseError, parseSaquerySmir, parseSminfo as parseSminfoLines } from '@ibwatch/parsers';
 import type { Lab } from './lab.ts';
 import { isAlive } from './proc.ts';
-
-/** SMInfo SMState values (IBTA). */
-const SM_STATES: Record<number, SmRoleState> = { 0: 'NOTACTIVE', 1: 'DISCOVERING', 2: 'STANDBY', 3: 'MASTER' };
 
 export interface SmirRecord {
   lid: number;
@@ -17,53 +15,30 @@ export interface SmirRecord {
   activityCount: bigint;
 }
 
-/**
- * Parses `saquery SMIR`:
- * `SMInfoRecord dump:` / `LID...................1` / `GUID..................0xb83fd203ff000101` /
- * `ActCount..............12503` / `Priority..............15` / `SMState...............3`.
- */
-export function parseSmir(text: string): SmirRecord[] {
-  const out: SmirRecord[] = [];
-  let cur: Partial<SmirRecord> | undefined;
-  for (const line of text.split('\n')) {
-    if (/SMInfoRecord dump/.test(line)) {
-      cur = {};
-      continue;
-    }
-    const m = /^\s*(LID|GUID|ActCount|Priority|SMState)\.+\s*(\S+)\s*$/.exec(line);
-    if (!m || !cur) continue;
-    if (m[1] === 'LID') cur.lid = Number(m[2]);
-    else if (m[1] === 'GUID') cur.guid = '0x' + m[2].replace(/^0x/i, '').toLowerCase().padStart(16, '0');
-    else if (m[1] === 'ActCount') cur.activityCount = BigInt(m[2]);
-    else if (m[1] === 'Priority') cur.priority = Number(m[2]);
-    else {
-      cur.state = SM_STATES[Number(m[2])] ?? 'UNKNOWN';
-      if (cur.lid !== undefined && cur.guid && cur.priority !== undefined) {
-        out.push({
-          lid: cur.lid,
-          guid: cur.guid,
-          priority: cur.priority,
-          state: cur.state,
-          activityCount: cur.activityCount ?? 0n,
-        });
-      }
-      cur = undefined;
-    }
+/** The SMs a parser found, or none when it could not use the output (the lab then says "no SM"). */
+function observations(parse: () => SmObservation[]): SmObservation[] {
+  try {
+    return parse();
+  } catch (err) {
+    if (err instanceof ParseError) return [];
+    throw err;
   }
-  return out;
 }
 
-/** Parses `sminfo: sm lid 1 sm guid 0xb83fd203ff000101, activity count 12502 priority 15 state 3 SMINFO_MASTER`. */
+function record(o: SmObservation): SmirRecord | undefined {
+  if (o.lid === undefined) return undefined; // the lab addresses SMs by LID
+  return { lid: o.lid, guid: o.guid, priority: o.priority, state: o.state, activityCount: o.activityCount ?? 0n };
+}
+
+/** `saquery SMIR` through @ibwatch/parsers: every SM record with a LID, GUID, priority and state. */
+export function parseSmir(text: string): SmirRecord[] {
+  return observations(() => parseSaquerySmir(text).value).flatMap((o) => record(o) ?? []);
+}
+
+/** `sminfo: sm lid 1 sm guid 0xb83fd203ff000101, activity count 12502 priority 15 state 3 SMINFO_MASTER`. */
 export function parseSminfo(text: string): SmirRecord | undefined {
-  const m = /sm lid (\d+) sm guid (0x[0-9a-f]+), activity count (\d+) priority (\d+) state (\d+)/i.exec(text);
-  if (!m) return undefined;
-  return {
-    lid: Number(m[1]),
-    guid: '0x' + m[2].slice(2).toLowerCase().padStart(16, '0'),
-    activityCount: BigInt(m[3]),
-    priority: Number(m[4]),
-    state: SM_STATES[Number(m[5])] ?? 'UNKNOWN',
-  };
+  const first = observations(() => parseSminfoLines(text).value)[0];
+  return first && record(first);
 }
 
 export interface LabSmStatus {

@@ -1,115 +1,14 @@
 /**
- * The generated lab topology as plain data. Produced by `generateTopology()` (generator.ts),
- * consumed by the netfile / node-name-map writers, the runner, benchmarks and tests, so nobody
- * has to re-parse a netfile to know what the fabric looks like.
+ * The lab's names for the generated fat-tree. The generator and its model live in @ibwatch/fabric
+ * (fat-tree/), the one fabric generator that the lab, benchmarks and tests share.
  */
-import type { Guid, LinkSpeed, LinkWidth } from '@ibwatch/fabric';
-
-/** What a node is for. HCAs of GPU nodes and of head nodes are both `ca` in IB terms. */
-export type TopoRole = 'leaf' | 'spine' | 'core' | 'gpu-hca' | 'head-hca';
-
-/** One simulated IB node (a switch ASIC or one single-port HCA). */
-export interface TopoNode {
-  /** Node GUID (canonical form). For switches this is also the port-0 GUID. */
-  guid: Guid;
-  /** Port GUID of port 1 (HCAs only; ibsim assigns node GUID + 1). */
-  portGuid?: Guid;
-  /** ibsim nodeid and NodeDescription, e.g. `leaf-r3-07`, `dgx-0042 mlx5_3`. */
-  name: string;
-  type: 'switch' | 'ca';
-  role: TopoRole;
-  /** 0 = HCA, 1 = leaf, 2 = spine (pod spine in 3 tiers), 3 = core. */
-  tier: number;
-  numPorts: number;
-  /** Rail (HCA `mlx5_N` is rail N; rail leaves serve one rail). Absent on spines, cores, mgmt. */
-  rail?: number;
-  /** Scalable unit (group of `radix/2` GPU nodes sharing one leaf per rail), 0-based. */
-  su?: number;
-  /** Pod (3 tiers only), 0-based. */
-  pod?: number;
-  /** Host name of an HCA's server, e.g. `dgx-0042`, `head-01`. */
-  host?: string;
-  /** Rack id (see README: R = compute, N = SU leaf rack, S = spine, C = core, M = management). */
-  rack: string;
-  /** Rack unit of the chassis. */
-  u: number;
-}
-
-/** One end of a link: node name and port number. */
-export interface TopoEnd {
-  node: string;
-  port: number;
-}
-
-/** A cable between two ports. `a` is the lower-tier end (HCA or leaf side). */
-export interface TopoLink {
-  a: TopoEnd;
-  b: TopoEnd;
-  /** Per-link override written to the netfile on both ends (e.g. a pre-degraded link). */
-  width?: LinkWidth;
-  speed?: LinkSpeed;
-}
-
-/** The resolved shape parameters, so consumers can see what `auto` picked. */
-export interface TopologyShape {
-  gpus: number;
-  gpuNodes: number;
-  railsPerNode: number;
-  tiers: 2 | 3;
-  radix: number;
-  /** GPU nodes per scalable unit (= leaf down ports). */
-  nodesPerSu: number;
-  sus: number;
-  leaves: number;
-  /** 2 tiers: number of spines. 3 tiers: spines per pod. */
-  spinesPerGroup: number;
-  pods: number;
-  leavesPerPod: number;
-  cores: number;
-  /** Parallel cables between a leaf and each spine it reaches. */
-  leafSpineCables: number;
-  /** Parallel cables between a pod spine and each core it reaches (3 tiers). */
-  spineCoreCables: number;
-}
-
-export interface Topology {
-  shape: TopologyShape;
-  /** Expected (full) rate of every link; the lab default is 4X HDR. */
-  speed: LinkSpeed;
-  width: LinkWidth;
-  /** Switches first (leaves, spines, cores), then HCAs; order is the netfile order. */
-  nodes: TopoNode[];
-  links: TopoLink[];
-  /** GUIDs of the top-tier switches, for `opensm -R ftree -a <roots file>`. */
-  roots: Guid[];
-  /** HCA names where the two subnet managers attach: `[head-01 mlx5_0, head-02 mlx5_0]`. */
-  smHosts: string[];
-}
-
-/** Index of nodes by name, built once per topology (names are unique). */
-export function nodesByName(topo: Topology): Map<string, TopoNode> {
-  const m = new Map<string, TopoNode>();
-  for (const n of topo.nodes) m.set(n.name, n);
-  return m;
-}
-
-/**
- * Per-node port table: `ports.get(name)[p]` is the far end of port `p` (index 0 unused), or
- * undefined for a free port. Throws if a port is cabled twice — that would be a generator bug.
- */
-export function portTable(topo: Topology): Map<string, (TopoEnd | undefined)[]> {
-  const t = new Map<string, (TopoEnd | undefined)[]>();
-  for (const n of topo.nodes) t.set(n.name, new Array<TopoEnd | undefined>(n.numPorts + 1).fill(undefined));
-  const put = (from: TopoEnd, to: TopoEnd): void => {
-    const row = t.get(from.node);
-    if (!row) throw new Error(`link references unknown node "${from.node}"`);
-    if (from.port < 1 || from.port >= row.length) throw new Error(`"${from.node}"[${from.port}] is out of range`);
-    if (row[from.port]) throw new Error(`"${from.node}"[${from.port}] is cabled twice`);
-    row[from.port] = to;
-  };
-  for (const l of topo.links) {
-    put(l.a, l.b);
-    put(l.b, l.a);
-  }
-  return t;
-}
+export {
+  fatTreeNodesByName as nodesByName,
+  fatTreePortTable as portTable,
+  type FatTree as Topology,
+  type FatTreeEnd as TopoEnd,
+  type FatTreeLink as TopoLink,
+  type FatTreeNode as TopoNode,
+  type FatTreeRole as TopoRole,
+  type FatTreeShape as TopologyShape,
+} from '@ibwatch/fabric';

@@ -18,7 +18,10 @@ export function BandwidthChart({ runs, from, to }: { runs: NcclRunRow[]; from: n
       testId="bandwidth-chart"
       height={300}
       data={{ 'data-y-max': domain[1] }}
-      caption="Each run's busbw at large messages (the peak over sizes of 1 GiB and up) at the time it ran; dashed horizontal lines are the targets."
+      caption={
+        "Each run's busbw at large messages (the peak over sizes of 1 GiB and up) at the time it " +
+        'ran; dashed horizontal lines are the targets.'
+      }
     >
       <LineChart data={rows} margin={{ top: 16, right: 24, bottom: 0, left: 8 }}>
         <CartesianGrid strokeDasharray="3 3" />

@@ -24,6 +24,7 @@ import {
   type ReportRange,
 } from './bandwidth.ts';
 import { BandwidthChart } from './BandwidthChart.tsx';
+import './bandwidth.css';
 
 function RangeControls({ r }: { r: ReportRange }) {
   const go = (x: ReportRange) => setQuery({ from: x.from, to: x.to, period: x.period === 'custom' ? null : x.period });

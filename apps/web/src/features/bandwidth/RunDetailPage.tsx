@@ -8,6 +8,7 @@ import { verdictLook } from '../../lib/status.ts';
 import { formatGBs, gdrText, nodesText, targetText } from './bandwidth.ts';
 import { Correlation } from './Correlation.tsx';
 import { SizeChart } from './SizeChart.tsx';
+import './bandwidth.css';
 
 const num = (x: number | null, d = 2) => (x === null ? '—' : x.toFixed(d));
 

@@ -23,7 +23,10 @@ export function SizeChart({ d }: { d: NcclRunDetailReply }) {
     <ChartCard
       testId="run-size-chart"
       height={280}
-      caption="busbw per message size (log scale). The shaded band is where the run's headline comes from: the peak over sizes of 1 GiB and up (the largest size when the run stopped below 1 GiB)."
+      caption={
+        "busbw per message size (log scale). The shaded band is where the run's headline comes " +
+        'from: the peak over sizes of 1 GiB and up (the largest size when the run stopped below 1 GiB).'
+      }
     >
       <LineChart data={points} margin={{ top: 16, right: 24, bottom: 0, left: 8 }}>
         <CartesianGrid strokeDasharray="3 3" />

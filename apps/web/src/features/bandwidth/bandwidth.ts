@@ -104,9 +104,14 @@ export function correlationText(d: Pick<NcclRunDetailReply, 'correlation' | 'run
   if (c.hosts.length === 0) {
     return d.run.hosts.length === 0
       ? 'the log names no host (no rank lines), so no fabric finding can be tied to this run.'
-      : `none of the run's hosts (${d.run.hosts.join(', ')}) is in the topology, so no fabric finding can be tied to this run.`;
+      : `none of the run's hosts (${d.run.hosts.join(', ')}) is in the topology, so no fabric finding ` +
+          `can be tied to this run.`;
   }
   const hcas = c.hosts.reduce((n, h) => n + h.hcas, 0);
   const missing = c.unmatchedHosts.length ? `; ${c.unmatchedHosts.join(', ')} not in the topology` : '';
-  return `findings on ${plural(c.hosts.length, 'host')} (${plural(hcas, 'HCA')}${missing}), their ${plural(c.links, 'link')} and the ${plural(c.switches, 'switch', 'switches')} above them (${c.tiers.join(', ') || 'none'}).`;
+  return (
+    `findings on ${plural(c.hosts.length, 'host')} (${plural(hcas, 'HCA')}${missing}), their ` +
+    `${plural(c.links, 'link')} and the ${plural(c.switches, 'switch', 'switches')} above them ` +
+    `(${c.tiers.join(', ') || 'none'}).`
+  );
 }

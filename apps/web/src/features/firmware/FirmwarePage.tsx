@@ -5,6 +5,7 @@ import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
 import { href } from '../../router.ts';
 import { behind, deviceLabel, staleness, tierName, tiersText } from './firmware.ts';
+import './firmware.css';
 
 const DRIFT_FINDINGS = href('/findings', { kind: 'ibdiagnet-firmware-drift', state: 'open' });
 

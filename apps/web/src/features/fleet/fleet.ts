@@ -47,7 +47,10 @@ export function countsLine(s: {
   downLinks: number;
 }): string {
   const n = (x: number) => x.toLocaleString('en-US');
-  return `${n(s.switches)} switches · ${n(s.hcas)} HCAs · ${n(s.links)} links (${n(s.degradedLinks)} degraded, ${n(s.downLinks)} down)`;
+  return (
+    `${n(s.switches)} switches · ${n(s.hcas)} HCAs · ${n(s.links)} links (${n(s.degradedLinks)} ` +
+    `degraded, ${n(s.downLinks)} down)`
+  );
 }
 
 /** Scan kinds by freshness, stale first: what a tile says about how current its fabric's data is. */

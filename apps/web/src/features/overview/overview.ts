@@ -37,7 +37,9 @@ export function smVerdict(sm: SmSummary): { look: StatusLook; detail: string } {
     case 'no-standby':
       return {
         look: { icon: '▲', label: 'NO STANDBY', tone: 'bad' },
-        detail: `${sm.masterName ?? sm.masterGuid ?? 'master'} · no standby${sm.missingCount ? ` · ${sm.missingCount} not answering` : ''} · ${failovers}`,
+        detail:
+          `${sm.masterName ?? sm.masterGuid ?? 'master'} · no standby` +
+          `${sm.missingCount ? ` · ${sm.missingCount} not answering` : ''} · ${failovers}`,
       };
     case 'sm-missing':
       return {

@@ -7,6 +7,7 @@ import { Time } from '../../components/Time.tsx';
 import { TokenHint, WriteButton } from '../../components/WriteButton.tsx';
 import { smVerdict } from '../overview/overview.ts';
 import { designationSource, eventLook, smAlarms, smPlace, smStateLook, sortEvents, sortSms } from './sm.ts';
+import './sm.css';
 
 function Freshness({ r }: { r: SmReply }) {
   const failed = r.lastScan?.status === 'failed' ? r.lastScan : null;

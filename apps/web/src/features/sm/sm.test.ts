@@ -45,25 +45,33 @@ describe('sm helpers', () => {
     ).toEqual(['a', 'b', 'c', 'e', 'd']);
   });
 
-  it('raises every alarm that holds: split brain, no master, rogue (naming host and port), no standby, not seen', () => {
-    expect(smAlarms(ok, [row('a', 'MASTER', 15), row('b', 'STANDBY', 1)])).toEqual([]);
-    expect(smAlarms({ ...ok, masterCount: 2 }, [])[0]!.text).toContain('SPLIT BRAIN');
-    expect(smAlarms({ ...ok, masterCount: 0 }, [])[0]!.tone).toBe('crit');
-    const rogue = row('r', 'MASTER', 15, { designated: false, name: 'dgx-0003 mlx5_0', portNum: 1, host: 'dgx-0003' });
-    const dead = row('b', 'STANDBY', 1, { answering: false, name: 'head-02 mlx5_0', portNum: 1 });
-    const alarms = smAlarms({ ...ok, standbyCount: 0 }, [rogue, row('a', 'STANDBY', 15), dead]);
-    expect(alarms.map((a) => [a.kind, a.tone])).toEqual([
-      ['rogue', 'crit'],
-      ['no-standby', 'bad'],
-      ['not-seen', 'bad'],
-    ]);
-    expect(alarms[0]!.text).toBe(
-      '✖ ROGUE SM on dgx-0003: a subnet manager (MASTER, priority 15) answers at dgx-0003 mlx5_0 port 1, ' +
-        'which is not a designated SM port, and it is the master.',
-    );
-    expect(alarms[2]!.text).toBe('▲ Not answering: head-02 mlx5_0 port 1 (last STANDBY).');
-    expect(smAlarms({ ...ok, status: 'unknown' }, [])[0]!.text).toContain('unknown');
-  });
+  it(
+    'raises every alarm that holds: split brain, no master, rogue (naming host and port), no standby, ' + 'not seen',
+    () => {
+      expect(smAlarms(ok, [row('a', 'MASTER', 15), row('b', 'STANDBY', 1)])).toEqual([]);
+      expect(smAlarms({ ...ok, masterCount: 2 }, [])[0]!.text).toContain('SPLIT BRAIN');
+      expect(smAlarms({ ...ok, masterCount: 0 }, [])[0]!.tone).toBe('crit');
+      const rogue = row('r', 'MASTER', 15, {
+        designated: false,
+        name: 'dgx-0003 mlx5_0',
+        portNum: 1,
+        host: 'dgx-0003',
+      });
+      const dead = row('b', 'STANDBY', 1, { answering: false, name: 'head-02 mlx5_0', portNum: 1 });
+      const alarms = smAlarms({ ...ok, standbyCount: 0 }, [rogue, row('a', 'STANDBY', 15), dead]);
+      expect(alarms.map((a) => [a.kind, a.tone])).toEqual([
+        ['rogue', 'crit'],
+        ['no-standby', 'bad'],
+        ['not-seen', 'bad'],
+      ]);
+      expect(alarms[0]!.text).toBe(
+        '✖ ROGUE SM on dgx-0003: a subnet manager (MASTER, priority 15) answers at dgx-0003 mlx5_0 port 1, ' +
+          'which is not a designated SM port, and it is the master.',
+      );
+      expect(alarms[2]!.text).toBe('▲ Not answering: head-02 mlx5_0 port 1 (last STANDBY).');
+      expect(smAlarms({ ...ok, status: 'unknown' }, [])[0]!.text).toContain('unknown');
+    },
+  );
 
   it('shows an SM that did not answer as NOT SEEN whatever its last state', () => {
     expect(smStateLook({ answering: false, state: 'MASTER', designated: true })).toMatchObject({

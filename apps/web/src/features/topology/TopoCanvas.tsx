@@ -268,7 +268,10 @@ export function TopoCanvas(p: TopoCanvasProps) {
         ref={canvasRef}
         tabIndex={0}
         role="img"
-        aria-label="Fabric topology map. Drag or arrow keys to pan, wheel or plus/minus to zoom, 0 to fit, Escape to clear the selection. The side panel lists problem links."
+        aria-label={
+          'Fabric topology map. Drag or arrow keys to pan, wheel or plus/minus to zoom, 0 to ' +
+          'fit, Escape to clear the selection. The side panel lists problem links.'
+        }
         data-testid="topology-canvas"
         data-expanded={expandedNow ? '1' : '0'}
         onPointerDown={onPointerDown}

@@ -18,6 +18,7 @@ import {
   type Selection,
 } from './model.ts';
 import { TopoCanvas, type FocusRequest } from './TopoCanvas.tsx';
+import './topology.css';
 
 const HIT_LABEL: Record<SearchHit['what'], string> = {
   host: 'host ',

@@ -1,8 +1,9 @@
 /**
- * Synthetic topology replies for tests (not imported by the app). Shapes follow api.ts; the
- * names and GUIDs are made up.
+ * Synthetic topology replies for tests (not imported by the app). Shapes follow api.ts.
+ * `fatTreeReply` is the fabric generator's tree (@ibwatch/fabric, the one the lab simulates);
+ * `syntheticFabric` keeps small hand-made shapes whose numbers the layout tests spell out.
  */
-import type { LinkHealth, TopoLink, TopoNode, TopologyReply } from '@ibwatch/fabric';
+import type { FatTree, LinkHealth, Tier, TopoLink, TopoNode, TopologyReply } from '@ibwatch/fabric';
 
 const guid = (prefix: number, i: number) =>
   `0x${prefix.toString(16).padStart(4, '0')}${i.toString(16).padStart(12, '0')}`;
@@ -151,4 +152,49 @@ export function ndrWithSharp(): TopologyReply {
     host: null,
   });
   return reply;
+}
+
+/**
+ * The reply the collector would give for a generated fat-tree (`generateFatTree`): tiers from the
+ * generator's roles, LIDs in ibsim order (switches first), every `badEvery`-th link not ok.
+ */
+export function fatTreeReply(t: FatTree, badEvery = 0): TopologyReply {
+  const tierOf: Record<FatTree['nodes'][number]['role'], Tier> = {
+    leaf: 'leaf',
+    spine: 'spine',
+    core: 'core',
+    'gpu-hca': 'hca',
+    'head-hca': 'hca',
+  };
+  const nodes: TopoNode[] = t.nodes.map((n, i) => ({
+    guid: n.guid,
+    name: n.name,
+    type: n.type === 'switch' ? 'switch' : 'ca',
+    tier: tierOf[n.role],
+    rail: n.rail ?? null,
+    rack: n.rack,
+    lid: i + 1,
+    host: n.host ?? null,
+  }));
+  const byName = new Map(nodes.map((n) => [n.name, n]));
+  const linkTier = (a: Tier, b: Tier): TopoLink['tier'] =>
+    a === 'hca' ? 'hca-leaf' : a === 'leaf' && b === 'spine' ? 'leaf-spine' : a === 'spine' ? 'spine-core' : 'other';
+  const healths: LinkHealth[] = ['degraded', 'errors', 'down'];
+  const links: TopoLink[] = t.links.map((l, i) => {
+    const a = byName.get(l.a.node)!;
+    const b = byName.get(l.b.node)!;
+    const id = i + 1;
+    const health = badEvery && id % badEvery === 0 ? healths[id % 3] : 'ok';
+    return {
+      id,
+      tier: linkTier(a.tier, b.tier),
+      health,
+      a: { guid: a.guid, name: a.name, port: l.a.port, lid: a.lid, rack: a.rack },
+      b: { guid: b.guid, name: b.name, port: l.b.port, lid: b.lid, rack: b.rack },
+      widthActive: health === 'degraded' ? '1X' : (l.width ?? t.width),
+      speedActive: l.speed ?? t.speed,
+      reason: health === 'ok' ? null : `generated ${health}`,
+    };
+  });
+  return { generatedAt: Date.UTC(2026, 10, 29), nodes, links };
 }

@@ -62,6 +62,9 @@ describe('search and host rails', () => {
     expect(searchTopology(idx, 'spine-001')[0]).toMatchObject({ name: 'spine-001', what: 'switch' });
     const hca = idx.reply.nodes.find((n) => n.tier === 'hca')!;
     expect(searchTopology(idx, hca.guid.toUpperCase().replace('0X', ''))[0].guid).toBe(hca.guid);
+    // The colon form of vendor dumps is the same GUID, an exact hit (normalizeGuid).
+    const colons = hca.guid.slice(2).match(/../g)!.join(':');
+    expect(searchTopology(idx, colons)[0]).toMatchObject({ guid: hca.guid, name: hca.name });
     expect(searchTopology(idx, 'dgx-0001')[0]).toMatchObject({ what: 'host', host: 'dgx-0001' });
     expect(searchTopology(idx, '  ')).toEqual([]);
   });

@@ -1,12 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import type { TopologyReply } from '@ibwatch/fabric';
-import { ndrWithSharp, syntheticFabric, TEN_K, tinyFabric } from './fixtures.ts';
+import { generateFatTree, type TopologyReply } from '@ibwatch/fabric';
+import { fatTreeReply, ndrWithSharp, syntheticFabric, TEN_K, tinyFabric } from './fixtures.ts';
 import { layoutTopology } from './layout.ts';
 import { fitLabel } from './labels.ts';
 
 function tierYs(l: ReturnType<typeof layoutTopology>) {
   return l.tiers.map((t) => t.y);
 }
+
+describe("layoutTopology() on the fabric generator's 10k-GPU fat-tree", () => {
+  const tree = generateFatTree({ gpus: 10_000, tiers: 3 });
+  const reply = fatTreeReply(tree, 97);
+
+  it('places every switch, groups every HCA under its leaf and every link end on a node', () => {
+    const l = layoutTopology(reply);
+    const switches = tree.nodes.filter((n) => n.type === 'switch').length;
+    const leaves = tree.nodes.filter((n) => n.role === 'leaf').length;
+    expect(l.tiers.map((t) => t.tier)).toEqual(['core', 'spine', 'leaf', 'hca']);
+    expect(l.groups).toBe(leaves);
+    expect(l.nodes).toHaveLength(switches + leaves);
+    const groups = l.nodes.filter((n) => n.kind === 'group');
+    expect(groups.reduce((s, g) => s + (g.members?.length ?? 0), 0)).toBe(tree.nodes.length - switches);
+    expect(l.unplaced).toBe(0);
+    const missing = reply.links.flatMap((link) => [link.a, link.b]).filter((e) => l.nodeOf.get(e.guid) === undefined);
+    expect(missing).toEqual([]);
+  }, 60_000);
+});
 
 describe('layoutTopology() on a synthetic 10k-GPU fabric', () => {
   const reply = syntheticFabric(TEN_K);

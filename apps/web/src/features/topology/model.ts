@@ -2,7 +2,7 @@
  * Pure indexes over a TopologyReply (built once per reply) and the searches the page runs on
  * them: by name / host / GUID, and a host's rails end to end.
  */
-import { compareLinkEnds, type TopoLink, type TopoNode, type TopologyReply } from '@ibwatch/fabric';
+import { compareLinkEnds, normalizeGuid, type TopoLink, type TopoNode, type TopologyReply } from '@ibwatch/fabric';
 
 export interface TopoIndex {
   reply: TopologyReply;
@@ -95,6 +95,7 @@ export function searchTopology(idx: TopoIndex, query: string, limit = 20): Searc
   const q = query.trim().toLowerCase();
   if (!q) return [];
   const g = guidish(q);
+  const exactGuid = g ? normalizeGuid(g) : undefined;
   const exact: SearchHit[] = [];
   const partial: SearchHit[] = [];
   const hosts = new Set<string>();
@@ -108,7 +109,7 @@ export function searchTopology(idx: TopoIndex, query: string, limit = 20): Searc
       (host === q ? exact : partial).push(hit);
     }
     const what = n.tier === 'aggregation' ? 'aggregation' : n.type === 'switch' ? 'switch' : 'hca';
-    if (name === q || (g && hex === g.padStart(16, '0'))) exact.push({ guid: n.guid, name: n.name, what });
+    if (name === q || n.guid === exactGuid) exact.push({ guid: n.guid, name: n.name, what });
     else if (name.includes(q) || (g && hex.includes(g))) partial.push({ guid: n.guid, name: n.name, what });
     if (exact.length >= limit) break;
   }

@@ -10,6 +10,7 @@ import { TokenHint, WriteButton } from '../../components/WriteButton.tsx';
 import { lifecycleLook, SEVERITIES, severityLook } from '../../lib/status.ts';
 import { portHref, setQuery, useLocation } from '../../router.ts';
 import { describeFilters, parseWorklistFilters, racksOf, worklistApiPath, worklistCsvHref } from './worklist.ts';
+import './worklist.css';
 
 function End({ end }: { end: LinkEnd | null }) {
   if (!end) return <span className="muted">remote end unknown</span>;

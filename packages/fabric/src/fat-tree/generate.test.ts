@@ -1,8 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { generateTopology, planTopology } from './generator.ts';
-import { ibsimLimits, writeNetfile, writeRootsFile } from './netfile.ts';
-import { parseNodeNameMap, writeNodeNameMap } from './node-name-map.ts';
-import { nodesByName, portTable, type Topology } from './topology.ts';
+// The lab's names for the generator, so that these tests read as they did in packages/lab.
+import { generateFatTree as generateTopology, planFatTree as planTopology } from './generate.ts';
+import { fatTreeNodesByName as nodesByName, fatTreePortTable as portTable, type FatTree as Topology } from './model.ts';
 
 /** Pure CPU work, but 7.6 s under load average 10 on 2 cores (vitest's default is 5 s). */
 const T = 60_000;
@@ -11,7 +10,7 @@ function count(t: Topology, role: string): number {
   return t.nodes.filter((n) => n.role === role).length;
 }
 
-describe('generateTopology()', () => {
+describe('generateFatTree()', () => {
   it.each([
     // gpus, tiers, leaves, spines, cores, links
     [16, 2, 9, 8, 0, 16 + 2 + 9 * 32],
@@ -111,7 +110,6 @@ describe('generateTopology()', () => {
       expect(new Set(guids).size).toBe(guids.length);
       for (const g of guids) expect(g).toMatch(/^0x[0-9a-f]{16}$/);
       expect(a.roots).toEqual(a.nodes.filter((n) => n.role === 'core').map((n) => n.guid));
-      expect(writeRootsFile(a).trim().split('\n')).toHaveLength(a.shape.cores);
     },
     T,
   );
@@ -132,12 +130,9 @@ describe('generateTopology()', () => {
       // CPU time, not wall time: on a loaded 2-core CI box the wall clock measures the neighbours.
       const t0 = process.cpuUsage();
       const t = generateTopology({ gpus: 10_000 });
-      const net = writeNetfile(t);
       const cpu = process.cpuUsage(t0);
       expect((cpu.user + cpu.system) / 1000).toBeLessThan(3000);
       expect(count(t, 'gpu-hca')).toBe(10_000);
-      expect(net.length).toBeGreaterThan(1_000_000);
-      expect(ibsimLimits(t).ports).toBeGreaterThanOrEqual(t.nodes.reduce((s, n) => s + n.numPorts + 1, 0));
     },
     T,
   );
@@ -147,48 +142,6 @@ describe('generateTopology()', () => {
     () => {
       expect(() => generateTopology({ gpus: 0 })).toThrow(/gpus/);
       expect(() => generateTopology({ gpus: 16, radix: 63 })).toThrow(/radix/);
-    },
-    T,
-  );
-});
-
-describe('writeNetfile()', () => {
-  it(
-    'writes both ends of each cable with the rate and explicit GUIDs',
-    () => {
-      const text = writeNetfile(generateTopology({ gpus: 16 }));
-      expect(text).toContain(
-        'switchguid=0xfc6a1c0301000001\nSwitch 64 "leaf-r0-01" # "leaf-r0-01" enhanced port 0 lid 0 lmc 0',
-      );
-      expect(text).toContain('Ca 1 "dgx-0001 mlx5_0" # "dgx-0001 mlx5_0"\n[1] "leaf-r0-01"[1] # lid 0 4xHDR');
-      expect(text).toMatch(/Switch 64 "leaf-r0-01"[^]*?\n\[1\] "dgx-0001 mlx5_0"\[1\] # lid 0 4xHDR/);
-    },
-    T,
-  );
-
-  it(
-    'writes a per-link override on both ends and refuses NDR (ibsim 0.10 cannot parse it)',
-    () => {
-      const t = generateTopology({ gpus: 16 });
-      t.links[0] = { ...t.links[0], width: '2X' };
-      const text = writeNetfile(t);
-      expect(text.match(/ 2xHDR/g)).toHaveLength(2);
-      expect(() => writeNetfile(generateTopology({ gpus: 16, speed: 'NDR' }))).toThrow(/cannot simulate NDR/);
-    },
-    T,
-  );
-});
-
-describe('node-name-map', () => {
-  it(
-    'round-trips names and rack locations',
-    () => {
-      const t = generateTopology({ gpus: 64 });
-      const text = writeNodeNameMap(t);
-      expect(text).toContain('0xb83fd20300000106 "dgx-0001 mlx5_3" # rack=R01 u=2');
-      const parsed = parseNodeNameMap(text);
-      expect(parsed).toHaveLength(t.nodes.length);
-      expect(parsed.find((e) => e.name === 'leaf-r3-01')).toMatchObject({ rack: 'N01', u: 4 });
     },
     T,
   );
