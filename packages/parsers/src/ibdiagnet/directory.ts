@@ -5,8 +5,6 @@
  * 2. Each other file's `# Running timestamp` is read from its first 4 KB; files of another run
  *    are not parsed at all: skipped with a warning, or `ParseError` with `strict: true`.
  * 3. The rest are streamed through their parsers and joined (snapshot.ts).
- * A big db_csv has its PM rows read on a worker thread meanwhile (pm-thread.ts), joined in
- * when the .pm fallback is decided, or at the end.
  * A broken secondary file (truncated, binary) is skipped with a warning unless `strict`; a
  * broken db_csv always throws. Every file is optional, but a directory with none throws. A name
  * that is there but is not a regular file (FIFO, device, directory, symbolic link to nothing) or
@@ -20,8 +18,6 @@ import { ParseError } from '../parse-error.ts';
 import type { LineParser } from './line-source.ts';
 import { IBDIAGNET_PARSERS, secondaryFailure } from './parse-files.ts';
 import { NetDumpParser } from './net-dump.ts';
-import { PM_THREAD_MIN_BYTES, pmThreadWarm, readDbCsvOnTwoThreads } from './pm-thread.ts';
-import type { TwoThreadRead } from './pm-thread.ts';
 import { parseFile, readHead } from './read-file.ts';
 import { selectRun } from './runs.ts';
 import type { FileStamp } from './runs.ts';
@@ -33,12 +29,6 @@ import type { DumpHeader } from './values.ts';
 export interface ReadIbdiagnetOptions {
   /** Throw `ParseError` for a file of another run or a broken secondary file. Default false. */
   strict?: boolean;
-  /**
-   * Read the db_csv's PM rows on a worker thread: by default when the file has at least
-   * {@link PM_THREAD_MIN_BYTES} and the worker is loaded (the first such read starts it); the
-   * result is the same either way.
-   */
-  pmThread?: boolean;
   /** Refuse a file larger than this. Default {@link MAX_INPUT_FILE_BYTES} (1 GiB). */
   maxFileBytes?: number;
 }
@@ -69,7 +59,6 @@ export async function readIbdiagnetDir(
   const strict = options.strict ?? false;
   const warnings: ParseWarning[] = [];
   const kinds = [] as (keyof IbdiagnetParsed)[];
-  let dbCsvSize = 0;
   const maxBytes = options.maxFileBytes ?? MAX_INPUT_FILE_BYTES;
   for (const k of RUN_PRIORITY) {
     let size: number | undefined;
@@ -83,7 +72,6 @@ export async function readIbdiagnetDir(
     }
     if (size === undefined) continue;
     kinds.push(k);
-    if (k === 'dbCsv') dbCsvSize = size;
   }
   if (kinds.length === 0) {
     throw new ParseError({ format: 'ibdiagnet2', file: dir, reason: 'no ibdiagnet2.* files in directory' });
@@ -105,24 +93,8 @@ export async function readIbdiagnetDir(
   };
 
   const stamps: FileStamp[] = [];
-  let twoThreads: TwoThreadRead | undefined;
-  const joinPm = async (): Promise<void> => {
-    if (twoThreads === undefined) return;
-    const read = twoThreads;
-    twoThreads = undefined;
-    parsed.dbCsv = await read.join();
-  };
   if (kinds[0] === 'dbCsv') {
-    // A cold worker (the first big directory of the process) would make this read wait for its
-    // start-up: this one is read on one thread, and the worker is ready for the next.
-    if (options.pmThread ?? (dbCsvSize >= PM_THREAD_MIN_BYTES && pmThreadWarm())) {
-      twoThreads = await readDbCsvOnTwoThreads(join(dir, IBDIAGNET_FILES.dbCsv), undefined, { strict });
-      parsed.dbCsv = twoThreads.main;
-      // With `strict` the first error must be the db_csv's, before any other file's.
-      if (strict) await joinPm();
-    } else {
-      await parse('dbCsv');
-    }
+    await parse('dbCsv');
     stamps.push({ file: IBDIAGNET_FILES.dbCsv, timestamp: parsed.dbCsv!.value.runTimestamp });
   }
   for (const k of kinds) {
@@ -139,10 +111,8 @@ export async function readIbdiagnetDir(
   };
   for (const k of kinds) {
     if (k === 'dbCsv' || !sel.accepted.has(IBDIAGNET_FILES[k])) continue;
-    if (k === 'pm') await joinPm();
     if (!redundant(k)) await parse(k);
   }
-  await joinPm();
 
   const result = buildIbdiagnetSnapshot(parsed, {
     strict,

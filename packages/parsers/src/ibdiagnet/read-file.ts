@@ -5,10 +5,9 @@
  * the lines the parser reads in place (db_csv rows; see bytes.ts). `readFileLines` is the
  * `node:readline` alternative for callers that want an `AsyncIterable<string>`.
  *
- * The reads are synchronous. An awaited fs call runs on a libuv pool thread, and while the PM
- * worker (pm-thread.ts) keeps the other core of a 2-core machine busy, that thread first waits
- * for a core: the ~20 awaits of a 10k-GPU directory left the main thread idle ~50 ms per read.
- * The parse holds the thread far longer than the reads of these local files do.
+ * The reads are synchronous. An awaited fs call runs on a libuv pool thread, which on a busy
+ * 2-core machine first waits for a core: the ~20 awaits of a 10k-GPU directory left the main
+ * thread idle ~50 ms per read. The parse holds the thread far longer than these reads do.
  */
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
