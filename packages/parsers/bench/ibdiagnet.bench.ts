@@ -1,8 +1,8 @@
 /**
- * Benchmark of `readIbdiagnetDir` and of `ibqueryerrorsTable` against a floor: the time
+ * Benchmark of `readIbdiagnetRun` (over 1 MB chunks read from disk, as the collector reads) and of `ibqueryerrorsTable` against a floor: the time
  * Node needs merely to read the same files and split them into lines as strings (1 MB UTF-8
  * stream + splitter, no parsing). The parse figures include reading: the parsers get the files'
- * bytes (readIbdiagnetDir reads 1 MB chunks, ibqueryerrorsTable a Buffer read with readFile),
+ * bytes (the directory in 1 MB chunks, ibqueryerrorsTable a Buffer read with readFile),
  * exactly as the floor includes its reading. Both produce their counters as CounterTables, as
  * the collector uses them. Targets: ≥ 50 MB/s and ≤ 3× the floor. CPU and wall time are both
  * reported (best and median of the runs; see measure.ts for why).
@@ -18,7 +18,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { readIbdiagnetDir } from '../src/ibdiagnet/directory.ts';
+import { readRunDir } from '../src/ibdiagnet/test-support.ts';
 import { generateIbdiagnetDir } from './generate.ts';
 import { benchIbqueryerrors, reportIbqueryerrors } from './ibqueryerrors.bench.ts';
 import { generateIbqueryerrors } from './ibqueryerrors-generate.ts';
@@ -49,12 +49,12 @@ export interface BenchFigures {
 
 /** Parse `dir` `runs` times and compare with reading + line-splitting the same files. */
 export async function benchIbdiagnet(dir: string, runs = 5): Promise<BenchFigures> {
-  const first = await readIbdiagnetDir(dir);
+  const first = readRunDir(dir);
   const files = (first.value.meta.filesUsed ?? '').split(',').filter(Boolean);
   let bytes = 0;
   for (const f of files) bytes += (await stat(join(dir, f))).size;
   const { parse, floor, touch } = await measureRounds(runs, {
-    parse: () => readIbdiagnetDir(dir),
+    parse: async () => readRunDir(dir),
     floor: async () => {
       for (const f of files) await readAndSplit(join(dir, f));
     },

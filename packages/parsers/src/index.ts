@@ -1,7 +1,11 @@
 export { ParseError, type ParseErrorInit } from './parse-error.ts';
 export * from './nccl/index.ts';
 // ibdiagnet2 output directory
-export { readIbdiagnetDir, type ReadIbdiagnetOptions } from './ibdiagnet/directory.ts';
+export {
+  readIbdiagnetRun,
+  type IbdiagnetFiles,
+  type IbdiagnetRunOptions,
+} from './ibdiagnet/run-reader.ts';
 export { parseIbdiagnetFiles, type IbdiagnetTexts } from './ibdiagnet/parse-files.ts';
 export { buildIbdiagnetSnapshot, type IbdiagnetParsed, type SnapshotOptions } from './ibdiagnet/snapshot.ts';
 export { parseDbCsv, parseDbCsvAsync, DbCsvParser, type DbCsvOptions } from './ibdiagnet/db-csv.ts';
@@ -30,6 +34,7 @@ export { preferredCounter, EXT_TWIN } from './ibdiagnet/counters.ts';
 export {
   runLineParser,
   runLineParserAsync,
+  runLineParserChunks,
   ByteLineSplitter,
   ChunkLineSplitter,
   MAX_LINE_BYTES,
@@ -37,17 +42,6 @@ export {
   type LineSource,
 } from './ibdiagnet/line-source.ts';
 export { decodeUtf8, type TextOrBytes } from './bytes.ts';
-export { parseFile, readFileLines, type ParseFileOptions } from './ibdiagnet/read-file.ts';
-export {
-  fileKind,
-  inputFileProblem,
-  MAX_INPUT_FILE_BYTES,
-  openInputFile,
-  readInputFile,
-  readInputHead,
-  type InputFile,
-  type OpenInputOptions,
-} from './input-file.ts';
 // infiniband-diags tools (src/diags/)
 export {
   runLines as runDiagsLines,

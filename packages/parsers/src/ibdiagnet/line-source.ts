@@ -62,6 +62,19 @@ export function runLineParser<T>(parser: LineParser<T>, input: LineSource): Pars
   return parser.finish();
 }
 
+/**
+ * Feed a file's bytes, chunk after chunk, to `parser` and finish it: what a file reader hands
+ * over (a chunk may be re-used once the next is asked for). Lines end at `\n` (CRLF too); a lone
+ * `\r` stays inside its line, as in {@link ChunkLineSplitter}; lines over `MAX_LINE_BYTES` go
+ * to the parser's `skipLine`.
+ */
+export function runLineParserChunks<T>(parser: LineParser<T>, chunks: Iterable<Uint8Array>): ParseResult<T> {
+  const splitter = new ByteLineSplitter(parser, false);
+  for (const chunk of chunks) splitter.push(chunk);
+  splitter.end();
+  return parser.finish();
+}
+
 /** Same as {@link runLineParser} for an async iterable of lines (e.g. `node:readline`). */
 export async function runLineParserAsync<T>(
   parser: LineParser<T>,

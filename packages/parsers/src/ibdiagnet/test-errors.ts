@@ -10,13 +10,3 @@ export function parseError(fn: () => unknown): ParseError {
   }
   throw new Error('expected a ParseError');
 }
-
-export async function parseErrorAsync(fn: () => Promise<unknown>): Promise<ParseError> {
-  try {
-    await fn();
-  } catch (e) {
-    if (e instanceof ParseError) return e;
-    throw e;
-  }
-  throw new Error('expected a ParseError');
-}
