@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, truncateSync, writeFileSync, openSync, writeSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LogParser } from '../src/ibdiagnet/log.ts';
-import { runLineParserChunks } from '../src/ibdiagnet/line-source.ts';
+import { runLineParserChunks } from '../src/common/line-runner.ts';
 import { fileChunks } from '../src/ibdiagnet/test-support.ts';
 
 const sizes = process.argv.slice(2).map(Number);

@@ -1,4 +1,4 @@
-export { ParseError, type ParseErrorInit } from './parse-error.ts';
+export { ParseError, type ParseErrorInit } from './common/parse-error.ts';
 export * from './nccl/index.ts';
 // ibdiagnet2 output directory
 export {
@@ -40,15 +40,9 @@ export {
   MAX_LINE_BYTES,
   type LineParser,
   type LineSource,
-} from './ibdiagnet/line-source.ts';
-export { decodeUtf8, type TextOrBytes } from './bytes.ts';
+} from './common/line-runner.ts';
+export { decodeUtf8, type TextOrBytes } from './common/bytes.ts';
 // infiniband-diags tools (src/diags/)
-export {
-  runLines as runDiagsLines,
-  runLinesAsync as runDiagsLinesAsync,
-  type ParseOptions as DiagsParseOptions,
-  type LineInput as DiagsLineInput,
-} from './diags/common.ts';
 export { IBQE_ERROR_MODE_COUNTERS } from './diags/ibqueryerrors-grammar.ts';
 export {
   parseIbqueryerrors,

@@ -11,7 +11,8 @@
  * binary data throws; other lines are warnings.
  */
 import type { FabricNode, NodeType } from '@ibwatch/fabric';
-import { LineContext, type LineInput, type LineParser, type ParseOptions, runLines } from './common.ts';
+import { LineContext, type ParseOptions } from '../common/line-context.ts';
+import { type LineParser, type LineSource, runLineParser } from '../common/line-runner.ts';
 
 const NODE_RE =
   /^(Ca|Switch|Router)\s*:\s*(0x[0-9a-fA-F]+)\s+ports\s+(\d+)\s+"(.*)"(?:\s+(base|enhanced)\s+port\s+0\s+lid\s+(\d+)\s+lmc\s+(\d+))?\s*$/;
@@ -57,6 +58,6 @@ export function createIbnodesParser(opts: ParseOptions = {}): LineParser<DiagsNo
 }
 
 /** Parse ibhosts / ibswitches / ibrouters / ibnodes output. */
-export function parseIbnodes(input: LineInput, opts: ParseOptions = {}) {
-  return runLines(createIbnodesParser(opts), input);
+export function parseIbnodes(input: LineSource, opts: ParseOptions = {}) {
+  return runLineParser(createIbnodesParser(opts), input);
 }

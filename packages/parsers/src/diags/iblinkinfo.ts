@@ -18,7 +18,8 @@
  * unknown line (`...`) is a warning and is skipped.
  */
 import type { FabricPort, Guid, NodeType } from '@ibwatch/fabric';
-import { LineContext, type LineInput, type LineParser, type ParseOptions, runLines } from './common.ts';
+import { LineContext, type ParseOptions } from '../common/line-context.ts';
+import { type LineParser, type LineSource, runLineParser } from '../common/line-runner.ts';
 import { type LinkLine, parseLinkLine } from './link-line.ts';
 
 /** One port as iblinkinfo reports it. */
@@ -132,6 +133,6 @@ export function createIblinkinfoParser(opts: IblinkinfoOptions = {}): LineParser
 }
 
 /** Parse iblinkinfo output (text or lines). */
-export function parseIblinkinfo(input: LineInput, opts: IblinkinfoOptions = {}) {
-  return runLines(createIblinkinfoParser(opts), input);
+export function parseIblinkinfo(input: LineSource, opts: IblinkinfoOptions = {}) {
+  return runLineParser(createIblinkinfoParser(opts), input);
 }

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { cellValue, columnIndex, tableToPortCounters, type CounterTable } from '@ibwatch/fabric';
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../parse-error.ts';
+import { ParseError } from '../common/parse-error.ts';
 import { ibqePortCounters, parseIbqueryerrors } from './ibqueryerrors.ts';
 import { ibqueryerrorsTable } from './ibqueryerrors-table.ts';
 import { fixture } from './fixture.test-helper.ts';

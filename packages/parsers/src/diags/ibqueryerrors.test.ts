@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../parse-error.ts';
+import { ParseError } from '../common/parse-error.ts';
 import { ibqePortCounters, parseIbqueryerrors, type IbqePort } from './ibqueryerrors.ts';
 import { fixture } from './fixture.test-helper.ts';
 

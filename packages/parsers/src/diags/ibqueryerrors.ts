@@ -52,10 +52,11 @@
  * `[...]` item that does not parse (e.g. a line cut mid-item), and the port keeps what parsed.
  */
 import type { Guid, NodeType, PortCounters } from '@ibwatch/fabric';
-import { isBlank } from '../lines.ts';
-import { GuidTable } from '../ibdiagnet/guid-table.ts';
-import { SMALL_BIGINTS } from '../ibdiagnet/values.ts';
-import { LineContext, type LineInput, type LineParser, type ParseOptions, runLines } from './common.ts';
+import { isBlank } from '../common/lines.ts';
+import { GuidTable } from '../common/guids.ts';
+import { SMALL_BIGINTS } from '../common/bytes.ts';
+import { LineContext, type ParseOptions } from '../common/line-context.ts';
+import { type LineParser, type LineSource, runLineParser } from '../common/line-runner.ts';
 import {
   DATA_HDR,
   ERR_HDR,
@@ -230,8 +231,8 @@ export function createIbqueryerrorsParser(opts: IbqueryerrorsOptions = {}): Line
 }
 
 /** Parse ibqueryerrors output (text or lines). */
-export function parseIbqueryerrors(input: LineInput, opts: IbqueryerrorsOptions = {}) {
-  return runLines(createIbqueryerrorsParser(opts), input);
+export function parseIbqueryerrors(input: LineSource, opts: IbqueryerrorsOptions = {}) {
+  return runLineParser(createIbqueryerrorsParser(opts), input);
 }
 
 /**

@@ -13,7 +13,7 @@
  */
 import type { Guid, LinkSpeed, LinkWidth, PhysState, PortState } from '@ibwatch/fabric';
 import { normalizeGuid } from '@ibwatch/fabric';
-import { parseLaneRate, parsePhysState, parsePortState, parseWidth } from './common.ts';
+import { parseLaneRate, parsePhysState, parsePortState, parseWidth } from './values.ts';
 
 /** The far end of a link as iblinkinfo prints it. */
 export interface LinkPeer {

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DbCsvParser, parseDbCsv, parseDbCsvAsync } from './db-csv.ts';
-import { ByteLineSplitter } from './line-source.ts';
+import { ByteLineSplitter } from '../common/line-runner.ts';
 import { parseIbdiagnetFiles } from './parse-files.ts';
 import { fixturesDir, runA, runB } from './test-support.ts';
 

@@ -26,16 +26,16 @@
  */
 import type { ParseResult, ParseWarning } from '@ibwatch/fabric';
 import { CounterTableBuilder } from '@ibwatch/fabric';
-import { ParseError } from '../parse-error.ts';
-import { decodeUtf8, encodeInto } from '../bytes.ts';
-import { looksBinary } from '../lines.ts';
+import { ParseError } from '../common/parse-error.ts';
+import { decodeUtf8, encodeInto } from '../common/bytes.ts';
+import { looksBinary } from '../common/lines.ts';
 import { CsvRow, splitCsvRow } from './csv.ts';
 import type { DbCsvData } from './db-csv-types.ts';
 import { sectionReader } from './db-csv-sections.ts';
 import type { SectionReader } from './db-csv-sections.ts';
-import { MAX_LINE_BYTES, runLineParser, runLineParserAsync } from './line-source.ts';
-import type { LineParser, LineSource } from './line-source.ts';
-import { GuidTable } from './guid-table.ts';
+import { MAX_LINE_BYTES, runLineParser, runLineParserAsync } from '../common/line-runner.ts';
+import type { LineParser, LineSource } from '../common/line-runner.ts';
+import { GuidTable } from '../common/guids.ts';
 
 export const DB_CSV_FORMAT = 'ibdiagnet2.db_csv';
 

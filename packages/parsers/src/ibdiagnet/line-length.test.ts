@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ByteLineSplitter, runLineParserChunks } from './line-source.ts';
+import { ByteLineSplitter, runLineParserChunks } from '../common/line-runner.ts';
 import { LogParser } from './log.ts';
 import { parseError } from './test-errors.ts';
 import { fileChunks } from './test-support.ts';

@@ -9,11 +9,11 @@
  * node description in inner braces is absent in old files. SPD is the lane speed in Gb/s.
  */
 import type { Guid, LinkSpeed, LinkWidth, NodeType, ParseResult } from '@ibwatch/fabric';
-import { runLineParser } from './line-source.ts';
-import type { LineParser, LineSource } from './line-source.ts';
+import { runLineParser } from '../common/line-runner.ts';
+import type { LineParser, LineSource } from '../common/line-runner.ts';
 import { laneSpeedFromGbps, widthFromText } from './speed-bits.ts';
 import { TextDump } from './text-dump.ts';
-import { parseGuidField } from './values.ts';
+import { parseGuidField } from '../common/guids.ts';
 import type { DumpHeader } from './values.ts';
 
 export const LST_FORMAT = 'ibdiagnet2.lst';

@@ -11,13 +11,13 @@
  * (`MF0;ib-switch-sequoia:MQM9700/U1`), so everything after the last column separator is kept.
  */
 import type { Guid, LinkSpeed, LinkWidth, ParseResult, PhysState, PortState } from '@ibwatch/fabric';
-import { runLineParser } from './line-source.ts';
-import type { LineParser, LineSource } from './line-source.ts';
+import { runLineParser } from '../common/line-runner.ts';
+import type { LineParser, LineSource } from '../common/line-runner.ts';
 import { laneSpeedFromGbps, widthFromText } from './speed-bits.ts';
 import { TextDump } from './text-dump.ts';
 import { ByteCells, LineCells, na } from './net-dump-cells.ts';
 import type { PortCells } from './net-dump-cells.ts';
-import { GuidTable } from './guid-table.ts';
+import { GuidTable } from '../common/guids.ts';
 import type { DumpHeader } from './values.ts';
 
 export const NET_DUMP_FORMAT = 'ibdiagnet2.net_dump';

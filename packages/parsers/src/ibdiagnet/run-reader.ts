@@ -13,9 +13,9 @@
  * that is there but may not be read (`size` throws) counts as broken, never as absent.
  */
 import type { FabricSnapshot, ParseResult, ParseWarning } from '@ibwatch/fabric';
-import { ParseError } from '../parse-error.ts';
-import { runLineParserChunks } from './line-source.ts';
-import type { LineParser } from './line-source.ts';
+import { ParseError } from '../common/parse-error.ts';
+import { runLineParserChunks } from '../common/line-runner.ts';
+import type { LineParser } from '../common/line-runner.ts';
 import { IBDIAGNET_PARSERS, secondaryFailure } from './parse-files.ts';
 import { NetDumpParser } from './net-dump.ts';
 import { selectRun } from './runs.ts';

@@ -2,8 +2,8 @@
  * nccl-tests stdout parser: one pass over the lines, any NCCL_DEBUG lines mixed in.
  */
 import type { ParseResult, ParseWarning } from '@ibwatch/fabric';
-import { looksBinary, splitLines, stripCr } from '../lines.ts';
-import { ParseError } from '../parse-error.ts';
+import { looksBinary, splitLines, stripCr } from '../common/lines.ts';
+import { ParseError } from '../common/parse-error.ts';
 import { DebugCollector } from './debug.ts';
 import { finishRun, type RunParts } from './finish.ts';
 import {

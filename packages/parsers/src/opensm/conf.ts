@@ -15,7 +15,8 @@
  * value is a warning. Unusable: binary data only; an empty file is valid (all defaults) with a
  * warning. Command-line flags (`-p`, `-s`, `-R`, `-g`) override the file and are not seen here.
  */
-import { LineContext, type LineInput, type LineParser, type ParseOptions, runLines } from '../diags/common.ts';
+import { LineContext, type ParseOptions } from '../common/line-context.ts';
+import { type LineParser, type LineSource, runLineParser } from '../common/line-runner.ts';
 
 /** HA-relevant settings, typed; undefined = not in the file. */
 export interface OpensmHaSettings {
@@ -104,8 +105,8 @@ export function createOpensmConfParser(opts: ParseOptions = {}): LineParser<Open
 }
 
 /** Parse an opensm.conf (text or lines). */
-export function parseOpensmConf(input: LineInput, opts: ParseOptions = {}) {
-  return runLines(createOpensmConfParser(opts), input);
+export function parseOpensmConf(input: LineSource, opts: ParseOptions = {}) {
+  return runLineParser(createOpensmConfParser(opts), input);
 }
 
 /**

@@ -22,7 +22,8 @@
  * Unusable: binary data. Empty input gives no events and a warning.
  */
 import type { SmState } from '@ibwatch/fabric';
-import { LineContext, type LineInput, type LineParser, type ParseOptions, runLines } from '../diags/common.ts';
+import { LineContext, type ParseOptions } from '../common/line-context.ts';
+import { type LineParser, type LineSource, runLineParser } from '../common/line-runner.ts';
 
 export type OpensmEventKind =
   | 'state'
@@ -140,6 +141,6 @@ export function createOpensmLogParser(opts: OpensmLogOptions = {}): LineParser<O
 }
 
 /** Parse an OpenSM log (text or lines). */
-export function parseOpensmLog(input: LineInput, opts: OpensmLogOptions = {}) {
-  return runLines(createOpensmLogParser(opts), input);
+export function parseOpensmLog(input: LineSource, opts: OpensmLogOptions = {}) {
+  return runLineParser(createOpensmLogParser(opts), input);
 }
