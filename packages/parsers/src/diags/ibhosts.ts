@@ -14,8 +14,10 @@ import type { FabricNode, NodeType } from '@ibwatch/fabric';
 import { LineContext, type ParseOptions } from '../common/line-context.ts';
 import { type LineParser, type LineSource, runLineParser } from '../common/line-runner.ts';
 
-const NODE_RE =
-  /^(Ca|Switch|Router)\s*:\s*(0x[0-9a-fA-F]+)\s+ports\s+(\d+)\s+"(.*)"(?:\s+(base|enhanced)\s+port\s+0\s+lid\s+(\d+)\s+lmc\s+(\d+))?\s*$/;
+const NODE_RE = new RegExp(
+  /^(Ca|Switch|Router)\s*:\s*(0x[0-9a-fA-F]+)\s+ports\s+(\d+)\s+"(.*)"/.source +
+    /(?:\s+(base|enhanced)\s+port\s+0\s+lid\s+(\d+)\s+lmc\s+(\d+))?\s*$/.source,
+);
 const TYPES: Record<string, NodeType> = { Ca: 'ca', Switch: 'switch', Router: 'router' };
 
 /** A node plus the switch port-0 flavour (`base`/`enhanced`) and LMC, when printed. */

@@ -4,7 +4,7 @@
  *
  * ```
  * CA: dgx-0032 mlx5_0:
- *       0xb83fd20300002201      3    1[  ] ==( 4X        53.125 Gbps Active/  LinkUp)==>      14    8[  ] "leaf-r0-04" (Could be 12X )
+ *       0xb83fd20300002201      3    1[  ] ==( 4X        53.125 Gbps Active/  LinkUp)==>      14    8[  ] "leaf-r0- ...
  * Switch: 0xfc6a1c0300001020 spine-02:
  *            7    8[  ] ==(                Down/ Polling)==>             [  ] "" ( )
  * ```

@@ -265,7 +265,8 @@ class PmReader implements SectionReader {
     for (const [name, s] of this.invalid) {
       this.ctx.warn(
         s.line,
-        `${this.section} column ${name}: ${s.count} invalid value(s) skipped (first: ${JSON.stringify(s.text)}, ${s.reason})`,
+        `${this.section} column ${name}: ${s.count} invalid value(s) skipped ` +
+          `(first: ${JSON.stringify(s.text)}, ${s.reason})`,
       );
     }
     this.done(this.b.build());

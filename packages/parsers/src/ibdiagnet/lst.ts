@@ -45,8 +45,12 @@ export interface LstData {
   links: LstLink[];
 }
 
-const END =
-  /\{ (CA|SW|RT) Ports:([0-9a-fA-F]+) SystemGUID:([0-9a-fA-F]+) NodeGUID:([0-9a-fA-F]+) PortGUID:([0-9a-fA-F]+) VenID:([0-9a-fA-F]+) DevID:([0-9a-fA-F]+) Rev:[0-9a-fA-F]+ (?:\{(.*?)\} )?\s*LID:([0-9a-fA-F]+) PN:([0-9a-fA-F]+) \}/g;
+const END = new RegExp(
+  /\{ (CA|SW|RT) Ports:([0-9a-fA-F]+) SystemGUID:([0-9a-fA-F]+) NodeGUID:([0-9a-fA-F]+) /.source +
+    /PortGUID:([0-9a-fA-F]+) VenID:([0-9a-fA-F]+) DevID:([0-9a-fA-F]+) Rev:[0-9a-fA-F]+ /.source +
+    /(?:\{(.*?)\} )?\s*LID:([0-9a-fA-F]+) PN:([0-9a-fA-F]+) \}/.source,
+  'g',
+);
 const TAIL = /PHY=(\S+) LOG=(\S+) SPD=(\S+)\s*$/;
 const TYPE: Record<string, NodeType> = { CA: 'ca', SW: 'switch', RT: 'router' };
 

@@ -30,7 +30,8 @@ describe('readIbdiagnetRun()', () => {
       {
         file: 'ibdiagnet2.cables',
         message:
-          'ibdiagnet2.cables is from another ibdiagnet run (2025-03-15 06:54:44 UTC +0000) than ibdiagnet2.db_csv (2025-03-31 23:43:18 UTC +0000); skipped',
+          'ibdiagnet2.cables is from another ibdiagnet run (2025-03-15 06:54:44 ' +
+          'UTC +0000) than ibdiagnet2.db_csv (2025-03-31 23:43:18 UTC +0000); skipped',
       },
     ]);
     expect(s.meta.filesSkipped).toBe('ibdiagnet2.cables');
@@ -124,7 +125,9 @@ describe('readIbdiagnetRun()', () => {
     const e = parseError(() => readRunDir(resolve(fixturesDir, 'two-runs'), { strict: true }));
     expect(e.file).toBe('ibdiagnet2.net_dump');
     expect(e.message).toBe(
-      'ibdiagnet2:ibdiagnet2.net_dump: ibdiagnet2.net_dump is from another ibdiagnet run (2025-03-15 06:54:44 UTC +0000) than ibdiagnet2.db_csv (2025-03-31 23:43:18 UTC +0000): "Running timestamp : 2025-03-15 06:54:44 UTC +0000"',
+      'ibdiagnet2:ibdiagnet2.net_dump: ibdiagnet2.net_dump is from another ' +
+        'ibdiagnet run (2025-03-15 06:54:44 UTC +0000) than ibdiagnet2.db_csv ' +
+        '(2025-03-31 23:43:18 UTC +0000): "Running timestamp : 2025-03-15 06:54:44 UTC +0000"',
     );
   });
 

@@ -13,7 +13,7 @@ import { fixture, readRunDir, real, runA, runB } from './test-support.ts';
  *   1 MT_0000000579 0x1f.0x7dc.0x42c: 265 rows; GENERAL_INFO_SMP has all 272 nodes.
  */
 describe('firmware of the real runs', () => {
-  it('takes NODES_INFO for the 265 nodes that answered it and GENERAL_INFO_SMP for the 7 Aggregation Nodes', async () => {
+  it('takes NODES_INFO for the 265 nodes that answered it, GENERAL_INFO_SMP for the 7 Aggregation Nodes', async () => {
     const { value: s } = readRunDir(runA);
     const fw = s.firmware!;
     expect(fw).toHaveLength(272);
@@ -131,7 +131,8 @@ describe('checks and their findings', () => {
     const text = [
       'START_ERRORS_PORTS_COUNTERS_DIFFERENCE_CHECK_(DURING_RUN)',
       'Scope,NodeGUID,PortGUID,PortNumber,EventName,Summary',
-      'PORT,0xfc6a1c030091cf00,0xfc6a1c030091cf00,27,PM_COUNTER_INCREASED,"symbol_error_counter increased during the run"',
+      'PORT,0xfc6a1c030091cf00,0xfc6a1c030091cf00,27,PM_COUNTER_INCREASED,"symbol_error_counter ' +
+        'increased during the run"',
       'END_ERRORS_PORTS_COUNTERS_DIFFERENCE_CHECK_(DURING_RUN)',
       '',
     ].join('\n');

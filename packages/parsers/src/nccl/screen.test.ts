@@ -116,7 +116,8 @@ describe('nccl-tests numbers that are not measurements', () => {
     const { value: run, warnings } = parseNcclTestsJson(JSON.stringify(json), { file: 'r.json' });
     const last = json.results.length - 1;
     expect(warnings.map((w) => w.message)).toContainEqual(
-      `results[${last}]: out-of-place busbw 1e+308 GB/s is above 4000 GB/s, more than any fabric carries; out-of-place result dropped`,
+      `results[${last}]: out-of-place busbw 1e+308 GB/s is above 4000 GB/s, ` +
+        `more than any fabric carries; out-of-place result dropped`,
     );
     expect(run.rows.at(-1)!.outOfPlace).toBeNull();
   });

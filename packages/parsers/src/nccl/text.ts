@@ -164,8 +164,10 @@ export function parseNcclTestsLines(lines: Iterable<string>, options: NcclParseO
     warn(
       cut?.line ?? lastRowLine,
       cut
-        ? `output cut mid-table: incomplete row at line ${cut.line} dropped (${cut.reason}); no "# Avg bus bandwidth" footer, ${rows.length} complete row(s) kept`
-        : `output ends after line ${lastRowLine} without "# Avg bus bandwidth" footer; ${rows.length} complete row(s) kept`,
+        ? `output cut mid-table: incomplete row at line ${cut.line} dropped (${cut.reason}); ` +
+            `no "# Avg bus bandwidth" footer, ${rows.length} complete row(s) kept`
+        : `output ends after line ${lastRowLine} without "# Avg bus bandwidth" footer; ` +
+            `${rows.length} complete row(s) kept`,
     );
   } else if (avgLine !== undefined && avgLine < lastRowLine) {
     warn(lastRowLine, 'result rows after the "# Avg bus bandwidth" footer');

@@ -104,7 +104,8 @@ export function createOpensmLogParser(opts: OpensmLogOptions = {}): LineParser<O
     const time = `${mon} ${day.padStart(2, '0')} ${hms}${usec ? '.' + usec : ''}`;
     const mi = MONTHS.indexOf(mon);
     if (opts.year === undefined || mi < 0) return { time };
-    const at = `${opts.year}-${String(mi + 1).padStart(2, '0')}-${day.padStart(2, '0')}T${hms}${usec ? '.' + usec : ''}`;
+    const date = `${opts.year}-${String(mi + 1).padStart(2, '0')}-${day.padStart(2, '0')}`;
+    const at = `${date}T${hms}${usec ? '.' + usec : ''}`;
     return { time, at };
   };
 
