@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readRunDir } from '../src/ibdiagnet/test-support.ts';
+import { readRunDir } from '../src/ibdiagnet/fixtures.test-helper.ts';
 import { benchIbdiagnet } from './ibdiagnet.bench.ts';
 import { generateIbdiagnetDir } from './generate.ts';
 

@@ -18,7 +18,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { readRunDir } from '../src/ibdiagnet/test-support.ts';
+import { readRunDir } from '../src/ibdiagnet/fixtures.test-helper.ts';
 import { generateIbdiagnetDir } from './generate.ts';
 import { benchIbqueryerrors, reportIbqueryerrors } from './ibqueryerrors.bench.ts';
 import { generateIbqueryerrors } from './ibqueryerrors-generate.ts';

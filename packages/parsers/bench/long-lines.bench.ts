@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LogParser } from '../src/ibdiagnet/log.ts';
 import { runLineParserChunks } from '../src/common/line-runner.ts';
-import { fileChunks } from '../src/ibdiagnet/test-support.ts';
+import { fileChunks } from '../src/ibdiagnet/fixtures.test-helper.ts';
 
 const sizes = process.argv.slice(2).map(Number);
 const MB = sizes.length > 0 ? sizes : [100, 200, 400, 1024];

@@ -78,7 +78,6 @@ export {
   type PortGuidLink,
   type DiagsNodeKind,
 } from './diags/ibnetdiscover-ports.ts';
-export { parseIbnodes, createIbnodesParser, type DiagsNode } from './diags/ibhosts.ts';
 export { parseIbnetdiscover, createIbnetdiscoverParser, type IbnetdiscoverResult } from './diags/ibnetdiscover.ts';
 export {
   parsePerfquery,
@@ -95,13 +94,6 @@ export {
   type OpensmLogResult,
   type OpensmLogOptions,
 } from './opensm/log.ts';
-export {
-  parseOpensmConf,
-  createOpensmConfParser,
-  estimateTakeoverMs,
-  type OpensmConf,
-  type OpensmHaSettings,
-} from './opensm/conf.ts';
 export {
   parseNodeNameMap,
   createNodeNameMapParser,

@@ -129,8 +129,8 @@ export function parsePerfquery(input: LineSource, opts: ParseOptions = {}) {
 
 /**
  * Merge PortCounters and PortCountersExtended blocks of the same (LID, port) into shared
- * {@link PortCounters}. perfquery identifies ports by LID only, so `lidToNode` (from ibswitches /
- * ibhosts / ibnetdiscover) supplies the node GUID; unknown LIDs and port-255 sums are skipped.
+ * {@link PortCounters}. perfquery identifies ports by LID only, so `lidToNode` (from ibnetdiscover)
+ * supplies the node GUID; unknown LIDs and port-255 sums are skipped.
  * Where both attributes print a counter (PortXmitData, ...), the 64-bit extended value wins.
  */
 export function perfqueryPortCounters(

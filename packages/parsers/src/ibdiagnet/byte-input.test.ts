@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { DbCsvParser, parseDbCsv, parseDbCsvAsync } from './db-csv.ts';
 import { ByteLineSplitter } from '../common/line-runner.ts';
 import { parseIbdiagnetFiles } from './parse-files.ts';
-import { fixturesDir, runA, runB } from './test-support.ts';
+import { fixturesDir, runA, runB } from './fixtures.test-helper.ts';
 
 const DB_CSVS = [
   ...readdirSync(fixturesDir)

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { tableRow, tableToPortCounters } from '@ibwatch/fabric';
 import { describe, expect, it } from 'vitest';
-import { parseError } from './test-errors.ts';
+import { parseError } from '../common/parse-error.test-helper.ts';
 import { parseDbCsv } from './db-csv.ts';
-import { fixture, fixturesDir } from './test-support.ts';
+import { fixture, fixturesDir } from './fixtures.test-helper.ts';
 
 describe('parseDbCsv() on hand-made inputs', () => {
   it('accepts CRLF line endings with the same result as LF', () => {

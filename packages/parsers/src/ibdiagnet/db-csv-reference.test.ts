@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateIbdiagnetDir } from '../../bench/generate.ts';
 import { parseDbCsv } from './db-csv.ts';
 import { dbCsvView, referenceDbCsv } from './db-csv-reference.test-helper.ts';
-import { runA, runB } from './test-support.ts';
+import { runA, runB } from './fixtures.test-helper.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'db-csv-ref-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

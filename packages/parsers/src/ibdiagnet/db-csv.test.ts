@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cellValue, columnIndex, tableRow, tableToPortCounters } from '@ibwatch/fabric';
 import { describe, expect, it } from 'vitest';
-import { parseError } from './test-errors.ts';
+import { parseError } from '../common/parse-error.test-helper.ts';
 import { parseDbCsv } from './db-csv.ts';
 import type { DbCsvData } from './db-csv-types.ts';
 import { preferredCounter } from './counters.ts';
-import { excerpt, fixture, fixturesDir, real, runA, runB } from './test-support.ts';
+import { excerpt, fixture, fixturesDir, real, runA, runB } from './fixtures.test-helper.ts';
 
 /*
  * Expected figures of the real runs were computed independently of this parser with

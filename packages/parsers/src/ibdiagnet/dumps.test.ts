@@ -6,8 +6,8 @@ import { parseLst } from './lst.ts';
 import { parseNetDump } from './net-dump.ts';
 import { parsePm } from './pm.ts';
 import { parseSm } from './sm.ts';
-import { parseError } from './test-errors.ts';
-import { excerpt, fixture, real, runA, runB } from './test-support.ts';
+import { parseError } from '../common/parse-error.test-helper.ts';
+import { excerpt, fixture, real, runA, runB } from './fixtures.test-helper.ts';
 
 /*
  * Independent counts (ndr-fat-tree-a): `grep -c '^"' ibdiagnet2.net_dump` = 9 switch blocks,

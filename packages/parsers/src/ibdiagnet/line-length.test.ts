@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ByteLineSplitter, runLineParserChunks } from '../common/line-runner.ts';
 import { LogParser } from './log.ts';
-import { parseError } from './test-errors.ts';
-import { fileChunks } from './test-support.ts';
+import { parseError } from '../common/parse-error.test-helper.ts';
+import { fileChunks } from './fixtures.test-helper.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'ibw-lines-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

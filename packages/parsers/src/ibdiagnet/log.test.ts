@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseIbdiagnetLog } from './log.ts';
-import { parseError } from './test-errors.ts';
-import { excerpt, fixture, real, runA, runB } from './test-support.ts';
+import { parseError } from '../common/parse-error.test-helper.ts';
+import { excerpt, fixture, real, runA, runB } from './fixtures.test-helper.ts';
 
 describe('parseIbdiagnetLog()', () => {
   const a = parseIbdiagnetLog(real(runA, 'ibdiagnet2.log'));

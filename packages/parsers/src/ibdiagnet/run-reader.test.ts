@@ -6,8 +6,8 @@ import { tableRow } from '@ibwatch/fabric';
 import { describe, expect, it } from 'vitest';
 import { parseDbCsvAsync } from './db-csv.ts';
 import { parseIbdiagnetFiles } from './parse-files.ts';
-import { parseError } from './test-errors.ts';
-import { fixture, fixturesDir, readRunDir, real, runA, runB } from './test-support.ts';
+import { parseError } from '../common/parse-error.test-helper.ts';
+import { fixture, fixturesDir, readRunDir, real, runA, runB } from './fixtures.test-helper.ts';
 
 /** The lines of a file through `node:readline`, as a caller streaming text would give them. */
 const readFileLines = (path: string): AsyncIterable<string> =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDbCsv } from './db-csv.ts';
 import { parseIbdiagnetLog } from './log.ts';
 import { buildChecks, buildFindings, buildFirmware, checkId } from './snapshot-checks.ts';
-import { fixture, readRunDir, real, runA, runB } from './test-support.ts';
+import { fixture, readRunDir, real, runA, runB } from './fixtures.test-helper.ts';
 
 /*
  * Expected firmware figures of the real run, counted without this parser:

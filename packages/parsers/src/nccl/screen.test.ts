@@ -2,7 +2,7 @@
 // all_reduce log (`all_reduce_perf.multinode.good.txt`, rows at lines 32-62, 8 GiB at line 62)
 // edited the way the hostile test edited it.
 import { describe, expect, it } from 'vitest';
-import { parseError } from '../ibdiagnet/test-errors.ts';
+import { parseError } from '../common/parse-error.test-helper.ts';
 import { fixture } from './fixtures.test-helper.ts';
 import { parseNcclTestsJson, parseNcclTestsText } from './index.ts';
 

@@ -1,5 +1,5 @@
 /** Test helper: run `fn` and return the ParseError it throws. */
-import { ParseError } from '../common/parse-error.ts';
+import { ParseError } from './parse-error.ts';
 
 export function parseError(fn: () => unknown): ParseError {
   try {
