@@ -35,7 +35,6 @@ export const SOURCE_EXTENSIONS = [
  */
 export const EXCEPTIONS = [
   { path: 'apps/collector/src/', owner: 'issue 16 "layers"', why: 'the collector is being split into layers' },
-  { path: 'packages/parsers/src/', owner: 'issue 16 "parsers"', why: 'parsers get one readable path per format' },
   { path: 'apps/collector/test/', owner: 'issue 16 "oneofeach"', why: 'long test lines being wrapped' },
   { path: 'packages/parsers/bench/', owner: 'issue 16 "oneofeach"', why: 'generator replaced by the lab one' },
 ];

@@ -61,9 +61,7 @@ export const parseStage: Stage = async (ctx) => {
     runs,
     floor: { what: 'read+split lines', value: ib.floor.wallMs },
     ratioMax: 3,
-    note:
-      `${cpu(ib.parse, ib.floor)}; on one thread ${ib.parseOneThread.wallMs.toFixed(0)} ms: ` +
-      `${(ib.parseOneThread.wallMs / ib.floor.wallMs).toFixed(2)}x`,
+    note: cpu(ib.parse, ib.floor),
   });
   rows.push({
     stage: 'parse',

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { ParseError, parseNodeNameMap, readInputFile } from '@ibwatch/parsers';
+import { ParseError, parseNodeNameMap } from '@ibwatch/parsers';
+import { readInputFile } from './input/input-file.ts';
 import { readState } from '@ibwatch/lab';
 import type { Config } from './config.ts';
 import { openDb, type Db } from './db/open-db.ts';
@@ -29,7 +30,7 @@ export function loadNames(config: Config): { names: NameBook; warnings: string[]
     return { names: new NameBook(), warnings: file ? [`node-name map ${file} not found`] : [] };
   let text: string;
   try {
-    // A regular file of sane size (a FIFO here would block the start-up): see input-file.ts.
+    // A regular file of sane size (a FIFO here would block the start-up): see input/input-file.ts.
     text = readInputFile(file, { format: 'node-name map', maxBytes: 64 << 20 }).toString('utf8');
   } catch (err) {
     if (!(err instanceof ParseError)) throw err;

@@ -130,7 +130,7 @@ export const FLAP_PORT = { nodeGuid: '0xb0cf0e0300d33fc0', portNum: 5 };
  * symbol errors and link error recoveries on ERROR_PORT and three flaps of FLAP_PORT.
  */
 export async function seedCounters(): Promise<[PortCounters[], PortCounters[]]> {
-  const { readIbdiagnetDir } = await import('@ibwatch/parsers');
+  const { readIbdiagnetDir } = await import('./input/ibdiagnet-dir.ts');
   const counters = tableToPortCounters((await readIbdiagnetDir(SAMPLE_A)).value.counters);
   let errored = withErrors(counters, ERROR_PORT, 'SymbolErrorCounter', 500n);
   errored = withErrors(errored, ERROR_PORT, 'LinkErrorRecoveryCounter', 50n);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readIbdiagnetDir } from '../src/ibdiagnet/directory.ts';
+import { readRunDir } from '../src/ibdiagnet/fixtures.test-helper.ts';
 import { benchIbdiagnet } from './ibdiagnet.bench.ts';
 import { generateIbdiagnetDir } from './generate.ts';
 
@@ -13,7 +13,7 @@ describe('generateIbdiagnetDir()', () => {
   it('writes a directory the parser reads back with the generated counts and no warnings', async () => {
     const g = await generateIbdiagnetDir(dir, { switches: 6, hcas: 40 });
     // 2 spines + 4 leaves; 10 HCAs per leaf, leaves fill their 64 ports with uplinks while spines have room.
-    const { value: s, warnings } = await readIbdiagnetDir(dir);
+    const { value: s, warnings } = readRunDir(dir);
     expect(warnings).toEqual([]);
     expect(s.nodes).toHaveLength(46);
     expect(s.nodes).toHaveLength(g.nodes);

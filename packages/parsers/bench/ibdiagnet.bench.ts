@@ -1,8 +1,8 @@
 /**
- * Benchmark of `readIbdiagnetDir` and of `ibqueryerrorsTable` against a floor: the time
+ * Benchmark of `readIbdiagnetRun` (over 1 MB chunks read from disk, as the collector reads) and of `ibqueryerrorsTable` against a floor: the time
  * Node needs merely to read the same files and split them into lines as strings (1 MB UTF-8
  * stream + splitter, no parsing). The parse figures include reading: the parsers get the files'
- * bytes (readIbdiagnetDir reads 1 MB chunks, ibqueryerrorsTable a Buffer read with readFile),
+ * bytes (the directory in 1 MB chunks, ibqueryerrorsTable a Buffer read with readFile),
  * exactly as the floor includes its reading. Both produce their counters as CounterTables, as
  * the collector uses them. Targets: ≥ 50 MB/s and ≤ 3× the floor. CPU and wall time are both
  * reported (best and median of the runs; see measure.ts for why).
@@ -18,7 +18,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { readIbdiagnetDir } from '../src/ibdiagnet/directory.ts';
+import { readRunDir } from '../src/ibdiagnet/fixtures.test-helper.ts';
 import { generateIbdiagnetDir } from './generate.ts';
 import { benchIbqueryerrors, reportIbqueryerrors } from './ibqueryerrors.bench.ts';
 import { generateIbqueryerrors } from './ibqueryerrors-generate.ts';
@@ -40,8 +40,6 @@ export interface BenchFigures {
   /** CPU and wall time, best and median, of the parse and of the floor. */
   parse: Timing;
   floor: Timing;
-  /** The parse with the PM rows read on the main thread too (`pmThread: false`). */
-  parseOneThread: Timing;
   /** Reading the files and looking at every byte once in JavaScript (see `readAndTouch`). */
   touch: Timing;
   /** parse.cpuMs / floor.cpuMs: the figure that holds on a busy machine. */
@@ -51,15 +49,12 @@ export interface BenchFigures {
 
 /** Parse `dir` `runs` times and compare with reading + line-splitting the same files. */
 export async function benchIbdiagnet(dir: string, runs = 5): Promise<BenchFigures> {
-  const first = await readIbdiagnetDir(dir);
-  // Twice more: the first read of a process only starts the PM worker (see directory.ts).
-  for (let i = 0; i < 2; i++) await readIbdiagnetDir(dir);
+  const first = readRunDir(dir);
   const files = (first.value.meta.filesUsed ?? '').split(',').filter(Boolean);
   let bytes = 0;
   for (const f of files) bytes += (await stat(join(dir, f))).size;
-  const { parse, floor, touch, parseOneThread } = await measureRounds(runs, {
-    parse: () => readIbdiagnetDir(dir),
-    parseOneThread: () => readIbdiagnetDir(dir, { pmThread: false }),
+  const { parse, floor, touch } = await measureRounds(runs, {
+    parse: async () => readRunDir(dir),
     floor: async () => {
       for (const f of files) await readAndSplit(join(dir, f));
     },
@@ -81,7 +76,6 @@ export async function benchIbdiagnet(dir: string, runs = 5): Promise<BenchFigure
     parse,
     floor,
     touch,
-    parseOneThread,
     cpuRatio: parse.cpuMs / floor.cpuMs,
     counts: { nodes: s.nodes.length, ports: s.ports.length, links: s.links.length, counters: s.counters.rows },
   };
@@ -94,8 +88,6 @@ function report(f: BenchFigures): string {
     `files    ${f.files.join(', ')}  (${mb.toFixed(1)} MB)`,
     `fabric   ${f.counts.nodes} nodes, ${f.counts.ports} ports, ${f.counts.links} links, ${f.counts.counters} PM rows`,
     line('parse', f.parse, mb) + '  (read the bytes + parse)',
-    line('parse 1T', f.parseOneThread, mb) +
-      `  (the same on one thread: ${(f.parseOneThread.wallMs / f.floor.wallMs).toFixed(2)}x the floor)`,
     line('floor', f.floor, mb) + '  (read + split into lines)',
     line('touch', f.touch, mb) +
       `  (read + a JS loop over every byte: ${(f.touch.wallMs / f.floor.wallMs).toFixed(2)}x the floor)`,

@@ -1,6 +1,6 @@
 /**
  * An ibdiagnet2.log that is one huge line without a newline (issue 14, defect 4): the time and
- * memory it costs `parseFile`, for NUL-filled files (refused at the first MiB as binary data)
+ * memory it costs `runLineParserChunks` over a file's 1 MB chunks, for NUL-filled files (refused at the first MiB as binary data)
  * and for files of printable text (skipped line, read to the end). Before the fix the NUL files
  * took 3.4 / 12 / 54 s at 100 / 200 / 400 MB (1.7 GB of memory) and 1 GiB ran past 2 minutes.
  *
@@ -12,7 +12,8 @@ import { mkdtempSync, rmSync, truncateSync, writeFileSync, openSync, writeSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LogParser } from '../src/ibdiagnet/log.ts';
-import { parseFile } from '../src/ibdiagnet/read-file.ts';
+import { runLineParserChunks } from '../src/common/line-runner.ts';
+import { fileChunks } from '../src/ibdiagnet/fixtures.test-helper.ts';
 
 const sizes = process.argv.slice(2).map(Number);
 const MB = sizes.length > 0 ? sizes : [100, 200, 400, 1024];
@@ -32,7 +33,7 @@ async function time(path: string): Promise<{ ms: number; rssMb: number; outcome:
   const t0 = performance.now();
   let outcome: string;
   try {
-    const r = await parseFile(path, new LogParser({ file: path }));
+    const r = runLineParserChunks(new LogParser({ file: path }), fileChunks(path));
     outcome = `${r.warnings.length} warnings`;
   } catch (err) {
     outcome = (err as Error).message.replace(path, 'FILE').slice(0, 70);

@@ -5,7 +5,7 @@
  * median of the runs.
  */
 import { createReadStream } from 'node:fs';
-import { ChunkLineSplitter } from '../src/ibdiagnet/line-source.ts';
+import { ChunkLineSplitter } from '../src/common/line-runner.ts';
 
 export interface Timing {
   /** Best and median wall-clock ms. */

@@ -1,7 +1,11 @@
-export { ParseError, type ParseErrorInit } from './parse-error.ts';
+export { ParseError, type ParseErrorInit } from './common/parse-error.ts';
 export * from './nccl/index.ts';
 // ibdiagnet2 output directory
-export { readIbdiagnetDir, type ReadIbdiagnetOptions } from './ibdiagnet/directory.ts';
+export {
+  readIbdiagnetRun,
+  type IbdiagnetFiles,
+  type IbdiagnetRunOptions,
+} from './ibdiagnet/run-reader.ts';
 export { parseIbdiagnetFiles, type IbdiagnetTexts } from './ibdiagnet/parse-files.ts';
 export { buildIbdiagnetSnapshot, type IbdiagnetParsed, type SnapshotOptions } from './ibdiagnet/snapshot.ts';
 export { parseDbCsv, parseDbCsvAsync, DbCsvParser, type DbCsvOptions } from './ibdiagnet/db-csv.ts';
@@ -30,31 +34,15 @@ export { preferredCounter, EXT_TWIN } from './ibdiagnet/counters.ts';
 export {
   runLineParser,
   runLineParserAsync,
+  runLineParserChunks,
   ByteLineSplitter,
   ChunkLineSplitter,
   MAX_LINE_BYTES,
   type LineParser,
   type LineSource,
-} from './ibdiagnet/line-source.ts';
-export { decodeUtf8, type TextOrBytes } from './bytes.ts';
-export { parseFile, readFileLines, type ParseFileOptions } from './ibdiagnet/read-file.ts';
-export {
-  fileKind,
-  inputFileProblem,
-  MAX_INPUT_FILE_BYTES,
-  openInputFile,
-  readInputFile,
-  readInputHead,
-  type InputFile,
-  type OpenInputOptions,
-} from './input-file.ts';
+} from './common/line-runner.ts';
+export { decodeUtf8, type TextOrBytes } from './common/bytes.ts';
 // infiniband-diags tools (src/diags/)
-export {
-  runLines as runDiagsLines,
-  runLinesAsync as runDiagsLinesAsync,
-  type ParseOptions as DiagsParseOptions,
-  type LineInput as DiagsLineInput,
-} from './diags/common.ts';
 export { IBQE_ERROR_MODE_COUNTERS } from './diags/ibqueryerrors-grammar.ts';
 export {
   parseIbqueryerrors,
@@ -90,7 +78,6 @@ export {
   type PortGuidLink,
   type DiagsNodeKind,
 } from './diags/ibnetdiscover-ports.ts';
-export { parseIbnodes, createIbnodesParser, type DiagsNode } from './diags/ibhosts.ts';
 export { parseIbnetdiscover, createIbnetdiscoverParser, type IbnetdiscoverResult } from './diags/ibnetdiscover.ts';
 export {
   parsePerfquery,
@@ -107,13 +94,6 @@ export {
   type OpensmLogResult,
   type OpensmLogOptions,
 } from './opensm/log.ts';
-export {
-  parseOpensmConf,
-  createOpensmConfParser,
-  estimateTakeoverMs,
-  type OpensmConf,
-  type OpensmHaSettings,
-} from './opensm/conf.ts';
 export {
   parseNodeNameMap,
   createNodeNameMapParser,

@@ -24,7 +24,8 @@
  */
 import type { Guid } from '@ibwatch/fabric';
 import { normalizeGuid } from '@ibwatch/fabric';
-import { LineContext, type LineInput, type LineParser, type ParseOptions, runLines } from './diags/common.ts';
+import { LineContext, type ParseOptions } from './common/line-context.ts';
+import { runLineParser, type LineParser, type LineSource } from './common/line-runner.ts';
 
 export interface NodeNameEntry {
   guid: Guid;
@@ -103,8 +104,8 @@ export function createNodeNameMapParser(opts: ParseOptions = {}): LineParser<Nod
 }
 
 /** Parse a node-name map (text or lines). */
-export function parseNodeNameMap(input: LineInput, opts: ParseOptions = {}) {
-  return runLines(createNodeNameMapParser(opts), input);
+export function parseNodeNameMap(input: LineSource, opts: ParseOptions = {}) {
+  return runLineParser(createNodeNameMapParser(opts), input);
 }
 
 /** One map line in the ibwatch convention: `0x<guid> "<name>" # rack=<rack> u=<u>`. */

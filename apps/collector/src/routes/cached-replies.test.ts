@@ -7,7 +7,7 @@ import {
   type TopologyReply,
   type WorklistEntry,
 } from '@ibwatch/fabric';
-import { readIbdiagnetDir } from '@ibwatch/parsers';
+import { readIbdiagnetDir } from '../input/ibdiagnet-dir.ts';
 import { PM_KINDS } from '../scans/findings-sync.ts';
 import { auth, ERROR_PORT, pmSweep, SAMPLE_A, withErrors, useSeededApp } from '../test-support.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScanRow } from '@ibwatch/fabric';
-import { readIbdiagnetDir } from '@ibwatch/parsers';
+import { readIbdiagnetDir } from '../input/ibdiagnet-dir.ts';
 import { createSmRepo } from '../db/sm-repo.ts';
 import { smSummary } from '../routes/sm.ts';
 import { SAMPLE_A, SAMPLE_B, testContext } from '../test-support.ts';

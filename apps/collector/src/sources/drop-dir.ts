@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileKind } from '@ibwatch/parsers';
+import { fileKind } from '../input/input-file.ts';
 import { createDropDirRepo } from '../db/drop-dir-repo.ts';
 import type { Db } from '../db/open-db.ts';
 import { failureKind, messageOf, type ScanService } from '../scans/scan-service.ts';

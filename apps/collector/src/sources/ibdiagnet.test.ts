@@ -10,7 +10,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, wr
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readIbdiagnetDir } from '@ibwatch/parsers';
+import { readIbdiagnetDir } from '../input/ibdiagnet-dir.ts';
 import { createContext, type Context } from '../context.ts';
 import { createScansRepo } from '../db/scans-repo.ts';
 import { openDb } from '../db/open-db.ts';

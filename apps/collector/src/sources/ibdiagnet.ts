@@ -1,7 +1,9 @@
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { limitText, type FabricSnapshot } from '@ibwatch/fabric';
-import { ParseError, readIbdiagnetDir, readInputHead } from '@ibwatch/parsers';
+import { ParseError } from '@ibwatch/parsers';
+import { readIbdiagnetDir } from '../input/ibdiagnet-dir.ts';
+import { readInputHead } from '../input/input-file.ts';
 import type { Config } from '../config.ts';
 import { ScanError, type Collected } from '../scans/scan-service.ts';
 import { describeFailure, type ToolRunner } from './tool-runner.ts';

@@ -4,7 +4,7 @@
  *
  * ```
  * CA: dgx-0032 mlx5_0:
- *       0xb83fd20300002201      3    1[  ] ==( 4X        53.125 Gbps Active/  LinkUp)==>      14    8[  ] "leaf-r0-04" (Could be 12X )
+ *       0xb83fd20300002201      3    1[  ] ==( 4X        53.125 Gbps Active/  LinkUp)==>      14    8[  ] "leaf-r0- ...
  * Switch: 0xfc6a1c0300001020 spine-02:
  *            7    8[  ] ==(                Down/ Polling)==>             [  ] "" ( )
  * ```
@@ -18,7 +18,8 @@
  * unknown line (`...`) is a warning and is skipped.
  */
 import type { FabricPort, Guid, NodeType } from '@ibwatch/fabric';
-import { LineContext, type LineInput, type LineParser, type ParseOptions, runLines } from './common.ts';
+import { LineContext, type ParseOptions } from '../common/line-context.ts';
+import { type LineParser, type LineSource, runLineParser } from '../common/line-runner.ts';
 import { type LinkLine, parseLinkLine } from './link-line.ts';
 
 /** One port as iblinkinfo reports it. */
@@ -132,6 +133,6 @@ export function createIblinkinfoParser(opts: IblinkinfoOptions = {}): LineParser
 }
 
 /** Parse iblinkinfo output (text or lines). */
-export function parseIblinkinfo(input: LineInput, opts: IblinkinfoOptions = {}) {
-  return runLines(createIblinkinfoParser(opts), input);
+export function parseIblinkinfo(input: LineSource, opts: IblinkinfoOptions = {}) {
+  return runLineParser(createIblinkinfoParser(opts), input);
 }

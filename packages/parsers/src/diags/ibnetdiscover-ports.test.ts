@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { parseIbnetdiscoverPorts } from './ibnetdiscover-ports.ts';
-import { parseIbnodes } from './ibhosts.ts';
 import { fixture } from './fixture.test-helper.ts';
 
 describe('parseIbnetdiscoverPorts() on the lab capture', () => {
@@ -72,40 +71,5 @@ describe('parseIbnetdiscoverPorts() on real samples and bad input', () => {
       /ibnetdiscover-p:2: binary data/,
     );
     expect(() => parseIbnetdiscoverPorts('hello\nworld\n')).toThrowError('ibnetdiscover-p: no port lines found');
-  });
-});
-
-describe('parseIbnodes()', () => {
-  it('reads ibswitches and ibhosts from the lab', () => {
-    const sw = parseIbnodes(fixture('diags/lab-ibswitches.txt'));
-    expect(sw.warnings).toEqual([]);
-    expect(sw.value).toHaveLength(6);
-    expect(sw.value.find((n) => n.description === 'leaf-r0-02')).toEqual({
-      guid: '0xfc6a1c0300001120',
-      type: 'switch',
-      description: 'leaf-r0-02',
-      numPorts: 36,
-      port0: 'base',
-      lid: 8,
-      lmc: 0,
-    });
-    const hosts = parseIbnodes(fixture('diags/lab-ibhosts.txt')).value;
-    expect(hosts).toHaveLength(32);
-    expect(hosts.find((n) => n.description === 'dgx-0017 mlx5_0')).toEqual({
-      guid: '0xb83fd20300002110',
-      type: 'ca',
-      description: 'dgx-0017 mlx5_0',
-      numPorts: 1,
-    });
-  });
-
-  it('accepts the "Ca: " form of the real sample; empty output is a warning', () => {
-    expect(parseIbnodes(fixture('diags/sample-ibhosts.txt')).value).toHaveLength(4);
-    expect(parseIbnodes(fixture('diags/sample-ibswitches.txt')).value[0]).toMatchObject({
-      lid: 2,
-      numPorts: 36,
-      port0: 'base',
-    });
-    expect(parseIbnodes('').warnings[0].message).toMatch(/empty output/);
   });
 });

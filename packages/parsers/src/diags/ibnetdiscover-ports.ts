@@ -19,15 +19,9 @@
  * with fewer fields) are warnings.
  */
 import type { Guid, LinkSpeed, LinkWidth } from '@ibwatch/fabric';
-import {
-  LineContext,
-  type LineInput,
-  type LineParser,
-  type ParseOptions,
-  parseSpeedName,
-  parseWidth,
-  runLines,
-} from './common.ts';
+import { LineContext, type ParseOptions } from '../common/line-context.ts';
+import { type LineParser, type LineSource, runLineParser } from '../common/line-runner.ts';
+import { parseSpeedName, parseWidth } from './values.ts';
 
 export type DiagsNodeKind = 'CA' | 'SW' | 'RT';
 
@@ -121,6 +115,6 @@ export function createIbnetdiscoverPortsParser(opts: ParseOptions = {}): LinePar
 }
 
 /** Parse `ibnetdiscover -p` output (text or lines). */
-export function parseIbnetdiscoverPorts(input: LineInput, opts: ParseOptions = {}) {
-  return runLines(createIbnetdiscoverPortsParser(opts), input);
+export function parseIbnetdiscoverPorts(input: LineSource, opts: ParseOptions = {}) {
+  return runLineParser(createIbnetdiscoverPortsParser(opts), input);
 }

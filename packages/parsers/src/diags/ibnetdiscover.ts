@@ -25,15 +25,9 @@
  */
 import type { FabricLink, FabricNode, FabricPort, Guid, NodeType, PortRef } from '@ibwatch/fabric';
 import { normalizeGuid } from '@ibwatch/fabric';
-import {
-  LineContext,
-  type LineInput,
-  type LineParser,
-  type ParseOptions,
-  parseSpeedName,
-  parseWidth,
-  runLines,
-} from './common.ts';
+import { LineContext, type ParseOptions } from '../common/line-context.ts';
+import { type LineParser, type LineSource, runLineParser } from '../common/line-runner.ts';
+import { parseSpeedName, parseWidth } from './values.ts';
 
 export interface IbnetdiscoverResult {
   nodes: FabricNode[];
@@ -166,6 +160,6 @@ export function createIbnetdiscoverParser(opts: ParseOptions = {}): LineParser<I
 }
 
 /** Parse ibnetdiscover topology output (text or lines). */
-export function parseIbnetdiscover(input: LineInput, opts: ParseOptions = {}) {
-  return runLines(createIbnetdiscoverParser(opts), input);
+export function parseIbnetdiscover(input: LineSource, opts: ParseOptions = {}) {
+  return runLineParser(createIbnetdiscoverParser(opts), input);
 }

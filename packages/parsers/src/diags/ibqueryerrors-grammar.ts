@@ -4,7 +4,7 @@
  * same way: header and footer regexes, the `[Name == 123 (4.5KB)]` item scanner, the `##`
  * footer. See ibqueryerrors.ts for the output itself.
  */
-import type { LineContext } from './common.ts';
+import type { LineContext } from '../common/line-context.ts';
 
 /** Counts that ibqueryerrors prints below its port lines (`## Summary: ...`). */
 export interface IbqeSummary {

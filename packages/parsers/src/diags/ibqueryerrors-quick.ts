@@ -13,8 +13,8 @@
  * of a `Uint8Array` index loop. A class, not closures, so V8 optimises its code once.
  */
 import type { CounterTableBuilder, Guid } from '@ibwatch/fabric';
-import { AsciiInterner, decimalHalves, halves, startsWithAscii } from '../bytes.ts';
-import type { GuidTable } from '../ibdiagnet/guid-table.ts';
+import { AsciiInterner, decimalHalves, halves, startsWithAscii } from '../common/bytes.ts';
+import type { GuidTable } from '../common/guids.ts';
 
 /** Items a quick port line may hold (the tool prints at most ~30). */
 const MAX_ITEMS = 64;

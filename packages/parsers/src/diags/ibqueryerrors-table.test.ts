@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { cellValue, columnIndex, tableToPortCounters, type CounterTable } from '@ibwatch/fabric';
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../parse-error.ts';
+import { ParseError } from '../common/parse-error.ts';
 import { ibqePortCounters, parseIbqueryerrors } from './ibqueryerrors.ts';
 import { ibqueryerrorsTable } from './ibqueryerrors-table.ts';
 import { fixture } from './fixture.test-helper.ts';
@@ -85,7 +85,8 @@ describe('ibqueryerrorsTable() gives what ibqePortCounters(parseIbqueryerrors())
       '\uFEFFErrors for 0xfc6a1c0300001120 "leaf-r0-02"',
       '\tGUID 0xfc6a1c0300001120 port 3: [PortRcvErrors == 5] [SymbolErrorCounter == 1',
       '   GUID 0xfc6a1c0300001120 port 4: [PortXmitWait == 9 (9.000)] [garbage',
-      '       Link info:      8  17[  ] ==( 4X        53.125 Gbps Active/  LinkUp)==>  0xfc6a1c0300001010      4    3[  ] "spine-01"',
+      '       Link info:      8  17[  ] ==( 4X        53.125 Gbps Active/ ' +
+        ' LinkUp)==>  0xfc6a1c0300001010      4    3[  ] "spine-01"',
       '##          3 ports checked, 1 ports have errors beyond threshold',
       'Errors for "dgx-0099 mlx5_0"',
       '   GUID 0xb83fd20300009991 port 1: [PortRcvErrors == 2]',
@@ -206,7 +207,8 @@ describe('ibqueryerrorsTable() values', () => {
     const big = rec.counters.find((p) => p.counters.PortXmitData! > 9876543210123n)!;
     expect(cell(value.table, big.nodeGuid, big.portNum, 'PortXmitData')).toBe(big.counters.PortXmitData);
     const t = ibqueryerrorsTable(
-      'Data Counters for 0x1 "n"\n   GUID 0x1 port 1: [PortXmitData == 18446744073709551614 (big)] [PortRcvData == 9007199254740993]\n',
+      'Data Counters for 0x1 "n"\n   GUID 0x1 port 1: [PortXmitData == ' +
+        '18446744073709551614 (big)] [PortRcvData == 9007199254740993]\n',
     ).value.table;
     expect(cell(t, '0x0000000000000001', 1, 'PortXmitData')).toBe(18446744073709551614n);
     expect(cell(t, '0x0000000000000001', 1, 'PortRcvData')).toBe(9007199254740993n);
@@ -233,7 +235,8 @@ describe('ibqueryerrorsTable() values', () => {
 
   it('counts a value beyond 2^64 as an item not understood', () => {
     const r = ibqueryerrorsTable(
-      'Data Counters for 0x1 "n"\n   GUID 0x1 port 1: [PortXmitData == 18446744073709551616] [PortRcvData == 3]\n## Summary: 1 nodes checked, 0 bad nodes found\n',
+      'Data Counters for 0x1 "n"\n   GUID 0x1 port 1: [PortXmitData == ' +
+        '18446744073709551616] [PortRcvData == 3]\n## Summary: 1 nodes checked, 0 bad nodes found\n',
     );
     expect(cell(r.value.table, '0x0000000000000001', 1, 'PortRcvData')).toBe(3n);
     expect(cell(r.value.table, '0x0000000000000001', 1, 'PortXmitData')).toBeUndefined();

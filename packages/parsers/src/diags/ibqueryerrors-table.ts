@@ -21,10 +21,10 @@
  */
 import type { CounterTable, Guid, NodeType, ParseResult } from '@ibwatch/fabric';
 import { CounterTableBuilder } from '@ibwatch/fabric';
-import { decodeUtf8, encodeUtf8, hasBom, hexValue, startsWithAscii, type TextOrBytes } from '../bytes.ts';
-import { isBlank } from '../lines.ts';
-import { GuidTable } from '../ibdiagnet/guid-table.ts';
-import { LineContext } from './common.ts';
+import { decodeUtf8, encodeUtf8, hasBom, hexValue, startsWithAscii, type TextOrBytes } from '../common/bytes.ts';
+import { isBlank } from '../common/lines.ts';
+import { GuidTable } from '../common/guids.ts';
+import { LineContext } from '../common/line-context.ts';
 import {
   DATA_HDR,
   ERR_HDR,

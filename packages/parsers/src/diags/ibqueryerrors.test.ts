@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../parse-error.ts';
+import { ParseError } from '../common/parse-error.ts';
 import { ibqePortCounters, parseIbqueryerrors, type IbqePort } from './ibqueryerrors.ts';
 import { fixture } from './fixture.test-helper.ts';
 
@@ -189,7 +189,8 @@ describe('parseIbqueryerrors() at scale', () => {
         const g = `0xfc6a1c03${n.toString(16).padStart(8, '0')}`;
         yield `Data Counters for ${g} "sw-${n}"`;
         for (let p = 1; p <= 60; p++) {
-          yield `   GUID ${g} port ${p}: [PortXmitData == ${p * 1000} (3.906KB)] [PortRcvData == 7 (28.000B)] [PortXmitPkts == 1 (1.000)] [PortRcvPkts == 1 (1.000)]`;
+          yield `   GUID ${g} port ${p}: [PortXmitData == ${p * 1000} (3.906KB)] [PortRcvData == 7 (28.000B)] ` +
+            '[PortXmitPkts == 1 (1.000)] [PortRcvPkts == 1 (1.000)]';
         }
       }
       yield '';

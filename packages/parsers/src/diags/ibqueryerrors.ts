@@ -7,9 +7,9 @@
  * Errors for "dgx-0009 mlx5_0"
  *    GUID 0xb83fd20300002091 port 1: [PortRcvErrors == 7]
  * Errors for 0xfc6a1c0300001120 "leaf-r0-02"
- *    GUID 0xfc6a1c0300001120 port ALL: [SymbolErrorCounter == 120] [LinkErrorRecoveryCounter == 3] [LinkDownedCounter == 2]
+ *    GUID 0xfc6a1c0300001120 port ALL: [SymbolErrorCounter == 120] [LinkErrorRecoveryCounter == 3] [LinkDownedCount ...
  *    GUID 0xfc6a1c0300001120 port 17: [SymbolErrorCounter == 120] [PortXmitData == 123552 (482.625KB)]
- *        Link info:      8  17[  ] ==( 4X        53.125 Gbps Active/  LinkUp)==>  0xfc6a1c0300001010      4    3[  ] "spine-01" (Could be 12X )
+ *        Link info:      8  17[  ] ==( 4X        53.125 Gbps Active/  LinkUp)==>  0xfc6a1c0300001010      4    3[ ...
  * Data Counters for 0xb83fd20300002200 "dgx-0032 mlx5_0"                               (--counters)
  *    GUID 0xb83fd20300002200 port 1: [PortXmitData == 47520 (185.625KB)] [PortRcvData == 47520 (185.625KB)] ...
  * ## Summary: 38 nodes checked, 5 bad nodes found
@@ -52,10 +52,11 @@
  * `[...]` item that does not parse (e.g. a line cut mid-item), and the port keeps what parsed.
  */
 import type { Guid, NodeType, PortCounters } from '@ibwatch/fabric';
-import { isBlank } from '../lines.ts';
-import { GuidTable } from '../ibdiagnet/guid-table.ts';
-import { SMALL_BIGINTS } from '../ibdiagnet/values.ts';
-import { LineContext, type LineInput, type LineParser, type ParseOptions, runLines } from './common.ts';
+import { isBlank } from '../common/lines.ts';
+import { GuidTable } from '../common/guids.ts';
+import { SMALL_BIGINTS } from '../common/bytes.ts';
+import { LineContext, type ParseOptions } from '../common/line-context.ts';
+import { type LineParser, type LineSource, runLineParser } from '../common/line-runner.ts';
 import {
   DATA_HDR,
   ERR_HDR,
@@ -230,8 +231,8 @@ export function createIbqueryerrorsParser(opts: IbqueryerrorsOptions = {}): Line
 }
 
 /** Parse ibqueryerrors output (text or lines). */
-export function parseIbqueryerrors(input: LineInput, opts: IbqueryerrorsOptions = {}) {
-  return runLines(createIbqueryerrorsParser(opts), input);
+export function parseIbqueryerrors(input: LineSource, opts: IbqueryerrorsOptions = {}) {
+  return runLineParser(createIbqueryerrorsParser(opts), input);
 }
 
 /**

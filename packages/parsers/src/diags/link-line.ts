@@ -4,16 +4,16 @@
  *
  * ```
  *            4    1[  ] ==( 4X        53.125 Gbps Active/  LinkUp)==>       5   17[  ] "leaf-r0-01" (Could be 12X )
- *       0xb83fd20300002201      3    1[  ] ==( 4X        53.125 Gbps Active/  LinkUp)==>      14    8[  ] "leaf-r0-04" (Could be 12X )
+ *       0xb83fd20300002201      3    1[  ] ==( 4X        53.125 Gbps Active/  LinkUp)==>      14    8[  ] "leaf-r0- ...
  *            7    8[  ] ==(                Down/ Polling)==>             [  ] "" ( )
- * 0xb83fd20300002201 "               dgx-0032 mlx5_0"      3    1[  ] ==( 4X ... LinkUp)==>  0xfc6a1c0300001140     14    8[  ] "leaf-r0-04" (Could be 12X )
- *        Link info:     21   1[  ] ==( 4X        53.125 Gbps Active/  LinkUp)==>  0xfc6a1c0300001130     22    1[  ] "leaf-r0-03" (Could be 12X )
+ * 0xb83fd20300002201 "               dgx-0032 mlx5_0"      3    1[  ] ==( 4X ... LinkUp)==>  0xfc6a1c0300001140 ...
+ *        Link info:     21   1[  ] ==( 4X        53.125 Gbps Active/  LinkUp)==>  0xfc6a1c0300001130     22    1[ ...
  * ```
  * Speed is per lane (`53.125` = HDR); FDR10 prints `10.0 Gbps (FDR10)`.
  */
 import type { Guid, LinkSpeed, LinkWidth, PhysState, PortState } from '@ibwatch/fabric';
 import { normalizeGuid } from '@ibwatch/fabric';
-import { parseLaneRate, parsePhysState, parsePortState, parseWidth } from './common.ts';
+import { parseLaneRate, parsePhysState, parsePortState, parseWidth } from './values.ts';
 
 /** The far end of a link as iblinkinfo prints it. */
 export interface LinkPeer {
@@ -50,8 +50,11 @@ export interface LinkLine {
   couldBe: string[];
 }
 
-const LINE_RE =
-  /^\s*(?:(0x[0-9a-fA-F]+)\s+)?(?:"(.*?)"\s+)?(\d+)\s+(\d+)\[([^\]]*)\]\s*==\((.*)\)==>\s*(?:(0x[0-9a-fA-F]+)\s+)?(\d*)\s+(\d*)\[([^\]]*)\]\s+"(.*)"\s+\((.*)\)\s*$/;
+// [GUID] ["desc"] LID port[ext] ==(link)==> [peer GUID] peer-LID peer-port[ext] "peer desc" (could be)
+const LINE_RE = new RegExp(
+  /^\s*(?:(0x[0-9a-fA-F]+)\s+)?(?:"(.*?)"\s+)?(\d+)\s+(\d+)\[([^\]]*)\]\s*==\((.*)\)==>\s*/.source +
+    /(?:(0x[0-9a-fA-F]+)\s+)?(\d*)\s+(\d*)\[([^\]]*)\]\s+"(.*)"\s+\((.*)\)\s*$/.source,
+);
 const UP_RE = /^\s*(\d+X)\s+([\d.]+) Gbps(?: \((FDR10)\))?\s+(\w+)\/\s*(\w+)\s*$/;
 const DOWN_RE = /^\s*(\w+)\/\s*(\w+)\s*$/;
 

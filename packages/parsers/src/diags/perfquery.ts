@@ -21,7 +21,9 @@
  * unknown shape are warnings; a block cut before its first value is kept empty with a warning.
  */
 import type { PortCounters } from '@ibwatch/fabric';
-import { LineContext, type LineInput, type LineParser, type ParseOptions, parseCounter, runLines } from './common.ts';
+import { LineContext, type ParseOptions } from '../common/line-context.ts';
+import { type LineParser, type LineSource, runLineParser } from '../common/line-runner.ts';
+import { parseCounter } from './values.ts';
 
 export interface PerfqueryBlock {
   /** `PortCounters`, `PortCountersExtended`, or the attribute name printed (`PortRcvErrorDetails`). */
@@ -121,14 +123,14 @@ export function createPerfqueryParser(opts: ParseOptions = {}): LineParser<Perfq
 }
 
 /** Parse perfquery output (text or lines). */
-export function parsePerfquery(input: LineInput, opts: ParseOptions = {}) {
-  return runLines(createPerfqueryParser(opts), input);
+export function parsePerfquery(input: LineSource, opts: ParseOptions = {}) {
+  return runLineParser(createPerfqueryParser(opts), input);
 }
 
 /**
  * Merge PortCounters and PortCountersExtended blocks of the same (LID, port) into shared
- * {@link PortCounters}. perfquery identifies ports by LID only, so `lidToNode` (from ibswitches /
- * ibhosts / ibnetdiscover) supplies the node GUID; unknown LIDs and port-255 sums are skipped.
+ * {@link PortCounters}. perfquery identifies ports by LID only, so `lidToNode` (from ibnetdiscover)
+ * supplies the node GUID; unknown LIDs and port-255 sums are skipped.
  * Where both attributes print a counter (PortXmitData, ...), the 64-bit extended value wins.
  */
 export function perfqueryPortCounters(

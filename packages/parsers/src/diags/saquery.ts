@@ -21,7 +21,8 @@
  * cut mid-record) is dropped with a warning; unknown fields are warnings.
  */
 import type { SmObservation } from '@ibwatch/fabric';
-import { LineContext, type LineInput, type LineParser, type ParseOptions, runLines } from './common.ts';
+import { LineContext, type ParseOptions } from '../common/line-context.ts';
+import { type LineParser, type LineSource, runLineParser } from '../common/line-runner.ts';
 import { smStateFromNumber } from './sminfo.ts';
 
 interface Draft {
@@ -82,6 +83,6 @@ export function createSaquerySmirParser(opts: ParseOptions = {}): LineParser<SmO
 }
 
 /** Parse `saquery SMIR` output (text or lines). */
-export function parseSaquerySmir(input: LineInput, opts: ParseOptions = {}) {
-  return runLines(createSaquerySmirParser(opts), input);
+export function parseSaquerySmir(input: LineSource, opts: ParseOptions = {}) {
+  return runLineParser(createSaquerySmirParser(opts), input);
 }

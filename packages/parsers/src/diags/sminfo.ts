@@ -16,7 +16,8 @@
  * data, and the thrown {@link ParseError} quotes the tool's message.
  */
 import type { SmObservation, SmState } from '@ibwatch/fabric';
-import { LineContext, type LineInput, type LineParser, type ParseOptions, runLines } from './common.ts';
+import { LineContext, type ParseOptions } from '../common/line-context.ts';
+import { type LineParser, type LineSource, runLineParser } from '../common/line-runner.ts';
 
 const SMINFO_RE =
   /^sminfo: sm lid (\d+) sm guid (0x[0-9a-fA-F]+), activity count (\d+) priority (\d+) state (\d+)(?: (\S+))?\s*$/;
@@ -56,6 +57,6 @@ export function createSminfoParser(opts: ParseOptions = {}): LineParser<SmObserv
 }
 
 /** Parse sminfo output (text or lines). */
-export function parseSminfo(input: LineInput, opts: ParseOptions = {}) {
-  return runLines(createSminfoParser(opts), input);
+export function parseSminfo(input: LineSource, opts: ParseOptions = {}) {
+  return runLineParser(createSminfoParser(opts), input);
 }

@@ -120,7 +120,8 @@ describe('parsePerfquery()', () => {
 
   it('warns on cut blocks and junk, throws on empty', () => {
     const r = parsePerfquery(
-      '# Port counters: Lid 8 port 17 (CapMask: 0x1300)\nPortSelect:....17\nSymbolErrorCounter:...abc\n# Port counters: Lid 8 port 18 (CapMask: 0x1300)\n',
+      '# Port counters: Lid 8 port 17 (CapMask: 0x1300)\nPortSelect:....17\nSymbolErrorCounter:...abc\n# ' +
+        'Port counters: Lid 8 port 18 (CapMask: 0x1300)\n',
     );
     expect(r.warnings.map((w) => w.line)).toEqual([3, 4]);
     expect(() => parsePerfquery('\n')).toThrowError('perfquery: empty output');

@@ -1,14 +1,14 @@
 /**
- * The db_csv and the other ibdiagnet2 files parsed from their bytes (what `readIbdiagnetDir`
+ * The db_csv and the other ibdiagnet2 files parsed from their bytes (what `readIbdiagnetRun`
  * reads) give exactly what the decoded text gives: values, warnings and ParseErrors.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DbCsvParser, parseDbCsv, parseDbCsvAsync } from './db-csv.ts';
-import { ByteLineSplitter } from './line-source.ts';
+import { ByteLineSplitter } from '../common/line-runner.ts';
 import { parseIbdiagnetFiles } from './parse-files.ts';
-import { fixturesDir, runA, runB } from './test-support.ts';
+import { fixturesDir, runA, runB } from './fixtures.test-helper.ts';
 
 const DB_CSVS = [
   ...readdirSync(fixturesDir)
@@ -67,7 +67,7 @@ describe('parseDbCsv() from bytes', () => {
     const bytes = readFileSync(resolve(runA, 'ibdiagnet2.db_csv'));
     const parser = new DbCsvParser({ file: 'x.db_csv' });
     const splitter = new ByteLineSplitter(parser, false);
-    // One re-used buffer, as parseFile reads: what the splitter keeps must be a copy.
+    // One re-used buffer, as the collector's file reader reads: what the splitter keeps must be a copy.
     const buf = Buffer.alloc(7);
     for (let i = 0; i < bytes.length; i += 7) {
       const n = bytes.copy(buf, 0, i, i + 7);

@@ -12,10 +12,11 @@
  * `: `. Every key is kept in `fields`; the common ones also fill a `CableInfo`.
  */
 import type { CableInfo, Guid, ParseResult } from '@ibwatch/fabric';
-import { runLineParser } from './line-source.ts';
-import type { LineParser, LineSource } from './line-source.ts';
+import { runLineParser } from '../common/line-runner.ts';
+import type { LineParser, LineSource } from '../common/line-runner.ts';
 import { TextDump } from './text-dump.ts';
-import { parseGuidField, parseIntField } from './values.ts';
+import { parseGuidField } from '../common/guids.ts';
+import { parseIntField } from './values.ts';
 import type { DumpHeader } from './values.ts';
 
 export const CABLES_FORMAT = 'ibdiagnet2.cables';

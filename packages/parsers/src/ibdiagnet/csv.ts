@@ -4,7 +4,7 @@
  * field, so a row is always one line. Most rows hold no quote at all: those take the plain
  * `split(',')` fast path, which is several times faster than a character loop.
  */
-import { decodeUtf8 } from '../bytes.ts';
+import { decodeUtf8 } from '../common/bytes.ts';
 
 /** Split one CSV row; undefined when a quoted field is not closed (a truncated line). */
 export function splitCsvRow(line: string): string[] | undefined {

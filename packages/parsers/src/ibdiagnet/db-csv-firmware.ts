@@ -14,9 +14,9 @@
  * with no version at all (every field 0 or `N/A`) is kept out.
  */
 import type { DbCsvData } from './db-csv-types.ts';
-import { AsciiInterner, printableAscii } from '../bytes.ts';
+import { AsciiInterner, printableAscii } from '../common/bytes.ts';
 import type { CsvRow } from './csv.ts';
-import type { GuidTable } from './guid-table.ts';
+import type { GuidTable } from '../common/guids.ts';
 import { guidCell, indexer, intCell, missing, show, type SectionReader } from './db-csv-sections.ts';
 
 type Source = 'NODES_INFO' | 'GENERAL_INFO_SMP';

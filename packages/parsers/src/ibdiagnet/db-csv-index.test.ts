@@ -1,8 +1,8 @@
 // Issue 14, defect 9: a db_csv cut short, or missing sections its INDEX_TABLE lists, says so.
 import { describe, expect, it } from 'vitest';
 import { parseDbCsv } from './db-csv.ts';
-import { parseError } from './test-errors.ts';
-import { real, runA, runB } from './test-support.ts';
+import { parseError } from '../common/parse-error.test-helper.ts';
+import { real, runA, runB } from './fixtures.test-helper.ts';
 
 const LINES = real(runA, 'ibdiagnet2.db_csv').split('\n');
 const upTo = (marker: string) => LINES.slice(0, LINES.indexOf(marker) + 1).join('\n') + '\n';

@@ -16,7 +16,7 @@
  * value (a counter at its maximum: saturated), not a sentinel.
  */
 import type { CounterTable, Guid } from '@ibwatch/fabric';
-import { decimalHalves, decodeUtf8, halves, hexValue } from '../bytes.ts';
+import { decimalHalves, decodeUtf8, halves, hexValue } from '../common/bytes.ts';
 import type { CsvRow } from './csv.ts';
 import type { SectionContext, SectionReader } from './db-csv-sections.ts';
 import { indexer, intCell, missing } from './db-csv-sections.ts';
@@ -265,7 +265,8 @@ class PmReader implements SectionReader {
     for (const [name, s] of this.invalid) {
       this.ctx.warn(
         s.line,
-        `${this.section} column ${name}: ${s.count} invalid value(s) skipped (first: ${JSON.stringify(s.text)}, ${s.reason})`,
+        `${this.section} column ${name}: ${s.count} invalid value(s) skipped ` +
+          `(first: ${JSON.stringify(s.text)}, ${s.reason})`,
       );
     }
     this.done(this.b.build());

@@ -8,12 +8,12 @@
 import type { FabricNode } from '@ibwatch/fabric';
 import type { DbCsvData } from './db-csv-types.ts';
 import { pmReader } from './db-csv-pm.ts';
-import { plainHex, plainInt } from '../bytes.ts';
+import { plainHex, plainInt } from '../common/bytes.ts';
 import type { CsvRow } from './csv.ts';
 import { linksReader, portsReader } from './db-csv-ports.ts';
 import { firmwareReader } from './db-csv-firmware.ts';
 import { MAX_PORT_NUM, nodeTypeFromCode, OutOfRange, parseCounter, parseIntField, smStateFromCode } from './values.ts';
-import type { GuidTable } from './guid-table.ts';
+import type { GuidTable } from '../common/guids.ts';
 
 /** What a reader reports back to the db_csv state machine, and what it shares across sections. */
 export interface SectionContext {

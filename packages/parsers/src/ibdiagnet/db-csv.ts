@@ -26,33 +26,23 @@
  */
 import type { ParseResult, ParseWarning } from '@ibwatch/fabric';
 import { CounterTableBuilder } from '@ibwatch/fabric';
-import { ParseError } from '../parse-error.ts';
-import { decodeUtf8, encodeInto } from '../bytes.ts';
-import { looksBinary } from '../lines.ts';
+import { ParseError } from '../common/parse-error.ts';
+import { decodeUtf8, encodeInto } from '../common/bytes.ts';
+import { looksBinary } from '../common/lines.ts';
 import { CsvRow, splitCsvRow } from './csv.ts';
 import type { DbCsvData } from './db-csv-types.ts';
 import { sectionReader } from './db-csv-sections.ts';
 import type { SectionReader } from './db-csv-sections.ts';
-import { MAX_LINE_BYTES, runLineParser, runLineParserAsync } from './line-source.ts';
-import type { LineParser, LineSource } from './line-source.ts';
-import { GuidTable } from './guid-table.ts';
+import { MAX_LINE_BYTES, runLineParser, runLineParserAsync } from '../common/line-runner.ts';
+import type { LineParser, LineSource } from '../common/line-runner.ts';
+import { GuidTable } from '../common/guids.ts';
 
 export const DB_CSV_FORMAT = 'ibdiagnet2.db_csv';
-
-/**
- * Which thread reads the PM_INFO / PM_DELTA rows (40% of a 10k-GPU file, see pm-thread.ts):
- * `inline` this parser; `skip` none (their rows are only counted, as for a section this parser
- * does not know); `only` this parser and nothing else (every other section only counted, and
- * only the warnings of the PM sections kept: the parser reading the rest reports the others).
- */
-export type PmRows = 'inline' | 'skip' | 'only';
 
 /** Options of the db_csv parser. */
 export interface DbCsvOptions {
   /** File name for messages (`ibdiagnet2.db_csv` when omitted). */
   file?: string;
-  /** Default `inline`. */
-  pm?: PmRows;
   /**
    * A section the file's INDEX_TABLE lists but the file lacks (or the INDEX_TABLE itself, when
    * the first line promises one) fails the parse instead of being a warning. Default false.
@@ -62,8 +52,6 @@ export interface DbCsvOptions {
 
 /** `# INDEX_TABLE offset:      965824, line:        6214` (the first line ibdiagnet writes). */
 const INDEX_LINE = /^# INDEX_TABLE offset:\s*\d+,\s*line:\s*(\d+)/;
-
-export const isPmSection = (name: string): boolean => name === 'PM_INFO' || name === 'PM_DELTA';
 
 interface OpenSection {
   name: string;
@@ -83,12 +71,6 @@ export class DbCsvParser implements LineParser<DbCsvData> {
   private open: OpenSection | undefined;
   private seen = new Map<string, number>();
   private readonly warnings: ParseWarning[] = [];
-  /**
-   * The line each warning was given on (its `line` may be earlier: a PM column's summary names
-   * its first bad cell at END_), so the warnings of two parsers of one file merge in file order.
-   */
-  readonly warnedAt: number[] = [];
-  private readonly pm: PmRows;
   /** Rows of PORTS: one PM row per port, the PM tables' size hint. */
   private portRows = 0;
   private readonly data: DbCsvData = {
@@ -116,7 +98,6 @@ export class DbCsvParser implements LineParser<DbCsvData> {
 
   constructor(options: DbCsvOptions = {}) {
     this.file = options.file;
-    this.pm = options.pm ?? 'inline';
     this.strict = options.strict ?? false;
   }
 
@@ -125,9 +106,7 @@ export class DbCsvParser implements LineParser<DbCsvData> {
   }
 
   private warn(line: number, message: string): void {
-    if (this.pm === 'only' && !(this.open !== undefined && isPmSection(this.open.name))) return;
     this.warnings.push({ line, message, file: this.file ?? DB_CSV_FORMAT });
-    this.warnedAt.push(this.lineNo);
   }
 
   feed(line: string): void {
@@ -233,14 +212,11 @@ export class DbCsvParser implements LineParser<DbCsvData> {
       this.warn(no, `section ${name} repeated (first at line ${earlier}); the repeat is ignored`);
     } else {
       this.seen.set(name, no);
-      // RUN_INFO in every mode: its Date tells two parsers of one file that they read the same run.
-      const read = this.pm === 'inline' || name === 'RUN_INFO' || (this.pm === 'only') === isPmSection(name);
-      if (read)
-        s.reader = sectionReader(name, this.data, {
-          warn: (l, m) => this.warn(l, m),
-          guids: this.guids,
-          rowsHint: this.portRows,
-        });
+      s.reader = sectionReader(name, this.data, {
+        warn: (l, m) => this.warn(l, m),
+        guids: this.guids,
+        rowsHint: this.portRows,
+      });
     }
     this.open = s;
   }
@@ -315,7 +291,7 @@ export class DbCsvParser implements LineParser<DbCsvData> {
         this.lineNo === 0 ? 'empty file' : 'no START_<SECTION> found',
       );
     }
-    if (this.pm !== 'only') this.checkIndex();
+    this.checkIndex();
     return { value: this.data, warnings: this.warnings };
   }
 

@@ -6,8 +6,8 @@ import { parseLst } from './lst.ts';
 import { parseNetDump } from './net-dump.ts';
 import { parsePm } from './pm.ts';
 import { parseSm } from './sm.ts';
-import { parseError } from './test-errors.ts';
-import { excerpt, fixture, real, runA, runB } from './test-support.ts';
+import { parseError } from '../common/parse-error.test-helper.ts';
+import { excerpt, fixture, real, runA, runB } from './fixtures.test-helper.ts';
 
 /*
  * Independent counts (ndr-fat-tree-a): `grep -c '^"' ibdiagnet2.net_dump` = 9 switch blocks,
@@ -71,18 +71,26 @@ describe('parseNetDump()', () => {
     // rows the byte path must leave to feed (tab, non-ASCII, binary, short, blank, CRLF).
     const odd = [
       '"MF0;leaf:MQM9700/U1", Mellanox, 0xb0cf0e0300e5b940, LID 24',
-      '  #          : IB# : Sta  : PhysSta    : MTU : LWA     : LSA     : FEC mode            : Retran : Neighbor Guid      : N#         : NLID : Neighbor Description',
-      '  1/1/1      : 1   : ACT  : LINK UP    : 5   : 4x      : 100     : RS_FEC_544_514      : NO-RTR : 0x5c25730300c06f60 : B184D0F0/0/0/1 : 156  : "node-1 mlx5_0"',
-      '  1/1/2      : 2   : ACT  : LINK UP    : 5   : 4x      : 50      : N/A                 : NO-RTR : N/A                : 7          : 0x1f : ""',
-      '  1/2/1\t    : 3   : ACT  : LINK UP    : 5   : 2x      : 100     : RS_FEC_544_514      : NO-RTR : 0x5c25730300c06f61 : 1          : 157  : "nœud-2: mlx5_1"',
-      '  1/2/2      : 4   : DOWN : POLL       : N/A : N/A     : N/A     : N/A                 : N/A    :                    :            :      :',
-      '  1/3/1      : x5  : INIT : LINK UP    : 5   : 4x      : 100     : RS_FEC_544_514      : NO-RTR : 0xZZ : 9 : 12 : "a:b:c"',
+      '  #          : IB# : Sta  : PhysSta    : MTU : LWA     : LSA    ' +
+        ' : FEC mode            : Retran : Neighbor Guid      : N#         : NLID : Neighbor Description',
+      '  1/1/1      : 1   : ACT  : LINK UP    : 5   : 4x      : 100    ' +
+        ' : RS_FEC_544_514      : NO-RTR : 0x5c25730300c06f60 : B184D0F0/0/0/1 : 156  : "node-1 mlx5_0"',
+      '  1/1/2      : 2   : ACT  : LINK UP    : 5   : 4x      : 50     ' +
+        ' : N/A                 : NO-RTR : N/A                : 7          : 0x1f : ""',
+      '  1/2/1\t    : 3   : ACT  : LINK UP    : 5   : 2x      : 100    ' +
+        ' : RS_FEC_544_514      : NO-RTR : 0x5c25730300c06f61 : 1          : 157  : "nœud-2: mlx5_1"',
+      '  1/2/2      : 4   : DOWN : POLL       : N/A : N/A     : N/A    ' +
+        ' : N/A                 : N/A    :                    :            :      :',
+      '  1/3/1      : x5  : INIT : LINK UP    : 5   : 4x      : 100    ' +
+        ' : RS_FEC_544_514      : NO-RTR : 0xZZ : 9 : 12 : "a:b:c"',
       '  1/3/2      : 6   : ACT',
       '',
       '   ',
-      '  1/4/1      : 7   : ARM  : LINK UP    : 5   : 4x      : 200     : RS_FEC_544_514      : NO-RTR : 0x5c25730300c06f62 : 2          : 158  : plain desc ',
+      '  1/4/1      : 7   : ARM  : LINK UP    : 5   : 4x      : 200    ' +
+        ' : RS_FEC_544_514      : NO-RTR : 0x5c25730300c06f62 : 2          : 158  : plain desc ',
       // Non-ASCII from the first byte on.
-      'é1/5/1       : 8   : ACT  : LINK UP    : 5   : 4x      : 200     : RS_FEC_544_514      : NO-RTR : 0x5c25730300c06f63 : 3          : 159  : "n"',
+      'é1/5/1       : 8   : ACT  : LINK UP    : 5   : 4x      : 200    ' +
+        ' : RS_FEC_544_514      : NO-RTR : 0x5c25730300c06f63 : 3          : 159  : "n"',
     ];
     for (const text of [real(runA, 'ibdiagnet2.net_dump'), odd.join('\n'), odd.join('\r\n')]) {
       const bytes = parseNetDump(Buffer.from(text));

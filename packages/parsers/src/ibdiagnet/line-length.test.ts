@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ByteLineSplitter } from './line-source.ts';
+import { ByteLineSplitter, runLineParserChunks } from '../common/line-runner.ts';
 import { LogParser } from './log.ts';
-import { parseFile } from './read-file.ts';
-import { parseErrorAsync } from './test-errors.ts';
+import { parseError } from '../common/parse-error.test-helper.ts';
+import { fileChunks } from './fixtures.test-helper.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'ibw-lines-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -44,11 +44,11 @@ describe('ByteLineSplitter and over-long lines', () => {
     expect(fed.map((l) => l.length)).toEqual([LIMIT, 1]);
   });
 
-  it('a 1 GiB ibdiagnet2.log of NULs without a newline is refused at its first MiB: binary data, line 1', async () => {
+  it('a 1 GiB ibdiagnet2.log of NULs without a newline is refused at its first MiB: binary data, line 1', () => {
     const path = join(root, 'ibdiagnet2.log');
     writeFileSync(path, '');
     truncateSync(path, 1 << 30); // sparse: nothing written, reads as NULs
-    const e = await parseErrorAsync(() => parseFile(path, new LogParser({ file: path })));
+    const e = parseError(() => runLineParserChunks(new LogParser({ file: path }), fileChunks(path)));
     expect(e.message).toMatch(/^ibdiagnet2\.log:.*ibdiagnet2\.log:1: binary data/);
   });
 });

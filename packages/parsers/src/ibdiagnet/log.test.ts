@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseIbdiagnetLog } from './log.ts';
-import { parseError } from './test-errors.ts';
-import { excerpt, fixture, real, runA, runB } from './test-support.ts';
+import { parseError } from '../common/parse-error.test-helper.ts';
+import { excerpt, fixture, real, runA, runB } from './fixtures.test-helper.ts';
 
 describe('parseIbdiagnetLog()', () => {
   const a = parseIbdiagnetLog(real(runA, 'ibdiagnet2.log'));
@@ -96,7 +96,8 @@ describe('parseIbdiagnetLog()', () => {
       ['warning', 'LINK_WIDTH_MISMATCH', 'Speed / Width checks'],
     ]);
     expect(v.messages[1].text).toBe(
-      'lid=0x0008 dev=51000 Sfc6a1c030091cf00/Nfc6a1c030091cf00/P27; Performance Monitor counter     : Value; port_rcv_switch_relay_errors    : 65535 (overflow)',
+      'lid=0x0008 dev=51000 Sfc6a1c030091cf00/Nfc6a1c030091cf00/P27; Performance ' +
+        'Monitor counter     : Value; port_rcv_switch_relay_errors    : 65535 (overflow)',
     );
     expect(v.messages[2]).toMatchObject({ message: 'Unexpected actual link speed 50', nodeGuid: '0xfc6a1c030091cf00' });
     expect(v.checks.filter((c) => c.result !== 'ok').map((c) => [c.name, c.result])).toEqual([

@@ -15,10 +15,11 @@
  * Note: the log prints at most 5 details per check; the db_csv WARNINGS_/ERRORS_ sections have all.
  */
 import type { Guid, ParseResult } from '@ibwatch/fabric';
-import { runLineParser } from './line-source.ts';
-import type { LineParser, LineSource } from './line-source.ts';
+import { runLineParser } from '../common/line-runner.ts';
+import type { LineParser, LineSource } from '../common/line-runner.ts';
 import { TextDump } from './text-dump.ts';
-import { parseGuidField, readHeaderLine } from './values.ts';
+import { parseGuidField } from '../common/guids.ts';
+import { readHeaderLine } from './values.ts';
 import type { DumpHeader } from './values.ts';
 
 export const LOG_FORMAT = 'ibdiagnet2.log';

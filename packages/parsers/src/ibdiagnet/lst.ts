@@ -9,11 +9,11 @@
  * node description in inner braces is absent in old files. SPD is the lane speed in Gb/s.
  */
 import type { Guid, LinkSpeed, LinkWidth, NodeType, ParseResult } from '@ibwatch/fabric';
-import { runLineParser } from './line-source.ts';
-import type { LineParser, LineSource } from './line-source.ts';
+import { runLineParser } from '../common/line-runner.ts';
+import type { LineParser, LineSource } from '../common/line-runner.ts';
 import { laneSpeedFromGbps, widthFromText } from './speed-bits.ts';
 import { TextDump } from './text-dump.ts';
-import { parseGuidField } from './values.ts';
+import { parseGuidField } from '../common/guids.ts';
 import type { DumpHeader } from './values.ts';
 
 export const LST_FORMAT = 'ibdiagnet2.lst';
@@ -45,8 +45,12 @@ export interface LstData {
   links: LstLink[];
 }
 
-const END =
-  /\{ (CA|SW|RT) Ports:([0-9a-fA-F]+) SystemGUID:([0-9a-fA-F]+) NodeGUID:([0-9a-fA-F]+) PortGUID:([0-9a-fA-F]+) VenID:([0-9a-fA-F]+) DevID:([0-9a-fA-F]+) Rev:[0-9a-fA-F]+ (?:\{(.*?)\} )?\s*LID:([0-9a-fA-F]+) PN:([0-9a-fA-F]+) \}/g;
+const END = new RegExp(
+  /\{ (CA|SW|RT) Ports:([0-9a-fA-F]+) SystemGUID:([0-9a-fA-F]+) NodeGUID:([0-9a-fA-F]+) /.source +
+    /PortGUID:([0-9a-fA-F]+) VenID:([0-9a-fA-F]+) DevID:([0-9a-fA-F]+) Rev:[0-9a-fA-F]+ /.source +
+    /(?:\{(.*?)\} )?\s*LID:([0-9a-fA-F]+) PN:([0-9a-fA-F]+) \}/.source,
+  'g',
+);
 const TAIL = /PHY=(\S+) LOG=(\S+) SPD=(\S+)\s*$/;
 const TYPE: Record<string, NodeType> = { CA: 'ca', SW: 'switch', RT: 'router' };
 

@@ -5,8 +5,8 @@
  * cell texts, which repeat on every row (`ACT`, `LINK UP`, `RS_FEC_544_514`, `1/17/1`).
  */
 import type { Guid } from '@ibwatch/fabric';
-import { AsciiInterner, plainInt } from '../bytes.ts';
-import type { GuidTable } from './guid-table.ts';
+import { AsciiInterner, plainInt } from '../common/bytes.ts';
+import type { GuidTable } from '../common/guids.ts';
 import { parseIntField } from './values.ts';
 
 /** Cell `i` of the current row; every method returns undefined for `i` < 0 (no such column). */

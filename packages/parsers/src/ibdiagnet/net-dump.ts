@@ -3,21 +3,25 @@
  * file that lists DOWN ports: db_csv PORTS/PM_INFO omit them in ibdiagnet 2.10.
  *
  *   "Quantum-2 Mellanox Technologies", Mellanox, 0xb0cf0e0300e5b940, LID 24
- *     #          : IB# : Sta  : PhysSta    : MTU : LWA     : LSA     : FEC mode            : Retran : Neighbor Guid      : N#         : NLID : Neighbor Description
- *     1/1/1      : 1   : ACT  : LINK UP    : 5   : 4x      : 100     : RS_FEC_544_514      : NO-RTR : 0x5c25730300c06f60 : B184D0F0/0/0/1 : 156  : "is-north-7-compute-1 mlx5_10"
- *     1/17/1     : 33  : DOWN : POLL       : N/A : N/A     : N/A     : N/A                 : N/A    :                    :            :      :
+ *     #          : IB# : Sta  : PhysSta    : MTU : LWA     : LSA     : FEC mode            : Retran :
+ *         Neighbor Guid      : N#         : NLID : Neighbor Description
+ *     1/1/1      : 1   : ACT  : LINK UP    : 5   : 4x      : 100     : RS_FEC_544_514      : NO-RTR :
+ *         0x5c25730300c06f60 : B184D0F0/0/0/1 : 156  : "is-north-7-compute-1 mlx5_10"
+ *     1/17/1     : 33  : DOWN : POLL       : N/A : N/A     : N/A     : N/A                 : N/A    :
+ *                            :            :      :
+ *   (each row is one line, wrapped here after `Retran :`)
  *
  * Rows split on `:`; the neighbour description is last and may itself hold `:`
  * (`MF0;ib-switch-sequoia:MQM9700/U1`), so everything after the last column separator is kept.
  */
 import type { Guid, LinkSpeed, LinkWidth, ParseResult, PhysState, PortState } from '@ibwatch/fabric';
-import { runLineParser } from './line-source.ts';
-import type { LineParser, LineSource } from './line-source.ts';
+import { runLineParser } from '../common/line-runner.ts';
+import type { LineParser, LineSource } from '../common/line-runner.ts';
 import { laneSpeedFromGbps, widthFromText } from './speed-bits.ts';
 import { TextDump } from './text-dump.ts';
 import { ByteCells, LineCells, na } from './net-dump-cells.ts';
 import type { PortCells } from './net-dump-cells.ts';
-import { GuidTable } from './guid-table.ts';
+import { GuidTable } from '../common/guids.ts';
 import type { DumpHeader } from './values.ts';
 
 export const NET_DUMP_FORMAT = 'ibdiagnet2.net_dump';

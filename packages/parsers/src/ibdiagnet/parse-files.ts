@@ -3,11 +3,11 @@
  * in, one `FabricSnapshot` out. The directory reader does the same from disk, streaming.
  */
 import type { FabricSnapshot, ParseResult, ParseWarning } from '@ibwatch/fabric';
-import { ParseError } from '../parse-error.ts';
+import { ParseError } from '../common/parse-error.ts';
 import { CablesParser } from './cables.ts';
 import { DbCsvParser } from './db-csv.ts';
-import { runLineParser } from './line-source.ts';
-import type { LineParser, LineSource } from './line-source.ts';
+import { runLineParser } from '../common/line-runner.ts';
+import type { LineParser, LineSource } from '../common/line-runner.ts';
 import { LogParser } from './log.ts';
 import { LstParser } from './lst.ts';
 import { NetDumpParser } from './net-dump.ts';

@@ -7,8 +7,8 @@
  * Cells read as `CsvRow` + `intCell`/`guidCell` would read them (db-csv-sections.ts); a row with a
  * field that opens with `"` is left to that path (a quoted field may hold commas).
  */
-import { decodeUtf8 } from '../bytes.ts';
-import type { GuidTable } from './guid-table.ts';
+import { decodeUtf8 } from '../common/bytes.ts';
+import type { GuidTable } from '../common/guids.ts';
 import { parseIntField } from './values.ts';
 
 export class PlannedCells {

@@ -12,10 +12,11 @@
  * both sources give identical records; unknown names are kept as written.
  */
 import type { Guid, ParseResult } from '@ibwatch/fabric';
-import { runLineParser } from './line-source.ts';
-import type { LineParser, LineSource } from './line-source.ts';
+import { runLineParser } from '../common/line-runner.ts';
+import type { LineParser, LineSource } from '../common/line-runner.ts';
 import { TextDump } from './text-dump.ts';
-import { parseCounter, parseGuidField, parseIntField } from './values.ts';
+import { parseGuidField } from '../common/guids.ts';
+import { parseCounter, parseIntField } from './values.ts';
 import type { DumpHeader } from './values.ts';
 
 export const PM_FORMAT = 'ibdiagnet2.pm';

@@ -14,7 +14,7 @@
  * A file without a timestamp header cannot be verified: it is used, with a warning.
  */
 import type { ParseWarning } from '@ibwatch/fabric';
-import { ParseError } from '../parse-error.ts';
+import { ParseError } from '../common/parse-error.ts';
 
 export interface FileStamp {
   /** File name, e.g. `ibdiagnet2.cables`. */

@@ -10,10 +10,11 @@
  * db_csv SM_INFO carries the same SMs with state and ActCount; this file adds the SM's LID.
  */
 import type { Guid, ParseResult, SmState } from '@ibwatch/fabric';
-import { runLineParser } from './line-source.ts';
-import type { LineParser, LineSource } from './line-source.ts';
+import { runLineParser } from '../common/line-runner.ts';
+import type { LineParser, LineSource } from '../common/line-runner.ts';
 import { TextDump } from './text-dump.ts';
-import { parseGuidField, parseIntField } from './values.ts';
+import { parseGuidField } from '../common/guids.ts';
+import { parseIntField } from './values.ts';
 import type { DumpHeader } from './values.ts';
 
 export const SM_FORMAT = 'ibdiagnet2.sm';

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseDbCsv } from './db-csv.ts';
-import { readIbdiagnetDir } from './directory.ts';
 import { parseIbdiagnetLog } from './log.ts';
 import { buildChecks, buildFindings, buildFirmware, checkId } from './snapshot-checks.ts';
-import { fixture, real, runA, runB } from './test-support.ts';
+import { fixture, readRunDir, real, runA, runB } from './fixtures.test-helper.ts';
 
 /*
  * Expected firmware figures of the real run, counted without this parser:
@@ -14,8 +13,8 @@ import { fixture, real, runA, runB } from './test-support.ts';
  *   1 MT_0000000579 0x1f.0x7dc.0x42c: 265 rows; GENERAL_INFO_SMP has all 272 nodes.
  */
 describe('firmware of the real runs', () => {
-  it('takes NODES_INFO for the 265 nodes that answered it and GENERAL_INFO_SMP for the 7 Aggregation Nodes', async () => {
-    const { value: s } = await readIbdiagnetDir(runA);
+  it('takes NODES_INFO for the 265 nodes that answered it, GENERAL_INFO_SMP for the 7 Aggregation Nodes', async () => {
+    const { value: s } = readRunDir(runA);
     const fw = s.firmware!;
     expect(fw).toHaveLength(272);
     const count = (f: (x: (typeof fw)[number]) => boolean) => fw.filter(f).length;
@@ -40,7 +39,7 @@ describe('firmware of the real runs', () => {
   });
 
   it('has versions without PSIDs for the --skip nodes_info run', async () => {
-    const { value: s } = await readIbdiagnetDir(runB);
+    const { value: s } = readRunDir(runB);
     expect(s.firmware).toHaveLength(272);
     expect(s.firmware!.every((f) => f.psid === undefined && f.deviceId !== undefined)).toBe(true);
     expect(s.firmware!.filter((f) => f.version === '31.2012.1068').map((f) => f.nodeGuid)).toEqual([
@@ -104,7 +103,7 @@ describe('checks and their findings', () => {
   });
 
   it('lists the checks of the real runs: which found something, which were skipped', async () => {
-    const a = (await readIbdiagnetDir(runA)).value.toolChecks!;
+    const a = readRunDir(runA).value.toolChecks!;
     const of = (checks: typeof a, id: string) => checks.find((c) => c.check === id)?.result;
     expect(of(a, 'FW_CHECK')).toBe('warnings');
     expect(of(a, 'DUPLICATED_NODE_DESCRIPTION_DETECTION')).toBe('warnings');
@@ -112,7 +111,7 @@ describe('checks and their findings', () => {
     expect(of(a, 'PORT_HIERARCHY_INFO')).toBe('warnings');
     expect(of(a, 'LINKS_SPEED_CHECK')).toBe('ok');
     expect(of(a, 'DUPLICATED_GUIDS_DETECTION')).toBe('ok');
-    const b = (await readIbdiagnetDir(runB)).value.toolChecks!;
+    const b = readRunDir(runB).value.toolChecks!;
     expect(of(b, 'DUPLICATED_NODE_DESCRIPTION_DETECTION')).toBe('skipped');
     expect(of(b, 'FW_CHECK')).toBeUndefined();
     expect(of(b, 'VS_CAPABILITY_GMP')).toBe('warnings');
@@ -132,7 +131,8 @@ describe('checks and their findings', () => {
     const text = [
       'START_ERRORS_PORTS_COUNTERS_DIFFERENCE_CHECK_(DURING_RUN)',
       'Scope,NodeGUID,PortGUID,PortNumber,EventName,Summary',
-      'PORT,0xfc6a1c030091cf00,0xfc6a1c030091cf00,27,PM_COUNTER_INCREASED,"symbol_error_counter increased during the run"',
+      'PORT,0xfc6a1c030091cf00,0xfc6a1c030091cf00,27,PM_COUNTER_INCREASED,"symbol_error_counter ' +
+        'increased during the run"',
       'END_ERRORS_PORTS_COUNTERS_DIFFERENCE_CHECK_(DURING_RUN)',
       '',
     ].join('\n');

@@ -4,9 +4,9 @@
  * file was cut short), binary-data detection and warnings with line numbers.
  */
 import type { ParseWarning } from '@ibwatch/fabric';
-import { looksBinary } from '../lines.ts';
-import { ParseError } from '../parse-error.ts';
-import { MAX_LINE_BYTES } from './line-source.ts';
+import { looksBinary } from '../common/lines.ts';
+import { ParseError } from '../common/parse-error.ts';
+import { MAX_LINE_BYTES } from '../common/line-runner.ts';
 import { readHeaderLine } from './values.ts';
 import type { DumpHeader } from './values.ts';
 

@@ -2,8 +2,8 @@
  * Field decoders shared by the ibdiagnet2 file parsers: enums, integers, counters, GUIDs,
  * timestamps and the common `# Running timestamp` header of the text dumps.
  */
-import { normalizeGuid } from '@ibwatch/fabric';
-import type { Guid, NodeType, PhysState, PortState, SmState } from '@ibwatch/fabric';
+import type { NodeType, PhysState, PortState, SmState } from '@ibwatch/fabric';
+import { SMALL_BIGINTS } from '../common/bytes.ts';
 
 /** PortInfo.PortState. `0` (NoStateChange) is what unmanaged leaves report on port 0. */
 export function portStateFromCode(code: number): PortState {
@@ -98,8 +98,6 @@ export function parseIntField(text: string | undefined): number | undefined {
 
 const MAX_U64 = (1n << 64n) - 1n;
 const DIGITS = /^[0-9]+$/;
-/** Shared bigints for small values: most error counters are 0..a few hundred. */
-export const SMALL_BIGINTS: bigint[] = Array.from({ length: 1024 }, (_, i) => BigInt(i));
 const HEX = /^0[xX][0-9a-fA-F]{1,16}$/;
 
 /**
@@ -135,22 +133,6 @@ export function parseCounter(text: string): bigint | null | string {
     } else value = BigInt(t);
   }
   return value > MAX_U64 ? 'exceeds 64 bits' : value;
-}
-
-/** GUID cell → canonical form, undefined for `0x00`-style placeholders or garbage. */
-export function parseGuidField(text: string | undefined): Guid | undefined {
-  if (text === undefined) return undefined;
-  // Fast path: ibdiagnet already prints `0x%016x`; only odd forms need normalizeGuid.
-  if (text.length === 18 && text.charCodeAt(0) === 48 && text.charCodeAt(1) === 120) {
-    let i = 2;
-    for (; i < 18; i++) {
-      const c = text.charCodeAt(i);
-      if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) break;
-    }
-    if (i === 18) return text === '0x0000000000000000' ? undefined : text;
-  }
-  const g = normalizeGuid(text);
-  return g === undefined || g === '0x0000000000000000' ? undefined : g;
 }
 
 /**

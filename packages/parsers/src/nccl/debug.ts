@@ -10,8 +10,10 @@ import { MAX_EVIDENCE, type NcclEvidence, type NcclGdr, type NcclIbDevice, type 
  * `NCCL WARN` (`v100-gpu-1:14926:14926 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]`)
  * and NCCL >= 2.26 may prepend `[YYYY-MM-DD HH:MM:SS] `.
  */
-const PREFIX_RE =
-  /^(?:\[[^\]]*\]\s+)?([^\s:]+):(\d+):(\d+)\s+\[(\d+)\]\s+(?:\S+:\d+\s+)?NCCL\s+(INFO|WARN|TRACE|ABORT|VERSION)\s?(.*)$/;
+const PREFIX_RE = new RegExp(
+  /^(?:\[[^\]]*\]\s+)?([^\s:]+):(\d+):(\d+)\s+\[(\d+)\]\s+(?:\S+:\d+\s+)?/.source +
+    /NCCL\s+(INFO|WARN|TRACE|ABORT|VERSION)\s?(.*)$/.source,
+);
 
 /** A decoded NCCL log line. */
 export interface NcclLogLine {
@@ -36,7 +38,8 @@ const IB_DEV_RE = /\[(\d+)\]([\w.-]+):(\d+)(?::\d+)*\/(\w+)/g;
 const HCA_GDR_RE = /^NET\/IB\s*:\s*GPU Direct RDMA (Enabled|Disabled) for HCA (\d+)/;
 // `GPU Direct RDMA Enabled for GPU 81000 / HCA 1 (distance 6 <= 7), read 0`
 const PATH_GDR_RE = /^GPU Direct RDMA (Enabled|Disabled) for GPU \S+ \/ HCA \d+/;
-// `Channel 00/0 : 1[81000] -> 0[81000] [receive] via NET/IB/1/GDRDMA`, `Channel 00 : 0[0] -> 1[1] via SHM/direct/direct`
+// `Channel 00/0 : 1[81000] -> 0[81000] [receive] via NET/IB/1/GDRDMA`,
+// `Channel 00 : 0[0] -> 1[1] via SHM/direct/direct`
 const CHANNEL_RE = /^Channel \d+(?:\/\d+)? : \d+\[\w+\] -> \d+\[\w+\](?: \[(?:send|receive)\])? via (\S+)/;
 // `comm 0x72a6b00 rank 0 nranks 2 cudaDev 0 busId 81000 commId 0x... - Init COMPLETE`
 const NRANKS_RE = /\brank \d+ n[Rr]anks (\d+)\b/;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../parse-error.ts';
+import { ParseError } from '../common/parse-error.ts';
 import { fixture } from './fixtures.test-helper.ts';
 import { parseNcclTestsText } from './index.ts';
 
@@ -27,7 +27,8 @@ describe('damaged nccl-tests output', () => {
         line: 78,
         file: 'cut.txt',
         message:
-          'output cut mid-table: incomplete row at line 78 dropped (row has 7 fields, expected 13); no "# Avg bus bandwidth" footer, 27 complete row(s) kept',
+          'output cut mid-table: incomplete row at line 78 dropped (row has ' +
+          '7 fields, expected 13); no "# Avg bus bandwidth" footer, 27 complete row(s) kept',
       },
     ]);
     // Everything before the cut is intact.
@@ -74,7 +75,8 @@ describe('damaged nccl-tests output', () => {
 
   it('throws when every row is malformed, naming the first', () => {
     const text = [
-      '#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong',
+      '#       size         count      type   redop    root     time   ' +
+        'algbw   busbw #wrong     time   algbw   busbw #wrong',
       '           8             2     float     sum      -1',
       '          16             4     float     sum      -1    123.2',
     ].join('\n');
@@ -92,9 +94,11 @@ describe('damaged nccl-tests output', () => {
   it('ignores numeric lines before any table header and NCCL lines inside the table', () => {
     const text = [
       '42 7 things',
-      '#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong',
+      '#       size         count      type   redop    root     time   ' +
+        'algbw   busbw #wrong     time   algbw   busbw #wrong',
       'h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read',
-      '        1024           256     float     sum      -1    20.00    0.05    0.10      0    19.00    0.05    0.11      0',
+      '        1024           256     float     sum      -1    20.00   ' +
+        ' 0.05    0.10      0    19.00    0.05    0.11      0',
       '# Avg bus bandwidth    : 0.105 OK',
     ].join('\n');
     const { value, warnings } = parseNcclTestsText(text, { collective: 'all_reduce' });

@@ -11,7 +11,8 @@ function int(s: string | undefined): number | undefined {
 
 /**
  * Parse the parameter line
- * `# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0`
+ * `# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20`
+ * `agg iters: 1 validation: 1 graph: 0` (one line)
  * (old headers stop after `validation: 0`; since 2025 `unalign: 0` follows).
  */
 export function parseParamsLine(line: string): NcclTestParams | undefined {
@@ -108,15 +109,17 @@ export function parseCollectiveNameLine(line: string): string | undefined {
   return m ? m[1] : undefined;
 }
 
+const PERF_COLLECTIVES =
+  'all_reduce|all_gather|reduce_scatter|alltoall|broadcast|reduce|sendrecv|gather|scatter|hypercube';
+const PERF_BINARY_RE = new RegExp(String.raw`(?:^|[\s/=])((?:${PERF_COLLECTIVES})_perf(?:_mpi)?)(?=\s|$)`);
+
 /**
  * A command line that ran a `*_perf` binary, e.g. the quoted
  * `>    /opt/src/nccl-tests/build/all_reduce_perf -b 8 -e 8G -f 2 -g 1`, or an `mpirun ... ` line.
  * Only known collectives are returned, so a stray `foo_perf` word in a log is not mistaken.
  */
 export function findBinaryInCommand(line: string): string | undefined {
-  const re =
-    /(?:^|[\s/=])((?:all_reduce|all_gather|reduce_scatter|alltoall|broadcast|reduce|sendrecv|gather|scatter|hypercube)_perf(?:_mpi)?)(?=\s|$)/;
-  const m = re.exec(line);
+  const m = PERF_BINARY_RE.exec(line);
   return m ? m[1] : undefined;
 }
 

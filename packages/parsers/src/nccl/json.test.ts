@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../parse-error.ts';
+import { ParseError } from '../common/parse-error.ts';
 import { fixture } from './fixtures.test-helper.ts';
 import { parseNcclTestsJson, repairTruncatedJson } from './index.ts';
 

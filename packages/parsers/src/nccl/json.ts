@@ -22,7 +22,7 @@
  * repeats the `results` key and only the last one survives `JSON.parse`.
  */
 import type { ParseResult, ParseWarning } from '@ibwatch/fabric';
-import { ParseError } from '../parse-error.ts';
+import { ParseError } from '../common/parse-error.ts';
 import { finishRun } from './finish.ts';
 import { ncclVersionFromCode } from './header.ts';
 import { screenRows } from './screen.ts';

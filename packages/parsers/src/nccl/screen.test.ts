@@ -2,7 +2,7 @@
 // all_reduce log (`all_reduce_perf.multinode.good.txt`, rows at lines 32-62, 8 GiB at line 62)
 // edited the way the hostile test edited it.
 import { describe, expect, it } from 'vitest';
-import { parseError } from '../ibdiagnet/test-errors.ts';
+import { parseError } from '../common/parse-error.test-helper.ts';
 import { fixture } from './fixtures.test-helper.ts';
 import { parseNcclTestsJson, parseNcclTestsText } from './index.ts';
 
@@ -116,7 +116,8 @@ describe('nccl-tests numbers that are not measurements', () => {
     const { value: run, warnings } = parseNcclTestsJson(JSON.stringify(json), { file: 'r.json' });
     const last = json.results.length - 1;
     expect(warnings.map((w) => w.message)).toContainEqual(
-      `results[${last}]: out-of-place busbw 1e+308 GB/s is above 4000 GB/s, more than any fabric carries; out-of-place result dropped`,
+      `results[${last}]: out-of-place busbw 1e+308 GB/s is above 4000 GB/s, ` +
+        `more than any fabric carries; out-of-place result dropped`,
     );
     expect(run.rows.at(-1)!.outOfPlace).toBeNull();
   });

@@ -9,7 +9,8 @@ import {
 import { parseRow, parseTableHeader } from './table.ts';
 
 const MODERN =
-  '#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong';
+  '#       size         count      type   redop    root     time   algbw ' +
+  '  busbw #wrong     time   algbw   busbw #wrong';
 
 describe('table header and rows', () => {
   it('maps header names to canonical columns and blocks', () => {
@@ -37,7 +38,8 @@ describe('table header and rows', () => {
   it('reads e-notation and huge times', () => {
     const h = parseTableHeader(MODERN, 1)!;
     const r = parseRow(
-      '  8589934592    2147483648     float     sum      -1  1.2e+05   71.23  133.56  1e+06  1.3e+05   66.08  123.90      0',
+      '  8589934592    2147483648     float     sum      -1  1.2e+05   ' +
+        '71.23  133.56  1e+06  1.3e+05   66.08  123.90      0',
       h,
       9,
     );
@@ -69,10 +71,14 @@ describe('table header and rows', () => {
 
   it('reads per-iteration columns (-I 1)', () => {
     const header =
-      '#       size         count      type   redop    root     time   algbw   busbw  #wrong    i_min    i_max    i_p99    i_cv%     time   algbw   busbw  #wrong    i_min    i_max    i_p99    i_cv%';
+      '#       size         count      type   redop    root     time   ' +
+      'algbw   busbw  #wrong    i_min    i_max    i_p99    i_cv%     time ' +
+      '  algbw   busbw  #wrong    i_min    i_max    i_p99    i_cv%';
     const h = parseTableHeader(header, 1)!;
     const r = parseRow(
-      '        1024           256     float     sum      -1    20.00    0.05    0.10       0    19.10    22.40    22.10     3.20    19.00    0.05    0.11       0    18.90    21.00    20.80     2.90',
+      '        1024           256     float     sum      -1    20.00   ' +
+        ' 0.05    0.10       0    19.10    22.40    22.10     3.20    19.00 ' +
+        '   0.05    0.11       0    18.90    21.00    20.80     2.90',
       h,
       2,
     );
@@ -101,7 +107,8 @@ describe('header lines', () => {
     });
     expect(
       parseParamsLine(
-        '# nThread 2 nGpus 1 minBytes 8 maxBytes 64 step: 8(bytes) warmup iters: 1 iters: 3 agg iters: 4 validation: 1 graph: 2 unalign: 0',
+        '# nThread 2 nGpus 1 minBytes 8 maxBytes 64 step: 8(bytes) warmup ' +
+          'iters: 1 iters: 3 agg iters: 4 validation: 1 graph: 2 unalign: 0',
       ),
     ).toMatchObject({
       nThread: 2,

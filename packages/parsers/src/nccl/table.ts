@@ -3,10 +3,14 @@
  * positions, because the layout changed over the years:
  *
  * ```
- * #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong   (2022+)
- * #       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  error               (all_reduce, ~2021)
- * #       size         count    type    root     time   algbw   busbw  error     time   algbw   busbw  error               (broadcast, ~2021)
- * #       size         count    type     time   algbw   busbw  error     time   algbw   busbw  error                       (all_gather, ~2021)
+ * 2022+:
+ * #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+ * all_reduce, ~2021:
+ * #       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  error
+ * broadcast, ~2021:
+ * #       size         count    type    root     time   algbw   busbw  error     time   algbw   busbw  error
+ * all_gather, ~2021:
+ * #       size         count    type     time   algbw   busbw  error     time   algbw   busbw  error
  * ```
  *
  * Some columns are printed blank in the rows although the header names them: old alltoall

@@ -200,7 +200,8 @@ describe('parseNcclTestsText() per collective (hand-made fixtures)', () => {
       {
         line: 14,
         message:
-          'collective not named in the output and not inferable from the table (candidates: gather, scatter); pass it as a hint',
+          'collective not named in the output and not inferable from the ' +
+          'table (candidates: gather, scatter); pass it as a hint',
       },
     ]);
   });

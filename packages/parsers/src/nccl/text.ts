@@ -2,8 +2,8 @@
  * nccl-tests stdout parser: one pass over the lines, any NCCL_DEBUG lines mixed in.
  */
 import type { ParseResult, ParseWarning } from '@ibwatch/fabric';
-import { looksBinary, splitLines, stripCr } from '../lines.ts';
-import { ParseError } from '../parse-error.ts';
+import { looksBinary, splitLines, stripCr } from '../common/lines.ts';
+import { ParseError } from '../common/parse-error.ts';
 import { DebugCollector } from './debug.ts';
 import { finishRun, type RunParts } from './finish.ts';
 import {
@@ -164,8 +164,10 @@ export function parseNcclTestsLines(lines: Iterable<string>, options: NcclParseO
     warn(
       cut?.line ?? lastRowLine,
       cut
-        ? `output cut mid-table: incomplete row at line ${cut.line} dropped (${cut.reason}); no "# Avg bus bandwidth" footer, ${rows.length} complete row(s) kept`
-        : `output ends after line ${lastRowLine} without "# Avg bus bandwidth" footer; ${rows.length} complete row(s) kept`,
+        ? `output cut mid-table: incomplete row at line ${cut.line} dropped (${cut.reason}); ` +
+            `no "# Avg bus bandwidth" footer, ${rows.length} complete row(s) kept`
+        : `output ends after line ${lastRowLine} without "# Avg bus bandwidth" footer; ` +
+            `${rows.length} complete row(s) kept`,
     );
   } else if (avgLine !== undefined && avgLine < lastRowLine) {
     warn(lastRowLine, 'result rows after the "# Avg bus bandwidth" footer');

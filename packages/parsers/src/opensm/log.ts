@@ -22,7 +22,8 @@
  * Unusable: binary data. Empty input gives no events and a warning.
  */
 import type { SmState } from '@ibwatch/fabric';
-import { LineContext, type LineInput, type LineParser, type ParseOptions, runLines } from '../diags/common.ts';
+import { LineContext, type ParseOptions } from '../common/line-context.ts';
+import { type LineParser, type LineSource, runLineParser } from '../common/line-runner.ts';
 
 export type OpensmEventKind =
   | 'state'
@@ -103,7 +104,8 @@ export function createOpensmLogParser(opts: OpensmLogOptions = {}): LineParser<O
     const time = `${mon} ${day.padStart(2, '0')} ${hms}${usec ? '.' + usec : ''}`;
     const mi = MONTHS.indexOf(mon);
     if (opts.year === undefined || mi < 0) return { time };
-    const at = `${opts.year}-${String(mi + 1).padStart(2, '0')}-${day.padStart(2, '0')}T${hms}${usec ? '.' + usec : ''}`;
+    const date = `${opts.year}-${String(mi + 1).padStart(2, '0')}-${day.padStart(2, '0')}`;
+    const at = `${date}T${hms}${usec ? '.' + usec : ''}`;
     return { time, at };
   };
 
@@ -140,6 +142,6 @@ export function createOpensmLogParser(opts: OpensmLogOptions = {}): LineParser<O
 }
 
 /** Parse an OpenSM log (text or lines). */
-export function parseOpensmLog(input: LineInput, opts: OpensmLogOptions = {}) {
-  return runLines(createOpensmLogParser(opts), input);
+export function parseOpensmLog(input: LineSource, opts: OpensmLogOptions = {}) {
+  return runLineParser(createOpensmLogParser(opts), input);
 }

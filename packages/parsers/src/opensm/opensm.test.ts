@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { parseOpensmLog } from './log.ts';
-import { estimateTakeoverMs, parseOpensmConf } from './conf.ts';
 import { fixture } from '../diags/fixture.test-helper.ts';
 
 const kinds = (evs: { kind: string; state?: string }[]) => evs.map((e) => (e.state ? `${e.kind}:${e.state}` : e.kind));
@@ -69,47 +68,5 @@ describe('parseOpensmLog() on the real sample', () => {
   it('throws on binary data, warns on empty', () => {
     expect(() => parseOpensmLog('ok\n\u0000\u0001')).toThrowError(/opensm-log:2: binary data/);
     expect(parseOpensmLog('').warnings[0].message).toBe('empty log');
-  });
-});
-
-describe('parseOpensmConf()', () => {
-  it('lab config: fast failover settings', () => {
-    const { value, warnings } = parseOpensmConf(fixture('opensm/lab-opensm.conf'));
-    expect(warnings).toEqual([]);
-    expect(value.ha).toEqual({
-      sweepIntervalS: 3,
-      sminfoPollingTimeoutMs: 1000,
-      pollingRetryNumber: 2,
-      forceLogFlush: true,
-    });
-    expect(estimateTakeoverMs(value.ha)).toBe(2000);
-  });
-
-  it('real SCinet10 master config', () => {
-    const { value, warnings } = parseOpensmConf(fixture('opensm/sample-opensm.conf'));
-    expect(warnings).toEqual([]);
-    expect(value.ha).toMatchObject({
-      smPriority: 15,
-      sweepIntervalS: 30,
-      routingEngines: ['minhop'],
-      sminfoPollingTimeoutMs: 10000,
-      pollingRetryNumber: 4,
-      ignoreOtherSm: true,
-      honorGuid2lidFile: false,
-      guid: '0x0000000000000000',
-      perfmgr: true,
-    });
-    expect(value.entries.port_prof_ignore_file).toBeNull();
-    expect(estimateTakeoverMs(value.ha)).toBe(40000);
-  });
-
-  it('multi-engine list, repeated keys and valueless keys', () => {
-    const { value, warnings } = parseOpensmConf(
-      'routing_engine ftree, minhop\r\nsm_priority 3\r\nsm_priority 14\r\nroot_guid_file\r\n',
-      { file: 'c' },
-    );
-    expect(value.ha).toMatchObject({ routingEngines: ['ftree', 'minhop'], smPriority: 14 });
-    expect(warnings.map((w) => w.line)).toEqual([3, 4]);
-    expect(parseOpensmConf('').warnings[0].message).toMatch(/defaults apply/);
   });
 });

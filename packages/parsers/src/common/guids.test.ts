@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GuidTable } from './guid-table.ts';
+import { GuidTable } from './guids.ts';
 
 const bytes = (s: string): Uint8Array => Buffer.from(`${s},`);
 

@@ -1,14 +1,15 @@
 /**
- * Line plumbing for the ibdiagnet2 parsers. Every file parser is a line-at-a-time state machine
- * (`feed(line)` / `finish()`), so the same code serves a string already in memory and a 60 MB
- * db_csv streamed from disk. Files are read as bytes ({@link ByteLineSplitter}): a parser with
- * a byte fast path (`takeLines`: db_csv rows) reads its lines in place, and only the lines it
- * leaves are decoded for `feed` — see bytes.ts for why. Pure: no I/O here (read-file.ts).
+ * The one line runner of every parser (ibdiagnet2 files, infiniband-diags, OpenSM, node-name
+ * map). Every parser is a line-at-a-time state machine (`feed(line)` / `finish()`), so the same
+ * code serves a string already in memory, an array of lines and a 60 MB db_csv streamed in
+ * chunks. Bytes are split by {@link ByteLineSplitter}: a parser with a byte fast path
+ * (`takeLines`: db_csv rows) reads its lines in place, and only the lines it leaves are decoded
+ * for `feed` — see bytes.ts for why. Pure: the caller reads the files (apps/collector/src/input/).
  */
 import type { ParseResult } from '@ibwatch/fabric';
-import { decodeUtf8, encodeUtf8, hasBom } from '../bytes.ts';
-import { splitLines, stripCr } from '../lines.ts';
-import { ParseError } from '../parse-error.ts';
+import { decodeUtf8, encodeUtf8, hasBom } from './bytes.ts';
+import { splitLines, stripCr } from './lines.ts';
+import { ParseError } from './parse-error.ts';
 
 /** A line-at-a-time parser. `feed` gets lines without their terminator; `finish` closes it. */
 export interface LineParser<T> {
@@ -59,6 +60,19 @@ export function runLineParser<T>(parser: LineParser<T>, input: LineSource): Pars
   } else {
     for (const line of input) parser.feed(stripCr(line));
   }
+  return parser.finish();
+}
+
+/**
+ * Feed a file's bytes, chunk after chunk, to `parser` and finish it: what a file reader hands
+ * over (a chunk may be re-used once the next is asked for). Lines end at `\n` (CRLF too); a lone
+ * `\r` stays inside its line, as in {@link ChunkLineSplitter}; lines over `MAX_LINE_BYTES` go
+ * to the parser's `skipLine`.
+ */
+export function runLineParserChunks<T>(parser: LineParser<T>, chunks: Iterable<Uint8Array>): ParseResult<T> {
+  const splitter = new ByteLineSplitter(parser, false);
+  for (const chunk of chunks) splitter.push(chunk);
+  splitter.end();
   return parser.finish();
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decimalHalves, decodeUtf8, halves } from './bytes.ts';
 import { splitLines } from './lines.ts';
-import { ByteLineSplitter, ChunkLineSplitter } from './ibdiagnet/line-source.ts';
+import { ByteLineSplitter, ChunkLineSplitter } from './line-runner.ts';
 
 const TEXTS = [
   'a\nb\n',

@@ -73,6 +73,9 @@ export function hexValue(c: number): number {
   return l >= 97 && l <= 102 ? l - 87 : -1;
 }
 
+/** Shared bigints for small values: most error counters are 0..a few hundred. */
+export const SMALL_BIGINTS: bigint[] = Array.from({ length: 1024 }, (_, i) => BigInt(i));
+
 /** The halves {@link decimalHalves} found. */
 export const halves = { hi: 0, lo: 0 };
 const TWO32 = 4_294_967_296;

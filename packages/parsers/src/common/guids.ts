@@ -1,13 +1,32 @@
 /**
+ * GUIDs as the parsers read them: `parseGuidField` for one cell (`normalizeGuid` of
+ * @ibwatch/fabric behind a fast path), and `GuidTable`, the interning of one file's GUIDs.
+ *
  * GUID interning for one file. A 10k-GPU db_csv names each GUID in NODES, PORTS, LINKS,
  * PM_INFO and PM_DELTA (~200k cells for ~10k distinct GUIDs). Each distinct GUID is validated
  * and normalised once; every later occurrence returns the same canonical string, found by the
  * GUID's 64-bit value read straight from the line (no substring, no string hashing). The result
  * then holds one string per GUID and none of them keeps a read chunk alive (strings cut from a read chunk would).
  */
+import { normalizeGuid } from '@ibwatch/fabric';
 import type { Guid } from '@ibwatch/fabric';
-import { decodeUtf8, hexValue } from '../bytes.ts';
-import { parseGuidField } from './values.ts';
+import { decodeUtf8, hexValue } from './bytes.ts';
+
+/** GUID cell → canonical form, undefined for `0x00`-style placeholders or garbage. */
+export function parseGuidField(text: string | undefined): Guid | undefined {
+  if (text === undefined) return undefined;
+  // Fast path: ibdiagnet already prints `0x%016x`; only odd forms need normalizeGuid.
+  if (text.length === 18 && text.charCodeAt(0) === 48 && text.charCodeAt(1) === 120) {
+    let i = 2;
+    for (; i < 18; i++) {
+      const c = text.charCodeAt(i);
+      if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) break;
+    }
+    if (i === 18) return text === '0x0000000000000000' ? undefined : text;
+  }
+  const g = normalizeGuid(text);
+  return g === undefined || g === '0x0000000000000000' ? undefined : g;
+}
 
 export class GuidTable {
   /** Open addressing: slot i holds GUID `hi:lo` → `names[i]`; empty slots have no name. */

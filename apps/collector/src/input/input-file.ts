@@ -18,7 +18,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { ParseError } from './parse-error.ts';
+import { ParseError } from '@ibwatch/parsers';
 
 /** Default size limit of one input file: 1 GiB (a 10k-GPU ibdiagnet2.db_csv is ~60 MB). */
 export const MAX_INPUT_FILE_BYTES = 1 << 30;

@@ -3,11 +3,31 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ParseError } from '@ibwatch/parsers';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SAMPLE_A as runA } from '../test-support.ts';
+import { readIbdiagnetDir } from './ibdiagnet-dir.ts';
 import { openInputFile, readInputFile } from './input-file.ts';
-import { readIbdiagnetDir } from './ibdiagnet/directory.ts';
-import { parseErrorAsync, parseError } from './ibdiagnet/test-errors.ts';
-import { runA } from './ibdiagnet/test-support.ts';
+
+/** The ParseError `fn` throws (or rejects with); any other outcome fails the test. */
+async function parseErrorAsync(fn: () => unknown): Promise<ParseError> {
+  try {
+    await fn();
+  } catch (e) {
+    if (e instanceof ParseError) return e;
+    throw e;
+  }
+  throw new Error('expected a ParseError');
+}
+function parseError(fn: () => unknown): ParseError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ParseError) return e;
+    throw e;
+  }
+  throw new Error('expected a ParseError');
+}
 
 const root = mkdtempSync(join(tmpdir(), 'ibw-input-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

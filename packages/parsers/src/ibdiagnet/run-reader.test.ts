@@ -1,22 +1,25 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { tableRow } from '@ibwatch/fabric';
 import { describe, expect, it } from 'vitest';
 import { parseDbCsvAsync } from './db-csv.ts';
-import { readIbdiagnetDir } from './directory.ts';
 import { parseIbdiagnetFiles } from './parse-files.ts';
-import { readFileLines } from './read-file.ts';
-import { parseErrorAsync, parseError } from './test-errors.ts';
-import { fixture, fixturesDir, real, runA, runB } from './test-support.ts';
+import { parseError } from '../common/parse-error.test-helper.ts';
+import { fixture, fixturesDir, readRunDir, real, runA, runB } from './fixtures.test-helper.ts';
+
+/** The lines of a file through `node:readline`, as a caller streaming text would give them. */
+const readFileLines = (path: string): AsyncIterable<string> =>
+  createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
 
 /*
  * Port total 857 = 551 PORTS rows + 306 DOWN switch ports only in .net_dump
  * (`grep -c ' : DOWN ' ibdiagnet2.net_dump`); every other .net_dump row matches a PORTS row.
  */
-describe('readIbdiagnetDir()', () => {
+describe('readIbdiagnetRun()', () => {
   it('joins the real ndr-fat-tree-a run and skips the .cables of an older run, naming it', async () => {
-    const { value: s, warnings } = await readIbdiagnetDir(runA);
+    const { value: s, warnings } = readRunDir(runA);
     expect(s.source).toBe('ibdiagnet');
     expect(s.takenAt).toBe('2025-03-31T23:43:18Z');
     expect([s.nodes.length, s.ports.length, s.links.length, s.counters.rows, s.sms.length]).toEqual([
@@ -27,7 +30,8 @@ describe('readIbdiagnetDir()', () => {
       {
         file: 'ibdiagnet2.cables',
         message:
-          'ibdiagnet2.cables is from another ibdiagnet run (2025-03-15 06:54:44 UTC +0000) than ibdiagnet2.db_csv (2025-03-31 23:43:18 UTC +0000); skipped',
+          'ibdiagnet2.cables is from another ibdiagnet run (2025-03-15 06:54:44 ' +
+          'UTC +0000) than ibdiagnet2.db_csv (2025-03-31 23:43:18 UTC +0000); skipped',
       },
     ]);
     expect(s.meta.filesSkipped).toBe('ibdiagnet2.cables');
@@ -37,7 +41,7 @@ describe('readIbdiagnetDir()', () => {
   });
 
   it('takes from .net_dump read for port records only the snapshot a full read gives', async () => {
-    // With db_csv's links, readIbdiagnetDir reads .net_dump with `fields: 'ports'`.
+    // With db_csv's links, readIbdiagnetRun reads .net_dump with `fields: 'ports'`.
     const files = {
       dbCsv: real(runA, 'ibdiagnet2.db_csv'),
       log: real(runA, 'ibdiagnet2.log'),
@@ -45,7 +49,7 @@ describe('readIbdiagnetDir()', () => {
       sm: real(runA, 'ibdiagnet2.sm'),
     };
     const full = parseIbdiagnetFiles(files);
-    const { value } = await readIbdiagnetDir(runA);
+    const { value } = readRunDir(runA);
     // The directory also has an .cables of another run, which the full read was not given.
     expect(value).toEqual({ ...full.value, meta: { ...full.value.meta, filesSkipped: 'ibdiagnet2.cables' } });
     // .net_dump lists switch ports only, with their front-panel labels (`1/1/1`): 583 of the
@@ -57,7 +61,7 @@ describe('readIbdiagnetDir()', () => {
   });
 
   it('adds DOWN ports from .net_dump with their labels, and the SM LID from .sm', async () => {
-    const { value: s } = await readIbdiagnetDir(runA);
+    const { value: s } = readRunDir(runA);
     expect(s.ports.filter((p) => p.state === 'Down')).toHaveLength(306);
     expect(s.ports.find((p) => p.nodeGuid === '0xb0cf0e0300e5b940' && p.portNum === 33)).toEqual({
       nodeGuid: '0xb0cf0e0300e5b940',
@@ -86,7 +90,7 @@ describe('readIbdiagnetDir()', () => {
   });
 
   it('reports db_csv findings once, dropping the log lines that repeat them', async () => {
-    const { value: s } = await readIbdiagnetDir(runA);
+    const { value: s } = readRunDir(runA);
     expect(s.toolFindings).toHaveLength(24);
     expect(s.toolFindings.filter((f) => f.code === 'NODE_WRONG_FW_VERSION')).toHaveLength(7);
     expect(s.meta['stage.Discovery.warnings']).toBe('17');
@@ -94,7 +98,7 @@ describe('readIbdiagnetDir()', () => {
   });
 
   it('joins the real ndr-fat-tree-b run, which has no counters', async () => {
-    const { value: s, warnings } = await readIbdiagnetDir(runB);
+    const { value: s, warnings } = readRunDir(runB);
     expect(warnings).toEqual([]);
     expect(s.takenAt).toBe('2025-03-15T22:32:20Z');
     expect([s.nodes.length, s.ports.length, s.links.length, s.counters.rows, s.sms.length]).toEqual([
@@ -106,7 +110,7 @@ describe('readIbdiagnetDir()', () => {
   });
 
   it('skips the .net_dump and .cables of another run in the two-runs fixture, keeping the .sm standby', async () => {
-    const { value: s, warnings } = await readIbdiagnetDir(resolve(fixturesDir, 'two-runs'));
+    const { value: s, warnings } = readRunDir(resolve(fixturesDir, 'two-runs'));
     expect(warnings.map((w) => w.file)).toEqual(['ibdiagnet2.net_dump', 'ibdiagnet2.cables']);
     expect(s.meta.filesSkipped).toBe('ibdiagnet2.net_dump,ibdiagnet2.cables');
     expect(s.ports).toEqual([]);
@@ -118,19 +122,21 @@ describe('readIbdiagnetDir()', () => {
   });
 
   it('throws in strict mode on a file of another run, naming it', async () => {
-    const e = await parseErrorAsync(() => readIbdiagnetDir(resolve(fixturesDir, 'two-runs'), { strict: true }));
+    const e = parseError(() => readRunDir(resolve(fixturesDir, 'two-runs'), { strict: true }));
     expect(e.file).toBe('ibdiagnet2.net_dump');
     expect(e.message).toBe(
-      'ibdiagnet2:ibdiagnet2.net_dump: ibdiagnet2.net_dump is from another ibdiagnet run (2025-03-15 06:54:44 UTC +0000) than ibdiagnet2.db_csv (2025-03-31 23:43:18 UTC +0000): "Running timestamp : 2025-03-15 06:54:44 UTC +0000"',
+      'ibdiagnet2:ibdiagnet2.net_dump: ibdiagnet2.net_dump is from another ' +
+        'ibdiagnet run (2025-03-15 06:54:44 UTC +0000) than ibdiagnet2.db_csv ' +
+        '(2025-03-31 23:43:18 UTC +0000): "Running timestamp : 2025-03-15 06:54:44 UTC +0000"',
     );
   });
 
   it('throws for a directory without ibdiagnet files and for a truncated db_csv', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'ibd-empty-'));
-    expect((await parseErrorAsync(() => readIbdiagnetDir(empty))).reason).toBe('no ibdiagnet2.* files in directory');
+    expect(parseError(() => readRunDir(empty)).reason).toBe('no ibdiagnet2.* files in directory');
     const cut = mkdtempSync(join(tmpdir(), 'ibd-cut-'));
     writeFileSync(join(cut, 'ibdiagnet2.db_csv'), fixture('truncated-file.bad.db_csv'));
-    const e = await parseErrorAsync(() => readIbdiagnetDir(cut));
+    const e = parseError(() => readRunDir(cut));
     expect([e.line, e.file]).toEqual([23, join(cut, 'ibdiagnet2.db_csv')]);
   });
 
@@ -138,13 +144,13 @@ describe('readIbdiagnetDir()', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ibd-broken-'));
     writeFileSync(join(dir, 'ibdiagnet2.db_csv'), fixture('minimal.good.db_csv'));
     writeFileSync(join(dir, 'ibdiagnet2.log'), fixture('garbage.bad.log'));
-    const r = await readIbdiagnetDir(dir);
+    const r = readRunDir(dir);
     expect(r.value.nodes).toHaveLength(2);
     expect(r.warnings.map((w) => w.message)).toEqual([
       'ibdiagnet2.log has no "Running timestamp" header; used without checking it belongs to the run',
       expect.stringMatching(/^file skipped: ibdiagnet2.log:.*not an ibdiagnet2.log/),
     ]);
-    await expect(readIbdiagnetDir(dir, { strict: true })).rejects.toThrow(/not an ibdiagnet2.log/);
+    expect(() => readRunDir(dir, { strict: true })).toThrow(/not an ibdiagnet2.log/);
   });
 });
 
