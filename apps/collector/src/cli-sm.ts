@@ -1,8 +1,8 @@
 // `ibwatch sm` (the subnet managers, as the SM page shows them) and `ibwatch sm relearn`.
 import type { SmReply, SmRow } from '@ibwatch/fabric';
 import type { Context } from './context.ts';
-import { smReply } from './routes/sm.ts';
-import { relearnSms } from './scans/sm-view.ts';
+import { smReply } from './queries/sm-view.ts';
+import { relearnSms } from './scans/service.ts';
 
 const fmtTime = (ms: number | null) => (ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + 'Z' : '-');
 

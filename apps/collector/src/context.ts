@@ -7,7 +7,7 @@ import { createScansRepo } from './db/scans-repo.ts';
 import { NameBook } from './names.ts';
 import { createToolRunner, type ToolRunner } from './sources/tool-runner.ts';
 import { createScanService } from './scans/service.ts';
-import type { ScanService } from './scans/scan-service.ts';
+import type { ScanService } from './scans/types.ts';
 
 export interface Context {
   config: Config;

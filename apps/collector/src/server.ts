@@ -4,7 +4,7 @@ import { createContext } from './context.ts';
 import { buildApp } from './app.ts';
 import { startScheduler } from './scans/scheduler.ts';
 import { startMaintenance } from './scans/maintenance.ts';
-import { startDropDirWatcher } from './sources/drop-dir.ts';
+import { startDropDirWatcher } from './scans/drop-dir.ts';
 import { refreshLinkHealth } from './scans/link-health-store.ts';
 import { writeTransaction, type Db } from './db/open-db.ts';
 

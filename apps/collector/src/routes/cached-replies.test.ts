@@ -8,7 +8,7 @@ import {
   type WorklistEntry,
 } from '@ibwatch/fabric';
 import { readIbdiagnetDir } from '@ibwatch/parsers';
-import { PM_KINDS } from '../scans/findings-sync.ts';
+import { PM_KINDS } from '../queries/finding-kinds.ts';
 import { auth, ERROR_PORT, pmSweep, SAMPLE_A, withErrors, useSeededApp } from '../test-support.ts';
 
 // Read endpoints answer from serialised replies kept until the database changes

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { HealthReply, WhoamiReply } from '@ibwatch/fabric';
-import { VERSION, type AppDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
+import { VERSION } from '../version.ts';
 
 const started = Date.now();
 
-export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function healthRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   app.get<{ Reply: HealthReply }>(
     '/api/health',
     {

@@ -7,12 +7,12 @@ import {
   type NcclRunRow,
   type ScopeIndex,
 } from '@ibwatch/fabric';
-import type { AppDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
 import { createNcclRepo } from '../db/nccl-repo.ts';
 import { createFindingsRepo, toFindingRow } from '../db/findings-repo.ts';
 import { topologyVersion } from '../db/topology-repo.ts';
-import { windowProblems } from '../scans/nccl-checks.ts';
-import { failureKind, RETRY_AFTER_S } from '../scans/scan-service.ts';
+import { windowProblems } from '../queries/nccl-checks.ts';
+import { failureKind, RETRY_AFTER_S } from '../queries/scan-failure.ts';
 
 const labelsSchema = {
   type: 'object',
@@ -28,7 +28,7 @@ const labelsSchema = {
   },
 } as const;
 
-export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function ncclRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const repo = createNcclRepo(deps.db);
   const findings = createFindingsRepo(deps.db);
   // A run's page scopes its findings on the whole topology (31k links at 10k GPUs): it is read

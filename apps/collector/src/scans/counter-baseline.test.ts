@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { syntheticFatTree, tableRow, type PortCounters } from '@ibwatch/fabric';
-import { runPipeline } from './scan-service.ts';
+import { runPipeline } from './pipeline.ts';
 import { storeTopology } from './topology-store.ts';
 import { storePm } from './pm-store.ts';
 import { CounterBaseline } from './counter-baseline.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScanRow } from '@ibwatch/fabric';
 import { readIbdiagnetDir } from '@ibwatch/parsers';
 import { createSmRepo } from '../db/sm-repo.ts';
-import { smSummary } from '../routes/sm.ts';
+import { smSummary } from '../queries/sm-view.ts';
 import { SAMPLE_A, SAMPLE_B, testContext } from '../test-support.ts';
 
 const ctx = testContext();

@@ -7,7 +7,9 @@ import type { ToolRunner } from '../sources/tool-runner.ts';
 import { createDiagsSource } from '../sources/diags.ts';
 import { toolEnvProvider } from '../sources/tool-env.ts';
 import { collectIbdiagnet, readIbdiagnet } from '../sources/ibdiagnet.ts';
-import { runPipeline, ScanError, type ScanService, type Trigger } from './scan-service.ts';
+import { ScanError } from '../sources/types.ts';
+import { runPipeline } from './pipeline.ts';
+import type { ScanService, Trigger } from './types.ts';
 import { storeTopology } from './topology-store.ts';
 import { storePm } from './pm-store.ts';
 import { CounterBaseline } from './counter-baseline.ts';
@@ -15,6 +17,10 @@ import { storeSm } from './sm-store.ts';
 import { createSmRepo } from '../db/sm-repo.ts';
 import { storeIbdiagnet } from './ibdiagnet-store.ts';
 import { importNcclText } from './nccl-import.ts';
+
+/** What routes and the CLI may use of scans/ besides the ScanService (scans/types.ts). */
+export { RelearnRefused, relearnSms } from './sm-relearn.ts';
+export type { ScanService, Trigger } from './types.ts';
 
 /** Kinds that share one queue (see `guarded`); every other kind has a queue of its own. */
 const SHARED_QUEUE: Record<string, string> = { topology: 'whole-fabric', pm: 'whole-fabric' };

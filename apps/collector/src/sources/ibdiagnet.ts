@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { limitText, type FabricSnapshot } from '@ibwatch/fabric';
 import { ParseError, readIbdiagnetDir, readInputHead } from '@ibwatch/parsers';
 import type { Config } from '../config.ts';
-import { ScanError, type Collected } from '../scans/scan-service.ts';
+import { ScanError, type Collected } from './types.ts';
 import { describeFailure, type ToolRunner } from './tool-runner.ts';
 
 /** Small files of a run kept as raw output (the big ones are re-readable from the directory). */

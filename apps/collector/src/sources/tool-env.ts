@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readState, attachLab, labIsRunning } from '@ibwatch/lab';
 import type { Config } from '../config.ts';
-import { ScanError } from '../scans/scan-service.ts';
+import { ScanError } from './types.ts';
 import type { ToolRun } from './tool-runner.ts';
 
 /** Where and how diags tools run: the host's own HCA (`diags`) or the simulated lab (`lab`). */

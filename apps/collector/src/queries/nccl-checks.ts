@@ -4,7 +4,19 @@
  * is a mistake worth saying out loud, and the log wins).
  */
 import type { NcclRun } from '@ibwatch/parsers';
-import type { NcclLabels, NcclWindow } from './nccl-import.ts';
+import type { NcclRunRow } from '@ibwatch/fabric';
+
+/** The labels an uploader gives a run: the API's own type (packages/fabric). */
+export type NcclLabels = NcclRunRow['labels'];
+
+/**
+ * When the run happened, if the uploader knows (epoch ms): the run is dated by startedAt, else
+ * finishedAt, else its import; see `resolveWindow`.
+ */
+export interface NcclWindow {
+  startedAt?: number;
+  finishedAt?: number;
+}
 
 const HOUR = 3_600_000;
 /** Epoch ms of 2000-01-01T00:00:00Z: earlier times are seconds sent as milliseconds, or zero. */

@@ -1,0 +1,34 @@
+/**
+ * What every source hands back, and how it says a tool or input could not be used. The scan
+ * pipeline (scans/pipeline.ts) consumes these; sources never import from scans/, so a source
+ * can be run and tested without the pipeline behind it.
+ */
+
+/** One tool output as received: text, or bytes when the source kept them (large PM outputs). */
+export interface RawOutput {
+  name: string;
+  text: string | Uint8Array;
+}
+
+/** What a source hands back: parsed data plus the raw outputs and tool versions behind it. */
+export interface Collected<T> {
+  data: T;
+  raw: RawOutput[];
+  toolVersions: Record<string, string>;
+  warnings: string[];
+  /** Some of the data could not be read (a tool failed but others worked): status 'partial'. */
+  partial?: boolean;
+  /** Things worth recording that do not make the data incomplete (a crashed tool run again). */
+  notes?: string[];
+}
+
+/** A scan step that failed for a reason worth showing as is (tool missing, timeout, parse error). */
+export class ScanError extends Error {
+  constructor(
+    message: string,
+    readonly raw: RawOutput[] = [],
+  ) {
+    super(message);
+    this.name = 'ScanError';
+  }
+}
