@@ -176,3 +176,22 @@ export function createCountersRepo(db: Db) {
   };
 }
 export type CountersRepo = ReturnType<typeof createCountersRepo>;
+
+/** The sweep the stored baseline (`counter_last`) is as of, when one was recorded. */
+export function baselineAt(db: Db): number | undefined {
+  return db.prepare('SELECT at FROM counter_baseline WHERE id = 1').pluck().get() as number | undefined;
+}
+
+/** LinkDownedCounter increases stored after `since`, with their port (flaps, see pm-store.ts). */
+export function linkDownedSince(
+  db: Db,
+  since: number,
+): { at: number; delta: number; id: number; g: string; n: number }[] {
+  return db
+    .prepare(
+      `SELECT d.at, d.delta, d.port_id AS id, p.node_guid AS g, p.port_num AS n FROM counter_deltas d
+       JOIN ports p ON p.id = d.port_id
+       JOIN counter_names c ON c.id = d.counter_id WHERE c.name = 'LinkDownedCounter' AND d.at > ?`,
+    )
+    .all(since) as { at: number; delta: number; id: number; g: string; n: number }[];
+}

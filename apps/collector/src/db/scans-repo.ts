@@ -66,6 +66,10 @@ export function createScansRepo(db: Db) {
       const r = byId.get(id) as ScanDbRow | undefined;
       return r ? toScanRow(r) : null;
     },
+    /** Scans and imports that completed (ok or partial): /api/ready waits for the first. */
+    completedCount(): number {
+      return db.prepare("SELECT COUNT(*) FROM scans WHERE status IN ('ok','partial')").pluck().get() as number;
+    },
     list(opts: { limit: number; kind?: string; status?: string }): ScanRow[] {
       const rows = db
         .prepare(

@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { HealthReply, WhoamiReply } from '@ibwatch/fabric';
 import type { RouteDeps } from './deps.ts';
 import { VERSION } from '../version.ts';
+import { createScansRepo } from '../db/scans-repo.ts';
 
 const started = Date.now();
 
 export async function healthRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const scans = createScansRepo(deps.db);
   app.get<{ Reply: HealthReply }>(
     '/api/health',
     {
@@ -36,7 +38,7 @@ export async function healthRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     '/api/ready',
     { schema: { description: 'Readiness: the database answers and at least one scan or import has completed.' } },
     async (_req, reply) => {
-      const ok = deps.db.prepare("SELECT COUNT(*) FROM scans WHERE status IN ('ok','partial')").pluck().get() as number;
+      const ok = scans.completedCount();
       if (ok === 0) return reply.code(503).send({ ready: false, reason: 'no completed scan yet' });
       return { ready: true };
     },

@@ -1,6 +1,7 @@
 import type { ScanRow } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import { topologyVersion } from '../db/topology-repo.ts';
+import { iteratePortGuids, portCount } from '../db/graph-queries.ts';
 import type { Config } from '../config.ts';
 import type { NameBook } from '../names.ts';
 import type { ToolRunner } from '../sources/tool-runner.ts';
@@ -58,8 +59,6 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
     }
   }
 
-  const portCount = () => db.prepare('SELECT COUNT(*) FROM ports').pluck().get() as number;
-
   const service: ScanService = {
     isRunning: (kind) => running.has(kind),
 
@@ -75,7 +74,7 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
       if (kind === 'ibdiagnet' && config.source === 'import-only')
         return refuse(kind, trigger, 'source "import-only" runs no tools');
       // Counters and SMs are keyed to ports: a first PM sweep needs the topology first.
-      if (kind === 'pm' && portCount() === 0) await service.run('topology', trigger);
+      if (kind === 'pm' && portCount(db) === 0) await service.run('topology', trigger);
       switch (kind) {
         case 'topology':
           return guarded(kind, () =>
@@ -177,8 +176,7 @@ function portGuidMap(db: Db): () => Map<string, string> {
   return () => {
     const version = topologyVersion(db);
     if (cached?.version !== version) {
-      const rows = db.prepare('SELECT port_guid, node_guid FROM ports WHERE port_guid IS NOT NULL').raw();
-      cached = { version, map: new Map(rows.iterate() as Iterable<[string, string]>) };
+      cached = { version, map: new Map(iteratePortGuids(db)) };
     }
     return cached.map;
   };
