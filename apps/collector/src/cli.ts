@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from './config.ts';
-import { createContext, type Context } from './context.ts';
+import { openContext, readNames, type Context } from './context.ts';
 import { createFindingsRepo, toFindingRow } from './db/findings-repo.ts';
 import { worklist } from './analysis/worklist.ts';
 import { worklistCsv } from './queries/worklist-csv.ts';
@@ -14,7 +14,7 @@ import { formatBytes, type NcclRunRow, type ScanRow } from '@ibwatch/fabric';
 import { windowProblems } from './queries/nccl-checks.ts';
 import { formatStatus, readStatus } from './cli-status.ts';
 import { failureKind } from './queries/scan-failure.ts';
-import { readNcclFile } from './sources/nccl-file.ts';
+import { readNcclFile } from './scans/service.ts';
 import type { NcclLabels } from './queries/nccl-checks.ts';
 import { backupDatabase } from './db/backup.ts';
 import { checkDatabase } from './db/check-db.ts';
@@ -99,7 +99,7 @@ async function main(argv: string[]): Promise<number> {
   if (cmd === 'status') {
     // Read-only, without the context: opening one marks a running collector's scan interrupted.
     const now = Date.now();
-    const status = readStatus(config, now);
+    const status = readStatus(config, now, (await readNames(config)).names);
     if (values.json) out(JSON.stringify(status));
     else out(formatStatus(status, now).join('\n'));
     return status.exitCode;
@@ -133,7 +133,7 @@ async function main(argv: string[]): Promise<number> {
     }
     return r.ok ? 0 : 1;
   }
-  const ctx: Context = createContext(config, { busyTimeoutMs: CLI_BUSY_TIMEOUT_MS });
+  const ctx: Context = await openContext(config, { busyTimeoutMs: CLI_BUSY_TIMEOUT_MS });
   try {
     switch (cmd) {
       case 'scan': {

@@ -1,8 +1,7 @@
-import type { LinkEnd, PortRow, TopoLink, TopoNode, Tier } from '@ibwatch/fabric';
+import { hcaHost, type LinkEnd, type PortRow, type TopoLink, type TopoNode, type Tier } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
 import { topologyVersion } from './topology-repo.ts';
-import type { NameBook } from '../names.ts';
-import { hostOf } from '../names.ts';
+import type { NameLookup } from './name-lookup.ts';
 
 /**
  * SQL condition: finding `f` is about the port whose `guid/num` key is `key` (an SQL expression).
@@ -18,7 +17,7 @@ const EVER_LINKED = (id: string) =>
     OR EXISTS (SELECT 1 FROM links l WHERE l.b_port_id = ${id}))`;
 
 /** Read-side queries behind the topology, ports and summary routes. */
-export function createFabricQueries(db: Db, names: NameBook) {
+export function createFabricQueries(db: Db, names: NameLookup) {
   const end = (guid: string, desc: string | null, port: number, lid: number | null): LinkEnd => ({
     guid,
     name: names.name(guid, desc),
@@ -62,7 +61,7 @@ export function createFabricQueries(db: Db, names: NameBook) {
         rail: r.rail,
         rack: names.rack(r.guid),
         lid: r.lid,
-        host: r.type === 'ca' ? hostOf(r.description) : null,
+        host: r.type === 'ca' ? hcaHost(r.description) : null,
       }));
     },
     /** Links shown on the topology (present, or gone while down); `where` narrows them (fixed SQL only). */

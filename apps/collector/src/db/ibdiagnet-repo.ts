@@ -1,6 +1,6 @@
 import type { FirmwareNodeInput, NodeFirmware, Tier } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
-import type { NameBook } from '../names.ts';
+import type { NameLookup } from './name-lookup.ts';
 
 /** `settings` key: time of the newest ibdiagnet run whose checks were applied to the findings. */
 const CHECKS_AT = 'ibdiagnet.checksAt';
@@ -31,7 +31,7 @@ export function createIbdiagnetRepo(db: Db) {
     },
 
     /** Every node with a known version, named, with its tier. */
-    firmware(names: NameBook): FirmwareNodeInput[] {
+    firmware(names: NameLookup): FirmwareNodeInput[] {
       const rows = db
         .prepare(
           `SELECT f.guid, f.version, f.psid, f.device_id AS deviceId, f.hw_revision AS hwRevision, f.observed_at AS observedAt,

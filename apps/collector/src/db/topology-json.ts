@@ -1,5 +1,5 @@
 import type { Db } from './open-db.ts';
-import type { NameBook } from '../names.ts';
+import type { NameLookup } from './name-lookup.ts';
 
 /** One link's JSON around its health and reason: `head + health + mid + reason + '}'`. */
 interface LinkParts {
@@ -17,7 +17,7 @@ interface LinkParts {
  * present-and-ok. Names and racks follow NameBook: the node-name map's entry, else the
  * description, else the GUID.
  */
-export function createTopologyJson(db: Db, names: NameBook) {
+export function createTopologyJson(db: Db, names: NameLookup) {
   const parts = db.prepare(
     `WITH nm(guid, name, rack) AS MATERIALIZED (SELECT key, value ->> 0, value ->> 1 FROM json_each(?))
      SELECT l.id, json_object('id', l.id,

@@ -8,7 +8,7 @@ import type { ToolRunner } from '../sources/tool-runner.ts';
 import { createDiagsSource } from '../sources/diags.ts';
 import { toolEnvProvider } from '../sources/tool-env.ts';
 import { collectIbdiagnet, readIbdiagnet } from '../sources/ibdiagnet.ts';
-import { ScanError } from '../sources/types.ts';
+import { ScanError, type SourceAdapter } from '../sources/types.ts';
 import { runPipeline } from './pipeline.ts';
 import type { ScanService, Trigger } from './types.ts';
 import { storeTopology } from './topology-store.ts';
@@ -22,13 +22,21 @@ import { importNcclText } from './nccl-import.ts';
 /** What routes and the CLI may use of scans/ besides the ScanService (scans/types.ts). */
 export { RelearnRefused, relearnSms } from './sm-relearn.ts';
 export type { ScanService, Trigger } from './types.ts';
+/** `ibwatch import nccl FILE` reads the file as the drop directory does, then calls importNccl. */
+export { readNcclFile } from '../sources/nccl-file.ts';
 
 /** Kinds that share one queue (see `guarded`); every other kind has a queue of its own. */
 const SHARED_QUEUE: Record<string, string> = { topology: 'whole-fabric', pm: 'whole-fabric' };
 
 /** The scan service: every trigger (schedule, API, CLI) goes through these methods. */
-export function createScanService(db: Db, config: Config, runner: ToolRunner, names: NameBook): ScanService {
-  const diags = createDiagsSource(runner, toolEnvProvider(config));
+export function createScanService(
+  db: Db,
+  config: Config,
+  runner: ToolRunner,
+  names: NameBook,
+  adapter?: SourceAdapter,
+): ScanService {
+  const diags = createDiagsSource(runner, toolEnvProvider(config, adapter));
   const baseline = new CounterBaseline(db);
   const portToNode = portGuidMap(db);
   const running = new Set<string>();

@@ -13,7 +13,7 @@ import { ScanError, type Collected, type RawOutput } from './types.ts';
 import { mergePmSweep } from './pm-sweep.ts';
 import { TopologyPorts } from './topology-ports.ts';
 import { describeFailure, type RunOptions, type ToolRun, type ToolRunner } from './tool-runner.ts';
-import type { ToolEnv } from './tool-env.ts';
+import type { ToolEnv } from './types.ts';
 
 export interface TopologyData {
   nodes: FabricNode[];

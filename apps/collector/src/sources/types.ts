@@ -1,3 +1,5 @@
+import type { ToolRun } from './tool-runner.ts';
+
 /**
  * What every source hands back, and how it says a tool or input could not be used. The scan
  * pipeline (scans/pipeline.ts) consumes these; sources never import from scans/, so a source
@@ -31,4 +33,25 @@ export class ScanError extends Error {
     super(message);
     this.name = 'ScanError';
   }
+}
+
+/** Where and how diags tools run: the host's own HCA (`diags`) or the simulated lab (`lab`). */
+export interface ToolEnv {
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+  /**
+   * Called after a tool run failed. The lab throws a ScanError when its ibsim is gone, so the
+   * scan names the cause instead of the tool's `sim_ctl: ctl failed(write)`, and frees the
+   * ibsim client slot a killed tool leaked.
+   */
+  afterFailure?: (r: ToolRun) => Promise<void>;
+}
+
+/**
+ * What a fabric source brings besides its tools' output: where the tools run, and the node-name
+ * map it generated (the lab's), used when IBWATCH_NODE_NAME_MAP is not set.
+ */
+export interface SourceAdapter {
+  toolEnv(): Promise<ToolEnv>;
+  nodeNameMap(): string | null;
 }
