@@ -34,9 +34,9 @@ export const SOURCE_EXTENSIONS = [
  * them. Keep this list short; remove an entry in the commit that brings its files under the limits.
  */
 export const EXCEPTIONS = [
-  { path: 'apps/collector/src/', owner: 'issue 16 "layers"', why: 'the collector is being split into layers' },
+  { path: 'apps/collector/src/routes/metrics.ts', owner: 'issue 16 "prom"', why: 'SQL moves to db/metrics-repo.ts' },
+  { path: 'apps/collector/src/routes/metrics.test.ts', owner: 'issue 16 "prom"', why: 'rewritten with metrics.ts' },
   { path: 'packages/parsers/src/', owner: 'issue 16 "parsers"', why: 'parsers get one readable path per format' },
-  { path: 'apps/collector/test/', owner: 'issue 16 "oneofeach"', why: 'long test lines being wrapped' },
   { path: 'apps/web/src/', owner: 'issue 16 "oneofeach"', why: 'styles.css split by feature, long lines wrapped' },
   { path: 'packages/fabric/', owner: 'issue 16 "oneofeach"', why: 'api.ts split by resource, counters.ts split' },
   { path: 'packages/lab/src/', owner: 'issue 16 "oneofeach"', why: 'long lines wrapped' },

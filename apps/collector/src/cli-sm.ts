@@ -10,7 +10,10 @@ function smLine(s: SmRow): string {
   const where = `${s.name ?? '?'}${s.portNum === null ? '' : ` port ${s.portNum}`}`;
   const seen = s.answering ? 'answering' : `NOT SEEN since ${fmtTime(s.lastSeen)} (last ${s.state})`;
   const state = s.answering ? s.state : 'NOT-SEEN';
-  return `${state.padEnd(11)} ${s.guid} lid ${s.lid ?? '?'} priority ${s.priority} ${where} ${s.designated ? 'designated' : 'ROGUE'} ${seen}`;
+  return (
+    `${state.padEnd(11)} ${s.guid} lid ${s.lid ?? '?'} priority ${s.priority} ${where} ` +
+    `${s.designated ? 'designated' : 'ROGUE'} ${seen}`
+  );
 }
 
 function designationLine(r: Pick<SmReply, 'designation'>): string {

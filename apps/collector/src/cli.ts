@@ -113,7 +113,8 @@ async function main(argv: string[]): Promise<number> {
     if (json) out(JSON.stringify(r));
     else
       err(
-        `backup of ${r.source} written to ${r.file}: ${(r.bytes / 1048576).toFixed(1)} MB, schema version ${r.schemaVersion}, integrity ${r.integrity}, ${r.seconds} s`,
+        `backup of ${r.source} written to ${r.file}: ${(r.bytes / 1048576).toFixed(1)} MB, schema version ` +
+          `${r.schemaVersion}, integrity ${r.integrity}, ${r.seconds} s`,
       );
     return 0;
   }
@@ -283,7 +284,10 @@ function ncclRunLine(r: NcclRunRow): string {
   const notes = [r.regression ? 'REGRESSION' : '', r.importWarnings ? `${r.importWarnings} warning(s)` : '']
     .filter(Boolean)
     .join(' ');
-  return `#${r.id} ${fmtTime(r.at)} ${r.collective} ${where} ${bw} (${target}) GDR ${r.gdr} ${r.verdict}${notes ? ` ${notes}` : ''}`;
+  return (
+    `#${r.id} ${fmtTime(r.at)} ${r.collective} ${where} ${bw} (${target}) GDR ${r.gdr} ` +
+    `${r.verdict}${notes ? ` ${notes}` : ''}`
+  );
 }
 
 const argv = process.argv.slice(2);

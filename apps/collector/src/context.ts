@@ -82,7 +82,8 @@ export function createContext(config: Config, opts: ContextOptions = {}): Contex
     createScansRepo(db).failInterrupted(Date.now());
   } catch (err) {
     warnings.push(
-      `database ${config.dbFile} refuses writes (${err instanceof Error ? err.message : String(err)}): serving stored data only`,
+      `database ${config.dbFile} refuses writes (${err instanceof Error ? err.message : String(err)}): serving ` +
+        `stored data only`,
     );
   }
   const runner =

@@ -55,7 +55,8 @@ export function createCountersRepo(db: Db) {
     'INSERT INTO counter_layouts (names) VALUES (?) ON CONFLICT (names) DO UPDATE SET names = names RETURNING id',
   );
   const upsertBaseline = db.prepare(
-    'INSERT INTO counter_baseline (id, at, scan_id) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id',
+    'INSERT INTO counter_baseline (id, at, scan_id) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET at = ' +
+      'excluded.at, scan_id = excluded.scan_id',
   );
   const insertDelta = db.prepare(
     'INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id) VALUES (?, ?, ?, ?, ?, ?)',
@@ -125,7 +126,8 @@ export function createCountersRepo(db: Db) {
         db,
         'INSERT INTO counter_last (port_id, at, scan_id, vals, layout_id)',
         5,
-        'ON CONFLICT (port_id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id, vals = excluded.vals, layout_id = excluded.layout_id',
+        'ON CONFLICT (port_id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id, vals = ' +
+          'excluded.vals, layout_id = excluded.layout_id',
       );
       for (let k = 0; k < portIds.length; k++) out.add(portIds[k]!, at, scanId, lastVals(columns, rows[k]!), layoutId);
       out.flush();
@@ -157,7 +159,8 @@ export function createCountersRepo(db: Db) {
     rollups(portId: number, from: number, to: number): { at: number; counter: string; delta: number }[] {
       return db
         .prepare(
-          `SELECT r.hour AS at, n.name AS counter, r.delta FROM counter_rollups r JOIN counter_names n ON n.id = r.counter_id
+          `SELECT r.hour AS at, n.name AS counter, r.delta FROM counter_rollups r JOIN counter_names n ON n.id
+          = r.counter_id
            WHERE r.port_id = ? AND r.hour >= ? AND r.hour <= ? ORDER BY r.hour`,
         )
         .all(portId, Math.floor(from / HOUR_MS) * HOUR_MS, to) as { at: number; counter: string; delta: number }[];

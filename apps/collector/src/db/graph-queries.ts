@@ -48,7 +48,8 @@ export function linkEndsAtPorts(db: Db, portIds: number[]): LinkEndsRow[] {
 export function linkTiers(db: Db): (LinkEndsRow & { id: number; tier: string | null })[] {
   return db
     .prepare(
-      'SELECT l.id, l.tier, pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp FROM links l ' +
+      'SELECT l.id, l.tier, pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp FROM ' +
+        'links l ' +
         'JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id',
     )
     .all() as (LinkEndsRow & { id: number; tier: string | null })[];

@@ -18,7 +18,8 @@ export function createIbdiagnetRepo(db: Db) {
       return db
         .prepare(
           `INSERT INTO node_firmware (guid, version, psid, device_id, hw_revision, observed_at, scan_id)
-           SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, @at, @scan FROM json_each(@json) j
+           SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, @at, @scan FROM
+           json_each(@json) j
            WHERE true
            ON CONFLICT (guid) DO UPDATE SET version = excluded.version,
              psid = COALESCE(excluded.psid, node_firmware.psid),
@@ -34,7 +35,8 @@ export function createIbdiagnetRepo(db: Db) {
     firmware(names: NameLookup): FirmwareNodeInput[] {
       const rows = db
         .prepare(
-          `SELECT f.guid, f.version, f.psid, f.device_id AS deviceId, f.hw_revision AS hwRevision, f.observed_at AS observedAt,
+          `SELECT f.guid, f.version, f.psid, f.device_id AS deviceId, f.hw_revision AS hwRevision,
+          f.observed_at AS observedAt,
                   n.type, n.tier, n.description
            FROM node_firmware f LEFT JOIN nodes n ON n.guid = f.guid`,
         )

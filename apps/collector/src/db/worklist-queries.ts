@@ -62,7 +62,8 @@ export function findingsStamp(db: Db): string {
               (SELECT MAX(last_seen) FROM findings) AS fl,
               (SELECT MAX(resolved_at) FROM findings) AS fr, (SELECT MAX(acknowledged_at) FROM findings) AS fa,
               (SELECT SUM(state = 'open') FROM findings) AS fo,
-              (SELECT MAX(cleared_at) FROM findings) AS fx, (SELECT COUNT(*) FROM findings WHERE cleared_at IS NULL) AS fn`,
+              (SELECT MAX(cleared_at) FROM findings) AS fx, (SELECT COUNT(*) FROM findings WHERE cleared_at IS
+              NULL) AS fn`,
       )
       .raw()
       .get(),

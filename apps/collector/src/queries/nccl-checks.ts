@@ -48,7 +48,8 @@ export function windowProblems(w: NcclWindow, now: number): string[] {
     problems.push(`startedAt ${iso(w.startedAt)} is after finishedAt ${iso(w.finishedAt)}`);
   else if (w.finishedAt - w.startedAt > MAX_WINDOW_MS)
     problems.push(
-      `startedAt..finishedAt spans ${((w.finishedAt - w.startedAt) / HOUR).toFixed(1)} h; a run's window is at most 24 h`,
+      `startedAt..finishedAt spans ${((w.finishedAt - w.startedAt) / HOUR).toFixed(1)} h; a ` +
+        `run's window is at most 24 h`,
     );
   return problems;
 }
@@ -84,7 +85,8 @@ export function checkLabels(run: NcclRun, labels: NcclLabels): { nodes: number |
   if (fromLog !== undefined && labels.nodes !== undefined && labels.nodes !== fromLog) {
     const hosts = run.hosts.length <= 4 ? ` (${run.hosts.join(', ')})` : '';
     warnings.push(
-      `label nodes=${labels.nodes} contradicts the log: its rank lines name ${fromLog} host${fromLog === 1 ? '' : 's'}${hosts}; judged as ${fromLog} node${fromLog === 1 ? '' : 's'}`,
+      `label nodes=${labels.nodes} contradicts the log: its rank lines name ${fromLog} ` +
+        `host${fromLog === 1 ? '' : 's'}${hosts}; judged as ${fromLog} node${fromLog === 1 ? '' : 's'}`,
     );
   }
   if (labels.gpuModel !== undefined && run.gpuModels.length > 0) {
@@ -97,7 +99,8 @@ export function checkLabels(run: NcclRun, labels: NcclLabels): { nodes: number |
     const hcas = new Set(run.ibDevices.filter((d) => d.host === host).map((d) => d.device));
     if (hcas.size !== labels.hcaCount)
       warnings.push(
-        `label hcaCount=${labels.hcaCount} contradicts the log: NCCL used ${hcas.size} HCA${hcas.size === 1 ? '' : 's'}${host ? ` on ${host}` : ''} (${[...hcas].join(', ')})`,
+        `label hcaCount=${labels.hcaCount} contradicts the log: NCCL used ${hcas.size} ` +
+          `HCA${hcas.size === 1 ? '' : 's'}${host ? ` on ${host}` : ''} (${[...hcas].join(', ')})`,
       );
   }
   return { nodes: fromLog ?? labels.nodes, warnings };

@@ -107,7 +107,9 @@ export async function findingRoutes(app: FastifyInstance, deps: RouteDeps): Prom
       return reply.code(400).send({
         statusCode: 400,
         error: 'Bad Request',
-        message: `"by" is no longer accepted: the finding is ${what} under the name of the token sent (${req.tokenName}); give the reason as "note"`,
+        message:
+          `"by" is no longer accepted: the finding is ${what} under the name of the token sent ` +
+          `(${req.tokenName}); give the reason as "note"`,
       });
     if (!repo.get(id)) return reply.code(404).send(notFound(id));
     const by = req.tokenName!;
@@ -125,7 +127,8 @@ export async function findingRoutes(app: FastifyInstance, deps: RouteDeps): Prom
       preValidation: emptyBodyIsNone,
       schema: {
         description:
-          'Acknowledge an open finding (someone is on it), recorded in its history under the name of the token sent, with `note` as the reason.',
+          'Acknowledge an open finding (someone is on it), recorded in its history under the name of the token ' +
+          'sent, with `note` as the reason.',
         security: [{ bearer: [] }],
         params: idParams,
         body: actionBody,
@@ -141,8 +144,10 @@ export async function findingRoutes(app: FastifyInstance, deps: RouteDeps): Prom
       preValidation: emptyBodyIsNone,
       schema: {
         description:
-          'Mark a finding fixed, recorded in its history under the name of the token sent, with `note` as the reason. ' +
-          'Views go on showing what the scans observe: if the problem persists, the next scan of its kind opens it again.',
+          'Mark a finding fixed, recorded in its history under the name of the token sent, with `note` as the ' +
+          'reason. ' +
+          'Views go on showing what the scans observe: if the problem persists, the next scan of its kind ' +
+          'opens it again.',
         security: [{ bearer: [] }],
         params: idParams,
         body: actionBody,

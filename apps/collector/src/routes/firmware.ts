@@ -15,7 +15,8 @@ export async function firmwareRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     {
       schema: {
         description:
-          'Firmware per device and PSID from the newest ibdiagnet runs: versions, node counts, and the nodes behind the newest version.',
+          'Firmware per device and PSID from the newest ibdiagnet runs: versions, node counts, and the nodes ' +
+          'behind the newest version.',
       },
     },
     async (req, reply) =>

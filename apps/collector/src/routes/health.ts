@@ -48,7 +48,8 @@ export async function healthRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     {
       schema: {
         description:
-          'The name of the bearer token sent (IBWATCH_TOKENS), null without a valid one: what acknowledgements will be recorded under.',
+          'The name of the bearer token sent (IBWATCH_TOKENS), null without a valid one: what acknowledgements ' +
+          'will be recorded under.',
       },
     },
     async (req) => ({ name: req.tokenName }),

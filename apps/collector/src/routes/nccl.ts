@@ -65,7 +65,8 @@ export async function ncclRoutes(app: FastifyInstance, deps: RouteDeps): Promise
     {
       schema: {
         description:
-          "One run: per-size rows, GDR evidence, import warnings, and the fabric findings open during its window on its hosts' links and the switches above them (plus SM findings).",
+          'One run: per-size rows, GDR evidence, import warnings, and the fabric findings open during its ' +
+          "window on its hosts' links and the switches above them (plus SM findings).",
         params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
       },
     },
@@ -117,7 +118,9 @@ export async function ncclRoutes(app: FastifyInstance, deps: RouteDeps): Promise
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
       schema: {
         description:
-          'Import one nccl-tests stdout (with NCCL_DEBUG=INFO lines if available). startedAt/finishedAt (epoch ms) date the run: after 2000, not in the future, start <= finish, at most 24 h apart. Needs the bearer token.',
+          'Import one nccl-tests stdout (with NCCL_DEBUG=INFO lines if available). startedAt/finishedAt (epoch ' +
+          'ms) date the run: after 2000, not in the future, start <= finish, at most 24 h apart. Needs the ' +
+          'bearer token.',
         security: [{ bearer: [] }],
         body: {
           type: 'object',

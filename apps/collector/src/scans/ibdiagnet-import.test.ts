@@ -100,16 +100,19 @@ describe('importIbdiagnet() of the real ndr-fat-tree-a run', () => {
 });
 
 describe('importIbdiagnet() again', () => {
-  it('does not duplicate nodes, ports or links when the same fabric is imported twice (run b, then a again)', async () => {
-    const before = counts();
-    const b = await ctx.scans.importIbdiagnet(SAMPLE_B, 'api');
-    expect(b).toMatchObject({ status: 'ok', warnings: [] });
-    expect(b.summary).toMatchObject({ 'topology.newLinks': 0, 'topology.goneLinks': 0 });
-    const again = await ctx.scans.importIbdiagnet(SAMPLE_A, 'cli');
-    expect(again.status).toBe('partial');
-    expect(counts()).toEqual(before);
-    expect(one('SELECT COUNT(*) FROM links')).toBe(271);
-  });
+  it(
+    'does not duplicate nodes, ports or links when the same fabric is imported twice (run b, then a ' + 'again)',
+    async () => {
+      const before = counts();
+      const b = await ctx.scans.importIbdiagnet(SAMPLE_B, 'api');
+      expect(b).toMatchObject({ status: 'ok', warnings: [] });
+      expect(b.summary).toMatchObject({ 'topology.newLinks': 0, 'topology.goneLinks': 0 });
+      const again = await ctx.scans.importIbdiagnet(SAMPLE_A, 'cli');
+      expect(again.status).toBe('partial');
+      expect(counts()).toEqual(before);
+      expect(one('SELECT COUNT(*) FROM links')).toBe(271);
+    },
+  );
 
   it('fails naming the directory when it does not exist, storing nothing', async () => {
     const before = counts();

@@ -71,7 +71,8 @@ export async function importNcclText(
         warnings.push(...checked.warnings.map((w) => `${name}: ${w}`));
         if (r.value.truncated)
           warnings.unshift(
-            `${name}: output ends without "# Avg bus bandwidth" (cut short); stored the ${r.value.rows.length} complete rows`,
+            `${name}: output ends without "# Avg bus bandwidth" (cut short); stored the ${r.value.rows.length} ` +
+              `complete rows`,
           );
         return {
           data: { run: r.value, nodes: checked.nodes },
