@@ -34,8 +34,8 @@ export const SOURCE_EXTENSIONS = [
  * them. Keep this list short; remove an entry in the commit that brings its files under the limits.
  */
 export const EXCEPTIONS = [
-  { path: 'apps/collector/src/', owner: 'issue 16 "layers"', why: 'the collector is being split into layers' },
-  { path: 'apps/collector/test/', owner: 'issue 16 "oneofeach"', why: 'long test lines being wrapped' },
+  { path: 'apps/collector/src/routes/metrics.ts', owner: 'issue 16 "prom"', why: 'SQL moves to db/metrics-repo.ts' },
+  { path: 'apps/collector/src/routes/metrics.test.ts', owner: 'issue 16 "prom"', why: 'rewritten with metrics.ts' },
   { path: 'packages/parsers/bench/', owner: 'issue 16 "oneofeach"', why: 'generator replaced by the lab one' },
 ];
 

@@ -4,26 +4,16 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
-import type { Config } from './config.ts';
-import type { Db } from './db/open-db.ts';
-import type { ToolRunner } from './sources/tool-runner.ts';
 import { authHook } from './auth.ts';
 import { securityHeaders } from './security-headers.ts';
 import { registerRoutes } from './routes/index.ts';
 import { schemaErrorMessage } from './validation-message.ts';
-import { isBusyError, RETRY_AFTER_S, type ScanService } from './scans/scan-service.ts';
-import type { NameBook } from './names.ts';
+import { isBusyError, RETRY_AFTER_S } from './queries/scan-failure.ts';
+import type { RouteDeps } from './routes/deps.ts';
+import { VERSION } from './version.ts';
 
-export interface AppDeps {
-  config: Config;
-  db: Db;
-  runner: ToolRunner;
-  scans: ScanService;
-  names: NameBook;
-  logger?: boolean | object;
-}
-
-export const VERSION = '0.1.0';
+/** What the app is built with: what its routes are registered with. */
+export type AppDeps = RouteDeps;
 
 /** Builds the Fastify app without listening: what server.ts runs and what tests `inject()` into. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {

@@ -1,8 +1,8 @@
 // `ibwatch sm` (the subnet managers, as the SM page shows them) and `ibwatch sm relearn`.
 import type { SmReply, SmRow } from '@ibwatch/fabric';
 import type { Context } from './context.ts';
-import { smReply } from './routes/sm.ts';
-import { relearnSms } from './scans/sm-view.ts';
+import { smReply } from './queries/sm-view.ts';
+import { relearnSms } from './scans/service.ts';
 
 const fmtTime = (ms: number | null) => (ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + 'Z' : '-');
 
@@ -10,7 +10,10 @@ function smLine(s: SmRow): string {
   const where = `${s.name ?? '?'}${s.portNum === null ? '' : ` port ${s.portNum}`}`;
   const seen = s.answering ? 'answering' : `NOT SEEN since ${fmtTime(s.lastSeen)} (last ${s.state})`;
   const state = s.answering ? s.state : 'NOT-SEEN';
-  return `${state.padEnd(11)} ${s.guid} lid ${s.lid ?? '?'} priority ${s.priority} ${where} ${s.designated ? 'designated' : 'ROGUE'} ${seen}`;
+  return (
+    `${state.padEnd(11)} ${s.guid} lid ${s.lid ?? '?'} priority ${s.priority} ${where} ` +
+    `${s.designated ? 'designated' : 'ROGUE'} ${seen}`
+  );
 }
 
 function designationLine(r: Pick<SmReply, 'designation'>): string {

@@ -17,11 +17,11 @@ export interface StatusOutput extends FabricSummary {
  * The summary as of `now` from the database at `config.dbFile`. Nothing is known here about
  * when the collector started, so a scan kind that never succeeded is stale, not pending.
  */
-export function readStatus(config: Config, now = Date.now()): StatusOutput {
+export function readStatus(config: Config, now = Date.now(), names = loadNames(config).names): StatusOutput {
   if (!existsSync(config.dbFile)) throw new Error(`no database at ${config.dbFile} (IBWATCH_DB or --db)`);
   const db = openDb(config.dbFile, { readonly: true });
   try {
-    const summary = createSummaryBuilder(db, loadNames(config).names, config)(now, null);
+    const summary = createSummaryBuilder(db, names, config)(now, null);
     return { ...summary, exitCode: STATUS_EXIT_CODE[summary.fabricStatus.word] };
   } finally {
     db.close();

@@ -73,16 +73,22 @@ describe('ibwatch CLI', { timeout: 30_000 }, () => {
     ]);
   });
 
-  it('sm lists the SMs with the designated ones, and sm relearn asks the next SM observation to learn them', async () => {
-    const text = await cli('sm', '--db', db);
-    expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toContain('designated SMs: 0xb0cf0e0300d33fc0 (learned at ');
-    expect(text.stdout).toMatch(/^MASTER +0xb0cf0e0300d33fc0 lid 180 priority 12 .* designated answering$/m);
-    const r = await cli('sm', 'relearn', '--json', '--db', db);
-    expect(r.code, r.stderr).toBe(0);
-    // import-only runs no SM scan: the next import learns.
-    expect(JSON.parse(r.stdout) as SmRelearnReply).toMatchObject({ scan: null, designation: { relearnPending: true } });
-  });
+  it(
+    'sm lists the SMs with the designated ones, and sm relearn asks the next SM observation to learn ' + 'them',
+    async () => {
+      const text = await cli('sm', '--db', db);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toContain('designated SMs: 0xb0cf0e0300d33fc0 (learned at ');
+      expect(text.stdout).toMatch(/^MASTER +0xb0cf0e0300d33fc0 lid 180 priority 12 .* designated answering$/m);
+      const r = await cli('sm', 'relearn', '--json', '--db', db);
+      expect(r.code, r.stderr).toBe(0);
+      // import-only runs no SM scan: the next import learns.
+      expect(JSON.parse(r.stdout) as SmRelearnReply).toMatchObject({
+        scan: null,
+        designation: { relearnPending: true },
+      });
+    },
+  );
 
   it('status --json prints the summary with the status word and exits with its Nagios code', async () => {
     const r = await cli('status', '--json', '--db', db);
@@ -160,11 +166,15 @@ describe('ibwatch CLI', { timeout: 30_000 }, () => {
     const r = await cli('import', 'nccl', file, '--at', '2026-11-01T10:00:00Z', '--label', 'nodes=1', '--db', other);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(
-      'warning: all_reduce_perf.multinode.good.txt: label nodes=1 contradicts the log: its rank lines name 2 hosts (ztan-mig-235z, ztan-mig-gq73); judged as 2 nodes',
+      'warning: all_reduce_perf.multinode.good.txt: label nodes=1 contradicts the log: its rank lines name 2 ' +
+        'hosts (ztan-mig-235z, ztan-mig-gq73); judged as 2 nodes',
     );
     const list = await cli('nccl', '--db', other);
     expect(list.stdout.trim()).toMatch(
-      /^#1 2026-11-01 10:00:00Z all_reduce 2 nodes busbw 338\.8 GB\/s at 8 GiB \(target 360 GB\/s\) GDR unknown fail 1 warning\(s\)$/,
+      new RegExp(
+        /^#1 2026-11-01 10:00:00Z all_reduce 2 nodes busbw 338\.8 GB\/s at 8 GiB /.source +
+          /\(target 360 GB\/s\) GDR unknown fail 1 warning\(s\)$/.source,
+      ),
     );
     const bad = await cli('import', 'nccl', file, '--at', 'last tuesday', '--db', other);
     expect(bad.code).toBe(2);

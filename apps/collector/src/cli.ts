@@ -4,18 +4,18 @@ import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from './config.ts';
-import { createContext, type Context } from './context.ts';
+import { openContext, readNames, type Context } from './context.ts';
 import { createFindingsRepo, toFindingRow } from './db/findings-repo.ts';
 import { worklist } from './analysis/worklist.ts';
-import { worklistCsv } from './routes/findings.ts';
+import { worklistCsv } from './queries/worklist-csv.ts';
 import { smCommand } from './cli-sm.ts';
 import { createNcclRepo } from './db/nccl-repo.ts';
 import { formatBytes, type NcclRunRow, type ScanRow } from '@ibwatch/fabric';
-import { windowProblems } from './scans/nccl-checks.ts';
+import { windowProblems } from './queries/nccl-checks.ts';
 import { formatStatus, readStatus } from './cli-status.ts';
-import { failureKind } from './scans/scan-service.ts';
-import { readNcclFile } from './sources/nccl-file.ts';
-import type { NcclLabels } from './scans/nccl-import.ts';
+import { failureKind } from './queries/scan-failure.ts';
+import { readNcclFile } from './scans/service.ts';
+import type { NcclLabels } from './queries/nccl-checks.ts';
 import { backupDatabase } from './db/backup.ts';
 import { checkDatabase } from './db/check-db.ts';
 
@@ -99,7 +99,7 @@ async function main(argv: string[]): Promise<number> {
   if (cmd === 'status') {
     // Read-only, without the context: opening one marks a running collector's scan interrupted.
     const now = Date.now();
-    const status = readStatus(config, now);
+    const status = readStatus(config, now, (await readNames(config)).names);
     if (values.json) out(JSON.stringify(status));
     else out(formatStatus(status, now).join('\n'));
     return status.exitCode;
@@ -113,7 +113,8 @@ async function main(argv: string[]): Promise<number> {
     if (json) out(JSON.stringify(r));
     else
       err(
-        `backup of ${r.source} written to ${r.file}: ${(r.bytes / 1048576).toFixed(1)} MB, schema version ${r.schemaVersion}, integrity ${r.integrity}, ${r.seconds} s`,
+        `backup of ${r.source} written to ${r.file}: ${(r.bytes / 1048576).toFixed(1)} MB, schema version ` +
+          `${r.schemaVersion}, integrity ${r.integrity}, ${r.seconds} s`,
       );
     return 0;
   }
@@ -133,7 +134,7 @@ async function main(argv: string[]): Promise<number> {
     }
     return r.ok ? 0 : 1;
   }
-  const ctx: Context = createContext(config, { busyTimeoutMs: CLI_BUSY_TIMEOUT_MS });
+  const ctx: Context = await openContext(config, { busyTimeoutMs: CLI_BUSY_TIMEOUT_MS });
   try {
     switch (cmd) {
       case 'scan': {
@@ -283,7 +284,10 @@ function ncclRunLine(r: NcclRunRow): string {
   const notes = [r.regression ? 'REGRESSION' : '', r.importWarnings ? `${r.importWarnings} warning(s)` : '']
     .filter(Boolean)
     .join(' ');
-  return `#${r.id} ${fmtTime(r.at)} ${r.collective} ${where} ${bw} (${target}) GDR ${r.gdr} ${r.verdict}${notes ? ` ${notes}` : ''}`;
+  return (
+    `#${r.id} ${fmtTime(r.at)} ${r.collective} ${where} ${bw} (${target}) GDR ${r.gdr} ` +
+    `${r.verdict}${notes ? ` ${notes}` : ''}`
+  );
 }
 
 const argv = process.argv.slice(2);

@@ -89,17 +89,20 @@ describe('loadConfig()', () => {
     expect(c.notices).toEqual([]);
   });
 
-  it('reads the deprecated IBWATCH_AUTO_RESOLVE_SWEEPS as the clean period that many PM sweeps took, with a notice', () => {
-    const c = loadConfig({ IBWATCH_AUTO_RESOLVE_SWEEPS: '3', IBWATCH_CRON_PM: '*/30 * * * * *' });
-    expect(c.autoResolveMin).toBe(2);
-    expect(c.notices).toEqual([
-      expect.stringMatching(/IBWATCH_AUTO_RESOLVE_SWEEPS=3 is deprecated: read as IBWATCH_AUTO_RESOLVE_MIN=2/),
-    ]);
-    expect(loadConfig({ IBWATCH_AUTO_RESOLVE_SWEEPS: '10' }).autoResolveMin).toBe(10);
-    const both = loadConfig({ IBWATCH_AUTO_RESOLVE_SWEEPS: '10', IBWATCH_AUTO_RESOLVE_MIN: '0' });
-    expect(both.autoResolveMin).toBe(0);
-    expect(both.notices).toEqual([expect.stringContaining('ignored')]);
-  });
+  it(
+    'reads the deprecated IBWATCH_AUTO_RESOLVE_SWEEPS as the clean period that many PM sweeps took, with a ' + 'notice',
+    () => {
+      const c = loadConfig({ IBWATCH_AUTO_RESOLVE_SWEEPS: '3', IBWATCH_CRON_PM: '*/30 * * * * *' });
+      expect(c.autoResolveMin).toBe(2);
+      expect(c.notices).toEqual([
+        expect.stringMatching(/IBWATCH_AUTO_RESOLVE_SWEEPS=3 is deprecated: read as IBWATCH_AUTO_RESOLVE_MIN=2/),
+      ]);
+      expect(loadConfig({ IBWATCH_AUTO_RESOLVE_SWEEPS: '10' }).autoResolveMin).toBe(10);
+      const both = loadConfig({ IBWATCH_AUTO_RESOLVE_SWEEPS: '10', IBWATCH_AUTO_RESOLVE_MIN: '0' });
+      expect(both.autoResolveMin).toBe(0);
+      expect(both.notices).toEqual([expect.stringContaining('ignored')]);
+    },
+  );
 
   it('reports every bad value in one ConfigError', () => {
     const problems = problemsOf({
@@ -200,7 +203,9 @@ describe('loadConfig()', () => {
     const secret = 'shared-secret-0123456789';
     const problems = problemsOf({
       IBWATCH_TOKEN: 'admin-token-0123456789',
-      IBWATCH_TOKENS: `admin:other-token-0123456789,bob:short,no-colon-here,bad name:x-token-0123456789,a:${secret},b:${secret},a:third-token-0123456789,c:with space 0123456789`,
+      IBWATCH_TOKENS:
+        `admin:other-token-0123456789,bob:short,no-colon-here,bad ` +
+        `name:x-token-0123456789,a:${secret},b:${secret},a:third-token-0123456789,c:with space 0123456789`,
     });
     expect(problems).toEqual([
       'IBWATCH_TOKENS entry 1 (admin): the name admin is used twice',

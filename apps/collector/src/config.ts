@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import cron from 'node-cron';
 import type { ExpectedRate, LinkSpeed, LinkWidth } from '@ibwatch/fabric';
 import { LANE_GBPS, NCCL_MAX_BUSBW_GBS, normalizeGuid, WIDTH_LANES } from '@ibwatch/fabric';
-import { cronIntervalMs } from './scans/cadence.ts';
+import { cronIntervalMs } from './cadence.ts';
 import { readPeerSettings } from './fleet/peers-config.ts';
 import { parseTokens, type NamedToken } from './tokens.ts';
 

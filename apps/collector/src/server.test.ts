@@ -44,7 +44,8 @@ describe('server.ts', () => {
     mkdirSync(join(tmp.dir, 'bin'));
     writeFileSync(
       tool,
-      `#!/bin/sh\nwhile [ $# -gt 0 ]; do case "$1" in -o) out=$2; shift;; esac; shift; done\ncp -R '${SAMPLE_B}'/. "$out"/\n`,
+      `#!/bin/sh\nwhile [ $# -gt 0 ]; do case "$1" in -o) out=$2; shift;; esac; shift; done\ncp -R ` +
+        `'${SAMPLE_B}'/. "$out"/\n`,
     );
     chmodSync(tool, 0o755);
     const drop = join(tmp.dir, 'drop');

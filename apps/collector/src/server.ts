@@ -1,10 +1,10 @@
 // Entry point: loadConfig -> open database -> buildApp -> scheduler -> listen.
 import { loadConfig, ConfigError } from './config.ts';
-import { createContext } from './context.ts';
+import { openContext } from './context.ts';
 import { buildApp } from './app.ts';
 import { startScheduler } from './scans/scheduler.ts';
 import { startMaintenance } from './scans/maintenance.ts';
-import { startDropDirWatcher } from './sources/drop-dir.ts';
+import { startDropDirWatcher } from './scans/drop-dir.ts';
 import { refreshLinkHealth } from './scans/link-health-store.ts';
 import { writeTransaction, type Db } from './db/open-db.ts';
 
@@ -19,7 +19,7 @@ export async function serve(): Promise<void> {
     }
     throw err;
   }
-  const ctx = createContext(config);
+  const ctx = await openContext(config);
   const app = await buildApp({ ...ctx, logger: { level: config.logLevel } });
   for (const w of [...ctx.nameWarnings, ...config.notices]) app.log.warn(w);
   recolourLinks(ctx.db, app.log);

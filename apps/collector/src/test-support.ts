@@ -14,7 +14,7 @@ import { createContext, type Context } from './context.ts';
 import { openDb } from './db/open-db.ts';
 import { buildApp } from './app.ts';
 import { NameBook } from './names.ts';
-import { runPipeline } from './scans/scan-service.ts';
+import { runPipeline } from './scans/pipeline.ts';
 import { storePm } from './scans/pm-store.ts';
 import { CounterBaseline } from './scans/counter-baseline.ts';
 
@@ -81,7 +81,7 @@ export function useSeededApp(): { ctx: ReturnType<typeof testContext>; app: Fast
 
 /** The app over a context, as server.ts builds it (no listening socket); `names` overrides the name map. */
 export function appOf(ctx: Context, names: NameBook = ctx.names): Promise<FastifyInstance> {
-  return buildApp({ config: ctx.config, db: ctx.db, runner: ctx.runner, scans: ctx.scans, names });
+  return buildApp({ config: ctx.config, db: ctx.db, scans: ctx.scans, names });
 }
 
 export const auth = { authorization: `Bearer ${TOKEN}` };

@@ -86,7 +86,8 @@ describe('collector against a live 256-GPU lab', () => {
 
   const leaf = () => h.port('leaf-r0-01', 1);
 
-  it('names both ends of the one link with a symbol-error burst, keeps the delta, and clears it at the first clean sweep', async () => {
+  it('names both ends of the one link with a symbol-error burst, keeps the delta, and clears it at the first ' +
+    'clean sweep', async () => {
     const sw = leaf();
     const hca = h.peer(sw);
     expect(h.node(hca.node).type).toBe('ca');
@@ -135,7 +136,8 @@ describe('collector against a live 256-GPU lab', () => {
     expect(summary.recentlyFixed.map((r) => r.key)).toEqual([after[0]!.linkKey]);
   }, 60_000);
 
-  it('takes a counter reset between sweeps (500 -> 0) as a reset: no negative delta, no spike, no finding', async () => {
+  it('takes a counter reset between sweeps (500 -> 0) as a reset: no negative delta, no spike, no ' +
+    'finding', async () => {
     const sw = leaf();
     await resetCounters(h.lab, sw);
     const row = await scanOk('pm');
@@ -146,7 +148,8 @@ describe('collector against a live 256-GPU lab', () => {
     expect(await h.linkFindings()).toEqual([]);
   }, 30_000);
 
-  it('reports a leaf-spine link trained at 2X as link-degraded-width on both ends, and shows it ok at the first scan after the repair', async () => {
+  it('reports a leaf-spine link trained at 2X as link-degraded-width on both ends, and shows it ok at the ' +
+    'first scan after the repair', async () => {
     // Width faults on HCA links do not hold under ibsim (packages/lab README); leaf-spine ones do.
     const sw = h.port('leaf-r2-01', 40);
     const up = h.peer(sw);
@@ -245,7 +248,8 @@ describe('collector against a live 256-GPU lab', () => {
     expect(missed.map((f) => f.subjectKey)).toEqual([`sm:${killed.portGuid}`]);
   }, 60_000);
 
-  it('reports an HCA link taken down (with a flap) as link-down on that link only, and sees it come back Active', async () => {
+  it('reports an HCA link taken down (with a flap) as link-down on that link only, and sees it come back ' +
+    'Active', async () => {
     const sw = h.port('leaf-r3-01', 5);
     const hca = h.peer(sw);
     await linkDown(h.lab, sw, { countFlap: true });
@@ -299,7 +303,8 @@ describe('collector against a live 256-GPU lab', () => {
     expect(flaps.map((f) => endsOf(f).sort())).toEqual([[sw.key, hca.key].sort()]);
   }, 60_000);
 
-  it('fails a PM sweep whose ibsim dies mid-run with a clear error, keeps earlier data, and scans a new lab', async () => {
+  it('fails a PM sweep whose ibsim dies mid-run with a clear error, keeps earlier data, and scans a new ' +
+    'lab', async () => {
     const tables = ['nodes', 'ports', 'links', 'counter_last', 'counter_deltas', 'findings', 'sm_observations'];
     const count = () =>
       Object.fromEntries(tables.map((t) => [t, h.ctx.db.prepare(`SELECT COUNT(*) FROM ${t}`).pluck().get()]));

@@ -9,7 +9,7 @@ import type { FindingRow, ScanRow, WorklistEntry } from '@ibwatch/fabric';
 import { isAlive, nodesByName, peerOf, sleep, startLab, stopLab, type Lab, type TopoNode } from '@ibwatch/lab';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { createContext, type Context } from '../src/context.ts';
+import { openContext, type Context } from '../src/context.ts';
 
 export const GPUS = 256;
 export const TIERS = 3;
@@ -109,7 +109,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     IBWATCH_TOOL_TIMEOUT_MS: '20000',
     ...env,
   });
-  const ctx = createContext(config);
+  const ctx = await openContext(config);
   const app = await buildApp(ctx);
   const byName = nodesByName(lab.topology());
 

@@ -17,8 +17,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/open-db.ts';
 import { createStatusQueries } from '../db/status-queries.ts';
 import type { NameBook } from '../names.ts';
-import { scanIntervals } from '../scans/cadence.ts';
-import { scheduledKinds } from '../scans/scheduler.ts';
+import { scanIntervals, scheduledKinds } from '../cadence.ts';
 
 /** When this process started: a collector that schedules scans is "up since" then. */
 export const PROCESS_STARTED_AT = Date.now();

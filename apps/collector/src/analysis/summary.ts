@@ -7,8 +7,8 @@ import type { Db } from '../db/open-db.ts';
 import { createScansRepo } from '../db/scans-repo.ts';
 import { contentStamp, stamped } from '../db/stamps.ts';
 import type { NameBook } from '../names.ts';
-import { smSummary } from '../routes/sm.ts';
-import { PM_KINDS } from '../scans/findings-sync.ts';
+import { PM_KINDS } from '../queries/finding-kinds.ts';
+import { smSummary } from '../queries/sm-view.ts';
 import { fabricStatusReport } from './fabric-status.ts';
 
 const DAY = 86_400_000;

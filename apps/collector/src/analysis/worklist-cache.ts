@@ -2,6 +2,7 @@ import type { WorklistEntry } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import type { NameBook } from '../names.ts';
 import { writeStamp } from '../db/stamps.ts';
+import { findingsStamp, worklistFabricStamp } from '../db/worklist-queries.ts';
 import {
   computeWorklist,
   filterWorklist,
@@ -72,31 +73,9 @@ export class WorklistCache {
     const w = this.writes();
     if (w === this.writeStamp) return false;
     this.writeStamp = w;
-    // Every column a finding contributes (state, severity, title, short, times) changes with
-    // one of these: touches move last_seen, acks set acknowledged_at, resolves resolved_at,
-    // clearing sets cleared_at (and adds one to the cleared count).
-    const findings = JSON.stringify(
-      this.db
-        .prepare(
-          `SELECT (SELECT COUNT(*) FROM findings) AS fc, (SELECT MAX(id) FROM findings) AS fi, (SELECT MAX(last_seen) FROM findings) AS fl,
-              (SELECT MAX(resolved_at) FROM findings) AS fr, (SELECT MAX(acknowledged_at) FROM findings) AS fa,
-              (SELECT SUM(state = 'open') FROM findings) AS fo,
-              (SELECT MAX(cleared_at) FROM findings) AS fx, (SELECT COUNT(*) FROM findings WHERE cleared_at IS NULL) AS fn`,
-        )
-        .raw()
-        .get(),
-    );
-    const fabric = JSON.stringify(
-      this.db
-        .prepare(
-          `SELECT (SELECT COUNT(*) FROM links) AS lc, (SELECT MAX(id) FROM links) AS li, (SELECT MAX(last_seen) FROM links) AS ll,
-              (SELECT COUNT(*) FROM ports) AS pc, (SELECT MAX(id) FROM ports) AS pi, (SELECT MAX(last_seen) FROM ports) AS pl,
-              (SELECT COUNT(*) FROM nodes) AS nc, (SELECT MAX(last_seen) FROM nodes) AS nl,
-              (SELECT COUNT(*) FROM cables) AS cc, (SELECT MAX(updated_at) FROM cables) AS cu`,
-        )
-        .raw()
-        .get(),
-    );
+    // Every column a finding contributes changes one of these (see findingsStamp).
+    const findings = findingsStamp(this.db);
+    const fabric = worklistFabricStamp(this.db);
     if (fabric !== this.fabricStamp) {
       this.fabricStamp = fabric;
       this.fabric = null;

@@ -10,6 +10,13 @@ import {
 import type { Db } from '../db/open-db.ts';
 import type { NameBook } from '../names.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
+import {
+  firstLinkFixSince,
+  linkFixesBefore,
+  worklistCables,
+  worklistLinks,
+  worklistNodes,
+} from '../db/worklist-queries.ts';
 
 export interface WorklistFilter {
   switch?: string;
@@ -57,12 +64,7 @@ export interface WorklistFabric {
  * (WorklistCache keeps it until then).
  */
 export function loadWorklistFabric(db: Db): WorklistFabric {
-  const rows = db
-    .prepare(
-      `SELECT pa.node_guid AS ag, pa.port_num AS ap, pa.lid AS al, pb.node_guid AS bg, pb.port_num AS bp, pb.lid AS bl
-       FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id`,
-    )
-    .all() as { ag: string; ap: number; al: number | null; bg: string; bp: number; bl: number | null }[];
+  const rows = worklistLinks(db);
   const links: FabricLink[] = rows.map((r) => ({
     a: { nodeGuid: r.ag, portNum: r.ap },
     b: { nodeGuid: r.bg, portNum: r.bp },
@@ -72,23 +74,12 @@ export function loadWorklistFabric(db: Db): WorklistFabric {
     if (r.al !== null) lids.set(`${r.ag}/${r.ap}`, r.al);
     if (r.bl !== null) lids.set(`${r.bg}/${r.bp}`, r.bl);
   }
-  const descs = new Map(
-    (
-      db.prepare('SELECT guid, description, type, tier FROM nodes').all() as {
-        guid: string;
-        description: string;
-        type: string;
-        tier: string | null;
-      }[]
-    ).map((n) => [n.guid, n]),
-  );
-  const cables = (
-    db.prepare('SELECT node_guid AS nodeGuid, port_num AS portNum, info FROM cables').all() as {
-      nodeGuid: string;
-      portNum: number;
-      info: string;
-    }[]
-  ).map((c) => ({ nodeGuid: c.nodeGuid, portNum: c.portNum, ...(JSON.parse(c.info) as object) }));
+  const descs = new Map(worklistNodes(db).map((n) => [n.guid, n]));
+  const cables = worklistCables(db).map((c) => ({
+    nodeGuid: c.nodeGuid,
+    portNum: c.portNum,
+    ...(JSON.parse(c.info) as object),
+  }));
   return { links, lids, descs, cables };
 }
 
@@ -125,10 +116,7 @@ export function computeWorklist(
   const times = new Map<string, { first: number; last: number }>();
   const { links, lids, descs, cables } = fabric;
   const priorFixes = new Map<string, number>();
-  for (const r of db
-    .prepare("SELECT subject FROM findings WHERE state = 'resolved' AND subject_type = 'link' AND resolved_at < ?")
-    .pluck()
-    .all(now - FIXED_WINDOW_MS) as string[]) {
+  for (const r of linkFixesBefore(db, now - FIXED_WINDOW_MS)) {
     const s = JSON.parse(r) as { a: { nodeGuid: string; portNum: number }; b: { nodeGuid: string; portNum: number } };
     const k = linkKey(s.a, s.b);
     priorFixes.set(k, (priorFixes.get(k) ?? 0) + 1);
@@ -200,12 +188,7 @@ export function computeWorklist(
   // a link fix once resolved_at < now - window.
   let edge = Infinity;
   for (const f of stored) if (f.state === 'resolved') edge = Math.min(edge, f.lastSeen);
-  const nextFix = db
-    .prepare(
-      "SELECT MIN(resolved_at) FROM findings WHERE state = 'resolved' AND subject_type = 'link' AND resolved_at >= ?",
-    )
-    .pluck()
-    .get(now - FIXED_WINDOW_MS) as number | null;
+  const nextFix = firstLinkFixSince(db, now - FIXED_WINDOW_MS);
   if (nextFix !== null) edge = Math.min(edge, nextFix);
   return { entries: out, validUntil: edge + FIXED_WINDOW_MS };
 }

@@ -65,7 +65,8 @@ export function checkDatabase(path: string): DbCheck {
       if (r.schemaVersion === 0) r.problems.push('schema version 0: not an ibwatch database (or an empty one)');
       if (r.schema === 'newer')
         r.problems.push(
-          `schema version ${r.schemaVersion} is newer than this ibwatch knows (${latestVersion}): run the ibwatch that wrote it`,
+          `schema version ${r.schemaVersion} is newer than this ibwatch knows (${latestVersion}): run the ` +
+            `ibwatch that wrote it`,
         );
     });
     step('integrity_check', () => {

@@ -11,15 +11,18 @@ import type { Db } from './open-db.ts';
 export function createCounterHistory(db: Db) {
   const rollups = db
     .prepare(
-      `SELECT json_group_array(json_object('at', r.hour, 'counter', n.name, 'delta', r.delta, 'rate', r.delta / 3600.0) ORDER BY r.hour, r.counter_id)
-       FROM counter_rollups r JOIN counter_names n ON n.id = r.counter_id WHERE r.port_id = ? AND r.hour >= ? AND r.hour <= ?`,
+      `SELECT json_group_array(json_object('at', r.hour, 'counter', n.name, 'delta', r.delta, 'rate', r.delta
+      / 3600.0) ORDER BY r.hour, r.counter_id)
+       FROM counter_rollups r JOIN counter_names n ON n.id = r.counter_id WHERE r.port_id = ? AND r.hour >= ?
+       AND r.hour <= ?`,
     )
     .pluck();
   const deltas = db
     .prepare(
       `SELECT json_group_array(json_object('at', d.at, 'counter', n.name, 'delta', d.delta,
          'rate', CASE WHEN d.interval_s > 0 THEN d.delta / d.interval_s ELSE 0 END) ORDER BY d.at, d.rowid)
-       FROM counter_deltas d JOIN counter_names n ON n.id = d.counter_id WHERE d.port_id = ? AND d.at >= ? AND d.at <= ?`,
+       FROM counter_deltas d JOIN counter_names n ON n.id = d.counter_id WHERE d.port_id = ? AND d.at >= ? AND
+       d.at <= ?`,
     )
     .pluck();
   return {

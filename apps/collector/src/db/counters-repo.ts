@@ -55,7 +55,8 @@ export function createCountersRepo(db: Db) {
     'INSERT INTO counter_layouts (names) VALUES (?) ON CONFLICT (names) DO UPDATE SET names = names RETURNING id',
   );
   const upsertBaseline = db.prepare(
-    'INSERT INTO counter_baseline (id, at, scan_id) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id',
+    'INSERT INTO counter_baseline (id, at, scan_id) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET at = ' +
+      'excluded.at, scan_id = excluded.scan_id',
   );
   const insertDelta = db.prepare(
     'INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id) VALUES (?, ?, ?, ?, ?, ?)',
@@ -125,7 +126,8 @@ export function createCountersRepo(db: Db) {
         db,
         'INSERT INTO counter_last (port_id, at, scan_id, vals, layout_id)',
         5,
-        'ON CONFLICT (port_id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id, vals = excluded.vals, layout_id = excluded.layout_id',
+        'ON CONFLICT (port_id) DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id, vals = ' +
+          'excluded.vals, layout_id = excluded.layout_id',
       );
       for (let k = 0; k < portIds.length; k++) out.add(portIds[k]!, at, scanId, lastVals(columns, rows[k]!), layoutId);
       out.flush();
@@ -157,7 +159,8 @@ export function createCountersRepo(db: Db) {
     rollups(portId: number, from: number, to: number): { at: number; counter: string; delta: number }[] {
       return db
         .prepare(
-          `SELECT r.hour AS at, n.name AS counter, r.delta FROM counter_rollups r JOIN counter_names n ON n.id = r.counter_id
+          `SELECT r.hour AS at, n.name AS counter, r.delta FROM counter_rollups r JOIN counter_names n ON n.id
+          = r.counter_id
            WHERE r.port_id = ? AND r.hour >= ? AND r.hour <= ? ORDER BY r.hour`,
         )
         .all(portId, Math.floor(from / HOUR_MS) * HOUR_MS, to) as { at: number; counter: string; delta: number }[];
@@ -176,3 +179,22 @@ export function createCountersRepo(db: Db) {
   };
 }
 export type CountersRepo = ReturnType<typeof createCountersRepo>;
+
+/** The sweep the stored baseline (`counter_last`) is as of, when one was recorded. */
+export function baselineAt(db: Db): number | undefined {
+  return db.prepare('SELECT at FROM counter_baseline WHERE id = 1').pluck().get() as number | undefined;
+}
+
+/** LinkDownedCounter increases stored after `since`, with their port (flaps, see pm-store.ts). */
+export function linkDownedSince(
+  db: Db,
+  since: number,
+): { at: number; delta: number; id: number; g: string; n: number }[] {
+  return db
+    .prepare(
+      `SELECT d.at, d.delta, d.port_id AS id, p.node_guid AS g, p.port_num AS n FROM counter_deltas d
+       JOIN ports p ON p.id = d.port_id
+       JOIN counter_names c ON c.id = d.counter_id WHERE c.name = 'LinkDownedCounter' AND d.at > ?`,
+    )
+    .all(since) as { at: number; delta: number; id: number; g: string; n: number }[];
+}

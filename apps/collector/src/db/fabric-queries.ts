@@ -1,8 +1,7 @@
-import type { LinkEnd, PortRow, TopoLink, TopoNode, Tier } from '@ibwatch/fabric';
+import { hcaHost, type LinkEnd, type PortRow, type TopoLink, type TopoNode, type Tier } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
 import { topologyVersion } from './topology-repo.ts';
-import type { NameBook } from '../names.ts';
-import { hostOf } from '../names.ts';
+import type { NameLookup } from './name-lookup.ts';
 
 /**
  * SQL condition: finding `f` is about the port whose `guid/num` key is `key` (an SQL expression).
@@ -10,7 +9,8 @@ import { hostOf } from '../names.ts';
  * port 3 from picking up the findings of ports 30-39.
  */
 export const SUBJECT_IS_PORT = (key: string) =>
-  `(f.subject_key = 'port:' || ${key} OR f.subject_key LIKE 'link:' || ${key} || '~%' OR f.subject_key LIKE 'link:%~' || ${key})`;
+  `(f.subject_key = 'port:' || ${key} OR f.subject_key LIKE 'link:' || ${key} || '~%' OR f.subject_key LIKE ` +
+  `'link:%~' || ${key})`;
 
 /** SQL condition: the port whose id is `id` has been an end of a link (links are kept with present = 0). */
 const EVER_LINKED = (id: string) =>
@@ -18,7 +18,7 @@ const EVER_LINKED = (id: string) =>
     OR EXISTS (SELECT 1 FROM links l WHERE l.b_port_id = ${id}))`;
 
 /** Read-side queries behind the topology, ports and summary routes. */
-export function createFabricQueries(db: Db, names: NameBook) {
+export function createFabricQueries(db: Db, names: NameLookup) {
   const end = (guid: string, desc: string | null, port: number, lid: number | null): LinkEnd => ({
     guid,
     name: names.name(guid, desc),
@@ -62,14 +62,15 @@ export function createFabricQueries(db: Db, names: NameBook) {
         rail: r.rail,
         rack: names.rack(r.guid),
         lid: r.lid,
-        host: r.type === 'ca' ? hostOf(r.description) : null,
+        host: r.type === 'ca' ? hcaHost(r.description) : null,
       }));
     },
     /** Links shown on the topology (present, or gone while down); `where` narrows them (fixed SQL only). */
     links(where = "l.present = 1 OR l.health = 'down'"): TopoLink[] {
       const rows = db
         .prepare(
-          `SELECT l.id, l.tier, l.health, l.reason, pa.node_guid AS ag, pa.port_num AS ap, pa.lid AS al, na.description AS ad,
+          `SELECT l.id, l.tier, l.health, l.reason, pa.node_guid AS ag, pa.port_num AS ap, pa.lid AS al,
+          na.description AS ad,
                   pb.node_guid AS bg, pb.port_num AS bp, pb.lid AS bl, nb.description AS bd,
                   pa.width_active AS w, pa.speed_active AS s, pa.state AS ast, pb.state AS bst
            FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id
@@ -123,8 +124,10 @@ export function createFabricQueries(db: Db, names: NameBook) {
       return JSON.stringify(
         db
           .prepare(
-            `SELECT l.c, l.ls, l.p, (SELECT group_concat(id || ' ' || health || ' ' || COALESCE(reason, ''), char(10)) FROM links
-                WHERE health != 'ok' OR reason IS NOT NULL) AS h FROM (SELECT COUNT(*) AS c, MAX(last_seen) AS ls, SUM(present) AS p FROM links) l`,
+            `SELECT l.c, l.ls, l.p, (SELECT group_concat(id || ' ' || health || ' ' || COALESCE(reason, ''),
+            char(10)) FROM links
+                WHERE health != 'ok' OR reason IS NOT NULL) AS h FROM (SELECT COUNT(*) AS c, MAX(last_seen) AS
+                ls, SUM(present) AS p FROM links) l`,
           )
           .raw()
           .get(),
@@ -165,7 +168,8 @@ export function createFabricQueries(db: Db, names: NameBook) {
         .get() as { ports: number; active: number | null };
       const l = db
         .prepare(
-          "SELECT SUM(present = 1) AS links, SUM(health = 'degraded' AND present = 1) AS degraded, SUM(health = 'down') AS down FROM links",
+          "SELECT SUM(present = 1) AS links, SUM(health = 'degraded' AND present = 1) AS degraded, SUM(health " +
+            "= 'down') AS down FROM links",
         )
         .get() as { links: number | null; degraded: number | null; down: number | null };
       return {
@@ -220,7 +224,8 @@ export function createFabricQueries(db: Db, names: NameBook) {
       // A switch's LID lives on its port 0; ibdiagnet reports its external ports with LID 0.
       if (q.q) {
         where.push(
-          "(n.description LIKE @like OR p.node_guid LIKE @like OR CAST(p.lid AS TEXT) = @q OR (n.type = 'switch' AND CAST(n.lid AS TEXT) = @q))",
+          '(n.description LIKE @like OR p.node_guid LIKE @like OR CAST(p.lid AS TEXT) = @q OR (n.type = ' +
+            "'switch' AND CAST(n.lid AS TEXT) = @q))",
         );
         args.like = `%${q.q}%`;
         args.q = q.q;
@@ -247,9 +252,11 @@ export function createFabricQueries(db: Db, names: NameBook) {
       const rows = db
         .prepare(
           `SELECT p.*, n.description, rn.description AS remote_desc, rp.lid AS remote_lid,
-             (SELECT COUNT(*) FROM findings f WHERE f.state != 'resolved' AND ${SUBJECT_IS_PORT("p.node_guid || '/' || p.port_num")}) AS open_findings
+             (SELECT COUNT(*) FROM findings f WHERE f.state != 'resolved' AND
+             ${SUBJECT_IS_PORT("p.node_guid || '/' || p.port_num")}) AS open_findings
            FROM ports p JOIN nodes n ON n.guid = p.node_guid
-           LEFT JOIN nodes rn ON rn.guid = p.remote_guid LEFT JOIN ports rp ON rp.node_guid = p.remote_guid AND rp.port_num = p.remote_port
+           LEFT JOIN nodes rn ON rn.guid = p.remote_guid LEFT JOIN ports rp ON rp.node_guid = p.remote_guid
+           AND rp.port_num = p.remote_port
            WHERE ${sqlWhere} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
         )
         .all(args) as PortDbRow[];
@@ -261,7 +268,8 @@ export function createFabricQueries(db: Db, names: NameBook) {
         .prepare(
           `SELECT p.*, n.description, rn.description AS remote_desc, rp.lid AS remote_lid, 0 AS open_findings
            FROM ports p JOIN nodes n ON n.guid = p.node_guid
-           LEFT JOIN nodes rn ON rn.guid = p.remote_guid LEFT JOIN ports rp ON rp.node_guid = p.remote_guid AND rp.port_num = p.remote_port
+           LEFT JOIN nodes rn ON rn.guid = p.remote_guid LEFT JOIN ports rp ON rp.node_guid = p.remote_guid
+           AND rp.port_num = p.remote_port
            WHERE p.node_guid = ? AND p.port_num = ?`,
         )
         .get(guid, port) as PortDbRow | undefined;
@@ -304,7 +312,8 @@ export function createFabricQueries(db: Db, names: NameBook) {
     }[] {
       return db
         .prepare(
-          'SELECT at, state, phys_state AS physState, width AS widthActive, speed AS speedActive FROM port_state_history WHERE port_id = ? AND at >= ? ORDER BY at',
+          'SELECT at, state, phys_state AS physState, width AS widthActive, speed AS speedActive FROM ' +
+            'port_state_history WHERE port_id = ? AND at >= ? ORDER BY at',
         )
         .all(portId, from) as {
         at: number;

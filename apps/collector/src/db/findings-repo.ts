@@ -87,7 +87,8 @@ export interface NewFinding {
  */
 export function createFindingsRepo(db: Db) {
   const insert = db.prepare(
-    `INSERT INTO findings (kind, severity, state, subject_type, subject_key, subject, title, short, evidence, first_seen, last_seen)
+    `INSERT INTO findings (kind, severity, state, subject_type, subject_key, subject, title, short, evidence,
+    first_seen, last_seen)
      VALUES (@kind, @severity, 'open', @subjectType, @subjectKey, @subject, @title, @short, @evidence, @at, @at)`,
   );
   const insertEvent = db.prepare(
@@ -115,7 +116,8 @@ export function createFindingsRepo(db: Db) {
     const changed =
       db
         .prepare(
-          "UPDATE findings SET state = 'acknowledged', acknowledged_by = ?, acknowledged_at = ? WHERE id = ? AND state = 'open'",
+          "UPDATE findings SET state = 'acknowledged', acknowledged_by = ?, acknowledged_at = ? WHERE id = ? " +
+            "AND state = 'open'",
         )
         .run(by, at, id).changes > 0;
     if (changed) record(id, at, 'acknowledged', by, note);
@@ -215,7 +217,8 @@ export function createFindingsRepo(db: Db) {
              AND (@severity IS NULL OR severity = @severity)
              AND (@kind IS NULL OR kind = @kind OR substr(kind, 1, length(@kind) + 1) IN (@kind || '-', @kind || ':'))
              AND (@prefix IS NULL OR subject_key LIKE @prefix || '%') AND (@since IS NULL OR last_seen >= @since)
-           ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'major' THEN 1 WHEN 'minor' THEN 2 ELSE 3 END, last_seen DESC LIMIT @limit`,
+           ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'major' THEN 1 WHEN 'minor' THEN 2 ELSE 3 END,
+           last_seen DESC LIMIT @limit`,
         )
         .all({
           state: q.state ?? null,
@@ -232,7 +235,8 @@ export function createFindingsRepo(db: Db) {
       const rows = db
         .prepare(
           `SELECT * FROM findings f WHERE ${SUBJECT_IS_PORT('@key')}
-           ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'major' THEN 1 WHEN 'minor' THEN 2 ELSE 3 END, last_seen DESC LIMIT @limit`,
+           ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'major' THEN 1 WHEN 'minor' THEN 2 ELSE 3 END,
+           last_seen DESC LIMIT @limit`,
         )
         .all({ key: `${guid}/${port}`, limit }) as FindingDbRow[];
       return rows.map(toRow);
@@ -241,7 +245,8 @@ export function createFindingsRepo(db: Db) {
     openDuring(from: number, to: number, subjectTypes: string[]): StoredFinding[] {
       const rows = db
         .prepare(
-          `SELECT * FROM findings WHERE first_seen <= ? AND (resolved_at IS NULL OR resolved_at >= ?) ORDER BY first_seen`,
+          `SELECT * FROM findings WHERE first_seen <= ? AND (resolved_at IS NULL OR resolved_at >= ?) ORDER BY
+          first_seen`,
         )
         .all(to, from) as FindingDbRow[];
       return rows.map(toRow).filter((f) => subjectTypes.includes(f.subjectType));

@@ -1,6 +1,6 @@
 import type { FirmwareNodeInput, NodeFirmware, Tier } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
-import type { NameBook } from '../names.ts';
+import type { NameLookup } from './name-lookup.ts';
 
 /** `settings` key: time of the newest ibdiagnet run whose checks were applied to the findings. */
 const CHECKS_AT = 'ibdiagnet.checksAt';
@@ -18,7 +18,8 @@ export function createIbdiagnetRepo(db: Db) {
       return db
         .prepare(
           `INSERT INTO node_firmware (guid, version, psid, device_id, hw_revision, observed_at, scan_id)
-           SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, @at, @scan FROM json_each(@json) j
+           SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, @at, @scan FROM
+           json_each(@json) j
            WHERE true
            ON CONFLICT (guid) DO UPDATE SET version = excluded.version,
              psid = COALESCE(excluded.psid, node_firmware.psid),
@@ -31,10 +32,11 @@ export function createIbdiagnetRepo(db: Db) {
     },
 
     /** Every node with a known version, named, with its tier. */
-    firmware(names: NameBook): FirmwareNodeInput[] {
+    firmware(names: NameLookup): FirmwareNodeInput[] {
       const rows = db
         .prepare(
-          `SELECT f.guid, f.version, f.psid, f.device_id AS deviceId, f.hw_revision AS hwRevision, f.observed_at AS observedAt,
+          `SELECT f.guid, f.version, f.psid, f.device_id AS deviceId, f.hw_revision AS hwRevision,
+          f.observed_at AS observedAt,
                   n.type, n.tier, n.description
            FROM node_firmware f LEFT JOIN nodes n ON n.guid = f.guid`,
         )

@@ -32,7 +32,8 @@ function oldDatabase(): Database.Database {
   const run = db.prepare(
     `INSERT INTO nccl_runs (id, created_at, started_at, finished_at, scan_id, collective, labels, hosts, gdr, avg_busbw,
        peak_busbw, target, verdict, regression)
-     VALUES (@id, @created, @started, @finished, @scan, 'all_reduce', @labels, @hosts, 'enabled', @avg, @peak, @target, @verdict, @regression)`,
+     VALUES (@id, @created, @started, @finished, @scan, 'all_reduce', @labels, @hosts, 'enabled', @avg, @peak,
+     @target, @verdict, @regression)`,
   );
   const row = db.prepare(
     'INSERT INTO nccl_results (run_id, size_bytes, type, oop_busbw, ip_busbw) VALUES (?, ?, ?, ?, ?)',

@@ -20,7 +20,8 @@ describe('migration 0004 (finding cleared_at)', () => {
     try {
       expect(migrate(db, before)).toEqual([1, 2, 3]);
       const add = db.prepare(
-        `INSERT INTO findings (kind, severity, state, subject_type, subject_key, title, first_seen, last_seen, resolved_at, clean_sweeps)
+        `INSERT INTO findings (kind, severity, state, subject_type, subject_key, title, first_seen, last_seen,
+        resolved_at, clean_sweeps)
          VALUES (?, 'major', ?, 'port', ?, 't', 100, ?, ?, ?)`,
       );
       add.run('symbol-errors', 'open', 'port:still', 500, null, 0);

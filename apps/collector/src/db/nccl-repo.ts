@@ -90,13 +90,17 @@ function toRow(r: RunDbRow): NcclRunRow {
 /** nccl-tests runs and their per-size result rows. */
 export function createNcclRepo(db: Db) {
   const insertRun = db.prepare(
-    `INSERT INTO nccl_runs (created_at, at, started_at, finished_at, scan_id, collective, labels, hosts, nodes, ranks, nccl_version, gdr,
+    `INSERT INTO nccl_runs (created_at, at, started_at, finished_at, scan_id, collective, labels, hosts,
+    nodes, ranks, nccl_version, gdr,
        gdr_evidence, avg_busbw, peak_busbw, peak_size, target, verdict, regression, truncated, warnings)
-     VALUES (@createdAt, @at, @startedAt, @finishedAt, @scanId, @collective, @labels, @hosts, @nodes, @ranks, @ncclVersion, @gdr,
-       @gdrEvidence, @avgBusbwGBs, @peakBusbwGBs, @peakSizeBytes, @targetGBs, @verdict, @regression, @truncated, @warnings)`,
+     VALUES (@createdAt, @at, @startedAt, @finishedAt, @scanId, @collective, @labels, @hosts, @nodes, @ranks,
+     @ncclVersion, @gdr,
+       @gdrEvidence, @avgBusbwGBs, @peakBusbwGBs, @peakSizeBytes, @targetGBs, @verdict, @regression,
+       @truncated, @warnings)`,
   );
   const insertResult = db.prepare(
-    `INSERT INTO nccl_results (run_id, size_bytes, type, redop, oop_time, oop_algbw, oop_busbw, oop_wrong, ip_time, ip_algbw, ip_busbw, ip_wrong)
+    `INSERT INTO nccl_results (run_id, size_bytes, type, redop, oop_time, oop_algbw, oop_busbw, oop_wrong,
+    ip_time, ip_algbw, ip_busbw, ip_wrong)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   return {
@@ -137,7 +141,8 @@ export function createNcclRepo(db: Db) {
       return (
         db
           .prepare(
-            `SELECT * FROM nccl_runs WHERE (@collective IS NULL OR collective = @collective) AND (@from IS NULL OR at >= @from)
+            `SELECT * FROM nccl_runs WHERE (@collective IS NULL OR collective = @collective) AND (@from IS
+            NULL OR at >= @from)
              AND (@to IS NULL OR at <= @to) ORDER BY at DESC, id DESC LIMIT @limit`,
           )
           .all({
@@ -193,7 +198,8 @@ export function createNcclRepo(db: Db) {
     baseline(collective: string, labelsJson: string, before: number, limit: number): { peak: number; at: number }[] {
       return db
         .prepare(
-          `SELECT peak_busbw AS peak, at FROM nccl_runs WHERE collective = ? AND labels = ? AND at < ? AND peak_busbw IS NOT NULL
+          `SELECT peak_busbw AS peak, at FROM nccl_runs WHERE collective = ? AND labels = ? AND at < ? AND
+          peak_busbw IS NOT NULL
            ORDER BY at DESC, id DESC LIMIT ?`,
         )
         .all(collective, labelsJson, before, limit) as { peak: number; at: number }[];

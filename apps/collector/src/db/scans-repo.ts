@@ -66,6 +66,10 @@ export function createScansRepo(db: Db) {
       const r = byId.get(id) as ScanDbRow | undefined;
       return r ? toScanRow(r) : null;
     },
+    /** Scans and imports that completed (ok or partial): /api/ready waits for the first. */
+    completedCount(): number {
+      return db.prepare("SELECT COUNT(*) FROM scans WHERE status IN ('ok','partial')").pluck().get() as number;
+    },
     list(opts: { limit: number; kind?: string; status?: string }): ScanRow[] {
       const rows = db
         .prepare(
@@ -79,7 +83,8 @@ export function createScansRepo(db: Db) {
     latestPerKind(): ScanRow[] {
       const rows = db
         .prepare(
-          'SELECT s.* FROM scans s JOIN (SELECT kind, MAX(id) AS id FROM scans GROUP BY kind) m ON m.id = s.id ORDER BY s.kind',
+          'SELECT s.* FROM scans s JOIN (SELECT kind, MAX(id) AS id FROM scans GROUP BY kind) m ON m.id = s.id ' +
+            'ORDER BY s.kind',
         )
         .all() as ScanDbRow[];
       return rows.map(toScanRow);
@@ -125,7 +130,8 @@ export function createScansRepo(db: Db) {
       return (
         db
           .prepare(
-            'SELECT 1 FROM raw_outputs r JOIN scans s ON s.id = r.scan_id WHERE r.created_at >= ? AND s.kind = ? LIMIT 1',
+            'SELECT 1 FROM raw_outputs r JOIN scans s ON s.id = r.scan_id WHERE r.created_at >= ? AND s.kind = ' +
+              '? LIMIT 1',
           )
           .get(since, kind) !== undefined
       );

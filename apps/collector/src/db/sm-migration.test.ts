@@ -20,7 +20,8 @@ describe('migration 0005 (sm_known)', () => {
     try {
       migrate(db, before);
       const obs = db.prepare(
-        'INSERT INTO sm_observations (scan_id, at, guid, lid, priority, state, activity_count, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO sm_observations (scan_id, at, guid, lid, priority, state, activity_count, name) VALUES ' +
+          '(?, ?, ?, ?, ?, ?, ?, ?)',
       );
       // Scan 1: A master, B standby. Scan 2: B stopped answering. Scan 3: no master at all.
       obs.run(1, 1000, '0xa', 1, 15, 'MASTER', '10', 'head-01');
@@ -28,7 +29,8 @@ describe('migration 0005 (sm_known)', () => {
       obs.run(2, 2000, '0xa', 1, 15, 'MASTER', '20', 'head-01');
       obs.run(3, 3000, '0xa', 1, 15, 'STANDBY', '30', 'head-01');
       db.prepare(
-        "INSERT INTO findings (kind, severity, subject_type, subject_key, title, first_seen, last_seen) VALUES ('sm-standby-lost', 'major', 'sm', 'sm:0xb', 't', 2000, 2000)",
+        'INSERT INTO findings (kind, severity, subject_type, subject_key, title, first_seen, last_seen) VALUES ' +
+          "('sm-standby-lost', 'major', 'sm', 'sm:0xb', 't', 2000, 2000)",
       ).run();
       migrate(db);
       expect(db.prepare('SELECT * FROM sm_known ORDER BY guid').all()).toEqual([

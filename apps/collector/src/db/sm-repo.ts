@@ -33,7 +33,8 @@ const KNOWN_COLUMNS = `guid, first_seen AS firstSeen, last_seen AS lastSeen, lid
  */
 export function createSmRepo(db: Db) {
   const insertObs = db.prepare(
-    'INSERT INTO sm_observations (scan_id, at, guid, lid, priority, state, activity_count, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO sm_observations (scan_id, at, guid, lid, priority, state, activity_count, name) VALUES (?, ?, ' +
+      '?, ?, ?, ?, ?, ?)',
   );
   const insertEvent = db.prepare(
     'INSERT INTO sm_events (at, kind, from_guid, to_guid, detail, scan_id, after) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -175,7 +176,8 @@ export function createSmRepo(db: Db) {
       return (
         (db
           .prepare(
-            `SELECT n.guid AS nodeGuid, n.description, p.port_num AS portNum FROM ports p JOIN nodes n ON n.guid = p.node_guid
+            `SELECT n.guid AS nodeGuid, n.description, p.port_num AS portNum FROM ports p JOIN nodes n ON
+            n.guid = p.node_guid
              WHERE p.port_guid = @g OR p.node_guid = @g ORDER BY p.port_guid = @g DESC, p.port_num LIMIT 1`,
           )
           .get({ g: guid }) as { nodeGuid: string; description: string; portNum: number } | undefined) ?? null

@@ -105,7 +105,8 @@ export function createStatusQueries(db: Db) {
       const ends = new Map<string, EndFacts>();
       const endRows = db
         .prepare(
-          `SELECT j.value AS k, n.description, n.type, n.tier, CASE WHEN n.type = 'switch' THEN n.lid ELSE p.lid END AS lid
+          `SELECT j.value AS k, n.description, n.type, n.tier, CASE WHEN n.type = 'switch' THEN n.lid ELSE
+          p.lid END AS lid
            FROM json_each(?) j JOIN nodes n ON n.guid = substr(j.value, 1, instr(j.value, '/') - 1)
            LEFT JOIN ports p ON p.node_guid = n.guid
              AND p.port_num = CAST(substr(j.value, instr(j.value, '/') + 1) AS INTEGER)`,

@@ -1,5 +1,5 @@
 import type { Db } from './open-db.ts';
-import type { NameBook } from '../names.ts';
+import type { NameLookup } from './name-lookup.ts';
 
 /** One link's JSON around its health and reason: `head + health + mid + reason + '}'`. */
 interface LinkParts {
@@ -17,14 +17,17 @@ interface LinkParts {
  * present-and-ok. Names and racks follow NameBook: the node-name map's entry, else the
  * description, else the GUID.
  */
-export function createTopologyJson(db: Db, names: NameBook) {
+export function createTopologyJson(db: Db, names: NameLookup) {
   const parts = db.prepare(
     `WITH nm(guid, name, rack) AS MATERIALIZED (SELECT key, value ->> 0, value ->> 1 FROM json_each(?))
      SELECT l.id, json_object('id', l.id,
-       'a', json_object('guid', pa.node_guid, 'name', COALESCE(ma.name, NULLIF(na.description, ''), pa.node_guid), 'port', pa.port_num, 'lid', pa.lid, 'rack', ma.rack),
-       'b', json_object('guid', pb.node_guid, 'name', COALESCE(mb.name, NULLIF(nb.description, ''), pb.node_guid), 'port', pb.port_num, 'lid', pb.lid, 'rack', mb.rack),
+       'a', json_object('guid', pa.node_guid, 'name', COALESCE(ma.name, NULLIF(na.description, ''),
+       pa.node_guid), 'port', pa.port_num, 'lid', pa.lid, 'rack', ma.rack),
+       'b', json_object('guid', pb.node_guid, 'name', COALESCE(mb.name, NULLIF(nb.description, ''),
+       pb.node_guid), 'port', pb.port_num, 'lid', pb.lid, 'rack', mb.rack),
        'tier', COALESCE(l.tier, 'other')) AS head,
-       ',"widthActive":' || json_quote(pa.width_active) || ',"speedActive":' || json_quote(pa.speed_active) || ',"reason":' AS mid
+       ',"widthActive":' || json_quote(pa.width_active) || ',"speedActive":' || json_quote(pa.speed_active) ||
+       ',"reason":' AS mid
      FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id
      JOIN nodes na ON na.guid = pa.node_guid JOIN nodes nb ON nb.guid = pb.node_guid
      LEFT JOIN nm ma ON ma.guid = pa.node_guid LEFT JOIN nm mb ON mb.guid = pb.node_guid
@@ -34,7 +37,8 @@ export function createTopologyJson(db: Db, names: NameBook) {
   // links' last_seen (ports, LIDs, rates and tiers change only there).
   const shape = db
     .prepare(
-      `SELECT (SELECT COUNT(*) FROM nodes), (SELECT MAX(last_seen) FROM nodes), (SELECT COUNT(*) FROM links), (SELECT MAX(last_seen) FROM links),
+      `SELECT (SELECT COUNT(*) FROM nodes), (SELECT MAX(last_seen) FROM nodes), (SELECT COUNT(*) FROM links),
+      (SELECT MAX(last_seen) FROM links),
             (SELECT TOTAL(LENGTH(tier)) FROM links)`,
     )
     .raw();

@@ -77,12 +77,15 @@ export function createTopologyRepo(db: Db) {
   const updatePort = db.prepare(
     `UPDATE ports SET port_guid = COALESCE(@portGuid, port_guid), lid = COALESCE(@lid, lid), state = @state,
        phys_state = @physState, width_active = @widthActive, speed_active = @speedActive,
-       width_enabled = COALESCE(@widthEnabled, width_enabled), width_supported = COALESCE(@widthSupported, width_supported),
-       speed_enabled = COALESCE(@speedEnabled, speed_enabled), speed_supported = COALESCE(@speedSupported, speed_supported),
+       width_enabled = COALESCE(@widthEnabled, width_enabled), width_supported = COALESCE(@widthSupported,
+       width_supported),
+       speed_enabled = COALESCE(@speedEnabled, speed_enabled), speed_supported = COALESCE(@speedSupported,
+       speed_supported),
        remote_guid = @remoteGuid, remote_port = @remotePort, last_seen = @at WHERE id = @id`,
   );
   const insertHistory = db.prepare(
-    'INSERT INTO port_state_history (port_id, at, scan_id, state, phys_state, width, speed) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO port_state_history (port_id, at, scan_id, state, phys_state, width, speed) VALUES (?, ?, ?, ' +
+      '?, ?, ?, ?)',
   );
 
   // One stored port with everything `ingest` compares, looked up by id as the scan's ports
@@ -152,7 +155,8 @@ export function createTopologyRepo(db: Db) {
       const newPorts = new BatchInsert(
         db,
         `INSERT INTO ports (node_guid, port_num, port_guid, lid, state, phys_state, width_active, speed_active,
-        width_enabled, width_supported, speed_enabled, speed_supported, remote_guid, remote_port, first_seen, last_seen)`,
+        width_enabled, width_supported, speed_enabled, speed_supported, remote_guid, remote_port, first_seen,
+        last_seen)`,
         16,
       );
       for (const p of ports) {
@@ -239,7 +243,8 @@ export function createTopologyRepo(db: Db) {
         db,
         'INSERT INTO links (a_port_id, b_port_id, present, first_seen, last_seen)',
         5,
-        'ON CONFLICT (a_port_id, b_port_id) DO UPDATE SET present = 1, last_seen = excluded.last_seen RETURNING id, first_seen',
+        'ON CONFLICT (a_port_id, b_port_id) DO UPDATE SET present = 1, last_seen = excluded.last_seen ' +
+          'RETURNING id, first_seen',
         (rows) => {
           for (const r of rows as { id: number; first_seen: number }[]) {
             if (r.first_seen === at) changes.newLinks++;
@@ -284,7 +289,8 @@ export function createTopologyRepo(db: Db) {
       // One statement for all (every node changes at a fabric's first scan: 11k at 10k GPUs).
       if (changed.length) {
         db.prepare(
-          'UPDATE nodes SET tier = j.value ->> 1, rail = j.value ->> 2 FROM json_each(?) AS j WHERE nodes.guid = j.value ->> 0',
+          'UPDATE nodes SET tier = j.value ->> 1, rail = j.value ->> 2 FROM json_each(?) AS j WHERE nodes.guid ' +
+            '= j.value ->> 0',
         ).run(JSON.stringify(changed));
       }
     },

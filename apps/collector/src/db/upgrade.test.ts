@@ -60,7 +60,8 @@ const FORMATS: { before: number; what: string; write: (db: Database.Database, re
     what: 'version 1 rewrote every counter_last row on every sweep: all rows are as of the last sweep',
     write: (db) =>
       db.exec(
-        'UPDATE counter_last SET at = (SELECT MAX(at) FROM counter_last), scan_id = (SELECT MAX(scan_id) FROM counter_last)',
+        'UPDATE counter_last SET at = (SELECT MAX(at) FROM counter_last), scan_id = (SELECT MAX(scan_id) FROM ' +
+          'counter_last)',
       ),
   },
   {
@@ -70,7 +71,8 @@ const FORMATS: { before: number; what: string; write: (db: Database.Database, re
       const src = new Database(refFile, { readonly: true });
       const rows = src
         .prepare(
-          `SELECT c.port_id AS portId, c.vals, l.names FROM counter_last c LEFT JOIN counter_layouts l ON l.id = c.layout_id`,
+          `SELECT c.port_id AS portId, c.vals, l.names FROM counter_last c LEFT JOIN counter_layouts l ON l.id ` +
+            `= c.layout_id`,
         )
         .all() as { portId: number; vals: string; names: string | null }[];
       src.close();
@@ -95,7 +97,8 @@ const REINTERPRETED: { by: number; what: string; apply: (db: Database.Database) 
     what: 'a finding resolved before 0004 is history: cleared as of its resolution',
     apply: (db) =>
       db.exec(
-        "UPDATE findings SET cleared_at = COALESCE(resolved_at, last_seen) WHERE state = 'resolved' AND cleared_at IS NULL",
+        "UPDATE findings SET cleared_at = COALESCE(resolved_at, last_seen) WHERE state = 'resolved' AND " +
+          'cleared_at IS NULL',
       ),
   },
 ];

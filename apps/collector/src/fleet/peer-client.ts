@@ -89,7 +89,8 @@ async function getJson(url: string, path: string, o: PeerReadOptions, signal: Ab
   const fail = (problem: string): Got => ({ ok: false, word: 'ERROR', problem });
   if (res.status >= 300 && res.status < 400)
     return fail(
-      `${path} redirects (HTTP ${res.status}) to ${res.headers.get('location') ?? '?'}: put that address in IBWATCH_PEERS`,
+      `${path} redirects (HTTP ${res.status}) to ${res.headers.get('location') ?? '?'}: put that address in ` +
+        `IBWATCH_PEERS`,
     );
   if (res.status === 401)
     return fail(

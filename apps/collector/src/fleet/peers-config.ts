@@ -53,7 +53,10 @@ function urlProblem(item: string, raw: string): string | null {
     return `IBWATCH_PEERS: ${expected} (${u.protocol.replace(/:$/, '')} is not http or https)`;
   if (!u.hostname) return `IBWATCH_PEERS: ${expected}`;
   if (u.username || u.password)
-    return `IBWATCH_PEERS: ${JSON.stringify(item.split('=')[0])} has credentials in its URL; give its token in IBWATCH_PEER_TOKENS`;
+    return (
+      `IBWATCH_PEERS: ${JSON.stringify(item.split('=')[0])} has credentials in its URL; give its token in ` +
+      `IBWATCH_PEER_TOKENS`
+    );
   if (u.search || u.hash || /[?#]/.test(raw)) return `IBWATCH_PEERS: ${expected} (no query or fragment)`;
   if (/\s/.test(raw)) return `IBWATCH_PEERS: ${expected}`;
   return null;
@@ -92,7 +95,8 @@ export function readPeerSettings(env: NodeJS.ProcessEnv): PeerSettings {
     if (problem) problems.push(problem);
     else if (seen.has(name.toLowerCase()))
       problems.push(
-        `IBWATCH_PEERS: the name ${JSON.stringify(name)} is used twice (or is IBWATCH_FABRIC_NAME): each fabric needs its own`,
+        `IBWATCH_PEERS: the name ${JSON.stringify(name)} is used twice (or is IBWATCH_FABRIC_NAME): each ` +
+          `fabric needs its own`,
       );
     else {
       seen.add(name.toLowerCase());

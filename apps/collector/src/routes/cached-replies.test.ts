@@ -8,7 +8,7 @@ import {
   type WorklistEntry,
 } from '@ibwatch/fabric';
 import { readIbdiagnetDir } from '../input/ibdiagnet-dir.ts';
-import { PM_KINDS } from '../scans/findings-sync.ts';
+import { PM_KINDS } from '../queries/finding-kinds.ts';
 import { auth, ERROR_PORT, pmSweep, SAMPLE_A, withErrors, useSeededApp } from '../test-support.ts';
 
 // Read endpoints answer from serialised replies kept until the database changes
@@ -17,53 +17,57 @@ const fx = useSeededApp();
 const get = async <T>(url: string) => (await fx.app.inject(url)).json<T>();
 
 describe('cached replies', () => {
-  it('a PM sweep that opens a finding shows in /api/summary, /api/findings, /api/worklist and /api/topology at once', async () => {
-    const topo = await get<TopologyReply>('/api/topology');
-    // A cabled port with no finding yet: the far end of a healthy link of the error port's switch.
-    const link = topo.links.find(
-      (l) => l.health === 'ok' && l.a.guid === ERROR_PORT.nodeGuid && l.a.port !== ERROR_PORT.portNum,
-    )!;
-    const port = { nodeGuid: link.a.guid, portNum: link.a.port };
-    const before = {
-      summary: await get<FabricSummary>('/api/summary'),
-      findings: await get<FindingRow[]>('/api/findings?state=open'),
-      worklist: await get<WorklistEntry[]>('/api/worklist'),
-    };
-    expect(await get<FindingRow[]>('/api/findings?state=open')).toEqual(before.findings); // served from the cache
+  it(
+    'a PM sweep that opens a finding shows in /api/summary, /api/findings, /api/worklist and /api/topology at ' +
+      'once',
+    async () => {
+      const topo = await get<TopologyReply>('/api/topology');
+      // A cabled port with no finding yet: the far end of a healthy link of the error port's switch.
+      const link = topo.links.find(
+        (l) => l.health === 'ok' && l.a.guid === ERROR_PORT.nodeGuid && l.a.port !== ERROR_PORT.portNum,
+      )!;
+      const port = { nodeGuid: link.a.guid, portNum: link.a.port };
+      const before = {
+        summary: await get<FabricSummary>('/api/summary'),
+        findings: await get<FindingRow[]>('/api/findings?state=open'),
+        worklist: await get<WorklistEntry[]>('/api/worklist'),
+      };
+      expect(await get<FindingRow[]>('/api/findings?state=open')).toEqual(before.findings); // served from the cache
 
-    // The seed's last sweep was at about now; the counters repeat its values, plus new symbol errors.
-    const seeded = tableToPortCounters((await readIbdiagnetDir(SAMPLE_A)).value.counters);
-    let counters = withErrors(seeded, ERROR_PORT, 'SymbolErrorCounter', 500n);
-    counters = withErrors(counters, ERROR_PORT, 'LinkErrorRecoveryCounter', 50n);
-    counters = withErrors(counters, { nodeGuid: '0xb0cf0e0300d33fc0', portNum: 5 }, 'LinkDownedCounter', 3n);
-    counters = withErrors(counters, port, 'SymbolErrorCounter', 5000n);
-    expect((await pmSweep(fx.ctx, Date.now() + 60_000, counters)).status).toBe('ok');
+      // The seed's last sweep was at about now; the counters repeat its values, plus new symbol errors.
+      const seeded = tableToPortCounters((await readIbdiagnetDir(SAMPLE_A)).value.counters);
+      let counters = withErrors(seeded, ERROR_PORT, 'SymbolErrorCounter', 500n);
+      counters = withErrors(counters, ERROR_PORT, 'LinkErrorRecoveryCounter', 50n);
+      counters = withErrors(counters, { nodeGuid: '0xb0cf0e0300d33fc0', portNum: 5 }, 'LinkDownedCounter', 3n);
+      counters = withErrors(counters, port, 'SymbolErrorCounter', 5000n);
+      expect((await pmSweep(fx.ctx, Date.now() + 60_000, counters)).status).toBe('ok');
 
-    const findings = await get<FindingRow[]>('/api/findings?state=open');
-    const opened = findings.filter((f) => !before.findings.some((b) => b.id === f.id));
-    expect(opened.map((f) => f.subjectKey)).toContain(`port:${port.nodeGuid}/${port.portNum}`);
-    const summary = await get<FabricSummary>('/api/summary');
-    // Ports and links over a threshold as the new sweep observed them: the same count
-    // /api/findings gives for the findings current now (PM kinds, info left out).
-    const current = (await get<FindingRow[]>('/api/findings?state=current&limit=10000')).filter(
-      (f) => ['port', 'link'].includes(f.subjectType) && f.severity !== 'info' && PM_KINDS(f.kind),
-    );
-    expect(current.map((f) => f.subjectKey)).toContain(`port:${port.nodeGuid}/${port.portNum}`);
-    expect(summary.portsOverThreshold).toBe(new Set(current.map((f) => f.subjectKey)).size);
-    expect(summary.brokenNow.some((r) => r.ends.some((e) => e.guid === port.nodeGuid && e.port === port.portNum))).toBe(
-      true,
-    );
-    expect(
-      before.summary.brokenNow.some((r) => r.ends.some((e) => e.guid === port.nodeGuid && e.port === port.portNum)),
-    ).toBe(false);
-    expect(summary.lastScans.find((s) => s.kind === 'pm')!.id).toBeGreaterThan(
-      before.summary.lastScans.find((s) => s.kind === 'pm')!.id,
-    );
-    const worklist = await get<WorklistEntry[]>('/api/worklist');
-    expect(worklist.length).toBe(before.worklist.length + 1);
-    const after = (await get<TopologyReply>('/api/topology')).links.find((l) => l.id === link.id)!;
-    expect(after.health).toBe('errors');
-  });
+      const findings = await get<FindingRow[]>('/api/findings?state=open');
+      const opened = findings.filter((f) => !before.findings.some((b) => b.id === f.id));
+      expect(opened.map((f) => f.subjectKey)).toContain(`port:${port.nodeGuid}/${port.portNum}`);
+      const summary = await get<FabricSummary>('/api/summary');
+      // Ports and links over a threshold as the new sweep observed them: the same count
+      // /api/findings gives for the findings current now (PM kinds, info left out).
+      const current = (await get<FindingRow[]>('/api/findings?state=current&limit=10000')).filter(
+        (f) => ['port', 'link'].includes(f.subjectType) && f.severity !== 'info' && PM_KINDS(f.kind),
+      );
+      expect(current.map((f) => f.subjectKey)).toContain(`port:${port.nodeGuid}/${port.portNum}`);
+      expect(summary.portsOverThreshold).toBe(new Set(current.map((f) => f.subjectKey)).size);
+      expect(
+        summary.brokenNow.some((r) => r.ends.some((e) => e.guid === port.nodeGuid && e.port === port.portNum)),
+      ).toBe(true);
+      expect(
+        before.summary.brokenNow.some((r) => r.ends.some((e) => e.guid === port.nodeGuid && e.port === port.portNum)),
+      ).toBe(false);
+      expect(summary.lastScans.find((s) => s.kind === 'pm')!.id).toBeGreaterThan(
+        before.summary.lastScans.find((s) => s.kind === 'pm')!.id,
+      );
+      const worklist = await get<WorklistEntry[]>('/api/worklist');
+      expect(worklist.length).toBe(before.worklist.length + 1);
+      const after = (await get<TopologyReply>('/api/topology')).links.find((l) => l.id === link.id)!;
+      expect(after.health).toBe('errors');
+    },
+  );
 
   it('an acknowledgement shows in /api/findings and /api/worklist, each filter its own entry', async () => {
     const entry = (await get<WorklistEntry[]>('/api/worklist?state=open'))[0]!;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FabricSummary, SmReply, TopologyReply, WorklistEntry } from '@ibwatch/fabric';
 import { createFindingsRepo } from '../db/findings-repo.ts';
-import { PM_KINDS } from '../scans/findings-sync.ts';
+import { PM_KINDS } from '../queries/finding-kinds.ts';
 import { ERROR_PORT, useSeededApp } from '../test-support.ts';
 
 const fx = useSeededApp();

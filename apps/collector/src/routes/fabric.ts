@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { FabricSummary, TopologyReply } from '@ibwatch/fabric';
-import type { AppDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
 import { createFabricQueries } from '../db/fabric-queries.ts';
 import { contentStamp, stamped, writeStamp } from '../db/stamps.ts';
 import { createTopologyJson } from '../db/topology-json.ts';
@@ -14,7 +14,7 @@ import { createSummaryBuilder } from '../analysis/summary.ts';
  */
 const SUMMARY_MAX_AGE_MS = 2_000;
 
-export async function fabricRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function fabricRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const q = createFabricQueries(deps.db, deps.names);
   const topoJson = createTopologyJson(deps.db, deps.names);
   // Content stamps, computed only after a commit: scan rows, SM observations and nccl imports

@@ -77,7 +77,8 @@ describe('POST /api/findings/:id/ack and /resolve', () => {
     const named = await post(`/api/findings/${f!.id}/ack`, { by: 'alice' });
     expect(named.statusCode).toBe(400);
     expect(named.json().message).toBe(
-      '"by" is no longer accepted: the finding is acknowledged under the name of the token sent (admin); give the reason as "note"',
+      '"by" is no longer accepted: the finding is acknowledged under the name of the token sent (admin); give ' +
+        'the reason as "note"',
     );
     expect((await post(`/api/findings/${f!.id}/ack`, { note: 'x'.repeat(1001) })).statusCode).toBe(400);
     expect((await post(`/api/findings/${f!.id}/ack`, { why: 'typo' })).statusCode).toBe(400);

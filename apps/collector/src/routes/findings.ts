@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FindingDetail, FindingRow, WorklistEntry } from '@ibwatch/fabric';
-import type { AppDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
 import { createFindingsRepo, toFindingRow } from '../db/findings-repo.ts';
 import type { WorklistFilter } from '../analysis/worklist.ts';
 import { WorklistCache } from '../analysis/worklist-cache.ts';
-import { toCsv, UTF8_BOM } from '../csv.ts';
+import { worklistCsv } from '../queries/worklist-csv.ts';
 import { writeStamp } from '../db/stamps.ts';
 import { ReplyCache } from './reply-cache.ts';
 
@@ -43,60 +43,7 @@ const worklistQuery = {
   },
 } as const;
 
-/** The worklist as a spreadsheet opens it: BOM first, for the `→` of the action ladder. */
-export function worklistCsv(entries: WorklistEntry[]): string {
-  return (
-    UTF8_BOM +
-    toCsv(
-      [
-        'rank',
-        'severity',
-        'state',
-        'end_a',
-        'guid_a',
-        'port_a',
-        'lid_a',
-        'rack_a',
-        'u_a',
-        'end_b',
-        'guid_b',
-        'port_b',
-        'lid_b',
-        'rack_b',
-        'u_b',
-        'reasons',
-        'action',
-        'cable',
-        'first_seen_utc',
-        'last_seen_utc',
-      ],
-      entries.map((e) => [
-        e.rank,
-        e.severity,
-        e.state,
-        e.a.name,
-        e.a.guid,
-        e.a.port,
-        e.a.lid,
-        e.a.rack,
-        e.a.u,
-        e.b?.name,
-        e.b?.guid,
-        e.b?.port,
-        e.b?.lid,
-        e.b?.rack,
-        e.b?.u,
-        e.reasons.join('; '),
-        e.action,
-        e.cable,
-        new Date(e.firstSeen).toISOString(),
-        new Date(e.lastSeen).toISOString(),
-      ]),
-    )
-  );
-}
-
-export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function findingRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const repo = createFindingsRepo(deps.db);
   const strip = toFindingRow;
   const worklist = new WorklistCache(deps.db, deps.names);
@@ -160,7 +107,9 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
       return reply.code(400).send({
         statusCode: 400,
         error: 'Bad Request',
-        message: `"by" is no longer accepted: the finding is ${what} under the name of the token sent (${req.tokenName}); give the reason as "note"`,
+        message:
+          `"by" is no longer accepted: the finding is ${what} under the name of the token sent ` +
+          `(${req.tokenName}); give the reason as "note"`,
       });
     if (!repo.get(id)) return reply.code(404).send(notFound(id));
     const by = req.tokenName!;
@@ -178,7 +127,8 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
       preValidation: emptyBodyIsNone,
       schema: {
         description:
-          'Acknowledge an open finding (someone is on it), recorded in its history under the name of the token sent, with `note` as the reason.',
+          'Acknowledge an open finding (someone is on it), recorded in its history under the name of the token ' +
+          'sent, with `note` as the reason.',
         security: [{ bearer: [] }],
         params: idParams,
         body: actionBody,
@@ -194,8 +144,10 @@ export async function findingRoutes(app: FastifyInstance, deps: AppDeps): Promis
       preValidation: emptyBodyIsNone,
       schema: {
         description:
-          'Mark a finding fixed, recorded in its history under the name of the token sent, with `note` as the reason. ' +
-          'Views go on showing what the scans observe: if the problem persists, the next scan of its kind opens it again.',
+          'Mark a finding fixed, recorded in its history under the name of the token sent, with `note` as the ' +
+          'reason. ' +
+          'Views go on showing what the scans observe: if the problem persists, the next scan of its kind ' +
+          'opens it again.',
         security: [{ bearer: [] }],
         params: idParams,
         body: actionBody,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { FleetReply } from '@ibwatch/fabric';
-import { VERSION, type AppDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
+import { VERSION } from '../version.ts';
 import { PROCESS_STARTED_AT } from '../analysis/fabric-status.ts';
 import { createSummaryBuilder } from '../analysis/summary.ts';
 import { createFleet } from '../fleet/fleet-service.ts';
@@ -9,7 +10,7 @@ import { createFleet } from '../fleet/fleet-service.ts';
  * The fleet wall (`/fleet` in the dashboard): this fabric and every peer's (IBWATCH_PEERS), each
  * with its status word, broken-now rows, SM state and freshness, read server-side.
  */
-export async function fleetRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function fleetRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const summary = createSummaryBuilder(deps.db, deps.names, deps.config);
   const fleet = createFleet({
     fabricName: deps.config.fabricName,

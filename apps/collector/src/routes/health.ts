@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { HealthReply, WhoamiReply } from '@ibwatch/fabric';
-import { VERSION, type AppDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
+import { VERSION } from '../version.ts';
+import { createScansRepo } from '../db/scans-repo.ts';
 
 const started = Date.now();
 
-export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function healthRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const scans = createScansRepo(deps.db);
   app.get<{ Reply: HealthReply }>(
     '/api/health',
     {
@@ -35,7 +38,7 @@ export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise
     '/api/ready',
     { schema: { description: 'Readiness: the database answers and at least one scan or import has completed.' } },
     async (_req, reply) => {
-      const ok = deps.db.prepare("SELECT COUNT(*) FROM scans WHERE status IN ('ok','partial')").pluck().get() as number;
+      const ok = scans.completedCount();
       if (ok === 0) return reply.code(503).send({ ready: false, reason: 'no completed scan yet' });
       return { ready: true };
     },
@@ -45,7 +48,8 @@ export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise
     {
       schema: {
         description:
-          'The name of the bearer token sent (IBWATCH_TOKENS), null without a valid one: what acknowledgements will be recorded under.',
+          'The name of the bearer token sent (IBWATCH_TOKENS), null without a valid one: what acknowledgements ' +
+          'will be recorded under.',
       },
     },
     async (req) => ({ name: req.tokenName }),

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
 import { healthRoutes } from './health.ts';
 import { scanRoutes } from './scans.ts';
 import { fabricRoutes } from './fabric.ts';
@@ -14,7 +14,7 @@ import { firmwareRoutes } from './firmware.ts';
 import { fleetRoutes } from './fleet.ts';
 
 /** Every resource is one plugin; they share the deps the app was built with. */
-export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   for (const plugin of [
     healthRoutes,
     scanRoutes,

@@ -67,22 +67,25 @@ describe('POST /api/nccl-runs', () => {
     expect(body.run).toMatchObject({ id: body.id, verdict: 'pass', labels: { cluster: 'api', nodes: 2, runBy: 'ci' } });
   });
 
-  it('refuses a window that ends before it starts, lies in the future or is in seconds (400 naming the field)', async () => {
-    const now = Date.now();
-    const cases: [object, RegExp][] = [
-      [{ startedAt: now - 1000, finishedAt: now - 5000 }, /startedAt .* is after finishedAt/],
-      [{ finishedAt: 1e17 }, /finishedAt 100000000000000000 .* is in the future/],
-      [{ startedAt: 1_700_000_000 }, /startedAt 1700000000 is before 2000-01-01 .*not seconds/],
-      [{ startedAt: now - 3 * 86_400_000, finishedAt: now }, /spans 72\.0 h; a run's window is at most 24 h/],
-    ];
-    const before = (await app.inject('/api/nccl/runs')).json<NcclRunRow[]>().length;
-    for (const [window, message] of cases) {
-      const r = await post({ text, ...window });
-      expect(r.statusCode, JSON.stringify(window)).toBe(400);
-      expect(r.json().message).toMatch(message);
-    }
-    expect((await app.inject('/api/nccl/runs')).json<NcclRunRow[]>()).toHaveLength(before);
-  });
+  it(
+    'refuses a window that ends before it starts, lies in the future or is in seconds (400 naming the ' + 'field)',
+    async () => {
+      const now = Date.now();
+      const cases: [object, RegExp][] = [
+        [{ startedAt: now - 1000, finishedAt: now - 5000 }, /startedAt .* is after finishedAt/],
+        [{ finishedAt: 1e17 }, /finishedAt 100000000000000000 .* is in the future/],
+        [{ startedAt: 1_700_000_000 }, /startedAt 1700000000 is before 2000-01-01 .*not seconds/],
+        [{ startedAt: now - 3 * 86_400_000, finishedAt: now }, /spans 72\.0 h; a run's window is at most 24 h/],
+      ];
+      const before = (await app.inject('/api/nccl/runs')).json<NcclRunRow[]>().length;
+      for (const [window, message] of cases) {
+        const r = await post({ text, ...window });
+        expect(r.statusCode, JSON.stringify(window)).toBe(400);
+        expect(r.json().message).toMatch(message);
+      }
+      expect((await app.inject('/api/nccl/runs')).json<NcclRunRow[]>()).toHaveLength(before);
+    },
+  );
 
   it('names the unknown field of a 400', async () => {
     expect((await post({ text, startedAtt: 1 })).json().message).toBe('body has an unknown field "startedAtt"');
@@ -144,10 +147,14 @@ describe('GET /api/reports/bandwidth', () => {
     expect(r.headers['content-disposition']).toMatch(/filename="ibwatch-bandwidth-2020-01-01-to-\d{4}-\d\d-\d\d\.csv"/);
     const [header, row] = r.body.split('\r\n');
     expect(header).toBe(
-      'period_from,period_to,collective,scope,runs,runs_with_target,passed,pass_rate,best_GBs,median_GBs,worst_GBs,target_GBs',
+      'period_from,period_to,collective,scope,runs,runs_with_target,passed,pass_rate,' +
+        'best_GBs,median_GBs,worst_GBs,target_GBs',
     );
     expect(row).toMatch(
-      /^2020-01-01T00:00:00\.000Z,\d{4}-[\d-]+T[\d:.]+Z,all_reduce,multi-node,\d+,\d+,\d+,0\.\d{3},\d+\.\d,\d+\.\d,\d+\.\d,360\.0$/,
+      new RegExp(
+        /^2020-01-01T00:00:00\.000Z,\d{4}-[\d-]+T[\d:.]+Z,all_reduce,multi-node,/.source +
+          /\d+,\d+,\d+,0\.\d{3},\d+\.\d,\d+\.\d,\d+\.\d,360\.0$/.source,
+      ),
     );
     expect((await app.inject('/api/reports/bandwidth?from=-1')).statusCode).toBe(400);
   });

@@ -7,12 +7,12 @@ import {
   type NcclRunRow,
   type ScopeIndex,
 } from '@ibwatch/fabric';
-import type { AppDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
 import { createNcclRepo } from '../db/nccl-repo.ts';
 import { createFindingsRepo, toFindingRow } from '../db/findings-repo.ts';
 import { topologyVersion } from '../db/topology-repo.ts';
-import { windowProblems } from '../scans/nccl-checks.ts';
-import { failureKind, RETRY_AFTER_S } from '../scans/scan-service.ts';
+import { windowProblems } from '../queries/nccl-checks.ts';
+import { failureKind, RETRY_AFTER_S } from '../queries/scan-failure.ts';
 
 const labelsSchema = {
   type: 'object',
@@ -28,7 +28,7 @@ const labelsSchema = {
   },
 } as const;
 
-export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function ncclRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const repo = createNcclRepo(deps.db);
   const findings = createFindingsRepo(deps.db);
   // A run's page scopes its findings on the whole topology (31k links at 10k GPUs): it is read
@@ -65,7 +65,8 @@ export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     {
       schema: {
         description:
-          "One run: per-size rows, GDR evidence, import warnings, and the fabric findings open during its window on its hosts' links and the switches above them (plus SM findings).",
+          'One run: per-size rows, GDR evidence, import warnings, and the fabric findings open during its ' +
+          "window on its hosts' links and the switches above them (plus SM findings).",
         params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
       },
     },
@@ -117,7 +118,9 @@ export async function ncclRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
       schema: {
         description:
-          'Import one nccl-tests stdout (with NCCL_DEBUG=INFO lines if available). startedAt/finishedAt (epoch ms) date the run: after 2000, not in the future, start <= finish, at most 24 h apart. Needs the bearer token.',
+          'Import one nccl-tests stdout (with NCCL_DEBUG=INFO lines if available). startedAt/finishedAt (epoch ' +
+          'ms) date the run: after 2000, not in the future, start <= finish, at most 24 h apart. Needs the ' +
+          'bearer token.',
         security: [{ bearer: [] }],
         body: {
           type: 'object',

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
 
 /**
  * The other collectors this dashboard can list (one collector per fabric, IBWATCH_PEERS):
  * the UI links to each; their own /metrics feed a site-wide Prometheus.
  */
-export async function peerRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function peerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   app.get('/api/peers', { schema: { description: 'Collectors of other fabrics, from IBWATCH_PEERS.' } }, async () => ({
     self: { source: deps.config.source },
     peers: deps.config.peers,

@@ -9,7 +9,7 @@ import type {
   PortsReply,
 } from '@ibwatch/fabric';
 import { appOf, testContext } from '../test-support.ts';
-import { runPipeline } from '../scans/scan-service.ts';
+import { runPipeline } from '../scans/pipeline.ts';
 import { storeTopology, type TopologyInput } from '../scans/topology-store.ts';
 
 // A leaf with two cabled hosts and two spare ports, scanned twice: in the second scan the cable

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { CounterHistoryReply, LinkSpeed, LinkWidth, PortDetailReply, PortsReply } from '@ibwatch/fabric';
-import type { AppDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
 import { createFabricQueries } from '../db/fabric-queries.ts';
 import { createFindingsRepo, toFindingRow } from '../db/findings-repo.ts';
 import { rateThresholds } from '../analysis/thresholds.ts';
@@ -8,7 +8,7 @@ import { createCablesRepo } from '../db/cables-repo.ts';
 import { createCounterHistory } from '../db/counter-history.ts';
 import { writeStamp } from '../db/stamps.ts';
 import { ReplyCache } from './reply-cache.ts';
-import { worstHealth } from '../scans/link-health-store.ts';
+import { worstHealth } from '../queries/link-health.ts';
 
 const RANGES = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
 /** A history's window moves with the clock: an old point may linger this long without a write. */
@@ -30,7 +30,7 @@ const notFound = (guid: string, port: number) => ({
 });
 const canon = (g: string) => '0x' + g.slice(2).toLowerCase().padStart(16, '0');
 
-export async function portRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function portRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const q = createFabricQueries(deps.db, deps.names);
   const history = createCounterHistory(deps.db);
   const findings = createFindingsRepo(deps.db);

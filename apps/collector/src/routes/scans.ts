@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ScanRow } from '@ibwatch/fabric';
-import type { AppDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
 import { createScansRepo } from '../db/scans-repo.ts';
 
 const WRITE_LIMIT = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 
-export async function scanRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function scanRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const scans = createScansRepo(deps.db);
 
   app.get<{ Querystring: { limit: number; kind?: string; status?: string }; Reply: ScanRow[] }>(

@@ -1,26 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { SmRelearnReply, SmReply, SmSummary } from '@ibwatch/fabric';
-import type { AppDeps } from '../app.ts';
-import { createScansRepo } from '../db/scans-repo.ts';
-import { RelearnRefused, relearnSms, smState } from '../scans/sm-view.ts';
+import type { SmRelearnReply, SmReply } from '@ibwatch/fabric';
+import type { RouteDeps } from './deps.ts';
+import { smReply } from '../queries/sm-view.ts';
+import { RelearnRefused, relearnSms } from '../scans/service.ts';
 
-export function smSummary(deps: Pick<AppDeps, 'db' | 'config' | 'names'>, now: number): SmSummary {
-  return smState(deps.db, deps.config, deps.names, now).summary;
-}
+/** TEMPORARY (issue 16): routes/metrics.ts imports smSummary from here; it lives in queries/sm-view.ts. */
+export { smSummary } from '../queries/sm-view.ts';
 
-/** The SM page's reply (also what `ibwatch sm --json` prints). */
-export function smReply(deps: Pick<AppDeps, 'db' | 'config' | 'names'>, now: number, events: number): SmReply {
-  const s = smState(deps.db, deps.config, deps.names, now);
-  return {
-    summary: s.summary,
-    sms: s.sms,
-    events: s.events(events),
-    designation: s.designation,
-    lastScan: createScansRepo(deps.db).list({ limit: 1, kind: 'sm' })[0] ?? null,
-  };
-}
-
-export async function smRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function smRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   app.get<{ Querystring: { events: number }; Reply: SmReply }>(
     '/api/sms',
     {

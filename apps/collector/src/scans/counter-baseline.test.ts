@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { syntheticFatTree, tableRow, type PortCounters } from '@ibwatch/fabric';
-import { runPipeline } from './scan-service.ts';
+import { runPipeline } from './pipeline.ts';
 import { storeTopology } from './topology-store.ts';
 import { storePm } from './pm-store.ts';
 import { CounterBaseline } from './counter-baseline.ts';
@@ -74,7 +74,8 @@ describe('counter baseline: only changed ports are written, restarts lose and do
     const deltas = () =>
       db
         .prepare(
-          `SELECT p.node_guid || '/' || p.port_num AS port, d.delta, d.interval_s AS s FROM counter_deltas d JOIN ports p ON p.id = d.port_id ORDER BY d.rowid`,
+          `SELECT p.node_guid || '/' || p.port_num AS port, d.delta, d.interval_s AS s FROM counter_deltas d
+          JOIN ports p ON p.id = d.port_id ORDER BY d.rowid`,
         )
         .all();
 
@@ -132,43 +133,53 @@ describe('counter_last rows', () => {
   let ctx: Ctx;
   afterEach(() => ctx.cleanup());
 
-  it('keep 64-bit values exact and absent cells absent, and rows stored as JSON before layouts still load', async () => {
-    ctx = testContext();
-    const { db } = ctx;
-    const [a, b] = await storedFabric(
-      ctx,
-      syntheticFatTree({ hosts: 4, rails: 1, hostsPerLeaf: 4, leavesPerPod: 1, spinesPerPod: 1, coreLinksPerSpine: 1 }),
-    );
-    const data: PortCounters[] = [
-      {
-        nodeGuid: a!.nodeGuid,
-        portNum: a!.portNum,
-        counters: { SymbolErrorCounter: 3n, PortXmitWaitExt: 18446744073709551614n },
-      },
-      { nodeGuid: b!.nodeGuid, portNum: b!.portNum, counters: { PortXmitWaitExt: 7n } },
-    ];
-    await pmSweep(ctx, new CounterBaseline(db), data);
-    expect(db.prepare('SELECT vals FROM counter_last ORDER BY port_id').pluck().all()).toEqual(
-      expect.arrayContaining(['3,18446744073709551614', ',7']),
-    );
+  it(
+    'keep 64-bit values exact and absent cells absent, and rows stored as JSON before layouts still ' + 'load',
+    async () => {
+      ctx = testContext();
+      const { db } = ctx;
+      const [a, b] = await storedFabric(
+        ctx,
+        syntheticFatTree({
+          hosts: 4,
+          rails: 1,
+          hostsPerLeaf: 4,
+          leavesPerPod: 1,
+          spinesPerPod: 1,
+          coreLinksPerSpine: 1,
+        }),
+      );
+      const data: PortCounters[] = [
+        {
+          nodeGuid: a!.nodeGuid,
+          portNum: a!.portNum,
+          counters: { SymbolErrorCounter: 3n, PortXmitWaitExt: 18446744073709551614n },
+        },
+        { nodeGuid: b!.nodeGuid, portNum: b!.portNum, counters: { PortXmitWaitExt: 7n } },
+      ];
+      await pmSweep(ctx, new CounterBaseline(db), data);
+      expect(db.prepare('SELECT vals FROM counter_last ORDER BY port_id').pluck().all()).toEqual(
+        expect.arrayContaining(['3,18446744073709551614', ',7']),
+      );
 
-    // A row as versions before 0003 wrote it: a JSON object and no layout.
-    const legacyId = db
-      .prepare('SELECT id FROM ports WHERE node_guid = ? AND port_num = ?')
-      .pluck()
-      .get(b!.nodeGuid, b!.portNum) as number;
-    db.prepare('UPDATE counter_last SET vals = ?, layout_id = NULL WHERE port_id = ?').run(
-      '{"PortXmitWaitExt":"9","SymbolErrorCounter":"1"}',
-      legacyId,
-    );
+      // A row as versions before 0003 wrote it: a JSON object and no layout.
+      const legacyId = db
+        .prepare('SELECT id FROM ports WHERE node_guid = ? AND port_num = ?')
+        .pluck()
+        .get(b!.nodeGuid, b!.portNum) as number;
+      db.prepare('UPDATE counter_last SET vals = ?, layout_id = NULL WHERE port_id = ?').run(
+        '{"PortXmitWaitExt":"9","SymbolErrorCounter":"1"}',
+        legacyId,
+      );
 
-    const loaded = new CounterBaseline(db).load().table!;
-    const values = (p: typeof a) =>
-      tableRow(
-        loaded,
-        loaded.nodeGuids.findIndex((g, i) => g === p!.nodeGuid && loaded.portNums[i] === p!.portNum),
-      ).counters;
-    expect(values(a)).toEqual({ SymbolErrorCounter: 3n, PortXmitWaitExt: 18446744073709551614n });
-    expect(values(b)).toEqual({ SymbolErrorCounter: 1n, PortXmitWaitExt: 9n });
-  });
+      const loaded = new CounterBaseline(db).load().table!;
+      const values = (p: typeof a) =>
+        tableRow(
+          loaded,
+          loaded.nodeGuids.findIndex((g, i) => g === p!.nodeGuid && loaded.portNums[i] === p!.portNum),
+        ).counters;
+      expect(values(a)).toEqual({ SymbolErrorCounter: 3n, PortXmitWaitExt: 18446744073709551614n });
+      expect(values(b)).toEqual({ SymbolErrorCounter: 1n, PortXmitWaitExt: 9n });
+    },
+  );
 });

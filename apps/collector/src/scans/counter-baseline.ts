@@ -1,6 +1,7 @@
 import { COUNTER_SPECS, CounterTableBuilder, PortIndex, type CounterName, type CounterTable } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
-import { createCountersRepo, lastValues } from '../db/counters-repo.ts';
+import { baselineAt, createCountersRepo, lastValues } from '../db/counters-repo.ts';
+import { iterateSweepPorts, nodeDescriptions, portCount } from '../db/graph-queries.ts';
 import { topologyVersion } from '../db/topology-repo.ts';
 
 /** Counters whose per-sweep deltas are kept (sparse, non-zero only): errors, and congestion. */
@@ -39,8 +40,7 @@ export class CounterBaseline {
 
   load(): { table: CounterTable | undefined; at: number } {
     if (!this.loaded) {
-      const portCount = this.db.prepare('SELECT COUNT(*) FROM ports').pluck().get() as number;
-      const b = new CounterTableBuilder(portCount + 16);
+      const b = new CounterTableBuilder(portCount(this.db) + 16);
       let lastAt = 0;
       // Rows come with their port's GUID and number (joined by SQLite): a map of all 69k ports
       // built first to look them up was the first sweep's largest allocation after a restart.
@@ -66,7 +66,7 @@ export class CounterBaseline {
         }
         lastAt = Math.max(lastAt, last.at);
       }
-      const meta = this.db.prepare('SELECT at FROM counter_baseline WHERE id = 1').pluck().get() as number | undefined;
+      const meta = baselineAt(this.db);
       this.table = b.rows > 0 ? b.build() : undefined;
       this.at = meta ?? lastAt;
       this.loaded = true;
@@ -110,22 +110,15 @@ export class CounterBaseline {
     const stamp = topologyVersion(this.db);
     if (this.view?.stamp !== stamp) {
       this.view = null; // the old view is garbage before the new one is built, not after
-      const descs = new Map(
-        (this.db.prepare('SELECT guid, description FROM nodes').all() as { guid: string; description: string }[]).map(
-          (n) => [n.guid, n.description],
-        ),
-      );
+      const descs = new Map(nodeDescriptions(this.db).map((n) => [n.guid, n.description]));
       // By GUID and port number: a sweep looks up every one of its 60k ports, and a `guid:port`
       // string per look-up cost more than the look-up.
       const byPort = new PortIndex<SweepPort>();
-      const ports = this.db.prepare(
-        'SELECT id, node_guid AS nodeGuid, port_num AS portNum, width_active AS widthActive, speed_active AS speedActive, first_seen AS firstSeen FROM ports',
-      );
       // SQLite hands over a new string per cell: one copy of each GUID and rate instead of 69k
       // ("4X", "HDR") is ~5 MB less held for as long as the view lives.
       const one = new Map<string, string>();
       const shared = (v: string | null) => (v === null ? null : (one.get(v) ?? (one.set(v, v), v)));
-      for (const p of ports.iterate() as Iterable<SweepPort>) {
+      for (const p of iterateSweepPorts(this.db) as Iterable<SweepPort>) {
         p.nodeGuid = shared(p.nodeGuid)!;
         p.widthActive = shared(p.widthActive);
         p.speedActive = shared(p.speedActive);

@@ -30,19 +30,22 @@ const ofPort = (p: { nodeGuid: string }) =>
     .filter((f) => f.subjectKey.includes(p.nodeGuid));
 
 describe('syncFindings()', () => {
-  it('clears a finding at the first scan that no longer sees it and resolves it after the clean period, by time', () => {
-    const p = port();
-    syncFindings(repo, [verdict('symbol-errors', p)], PM_KINDS, T0, HOUR);
-    const cleared = syncFindings(repo, [], PM_KINDS, T0 + MIN, HOUR);
-    expect(cleared).toMatchObject({ cleared: 1, resolved: 0 });
-    expect(ofPort(p)).toEqual([expect.objectContaining({ state: 'open', clearedAt: T0 + MIN, resolvedAt: null })]);
-    // Sixty sweeps a minute apart, or one sweep: what counts is the hour since it cleared.
-    for (let m = 2; m <= 60; m++) expect(syncFindings(repo, [], PM_KINDS, T0 + m * MIN, HOUR).resolved).toBe(0);
-    expect(syncFindings(repo, [], PM_KINDS, T0 + 61 * MIN, HOUR)).toMatchObject({ resolved: 1, cleared: 0 });
-    expect(ofPort(p)).toEqual([
-      expect.objectContaining({ state: 'resolved', clearedAt: T0 + MIN, resolvedAt: T0 + 61 * MIN }),
-    ]);
-  });
+  it(
+    'clears a finding at the first scan that no longer sees it and resolves it after the clean period, by ' + 'time',
+    () => {
+      const p = port();
+      syncFindings(repo, [verdict('symbol-errors', p)], PM_KINDS, T0, HOUR);
+      const cleared = syncFindings(repo, [], PM_KINDS, T0 + MIN, HOUR);
+      expect(cleared).toMatchObject({ cleared: 1, resolved: 0 });
+      expect(ofPort(p)).toEqual([expect.objectContaining({ state: 'open', clearedAt: T0 + MIN, resolvedAt: null })]);
+      // Sixty sweeps a minute apart, or one sweep: what counts is the hour since it cleared.
+      for (let m = 2; m <= 60; m++) expect(syncFindings(repo, [], PM_KINDS, T0 + m * MIN, HOUR).resolved).toBe(0);
+      expect(syncFindings(repo, [], PM_KINDS, T0 + 61 * MIN, HOUR)).toMatchObject({ resolved: 1, cleared: 0 });
+      expect(ofPort(p)).toEqual([
+        expect.objectContaining({ state: 'resolved', clearedAt: T0 + MIN, resolvedAt: T0 + 61 * MIN }),
+      ]);
+    },
+  );
 
   it('never resolves a condition every scan still observes, however long', () => {
     const p = port();

@@ -2,6 +2,8 @@ import { subjectKey, unobservedStep, type Verdict } from '@ibwatch/fabric';
 import type { FindingRow } from '@ibwatch/fabric';
 import type { FindingKey, FindingsRepo } from '../db/findings-repo.ts';
 
+export { PM_KINDS, SM_KINDS, TOPOLOGY_KINDS } from '../queries/finding-kinds.ts';
+
 export interface SyncResult {
   opened: number;
   updated: number;
@@ -90,12 +92,3 @@ export function syncFindings(
   repo.markCleared(clear, at);
   return result;
 }
-
-/** Finding kinds each scan kind evaluates (and so may clear or resolve). */
-export const PM_KINDS = (k: string) =>
-  ['symbol-errors', 'link-error-recovery', 'link-downed', 'congestion', 'link-flapping'].includes(k) ||
-  k.startsWith('counter-rate:') ||
-  k.startsWith('counter-saturated:');
-export const TOPOLOGY_KINDS = (k: string) =>
-  k.startsWith('link-degraded-') || k === 'link-down' || k.startsWith('topology-');
-export const SM_KINDS = (k: string) => k.startsWith('sm-');

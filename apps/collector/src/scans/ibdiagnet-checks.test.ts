@@ -55,29 +55,35 @@ describe('ibdiagnet checks of the real ndr-fat-tree-a run', () => {
     ctx.cleanup();
   });
 
-  it('become findings: firmware drift and duplicated names minor, unanswered MADs and port hierarchy info', async () => {
-    const scan = await ctx.scans.importIbdiagnet(SAMPLE_A, 'cli');
-    expect(scan.summary).toMatchObject({ toolFindings: 24, 'checks.findingsOpened': 24, 'checks.firmware': 272 });
-    const rows = active(ctx);
-    const drift = ofKind(rows, 'ibdiagnet-firmware-drift');
-    expect(guidsOf(drift)).toEqual(DRIFTED);
-    expect(drift.every((f) => f.severity === 'minor' && f.subjectType === 'fabric')).toBe(true);
-    expect(drift.find((f) => f.subjectKey === 'node:0xfc6a1c030091cf00')?.title).toBe(
-      "Firmware 31.2012.1024 on Quantum-2 Mellanox Technologies (0xfc6a1c030091cf00); the fabric's latest for MT_0000000579 is 31.2012.1068",
-    );
-    const dup = ofKind(rows, 'ibdiagnet-duplicate-node-description');
-    expect(dup).toHaveLength(8);
-    expect(dup[0]!.title).toMatch(/shares its node description "Quantum-2 Mellanox Technologies" with 7 other nodes$/);
-    expect(ofKind(rows, 'ibdiagnet-vs-capability-gmp').map((f) => f.severity)).toEqual(Array(7).fill('info'));
-    expect(
-      ofKind(rows, 'ibdiagnet-port-hierarchy')
-        .map((f) => f.subjectKey)
-        .sort(),
-    ).toEqual(['port:0xb0cf0e0300d33fc0/65', 'port:0xfc6a1c030091cf00/65']);
-    // Besides the checks: the run's SM_INFO lists one SM, so there is no standby (sm-store's).
-    expect(rows.filter((f) => f.subjectType !== 'sm')).toHaveLength(24);
-    expect(rows.filter((f) => f.subjectType === 'sm').map((f) => f.kind)).toEqual(['sm-no-standby']);
-  });
+  it(
+    'become findings: firmware drift and duplicated names minor, unanswered MADs and port hierarchy ' + 'info',
+    async () => {
+      const scan = await ctx.scans.importIbdiagnet(SAMPLE_A, 'cli');
+      expect(scan.summary).toMatchObject({ toolFindings: 24, 'checks.findingsOpened': 24, 'checks.firmware': 272 });
+      const rows = active(ctx);
+      const drift = ofKind(rows, 'ibdiagnet-firmware-drift');
+      expect(guidsOf(drift)).toEqual(DRIFTED);
+      expect(drift.every((f) => f.severity === 'minor' && f.subjectType === 'fabric')).toBe(true);
+      expect(drift.find((f) => f.subjectKey === 'node:0xfc6a1c030091cf00')?.title).toBe(
+        'Firmware 31.2012.1024 on Quantum-2 Mellanox Technologies (0xfc6a1c030091cf00); the ' +
+          "fabric's latest for MT_0000000579 is 31.2012.1068",
+      );
+      const dup = ofKind(rows, 'ibdiagnet-duplicate-node-description');
+      expect(dup).toHaveLength(8);
+      expect(dup[0]!.title).toMatch(
+        /shares its node description "Quantum-2 Mellanox Technologies" with 7 other nodes$/,
+      );
+      expect(ofKind(rows, 'ibdiagnet-vs-capability-gmp').map((f) => f.severity)).toEqual(Array(7).fill('info'));
+      expect(
+        ofKind(rows, 'ibdiagnet-port-hierarchy')
+          .map((f) => f.subjectKey)
+          .sort(),
+      ).toEqual(['port:0xb0cf0e0300d33fc0/65', 'port:0xfc6a1c030091cf00/65']);
+      // Besides the checks: the run's SM_INFO lists one SM, so there is no standby (sm-store's).
+      expect(rows.filter((f) => f.subjectType !== 'sm')).toHaveLength(24);
+      expect(rows.filter((f) => f.subjectType === 'sm').map((f) => f.kind)).toEqual(['sm-no-standby']);
+    },
+  );
 
   it('leave the links uncoloured: a missing port label is not a link problem', () => {
     expect(ctx.db.prepare("SELECT COUNT(*) FROM links WHERE health != 'ok'").pluck().get()).toBe(0);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScanRow } from '@ibwatch/fabric';
 import { readIbdiagnetDir } from '../input/ibdiagnet-dir.ts';
 import { createSmRepo } from '../db/sm-repo.ts';
-import { smSummary } from '../routes/sm.ts';
+import { smSummary } from '../queries/sm-view.ts';
 import { SAMPLE_A, SAMPLE_B, testContext } from '../test-support.ts';
 
 const ctx = testContext();
@@ -100,16 +100,19 @@ describe('importIbdiagnet() of the real ndr-fat-tree-a run', () => {
 });
 
 describe('importIbdiagnet() again', () => {
-  it('does not duplicate nodes, ports or links when the same fabric is imported twice (run b, then a again)', async () => {
-    const before = counts();
-    const b = await ctx.scans.importIbdiagnet(SAMPLE_B, 'api');
-    expect(b).toMatchObject({ status: 'ok', warnings: [] });
-    expect(b.summary).toMatchObject({ 'topology.newLinks': 0, 'topology.goneLinks': 0 });
-    const again = await ctx.scans.importIbdiagnet(SAMPLE_A, 'cli');
-    expect(again.status).toBe('partial');
-    expect(counts()).toEqual(before);
-    expect(one('SELECT COUNT(*) FROM links')).toBe(271);
-  });
+  it(
+    'does not duplicate nodes, ports or links when the same fabric is imported twice (run b, then a ' + 'again)',
+    async () => {
+      const before = counts();
+      const b = await ctx.scans.importIbdiagnet(SAMPLE_B, 'api');
+      expect(b).toMatchObject({ status: 'ok', warnings: [] });
+      expect(b.summary).toMatchObject({ 'topology.newLinks': 0, 'topology.goneLinks': 0 });
+      const again = await ctx.scans.importIbdiagnet(SAMPLE_A, 'cli');
+      expect(again.status).toBe('partial');
+      expect(counts()).toEqual(before);
+      expect(one('SELECT COUNT(*) FROM links')).toBe(271);
+    },
+  );
 
   it('fails naming the directory when it does not exist, storing nothing', async () => {
     const before = counts();

@@ -37,7 +37,8 @@ describe('importIbdiagnet() with PM_DELTA', () => {
     expect(rows).toEqual([{ kind: 'symbol-errors', key: `port:${hit.guid}/${hit.port}` }]);
     const stored = ctx.db
       .prepare(
-        "SELECT d.delta FROM counter_deltas d JOIN counter_names n ON n.id = d.counter_id JOIN ports p ON p.id = d.port_id WHERE n.name = 'SymbolErrorCounter' AND p.node_guid = ? AND p.port_num = ?",
+        'SELECT d.delta FROM counter_deltas d JOIN counter_names n ON n.id = d.counter_id JOIN ports p ON p.id ' +
+          "= d.port_id WHERE n.name = 'SymbolErrorCounter' AND p.node_guid = ? AND p.port_num = ?",
       )
       .pluck()
       .all(hit.guid, hit.port);

@@ -1,27 +1,6 @@
-import type { LinkHealth } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
-
-const RANK: Record<string, number> = { ok: 0, errors: 1, degraded: 2, down: 3 };
-
-/** Health of a link from the finding kinds open on it or on either end. */
-function healthOf(kind: string): 'down' | 'degraded' | 'errors' {
-  if (kind === 'link-down') return 'down';
-  if (kind.startsWith('link-degraded-')) return 'degraded';
-  return 'errors';
-}
-
-/** The worst health among current findings (down > degraded > errors > ok) and its reason. */
-export function worstHealth(findings: Iterable<{ kind: string; reason: string }>): {
-  health: LinkHealth;
-  reason: string | null;
-} {
-  let best: { health: LinkHealth; reason: string | null } = { health: 'ok', reason: null };
-  for (const f of findings) {
-    const h = healthOf(f.kind);
-    if (RANK[h]! > RANK[best.health]!) best = { health: h, reason: f.reason };
-  }
-  return best;
-}
+import { worstHealth } from '../queries/link-health.ts';
+import { colouredOrAtEnds, linkHealthWriter, linksAtEnds, observedLinkFindings } from '../db/link-health-repo.ts';
 
 /** The port ends (`<guid>/<n>`) a finding's subject key names. */
 export function endsOfSubjectKey(key: string): string[] {
@@ -39,15 +18,9 @@ export function endsOfSubjectKey(key: string): string[] {
  * their ports every minute.
  */
 export function refreshLinkHealth(db: Db, onlyEnds?: Iterable<string>): void {
-  const open = db
-    .prepare(
-      // ibdiagnet's own findings about a port (a missing port hierarchy, a counter that rose
-      // during its run) say nothing of the link's health now: ibwatch's rules judge the same run.
-      `SELECT kind, subject_key AS key, COALESCE(short, title) AS reason FROM findings
-       WHERE cleared_at IS NULL AND subject_type IN ('port', 'link') AND severity != 'info'
-         AND kind NOT LIKE 'ibdiagnet-%'`,
-    )
-    .all() as { kind: string; key: string; reason: string }[];
+  // ibdiagnet's own findings about a port (a missing port hierarchy, a counter that rose
+  // during its run) say nothing of the link's health now: ibwatch's rules judge the same run.
+  const open = observedLinkFindings(db);
   const byEnd = new Map<string, { kind: string; reason: string }[]>();
   for (const f of open) {
     for (const end of endsOfSubjectKey(f.key)) {
@@ -63,25 +36,12 @@ export function refreshLinkHealth(db: Db, onlyEnds?: Iterable<string>): void {
       const slash = e.lastIndexOf('/');
       return [e.slice(0, slash), Number(e.slice(slash + 1))];
     });
-  const select = `SELECT l.id, l.health, l.reason, pa.node_guid || '/' || pa.port_num AS a, pb.node_guid || '/' || pb.port_num AS b FROM links l
-       JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id`;
-  const ids =
-    'WITH ids AS (SELECT p.id FROM json_each(?) j JOIN ports p ON p.node_guid = j.value ->> 0 AND p.port_num = j.value ->> 1)';
-  type LinkRow = { id: number; health: string; reason: string | null; a: string; b: string };
-  const links = onlyEnds
-    ? (db
-        .prepare(`${ids} ${select} WHERE l.a_port_id IN ids UNION ${select} WHERE l.b_port_id IN ids`)
-        .all(JSON.stringify(pairs(onlyEnds))) as LinkRow[])
-    : (db
-        .prepare(
-          `${ids} ${select} WHERE l.health != 'ok' OR l.reason IS NOT NULL OR l.a_port_id IN ids OR l.b_port_id IN ids`,
-        )
-        .all(JSON.stringify(pairs(byEnd.keys()))) as LinkRow[]);
-  const update = db.prepare('UPDATE links SET health = ?, reason = ? WHERE id = ?');
+  const links = onlyEnds ? linksAtEnds(db, pairs(onlyEnds)) : colouredOrAtEnds(db, pairs(byEnd.keys()));
+  const update = linkHealthWriter(db);
   const none: { kind: string; reason: string }[] = [];
   for (const l of links) {
     const best = worstHealth([...(byEnd.get(l.a) ?? none), ...(byEnd.get(l.b) ?? none)]);
     // Runs after every sweep: only the few links that changed are written.
-    if (l.health !== best.health || l.reason !== best.reason) update.run(best.health, best.reason, l.id);
+    if (l.health !== best.health || l.reason !== best.reason) update(l.id, best.health, best.reason);
   }
 }

@@ -40,7 +40,8 @@ describe('pruneOnce()', () => {
     raw.run(newScan, now - 4 * DAY);
     raw.run(newScan, now - 2 * DAY);
     const finding = db.prepare(
-      "INSERT INTO findings (kind, severity, state, subject_type, subject_key, title, first_seen, last_seen, resolved_at) VALUES ('k', 'minor', ?, 'port', ?, 't', ?, ?, ?)",
+      'INSERT INTO findings (kind, severity, state, subject_type, subject_key, title, first_seen, last_seen, ' +
+        "resolved_at) VALUES ('k', 'minor', ?, 'port', ?, 't', ?, ?, ?)",
     );
     finding.run('resolved', 'port:a/1', now - 500 * DAY, now - 400 * DAY, now - 400 * DAY);
     finding.run('resolved', 'port:a/2', now - 10 * DAY, now - 9 * DAY, now - 9 * DAY);

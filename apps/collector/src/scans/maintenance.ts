@@ -4,6 +4,7 @@ import cron from 'node-cron';
 import { writeTransaction, type Db } from '../db/open-db.ts';
 import type { Config } from '../config.ts';
 import { createCountersRepo } from '../db/counters-repo.ts';
+import { deleteExpired } from '../db/retention-repo.ts';
 
 /**
  * Retention: raw per-sweep deltas for days, hourly rollups for a year, raw tool output and
@@ -14,33 +15,17 @@ export function pruneOnce(db: Db, config: Config, now = Date.now()): Record<stri
   const r = config.retention;
   return writeTransaction(db, () => {
     const counters = createCountersRepo(db).prune(now, r.rawDeltaDays, r.rollupDays);
-    const raw = db
-      .prepare('DELETE FROM raw_outputs WHERE created_at < ?')
-      .run(now - r.rawOutputDays * 86_400_000).changes;
-    const history = db
-      .prepare('DELETE FROM port_state_history WHERE at < ?')
-      .run(now - r.rollupDays * 86_400_000).changes;
-    const sms = db.prepare('DELETE FROM sm_observations WHERE at < ?').run(now - r.rawDeltaDays * 86_400_000).changes;
-    const scans = db
-      .prepare(
-        "DELETE FROM scans WHERE started_at < ? AND status != 'running' AND id NOT IN (SELECT scan_id FROM nccl_runs WHERE scan_id IS NOT NULL)",
-      )
-      .run(now - r.scanDays * 86_400_000).changes;
-    // Resolved findings and SM events are history: kept as long as the hourly rollups.
-    const findings = db
-      .prepare("DELETE FROM findings WHERE state = 'resolved' AND resolved_at < ?")
-      .run(now - r.rollupDays * 86_400_000).changes;
-    const smEvents = db.prepare('DELETE FROM sm_events WHERE at < ?').run(now - r.rollupDays * 86_400_000).changes;
-    return {
-      deltas: counters.deltas,
-      rollups: counters.rollups,
-      rawOutputs: raw,
-      stateHistory: history,
-      smObservations: sms,
-      scans,
-      findings,
-      smEvents,
-    };
+    const day = 86_400_000;
+    const rows = deleteExpired(db, {
+      rawOutputs: now - r.rawOutputDays * day,
+      stateHistory: now - r.rollupDays * day,
+      smObservations: now - r.rawDeltaDays * day,
+      scans: now - r.scanDays * day,
+      // Resolved findings and SM events are history: kept as long as the hourly rollups.
+      resolvedFindings: now - r.rollupDays * day,
+      smEvents: now - r.rollupDays * day,
+    });
+    return { deltas: counters.deltas, rollups: counters.rollups, ...rows };
   });
 }
 

@@ -168,7 +168,8 @@ describe('importNccl()', () => {
       ctx.db
         .prepare(
           `INSERT INTO nccl_runs (created_at, at, started_at, finished_at, collective, labels, gdr, verdict, peak_busbw)
-           SELECT created_at, at - ? - 1, started_at, finished_at, collective, labels, gdr, 'pass', ? FROM nccl_runs WHERE id = ?`,
+           SELECT created_at, at - ? - 1, started_at, finished_at, collective, labels, gdr, 'pass', ? FROM
+           nccl_runs WHERE id = ?`,
         )
         .run(i, Number.POSITIVE_INFINITY, first);
     }

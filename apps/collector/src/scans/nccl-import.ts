@@ -4,7 +4,6 @@ import {
   roundGBs,
   TEXT_LIMITS,
   type NcclRun as FabricNcclRun,
-  type NcclRunRow,
   type NcclVerdict,
   type ScanRow,
 } from '@ibwatch/fabric';
@@ -13,27 +12,17 @@ import type { Db } from '../db/open-db.ts';
 import type { Config } from '../config.ts';
 import { createNcclRepo } from '../db/nccl-repo.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
-import { runPipeline, ScanError, type Trigger } from './scan-service.ts';
+import { ScanError } from '../sources/types.ts';
+import { runPipeline } from './pipeline.ts';
+import type { StoredHook, Trigger } from './types.ts';
 import { syncFindings } from './findings-sync.ts';
-import { checkLabels, resolveWindow, windowProblems } from './nccl-checks.ts';
-
-/** The labels an uploader gives a run: the API's own type (packages/fabric). */
-export type NcclLabels = NcclRunRow['labels'];
-
-/**
- * Called inside the transaction that stores the run, so that what the caller records about it
- * (the drop directory: the content's hash) commits with the run or not at all.
- */
-export type StoredHook = (scanId: number, runId: number) => void;
-
-/**
- * When the run happened, if the uploader knows (epoch ms): the run is dated by startedAt, else
- * finishedAt, else its import; see `resolveWindow`.
- */
-export interface NcclWindow {
-  startedAt?: number;
-  finishedAt?: number;
-}
+import {
+  checkLabels,
+  resolveWindow,
+  windowProblems,
+  type NcclLabels,
+  type NcclWindow,
+} from '../queries/nccl-checks.ts';
 
 const best = (a: number | undefined, b: number | undefined) => Math.max(a ?? 0, b ?? 0);
 
@@ -82,7 +71,8 @@ export async function importNcclText(
         warnings.push(...checked.warnings.map((w) => `${name}: ${w}`));
         if (r.value.truncated)
           warnings.unshift(
-            `${name}: output ends without "# Avg bus bandwidth" (cut short); stored the ${r.value.rows.length} complete rows`,
+            `${name}: output ends without "# Avg bus bandwidth" (cut short); stored the ${r.value.rows.length} ` +
+              `complete rows`,
           );
         return {
           data: { run: r.value, nodes: checked.nodes },

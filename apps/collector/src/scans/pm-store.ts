@@ -12,7 +12,8 @@ import {
   type PortDelta,
 } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
-import { createCountersRepo } from '../db/counters-repo.ts';
+import { createCountersRepo, linkDownedSince } from '../db/counters-repo.ts';
+import { linkEndsAtPorts } from '../db/graph-queries.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import { type CounterBaseline, KEPT, STORED_COLUMNS } from './counter-baseline.ts';
 import type { Config } from '../config.ts';
@@ -156,12 +157,7 @@ function portsWithErrors(ports: PortDelta[]): { portsWithErrors: number } {
 
 /** Flaps in the window: LinkDownedCounter increases as stored (already net of resets/baselines). */
 function flapEvents(db: Db, at: number, windowHours: number): (FlapEvent & { portId: number })[] {
-  const rows = db
-    .prepare(
-      `SELECT d.at, d.delta, d.port_id AS id, p.node_guid AS g, p.port_num AS n FROM counter_deltas d JOIN ports p ON p.id = d.port_id
-       JOIN counter_names c ON c.id = d.counter_id WHERE c.name = 'LinkDownedCounter' AND d.at > ?`,
-    )
-    .all(at - windowHours * 3_600_000) as { at: number; delta: number; id: number; g: string; n: number }[];
+  const rows = linkDownedSince(db, at - windowHours * 3_600_000);
   return rows.map((r) => ({
     at: iso(r.at),
     port: { nodeGuid: r.g, portNum: r.n },
@@ -173,13 +169,8 @@ function flapEvents(db: Db, at: number, windowHours: number): (FlapEvent & { por
 
 /** Every stored link (gone ones too) with an end among `portIds`, oldest first as in the table. */
 function linksAt(db: Db, portIds: number[]) {
-  const ids = JSON.stringify([...new Set(portIds)]);
-  return (
-    db
-      .prepare(
-        `SELECT pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id
-         WHERE l.a_port_id IN (SELECT value FROM json_each(?)) OR l.b_port_id IN (SELECT value FROM json_each(?)) ORDER BY l.id`,
-      )
-      .all(ids, ids) as { ag: string; ap: number; bg: string; bp: number }[]
-  ).map((r) => ({ a: { nodeGuid: r.ag, portNum: r.ap }, b: { nodeGuid: r.bg, portNum: r.bp } }));
+  return linkEndsAtPorts(db, portIds).map((r) => ({
+    a: { nodeGuid: r.ag, portNum: r.ap },
+    b: { nodeGuid: r.bg, portNum: r.bp },
+  }));
 }

@@ -4,7 +4,7 @@
 import cron from 'node-cron';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ScanRow } from '@ibwatch/fabric';
-import type { ScanService } from './scan-service.ts';
+import type { ScanService } from './types.ts';
 import { scheduledKinds, startScheduler, type ScheduledKind, type Scheduler } from './scheduler.ts';
 import { tempDir, testConfig } from '../test-support.ts';
 

@@ -1,21 +1,9 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Config } from '../config.ts';
-import type { ScanService } from './scan-service.ts';
+import type { ScanService } from './types.ts';
+import { scheduledKinds, type ScheduledKind } from '../cadence.ts';
 
-export type ScheduledKind = 'pm' | 'sm' | 'topology' | 'ibdiagnet';
-
-/** Which scan kinds a source can run on a schedule. */
-export function scheduledKinds(config: Config): ScheduledKind[] {
-  switch (config.source) {
-    case 'lab':
-    case 'diags':
-      return ['topology', 'pm', 'sm'];
-    case 'ibdiagnet':
-      return ['ibdiagnet', 'sm'];
-    case 'import-only':
-      return [];
-  }
-}
+export { scheduledKinds, type ScheduledKind };
 
 export interface Scheduler {
   stop(): void;

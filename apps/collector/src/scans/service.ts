@@ -1,13 +1,16 @@
 import type { ScanRow } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import { topologyVersion } from '../db/topology-repo.ts';
+import { iteratePortGuids, portCount } from '../db/graph-queries.ts';
 import type { Config } from '../config.ts';
 import type { NameBook } from '../names.ts';
 import type { ToolRunner } from '../sources/tool-runner.ts';
 import { createDiagsSource } from '../sources/diags.ts';
 import { toolEnvProvider } from '../sources/tool-env.ts';
 import { collectIbdiagnet, readIbdiagnet } from '../sources/ibdiagnet.ts';
-import { runPipeline, ScanError, type ScanService, type Trigger } from './scan-service.ts';
+import { ScanError, type SourceAdapter } from '../sources/types.ts';
+import { runPipeline } from './pipeline.ts';
+import type { ScanService, Trigger } from './types.ts';
 import { storeTopology } from './topology-store.ts';
 import { storePm } from './pm-store.ts';
 import { CounterBaseline } from './counter-baseline.ts';
@@ -16,12 +19,24 @@ import { createSmRepo } from '../db/sm-repo.ts';
 import { storeIbdiagnet } from './ibdiagnet-store.ts';
 import { importNcclText } from './nccl-import.ts';
 
+/** What routes and the CLI may use of scans/ besides the ScanService (scans/types.ts). */
+export { RelearnRefused, relearnSms } from './sm-relearn.ts';
+export type { ScanService, Trigger } from './types.ts';
+/** `ibwatch import nccl FILE` reads the file as the drop directory does, then calls importNccl. */
+export { readNcclFile } from '../sources/nccl-file.ts';
+
 /** Kinds that share one queue (see `guarded`); every other kind has a queue of its own. */
 const SHARED_QUEUE: Record<string, string> = { topology: 'whole-fabric', pm: 'whole-fabric' };
 
 /** The scan service: every trigger (schedule, API, CLI) goes through these methods. */
-export function createScanService(db: Db, config: Config, runner: ToolRunner, names: NameBook): ScanService {
-  const diags = createDiagsSource(runner, toolEnvProvider(config));
+export function createScanService(
+  db: Db,
+  config: Config,
+  runner: ToolRunner,
+  names: NameBook,
+  adapter?: SourceAdapter,
+): ScanService {
+  const diags = createDiagsSource(runner, toolEnvProvider(config, adapter));
   const baseline = new CounterBaseline(db);
   const portToNode = portGuidMap(db);
   const running = new Set<string>();
@@ -52,8 +67,6 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
     }
   }
 
-  const portCount = () => db.prepare('SELECT COUNT(*) FROM ports').pluck().get() as number;
-
   const service: ScanService = {
     isRunning: (kind) => running.has(kind),
 
@@ -69,7 +82,7 @@ export function createScanService(db: Db, config: Config, runner: ToolRunner, na
       if (kind === 'ibdiagnet' && config.source === 'import-only')
         return refuse(kind, trigger, 'source "import-only" runs no tools');
       // Counters and SMs are keyed to ports: a first PM sweep needs the topology first.
-      if (kind === 'pm' && portCount() === 0) await service.run('topology', trigger);
+      if (kind === 'pm' && portCount(db) === 0) await service.run('topology', trigger);
       switch (kind) {
         case 'topology':
           return guarded(kind, () =>
@@ -171,8 +184,7 @@ function portGuidMap(db: Db): () => Map<string, string> {
   return () => {
     const version = topologyVersion(db);
     if (cached?.version !== version) {
-      const rows = db.prepare('SELECT port_guid, node_guid FROM ports WHERE port_guid IS NOT NULL').raw();
-      cached = { version, map: new Map(rows.iterate() as Iterable<[string, string]>) };
+      cached = { version, map: new Map(iteratePortGuids(db)) };
     }
     return cached.map;
   };

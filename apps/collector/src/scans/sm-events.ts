@@ -63,7 +63,9 @@ export function smChanges(o: {
           foldable: inFailover(s.guid),
         });
       if (p) continue;
-      const what = `${name(s.guid)} ${o.seenBefore.has(s.guid) ? 'answers again' : 'appeared'} as ${s.state} (priority ${s.priority})`;
+      const what =
+        `${name(s.guid)} ${o.seenBefore.has(s.guid) ? 'answers again' : 'appeared'} as ${s.state} ` +
+        `(priority ${s.priority})`;
       changes.push(
         !o.isDesignated(s.guid)
           ? { kind: 'rogue', fromGuid: s.guid, toGuid: null, detail: `${what}: not a designated SM` }

@@ -2,8 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { SmObservation } from '@ibwatch/fabric';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import { NameBook } from '../names.ts';
-import { smReply } from '../routes/sm.ts';
-import { runPipeline } from './scan-service.ts';
+import { smReply } from '../queries/sm-view.ts';
+import { runPipeline } from './pipeline.ts';
 import { storeSm } from './sm-store.ts';
 import { storeTopology } from './topology-store.ts';
 import { testContext } from '../test-support.ts';
@@ -194,17 +194,20 @@ describe('storeSm()', () => {
     expect(reply().sms.find((s) => s.guid === DGX_PORT)).toMatchObject({ answering: false, designated: false });
   });
 
-  it('takes the designated SMs from IBWATCH_SM_GUIDS (node or port GUIDs) and reports one that never answered', async () => {
-    const { scan, reply, active } = await setUp({ IBWATCH_SM_GUIDS: `${HEAD1},${HEAD2_PORT},${SW}` });
-    await scan([master1, standby2]);
-    const r = reply();
-    expect(r.designation).toMatchObject({ source: 'config', guids: [HEAD1, HEAD2_PORT, SW], neverSeen: [SW] });
-    expect(r.sms.every((s) => s.designated)).toBe(true);
-    expect(active('sm-not-seen').map((f) => f.title)).toEqual([
-      `Designated subnet manager leaf-01 port 0 (${SW}) has never answered`,
-    ]);
-    expect(r.summary.status).toBe('sm-missing');
-  });
+  it(
+    'takes the designated SMs from IBWATCH_SM_GUIDS (node or port GUIDs) and reports one that never ' + 'answered',
+    async () => {
+      const { scan, reply, active } = await setUp({ IBWATCH_SM_GUIDS: `${HEAD1},${HEAD2_PORT},${SW}` });
+      await scan([master1, standby2]);
+      const r = reply();
+      expect(r.designation).toMatchObject({ source: 'config', guids: [HEAD1, HEAD2_PORT, SW], neverSeen: [SW] });
+      expect(r.sms.every((s) => s.designated)).toBe(true);
+      expect(active('sm-not-seen').map((f) => f.title)).toEqual([
+        `Designated subnet manager leaf-01 port 0 (${SW}) has never answered`,
+      ]);
+      expect(r.summary.status).toBe('sm-missing');
+    },
+  );
 
   it('re-learns the designated SMs from the next scan and forgets the SMs not answering then', async () => {
     const { ctx, scan, reply, active } = await setUp();
@@ -265,15 +268,18 @@ describe('storeSm()', () => {
     expect(keys('sm-no-standby')).toEqual(['sm:subnet']);
   });
 
-  it('forgets a rogue SM not seen for the scan retention, and keeps a designated one (listed by node GUID)', async () => {
-    const { scan, reply } = await setUp({ IBWATCH_SM_GUIDS: `${HEAD1},${HEAD2}`, IBWATCH_RETENTION_SCAN_DAYS: '1' });
-    const t0 = Date.now() - 3 * 86_400_000;
-    await scan([master1, standby2, { guid: DGX_PORT, lid: 7, priority: 15, state: 'STANDBY' }], t0);
-    await scan([master1], t0 + 1000);
-    await scan([master1]);
-    expect(reply().sms.map((s) => [s.guid, s.answering])).toEqual([
-      [HEAD1_PORT, true],
-      [HEAD2_PORT, false],
-    ]);
-  });
+  it(
+    'forgets a rogue SM not seen for the scan retention, and keeps a designated one (listed by node ' + 'GUID)',
+    async () => {
+      const { scan, reply } = await setUp({ IBWATCH_SM_GUIDS: `${HEAD1},${HEAD2}`, IBWATCH_RETENTION_SCAN_DAYS: '1' });
+      const t0 = Date.now() - 3 * 86_400_000;
+      await scan([master1, standby2, { guid: DGX_PORT, lid: 7, priority: 15, state: 'STANDBY' }], t0);
+      await scan([master1], t0 + 1000);
+      await scan([master1]);
+      expect(reply().sms.map((s) => [s.guid, s.answering])).toEqual([
+        [HEAD1_PORT, true],
+        [HEAD2_PORT, false],
+      ]);
+    },
+  );
 });

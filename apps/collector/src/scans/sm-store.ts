@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import type { NameBook } from '../names.ts';
 import { SM_KINDS, syncFindings } from './findings-sync.ts';
 import { FOLDED_BY_FAILOVER, smChanges, smName } from './sm-events.ts';
-import { designatedSms, designationOf, knownNow, smPlacer, toObservation } from './sm-view.ts';
+import { designatedSms, designationOf, knownNow, smPlacer, toObservation } from '../queries/sm-view.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -12,6 +12,7 @@ import {
 } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import { createTopologyRepo } from '../db/topology-repo.ts';
+import { allLinkEnds, allNodes, linkTiers, setLinkTiers } from '../db/graph-queries.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import type { Config } from '../config.ts';
 import type { NameBook } from '../names.ts';
@@ -26,12 +27,7 @@ export interface TopologyInput {
 
 /** The fabric as the database knows it before this scan: every link ever seen, ends as last seen Active. */
 function knownGraph(db: Db): FabricSnapshot {
-  const rows = db
-    .prepare(
-      `SELECT pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp FROM links l
-       JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id`,
-    )
-    .all() as { ag: string; ap: number; bg: string; bp: number }[];
+  const rows = allLinkEnds(db);
   const links = rows.map((r) => ({ a: { nodeGuid: r.ag, portNum: r.ap }, b: { nodeGuid: r.bg, portNum: r.bp } }));
   // A link is only stored once both ends were up, so "previously Active" is true of every
   // stored link: a link-down verdict then holds for as long as an end stays down, instead of
@@ -40,7 +36,7 @@ function knownGraph(db: Db): FabricSnapshot {
   // a hidden class of its own (~200 bytes more each, 63k of them here).
   const activeEnd = (e: PortRef) => ({ nodeGuid: e.nodeGuid, portNum: e.portNum, state: 'Active' as const });
   const ports = links.flatMap((l) => [activeEnd(l.a), activeEnd(l.b)]);
-  const nodes = db.prepare('SELECT guid, type, description, num_ports AS numPorts FROM nodes').all() as FabricNode[];
+  const nodes = allNodes(db);
   return {
     source: 'diags',
     nodes,
@@ -70,35 +66,26 @@ export function storeTopology(
   const before = knownGraph(db);
   const changes = repo.ingest(scanId, at, t.nodes, t.ports, t.links, true);
 
-  const allNodes = db.prepare('SELECT guid, type, description, num_ports AS numPorts FROM nodes').all() as FabricNode[];
-  const model = inferTopology({ nodes: allNodes, links: t.links.length ? t.links : before.links });
+  const nodes = allNodes(db);
+  const model = inferTopology({ nodes, links: t.links.length ? t.links : before.links });
   repo.setTiers(
-    allNodes.map((n) => ({
+    nodes.map((n) => ({
       guid: n.guid,
       tier: model.tiers.get(n.guid) ?? null,
       rail: model.rails.get(n.guid) ?? model.leafRails.get(n.guid)?.rail ?? null,
     })),
   );
   const tierChanges: [number, string][] = [];
-  const linkRows = db
-    .prepare(
-      'SELECT l.id, l.tier, pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id',
-    )
-    .all() as { id: number; tier: string | null; ag: string; ap: number; bg: string; bp: number }[];
-  for (const l of linkRows) {
+  for (const l of linkTiers(db)) {
     const tier = model.linkTiers.get(linkKey({ nodeGuid: l.ag, portNum: l.ap }, { nodeGuid: l.bg, portNum: l.bp }));
     // Only links whose tier changed: rewriting all 30k every topology scan was a second at 10k GPUs.
     if (tier && tier !== l.tier) tierChanges.push([l.id, tier]);
   }
   // One statement: every link is new at a fabric's first scan (31k at 10k GPUs).
-  if (tierChanges.length) {
-    db.prepare('UPDATE links SET tier = j.value ->> 1 FROM json_each(?) AS j WHERE links.id = j.value ->> 0').run(
-      JSON.stringify(tierChanges),
-    );
-  }
+  if (tierChanges.length) setLinkTiers(db, tierChanges);
 
-  const current: FabricSnapshot = { ...before, nodes: allNodes, ports: t.ports, links: t.links };
-  const descByGuid = new Map(allNodes.map((n) => [n.guid, n.description]));
+  const current: FabricSnapshot = { ...before, nodes, ports: t.ports, links: t.links };
+  const descByGuid = new Map(nodes.map((n) => [n.guid, n.description]));
   const nameOf = (g: string) => names.name(g, descByGuid.get(g));
   const verdicts = [
     ...evaluateLinks(current, { previous: before, expected: config.expectedRate, nodeName: nameOf }),

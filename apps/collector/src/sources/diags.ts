@@ -9,12 +9,11 @@ import {
   parseSminfo,
   ParseError,
 } from '@ibwatch/parsers';
-import type { Collected, RawOutput } from '../scans/scan-service.ts';
-import { ScanError } from '../scans/scan-service.ts';
+import { ScanError, type Collected, type RawOutput } from './types.ts';
 import { mergePmSweep } from './pm-sweep.ts';
 import { TopologyPorts } from './topology-ports.ts';
 import { describeFailure, type RunOptions, type ToolRun, type ToolRunner } from './tool-runner.ts';
-import type { ToolEnv } from './tool-env.ts';
+import type { ToolEnv } from './types.ts';
 
 export interface TopologyData {
   nodes: FabricNode[];

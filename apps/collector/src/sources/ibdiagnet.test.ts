@@ -96,18 +96,23 @@ describe("ctx.scans.run('ibdiagnet') with a stand-in ibdiagnet", () => {
     expect(Object.keys(raw(ctx, row.id))).toEqual(expect.arrayContaining(['ibdiagnet2.log', 'ibdiagnet2.sm']));
   });
 
-  it('still stores the run when ibdiagnet exits 1 after writing it (fabric errors found), with the exit as a warning', async () => {
-    standIn('copy; echo "-E- Found 3 errors, see ibdiagnet2.log" >&2; exit 1');
-    const row = await ctx.scans.run('ibdiagnet', 'cli');
-    expect(row.status).toBe('partial');
-    expect(row.warnings[0]).toMatch(
-      new RegExp(
-        `^${tool.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} -o \\S+ --get_cable_info .*: exit 1: -E- Found 3 errors, see ibdiagnet2\\.log$`,
-      ),
-    );
-    expect(row.summary).toMatchObject({ 'topology.nodes': sample.nodes.length });
-    expect(one(ctx, 'SELECT COUNT(*) FROM nodes')).toBe(sample.nodes.length);
-  });
+  it(
+    'still stores the run when ibdiagnet exits 1 after writing it (fabric errors found), with the exit as a ' +
+      'warning',
+    async () => {
+      standIn('copy; echo "-E- Found 3 errors, see ibdiagnet2.log" >&2; exit 1');
+      const row = await ctx.scans.run('ibdiagnet', 'cli');
+      expect(row.status).toBe('partial');
+      expect(row.warnings[0]).toMatch(
+        new RegExp(
+          `^${tool.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} -o \\S+ --get_cable_info .*: exit 1: -E- Found 3 ` +
+            `errors, see ibdiagnet2\\.log$`,
+        ),
+      );
+      expect(row.summary).toMatchObject({ 'topology.nodes': sample.nodes.length });
+      expect(one(ctx, 'SELECT COUNT(*) FROM nodes')).toBe(sample.nodes.length);
+    },
+  );
 
   it('fails the scan when ibdiagnet exits non-zero having written nothing, keeping its stderr', async () => {
     const before = one(ctx, 'SELECT COUNT(*) FROM nodes');

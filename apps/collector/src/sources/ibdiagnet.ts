@@ -5,7 +5,7 @@ import { ParseError } from '@ibwatch/parsers';
 import { readIbdiagnetDir } from '../input/ibdiagnet-dir.ts';
 import { readInputHead } from '../input/input-file.ts';
 import type { Config } from '../config.ts';
-import { ScanError, type Collected } from '../scans/scan-service.ts';
+import { ScanError, type Collected } from './types.ts';
 import { describeFailure, type ToolRunner } from './tool-runner.ts';
 
 /** Small files of a run kept as raw output (the big ones are re-readable from the directory). */

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATE_VERSION, writeState, type LabState } from '@ibwatch/lab';
 import { testConfig, tempDir } from '../test-support.ts';
-import { ScanError } from '../scans/scan-service.ts';
+import { ScanError } from './types.ts';
 import { toolEnvProvider } from './tool-env.ts';
 
 const t = tempDir('ibwatch-tool-env-');

@@ -1,49 +1,37 @@
-import { existsSync } from 'node:fs';
-import { readState, attachLab, labIsRunning } from '@ibwatch/lab';
 import type { Config } from '../config.ts';
-import { ScanError } from '../scans/scan-service.ts';
-import type { ToolRun } from './tool-runner.ts';
+import { ScanError, type SourceAdapter, type ToolEnv } from './types.ts';
 
-/** Where and how diags tools run: the host's own HCA (`diags`) or the simulated lab (`lab`). */
-export interface ToolEnv {
-  env: NodeJS.ProcessEnv;
-  cwd?: string;
-  /**
-   * Called after a tool run failed. The lab throws a ScanError when its ibsim is gone, so the
-   * scan names the cause instead of the tool's `sim_ctl: ctl failed(write)`, and frees the
-   * ibsim client slot a killed tool leaked.
-   */
-  afterFailure?: (r: ToolRun) => Promise<void>;
+export type { ToolEnv } from './types.ts';
+
+/** The host's own HCA (`diags`, `ibdiagnet`): tools run with the collector's environment. */
+const HOST: SourceAdapter = { toolEnv: async () => ({ env: process.env }), nodeNameMap: () => null };
+
+/**
+ * The adapter of `config.source`. The lab's (sources/lab-adapter.ts, with @ibwatch/lab, a
+ * devDependency) is imported only here and only when IBWATCH_SOURCE=lab.
+ */
+export async function loadSourceAdapter(config: Config): Promise<SourceAdapter> {
+  if (config.source !== 'lab') return HOST;
+  let labAdapter: (config: Config) => SourceAdapter;
+  try {
+    ({ labAdapter } = await import('./lab-adapter.ts'));
+  } catch (err) {
+    throw new ScanError(
+      `IBWATCH_SOURCE=lab needs the simulated lab (@ibwatch/lab, in a checkout of the workspace): ${
+        err instanceof Error ? err.message : String(err)
+      }`,
+    );
+  }
+  return labAdapter(config);
 }
 
-/** The lab's ibsim died: every tool would hang until its timeout, so say so at once. */
-function labGone(config: Config, pid: number): ScanError {
-  return new ScanError(
-    `the lab's ibsim (pid ${pid}) is not running: no fabric to query in ${config.labDir}; restart the lab ("pnpm lab down", then "pnpm lab up")`,
-  );
-}
-
-export function toolEnvProvider(config: Config): () => Promise<ToolEnv> {
-  if (config.source !== 'lab') return async () => ({ env: process.env });
-  return async () => {
-    const state = readState(config.labDir);
-    if (!state || !existsSync(state.paths.scratch)) {
-      throw new ScanError(`the lab is not running (no state in ${config.labDir}): start it with "pnpm lab up"`);
-    }
-    // A tool started against a dead ibsim waits for its MAD timeout instead of failing.
-    if (!labIsRunning(state)) throw labGone(config, state.ibsim.pid);
-    return {
-      // umad2sim writes ./sys-<pid>/ into the tool's cwd, so tools run in the lab's scratch dir.
-      cwd: state.paths.scratch,
-      env: { ...process.env, LD_PRELOAD: state.paths.umad2sim, IBSIM_SOCKNAME: state.sockName },
-      afterFailure: async (r) => {
-        // ibsim killed mid-sweep: its tools exit 255 with "discover failed | sim_ctl: ctl failed(write)".
-        if (!labIsRunning(state)) throw labGone(config, state.ibsim.pid);
-        if (r.timedOut || r.signal)
-          await attachLab(config.labDir)
-            .then((lab) => lab.freeLeakedClients())
-            .catch(() => undefined);
-      },
-    };
-  };
+/**
+ * Where tools run, asked before each run: the adapter's, or (without one) the lab's loaded on
+ * first use when IBWATCH_SOURCE=lab, else the host's.
+ */
+export function toolEnvProvider(config: Config, adapter?: SourceAdapter): () => Promise<ToolEnv> {
+  if (adapter) return () => adapter.toolEnv();
+  if (config.source !== 'lab') return HOST.toolEnv;
+  let loaded: Promise<SourceAdapter> | undefined;
+  return async () => (await (loaded ??= loadSourceAdapter(config))).toolEnv();
 }

@@ -29,20 +29,23 @@ describe('ibwatch import nccl with hostile input', { timeout: 90_000 }, () => {
     expect(b.stderr).toContain(`ibwatch: nccl-tests:${zero}: not a regular file (character device); refused`);
   });
 
-  it('checks labels as the API does: a typo, a non-number and an over-long value are usage errors (exit 2)', async () => {
-    const f = join(dir, 'good.out');
-    writeFileSync(f, GOOD);
-    const runs = await Promise.all(
-      [['clusterr=a'], ['nodes=two'], [`cluster=${'c'.repeat(101)}`], ['hcaCount=1001']].map((l) =>
-        runCli(['import', 'nccl', f, '--label', l[0]!], env),
-      ),
-    );
-    expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2]);
-    expect(runs[0]!.stderr).toMatch(/bad label "clusterr=a"/);
-    expect(runs[1]!.stderr).toMatch(/bad label nodes="two": expected an integer from 1 to 100000/);
-    expect(runs[2]!.stderr).toMatch(/bad label cluster: at most 100 characters, got 101/);
-    expect(runs[3]!.stderr).toMatch(/bad label hcaCount="1001": expected an integer from 0 to 1000/);
-  });
+  it(
+    'checks labels as the API does: a typo, a non-number and an over-long value are usage errors (exit ' + '2)',
+    async () => {
+      const f = join(dir, 'good.out');
+      writeFileSync(f, GOOD);
+      const runs = await Promise.all(
+        [['clusterr=a'], ['nodes=two'], [`cluster=${'c'.repeat(101)}`], ['hcaCount=1001']].map((l) =>
+          runCli(['import', 'nccl', f, '--label', l[0]!], env),
+        ),
+      );
+      expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2]);
+      expect(runs[0]!.stderr).toMatch(/bad label "clusterr=a"/);
+      expect(runs[1]!.stderr).toMatch(/bad label nodes="two": expected an integer from 1 to 100000/);
+      expect(runs[2]!.stderr).toMatch(/bad label cluster: at most 100 characters, got 101/);
+      expect(runs[3]!.stderr).toMatch(/bad label hcaCount="1001": expected an integer from 0 to 1000/);
+    },
+  );
 
   it('waits for a database another process holds, and stores the run once it is free', async () => {
     const f = join(dir, 'wait.out');

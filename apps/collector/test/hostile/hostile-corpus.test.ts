@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { ParseError } from '@ibwatch/parsers';
 import { buildApp } from '../../src/app.ts';
-import { startDropDirWatcher } from '../../src/sources/drop-dir.ts';
+import { startDropDirWatcher } from '../../src/scans/drop-dir.ts';
 import { readNcclFile } from '../../src/sources/nccl-file.ts';
 import { CorpusRunner, type CaseResult } from '../reliability/corpus/runner.ts';
 import { cleanupTemp, fingerprint, tempDir } from '../reliability/support.ts';

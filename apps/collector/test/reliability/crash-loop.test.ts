@@ -151,7 +151,9 @@ describe('kill -9 during ingest', () => {
       expect(
         db
           .prepare(
-            "SELECT COUNT(*) FROM scans s WHERE kind = 'pm' AND status = 'ok' AND id > (SELECT MIN(id) FROM scans WHERE kind = 'pm' AND status = 'ok') AND NOT EXISTS (SELECT 1 FROM counter_deltas d WHERE d.scan_id = s.id)",
+            "SELECT COUNT(*) FROM scans s WHERE kind = 'pm' AND status = 'ok' AND id > (SELECT MIN(id) FROM " +
+              "scans WHERE kind = 'pm' AND status = 'ok') AND NOT EXISTS (SELECT 1 FROM counter_deltas d WHERE " +
+              'd.scan_id = s.id)',
           )
           .pluck()
           .get(),
@@ -173,7 +175,8 @@ describe('kill -9 during ingest', () => {
       const sums = new Map<string, bigint>();
       for (const r of db
         .prepare(
-          'SELECT d.port_id AS p, n.name AS c, SUM(d.delta) AS s FROM counter_deltas d JOIN counter_names n ON n.id = d.counter_id GROUP BY 1, 2',
+          'SELECT d.port_id AS p, n.name AS c, SUM(d.delta) AS s FROM counter_deltas d JOIN counter_names n ON ' +
+            'n.id = d.counter_id GROUP BY 1, 2',
         )
         .safeIntegers()
         .all() as { p: bigint; c: string; s: bigint }[])
@@ -181,7 +184,8 @@ describe('kill -9 during ingest', () => {
       const rollups = new Map<string, bigint>();
       for (const r of db
         .prepare(
-          'SELECT r.port_id AS p, n.name AS c, SUM(r.delta) AS s FROM counter_rollups r JOIN counter_names n ON n.id = r.counter_id GROUP BY 1, 2',
+          'SELECT r.port_id AS p, n.name AS c, SUM(r.delta) AS s FROM counter_rollups r JOIN counter_names n ' +
+            'ON n.id = r.counter_id GROUP BY 1, 2',
         )
         .safeIntegers()
         .all() as { p: bigint; c: string; s: bigint }[])
@@ -200,7 +204,9 @@ describe('kill -9 during ingest', () => {
         }
       });
       console.log(
-        `crash loop: ${KILLS} kills, ${interrupted} scans interrupted mid-ingest, ${okPm} PM sweeps committed (${sweepsSeen} seen before kills), last k=${lastK}, ${ports.length} ports x 3 counters = ${checked} delta sums exact, integrity_check ok`,
+        `crash loop: ${KILLS} kills, ${interrupted} scans interrupted mid-ingest, ${okPm} PM sweeps committed ` +
+          `(${sweepsSeen} seen before kills), last k=${lastK}, ${ports.length} ports x 3 counters = ${checked} ` +
+          `delta sums exact, integrity_check ok`,
       );
     } finally {
       db.close();

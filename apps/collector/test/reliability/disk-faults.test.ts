@@ -48,7 +48,8 @@ describe('database refuses writes', () => {
     ctx.db.close();
   });
 
-  it('read-only database file: the server starts, serves stored data, and every write fails with the reason', async () => {
+  it('read-only database file: the server starts, serves stored data, and every write fails with the ' +
+    'reason', async () => {
     const dir = tempDir('ro');
     chmodSync(dir, 0o777);
     const config = testConfig(dir);

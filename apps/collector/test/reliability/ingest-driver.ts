@@ -10,7 +10,7 @@
 import { syntheticFatTree, type PortCounters } from '@ibwatch/fabric';
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
-import { runPipeline } from '../../src/scans/scan-service.ts';
+import { runPipeline } from '../../src/scans/pipeline.ts';
 import { storeTopology } from '../../src/scans/topology-store.ts';
 import { storePm } from '../../src/scans/pm-store.ts';
 import { CounterBaseline } from '../../src/scans/counter-baseline.ts';

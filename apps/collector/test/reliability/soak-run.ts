@@ -217,7 +217,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       samples.push(s);
       times = [];
       log(
-        `sweep ${String(i).padStart(5)}  ${String(Math.round(s.atS)).padStart(5)} s  rss ${s.rssMb} MB  heap ${s.heapMb} MB  db ${s.dbMb} MB (${s.pagesMb} MB in pages)  wal ${s.walMb} MB  pm p50 ${s.p50Ms} ms p95 ${s.p95Ms} ms  findings open ${s.findingsOpen}  failed scans ${failed}`,
+        `sweep ${String(i).padStart(5)}  ${String(Math.round(s.atS)).padStart(5)} s  rss ${s.rssMb} MB  heap ` +
+          `${s.heapMb} MB  db ${s.dbMb} MB (${s.pagesMb} MB in pages)  wal ${s.walMb} MB  pm p50 ${s.p50Ms} ms ` +
+          `p95 ${s.p95Ms} ms  findings open ${s.findingsOpen}  failed scans ${failed}`,
       );
     };
 

@@ -22,7 +22,9 @@ const savedPath = process.env.PATH;
 const HEALTHY: Record<string, string> = {
   ibnetdiscover: `cat '${lab('lab-ibnetdiscover.txt')}'`,
   iblinkinfo: `cat '${lab('lab-iblinkinfo.txt')}'`,
-  ibqueryerrors: `case "$*" in *--counters*) cat '${lab('lab-ibqueryerrors-counters.txt')}';; *) cat '${lab('lab-ibqueryerrors-nothr.txt')}'; exit 1;; esac`,
+  ibqueryerrors:
+    `case "$*" in *--counters*) cat '${lab('lab-ibqueryerrors-counters.txt')}';; *) cat ` +
+    `'${lab('lab-ibqueryerrors-nothr.txt')}'; exit 1;; esac`,
   saquery: `cat '${lab('lab-saquery-smir.txt')}'`,
   sminfo: `cat '${lab('lab-sminfo.txt')}'`,
 };
@@ -126,7 +128,10 @@ describe('tool faults', () => {
     const a = await ctx.scans.run('pm', 'api');
     expect(a.status).toBe('failed');
     expect(a.error).toMatch(
-      /^ibqueryerrors --data --threshold-file \/dev\/null: exit 3: ibwarn: \[1\] query failed|^ibqueryerrors --counters: exit 3/,
+      new RegExp(
+        /^ibqueryerrors --data --threshold-file \/dev\/null: exit 3: ibwarn: \[1\] query failed/.source +
+          /|^ibqueryerrors --counters: exit 3/.source,
+      ),
     );
     tool('ibqueryerrors', 'exec yes "   GUID 0xfc6a1c0300001010 port 3: [PortXmitDiscards == 55]"');
     const b = await ctx.scans.run('pm', 'api');
@@ -143,7 +148,8 @@ describe('tool faults', () => {
     // First run of the --counters sweep crashes the way ibqueryerrors does under umad2sim.
     tool(
       'ibqueryerrors',
-      `case "$*" in *--counters*) if [ ! -e '${marker}' ]; then : > '${marker}'; kill -SEGV $$; fi; cat '${lab('lab-ibqueryerrors-counters.txt')}';; *) cat '${lab('lab-ibqueryerrors-nothr.txt')}'; exit 1;; esac`,
+      `case "$*" in *--counters*) if [ ! -e '${marker}' ]; then : > '${marker}'; kill -SEGV $$; fi; cat ` +
+        `'${lab('lab-ibqueryerrors-counters.txt')}';; *) cat '${lab('lab-ibqueryerrors-nothr.txt')}'; exit 1;; esac`,
     );
     const r = await ctx.scans.run('pm', 'api');
     expect(existsSync(marker)).toBe(true);
@@ -175,7 +181,9 @@ describe('tool faults', () => {
     tool('saquery', `echo 'ibwarn: [1] sa_query: Query SA failed: Connection timed out' >&2; exit 255`);
     tool(
       'sminfo',
-      `case "$#" in 0) echo 'sminfo: sm lid 9 sm guid 0xb83fd20300000301, activity count 42 priority 15 state 3 SMINFO_MASTER';; *) echo 'ibwarn: mad_rpc: _do_madrpc failed; dport (Lid '"$1"')' >&2; exit 255;; esac`,
+      `case "$#" in 0) echo ` +
+        `'sminfo: sm lid 9 sm guid 0xb83fd20300000301, activity count 42 priority 15 state 3 SMINFO_MASTER';; ` +
+        `*) echo 'ibwarn: mad_rpc: _do_madrpc failed; dport (Lid '"$1"')' >&2; exit 255;; esac`,
     );
     const row = await ctx.scans.run('sm', 'api');
     expect(row.status).toBe('partial');

@@ -85,7 +85,8 @@ describe('upload size limit', () => {
     expect(r.peakRssGrowth).toBeLessThan(64 * MB);
   }, 60_000);
 
-  it('a 64 MB chunked upload (no length declared) gets 413 at the limit; memory stays well under the body size', async () => {
+  it('a 64 MB chunked upload (no length declared) gets 413 at the limit; memory stays well under the body ' +
+    'size', async () => {
     const r = await upload(64 * MB, false);
     expect(r.status === 413 || (r.status === 0 && r.sent > 32 * MB), `status ${r.status} after ${r.sent / MB} MB`).toBe(
       true,
@@ -95,7 +96,8 @@ describe('upload size limit', () => {
     expect((await app.inject('/api/health')).statusCode).toBe(200);
     expect((await app.inject('/api/scans')).json()).toEqual([]);
     console.log(
-      `upload limit: 64 MB chunked body -> ${r.status} after ${r.sent / MB} MB sent, peak RSS growth ${(r.peakRssGrowth / MB).toFixed(1)} MB`,
+      `upload limit: 64 MB chunked body -> ${r.status} after ${r.sent / MB} MB sent, peak RSS growth ` +
+        `${(r.peakRssGrowth / MB).toFixed(1)} MB`,
     );
   }, 60_000);
 });

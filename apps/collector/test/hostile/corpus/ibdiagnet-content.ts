@@ -28,7 +28,9 @@ let hours = 0;
 /** Only a db_csv, dated later than every run imported before (so its counters are compared). */
 function later(name: string, lines: string[]): string {
   const h = ++hours;
-  const date = `2025-04-${String(1 + Math.floor(h / 24)).padStart(2, '0')} ${String(h % 24).padStart(2, '0')}:43:18 UTC +0000`;
+  const date =
+    `2025-04-${String(1 + Math.floor(h / 24)).padStart(2, '0')} ` +
+    `${String(h % 24).padStart(2, '0')}:43:18 UTC +0000`;
   const dir = join(tempDir('ibd'), name);
   mkdirSync(dir);
   writeFileSync(join(dir, DB), lines.join('\n').replace(DATE, date));

@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { fileKind } from '../input/input-file.ts';
 import { createDropDirRepo } from '../db/drop-dir-repo.ts';
 import type { Db } from '../db/open-db.ts';
-import { failureKind, messageOf, type ScanService } from '../scans/scan-service.ts';
-import { NCCL_FILE_MAX_BYTES, readNcclFile } from './nccl-file.ts';
+import { failureKind } from '../queries/scan-failure.ts';
+import { NCCL_FILE_MAX_BYTES, readNcclFile } from '../sources/nccl-file.ts';
+import { messageOf } from './pipeline.ts';
+import type { ScanService } from './types.ts';
 
 type Log = { info(o: unknown, m?: string): void; warn(o: unknown, m?: string): void };
 

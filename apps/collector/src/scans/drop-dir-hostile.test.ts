@@ -39,31 +39,35 @@ function put(dir: string, name: string, text: string): string {
 }
 
 describe('drop directory and files it cannot take', () => {
-  it('skips a dangling symlink, a FIFO, /dev/zero and a symlink to a good file with one warning each, and imports the rest', async () => {
-    const d = watch('special');
-    symlinkSync(join(d.dir, 'gone.out'), join(d.dir, 'dangling.out'));
-    execFileSync('mkfifo', [join(d.dir, 'fifo.out')]);
-    symlinkSync('/dev/zero', join(d.dir, 'zero.out'));
-    const target = put(ctx.dir, 'elsewhere.out', good());
-    symlinkSync(target, join(d.dir, 'link.out'));
-    put(d.dir, 'job.out', good());
-    const before = runs();
-    await d.tick();
-    expect(runs()).toBe(before + 1);
-    expect(readdirSync(join(d.dir, 'imported'))).toEqual(['job.out']);
-    expect(d.warns.sort()).toEqual([
-      'nccl drop file is not a regular file (FIFO): skipped; copy the output in instead',
-      'nccl drop file is not a regular file (symbolic link): skipped; copy the output in instead',
-      'nccl drop file is not a regular file (symbolic link): skipped; copy the output in instead',
-      'nccl drop file is not a regular file (symbolic link): skipped; copy the output in instead',
-    ]);
-    // Said once, not every round; a good file dropped later is still taken.
-    put(d.dir, 'later.out', good());
-    await d.tick();
-    expect(d.warns).toHaveLength(4);
-    expect(runs()).toBe(before + 2);
-    d.stop();
-  });
+  it(
+    'skips a dangling symlink, a FIFO, /dev/zero and a symlink to a good file with one warning each, and ' +
+      'imports the rest',
+    async () => {
+      const d = watch('special');
+      symlinkSync(join(d.dir, 'gone.out'), join(d.dir, 'dangling.out'));
+      execFileSync('mkfifo', [join(d.dir, 'fifo.out')]);
+      symlinkSync('/dev/zero', join(d.dir, 'zero.out'));
+      const target = put(ctx.dir, 'elsewhere.out', good());
+      symlinkSync(target, join(d.dir, 'link.out'));
+      put(d.dir, 'job.out', good());
+      const before = runs();
+      await d.tick();
+      expect(runs()).toBe(before + 1);
+      expect(readdirSync(join(d.dir, 'imported'))).toEqual(['job.out']);
+      expect(d.warns.sort()).toEqual([
+        'nccl drop file is not a regular file (FIFO): skipped; copy the output in instead',
+        'nccl drop file is not a regular file (symbolic link): skipped; copy the output in instead',
+        'nccl drop file is not a regular file (symbolic link): skipped; copy the output in instead',
+        'nccl drop file is not a regular file (symbolic link): skipped; copy the output in instead',
+      ]);
+      // Said once, not every round; a good file dropped later is still taken.
+      put(d.dir, 'later.out', good());
+      await d.tick();
+      expect(d.warns).toHaveLength(4);
+      expect(runs()).toBe(before + 2);
+      d.stop();
+    },
+  );
 
   it('imports a file of a read-only directory once, however many rounds find it there', async () => {
     const d = watch('read-only');

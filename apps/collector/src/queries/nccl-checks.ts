@@ -4,7 +4,19 @@
  * is a mistake worth saying out loud, and the log wins).
  */
 import type { NcclRun } from '@ibwatch/parsers';
-import type { NcclLabels, NcclWindow } from './nccl-import.ts';
+import type { NcclRunRow } from '@ibwatch/fabric';
+
+/** The labels an uploader gives a run: the API's own type (packages/fabric). */
+export type NcclLabels = NcclRunRow['labels'];
+
+/**
+ * When the run happened, if the uploader knows (epoch ms): the run is dated by startedAt, else
+ * finishedAt, else its import; see `resolveWindow`.
+ */
+export interface NcclWindow {
+  startedAt?: number;
+  finishedAt?: number;
+}
 
 const HOUR = 3_600_000;
 /** Epoch ms of 2000-01-01T00:00:00Z: earlier times are seconds sent as milliseconds, or zero. */
@@ -36,7 +48,8 @@ export function windowProblems(w: NcclWindow, now: number): string[] {
     problems.push(`startedAt ${iso(w.startedAt)} is after finishedAt ${iso(w.finishedAt)}`);
   else if (w.finishedAt - w.startedAt > MAX_WINDOW_MS)
     problems.push(
-      `startedAt..finishedAt spans ${((w.finishedAt - w.startedAt) / HOUR).toFixed(1)} h; a run's window is at most 24 h`,
+      `startedAt..finishedAt spans ${((w.finishedAt - w.startedAt) / HOUR).toFixed(1)} h; a ` +
+        `run's window is at most 24 h`,
     );
   return problems;
 }
@@ -72,7 +85,8 @@ export function checkLabels(run: NcclRun, labels: NcclLabels): { nodes: number |
   if (fromLog !== undefined && labels.nodes !== undefined && labels.nodes !== fromLog) {
     const hosts = run.hosts.length <= 4 ? ` (${run.hosts.join(', ')})` : '';
     warnings.push(
-      `label nodes=${labels.nodes} contradicts the log: its rank lines name ${fromLog} host${fromLog === 1 ? '' : 's'}${hosts}; judged as ${fromLog} node${fromLog === 1 ? '' : 's'}`,
+      `label nodes=${labels.nodes} contradicts the log: its rank lines name ${fromLog} ` +
+        `host${fromLog === 1 ? '' : 's'}${hosts}; judged as ${fromLog} node${fromLog === 1 ? '' : 's'}`,
     );
   }
   if (labels.gpuModel !== undefined && run.gpuModels.length > 0) {
@@ -85,7 +99,8 @@ export function checkLabels(run: NcclRun, labels: NcclLabels): { nodes: number |
     const hcas = new Set(run.ibDevices.filter((d) => d.host === host).map((d) => d.device));
     if (hcas.size !== labels.hcaCount)
       warnings.push(
-        `label hcaCount=${labels.hcaCount} contradicts the log: NCCL used ${hcas.size} HCA${hcas.size === 1 ? '' : 's'}${host ? ` on ${host}` : ''} (${[...hcas].join(', ')})`,
+        `label hcaCount=${labels.hcaCount} contradicts the log: NCCL used ${hcas.size} ` +
+          `HCA${hcas.size === 1 ? '' : 's'}${host ? ` on ${host}` : ''} (${[...hcas].join(', ')})`,
       );
   }
   return { nodes: fromLog ?? labels.nodes, warnings };

@@ -1,6 +1,23 @@
+/**
+ * Schedule arithmetic shared by the configuration (checks), the scheduler and the staleness
+ * verdicts: a leaf module (it imports no other module of the collector), so config.ts can use it.
+ */
 import cron from 'node-cron';
-import type { Config } from '../config.ts';
-import type { ScheduledKind } from './scheduler.ts';
+
+export type ScheduledKind = 'pm' | 'sm' | 'topology' | 'ibdiagnet';
+
+/** Which scan kinds a source can run on a schedule. */
+export function scheduledKinds(config: { source: 'lab' | 'diags' | 'ibdiagnet' | 'import-only' }): ScheduledKind[] {
+  switch (config.source) {
+    case 'lab':
+    case 'diags':
+      return ['topology', 'pm', 'sm'];
+    case 'ibdiagnet':
+      return ['ibdiagnet', 'sm'];
+    case 'import-only':
+      return [];
+  }
+}
 
 const SAMPLE_RUNS = 48;
 const cache = new Map<string, number>();
@@ -28,7 +45,7 @@ export function cronIntervalMs(expression: string): number {
 }
 
 /** Expected interval of each scan kind, from the configured schedules. */
-export function scanIntervals(config: Pick<Config, 'cron'>): Record<ScheduledKind, number> {
+export function scanIntervals(config: { cron: Record<ScheduledKind, string> }): Record<ScheduledKind, number> {
   return {
     pm: cronIntervalMs(config.cron.pm),
     sm: cronIntervalMs(config.cron.sm),

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScansRepo } from '../db/scans-repo.ts';
 import { processOwner } from '../db/scan-owner.ts';
 import { createContext } from '../context.ts';
-import { runPipeline, ScanError } from './scan-service.ts';
+import { ScanError } from '../sources/types.ts';
+import { runPipeline } from './pipeline.ts';
 import { SAMPLE_A, testContext } from '../test-support.ts';
 
 const ctx = testContext();

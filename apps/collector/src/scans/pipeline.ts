@@ -3,70 +3,11 @@ import { gzip, gzipSync } from 'node:zlib';
 import type { ScanKind, ScanRow } from '@ibwatch/fabric';
 import { writeTransaction, type Db } from '../db/open-db.ts';
 import { createScansRepo, type ScanOutcome } from '../db/scans-repo.ts';
-import type { NcclLabels, NcclWindow, StoredHook } from './nccl-import.ts';
-
-/** One tool output as received: text, or bytes when the source kept them (large PM outputs). */
-export interface RawOutput {
-  name: string;
-  text: string | Uint8Array;
-}
-
-/** What a source hands back: parsed data plus the raw outputs and tool versions behind it. */
-export interface Collected<T> {
-  data: T;
-  raw: RawOutput[];
-  toolVersions: Record<string, string>;
-  warnings: string[];
-  /** Some of the data could not be read (a tool failed but others worked): status 'partial'. */
-  partial?: boolean;
-  /** Things worth recording that do not make the data incomplete (a crashed tool run again). */
-  notes?: string[];
-}
-
-/** A scan step that failed for a reason worth showing as is (tool missing, timeout, parse error). */
-export class ScanError extends Error {
-  constructor(
-    message: string,
-    readonly raw: RawOutput[] = [],
-  ) {
-    super(message);
-    this.name = 'ScanError';
-  }
-}
-
-export type Trigger = ScanRow['trigger'];
+import { ScanError, type Collected, type RawOutput } from '../sources/types.ts';
+import { NOT_RECORDED, STORING_FAILED } from '../queries/scan-failure.ts';
+import type { Trigger } from './types.ts';
 
 const RAW_PM_EVERY_MS = 3_600_000;
-/** How a failure to store a scan's data begins (see {@link failureKind}). */
-const STORING_FAILED = 'storing failed: ';
-/** How a failure to record the scan at all begins. */
-const NOT_RECORDED = 'could not record the scan: ';
-/** SQLite's words for "another connection holds the lock": SQLITE_BUSY and SQLITE_LOCKED. */
-const BUSY = /database is locked|database table is locked/;
-
-/**
- * Why a scan failed, for whoever must answer for it: `input` (the tool output or upload could
- * not be used: the sender's to fix), `busy` (another writer held the database past the busy
- * timeout: nothing was wrong with the data, try again), `storage` (the database refused the
- * write: full, read-only). Undefined when the scan did not fail.
- */
-export type FailureKind = 'input' | 'busy' | 'storage';
-
-export function failureKind(row: ScanRow): FailureKind | undefined {
-  if (row.status !== 'failed') return undefined;
-  const e = row.error ?? '';
-  if (!e.startsWith(STORING_FAILED) && !e.startsWith(NOT_RECORDED)) return 'input';
-  return BUSY.test(e) ? 'busy' : 'storage';
-}
-
-/** Seconds a client told "busy" (503) should wait before it tries again. */
-export const RETRY_AFTER_S = 2;
-
-/** Whether an error thrown by better-sqlite3 is SQLITE_BUSY / SQLITE_LOCKED (any extended code). */
-export function isBusyError(err: unknown): boolean {
-  const code = (err as { code?: unknown }).code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
-}
 const gzipAsync = promisify(gzip);
 
 /**
@@ -224,18 +165,4 @@ function bytesOf(r: RawOutput): Uint8Array {
 export function messageOf(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
-}
-
-export interface ScanService {
-  run(kind: 'pm' | 'sm' | 'topology' | 'ibdiagnet', trigger: Trigger): Promise<ScanRow>;
-  importIbdiagnet(dir: string, trigger: Trigger): Promise<ScanRow>;
-  importNccl(
-    text: string,
-    labels: NcclLabels,
-    name: string,
-    trigger: Trigger,
-    window?: NcclWindow,
-    onStored?: StoredHook,
-  ): Promise<{ scan: ScanRow; runId: number | null }>;
-  isRunning(kind: string): boolean;
 }

@@ -1,0 +1,94 @@
+/**
+ * Reads of the stored graph (nodes, ports, links) that the scan stores judge a new observation
+ * against. Each statement is prepared per call, as the stores did before it moved here: they
+ * run once per scan, next to statements that cost far more.
+ */
+import type { FabricNode } from '@ibwatch/fabric';
+import type { Db } from './open-db.ts';
+
+/** A link's two ends by GUID and port number. */
+export interface LinkEndsRow {
+  ag: string;
+  ap: number;
+  bg: string;
+  bp: number;
+}
+
+/** A port as a PM sweep needs it (see CounterBaseline.topology). */
+export interface SweepPortRow {
+  id: number;
+  nodeGuid: string;
+  portNum: number;
+  widthActive: string | null;
+  speedActive: string | null;
+  firstSeen: number;
+}
+
+const LINK_ENDS =
+  'SELECT pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp FROM links l ' +
+  'JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id';
+
+/** Every link ever stored (gone ones too), by its ends. */
+export function allLinkEnds(db: Db): LinkEndsRow[] {
+  return db.prepare(LINK_ENDS).all() as LinkEndsRow[];
+}
+
+/** Every stored link (gone ones too) with an end among `portIds`, oldest first as in the table. */
+export function linkEndsAtPorts(db: Db, portIds: number[]): LinkEndsRow[] {
+  const ids = JSON.stringify([...new Set(portIds)]);
+  return db
+    .prepare(
+      `${LINK_ENDS} WHERE l.a_port_id IN (SELECT value FROM json_each(?)) ` +
+        'OR l.b_port_id IN (SELECT value FROM json_each(?)) ORDER BY l.id',
+    )
+    .all(ids, ids) as LinkEndsRow[];
+}
+
+/** Every stored link with its id and tier. */
+export function linkTiers(db: Db): (LinkEndsRow & { id: number; tier: string | null })[] {
+  return db
+    .prepare(
+      'SELECT l.id, l.tier, pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp FROM ' +
+        'links l ' +
+        'JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id',
+    )
+    .all() as (LinkEndsRow & { id: number; tier: string | null })[];
+}
+
+/** Sets the tier of the links given as `[id, tier]`, in one statement (31k at a first scan). */
+export function setLinkTiers(db: Db, changes: [number, string][]): void {
+  db.prepare('UPDATE links SET tier = j.value ->> 1 FROM json_each(?) AS j WHERE links.id = j.value ->> 0').run(
+    JSON.stringify(changes),
+  );
+}
+
+/** Every stored node. */
+export function allNodes(db: Db): FabricNode[] {
+  return db.prepare('SELECT guid, type, description, num_ports AS numPorts FROM nodes').all() as FabricNode[];
+}
+
+/** Every stored node's NodeDescription. */
+export function nodeDescriptions(db: Db): { guid: string; description: string }[] {
+  return db.prepare('SELECT guid, description FROM nodes').all() as { guid: string; description: string }[];
+}
+
+export function portCount(db: Db): number {
+  return db.prepare('SELECT COUNT(*) FROM ports').pluck().get() as number;
+}
+
+/** Every port, one row at a time (69k at 10k GPUs: no array of them all). */
+export function iterateSweepPorts(db: Db): Iterable<SweepPortRow> {
+  return db
+    .prepare(
+      'SELECT id, node_guid AS nodeGuid, port_num AS portNum, width_active AS widthActive, ' +
+        'speed_active AS speedActive, first_seen AS firstSeen FROM ports',
+    )
+    .iterate() as Iterable<SweepPortRow>;
+}
+
+/** `[port GUID, node GUID]` of every port that has a port GUID, one at a time. */
+export function iteratePortGuids(db: Db): Iterable<[string, string]> {
+  return db.prepare('SELECT port_guid, node_guid FROM ports WHERE port_guid IS NOT NULL').raw().iterate() as Iterable<
+    [string, string]
+  >;
+}

@@ -1,0 +1,88 @@
+/** What the reseat worklist (analysis/worklist.ts) reads besides the findings repository. */
+import type { Db } from './open-db.ts';
+
+/** Every stored link's ends with their LIDs. */
+export function worklistLinks(
+  db: Db,
+): { ag: string; ap: number; al: number | null; bg: string; bp: number; bl: number | null }[] {
+  return db
+    .prepare(
+      `SELECT pa.node_guid AS ag, pa.port_num AS ap, pa.lid AS al, pb.node_guid AS bg, pb.port_num AS bp, pb.lid AS bl
+       FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id`,
+    )
+    .all() as { ag: string; ap: number; al: number | null; bg: string; bp: number; bl: number | null }[];
+}
+
+export function worklistNodes(db: Db): { guid: string; description: string; type: string; tier: string | null }[] {
+  return db.prepare('SELECT guid, description, type, tier FROM nodes').all() as {
+    guid: string;
+    description: string;
+    type: string;
+    tier: string | null;
+  }[];
+}
+
+/** Cables by port, `info` as stored (JSON text). */
+export function worklistCables(db: Db): { nodeGuid: string; portNum: number; info: string }[] {
+  return db.prepare('SELECT node_guid AS nodeGuid, port_num AS portNum, info FROM cables').all() as {
+    nodeGuid: string;
+    portNum: number;
+    info: string;
+  }[];
+}
+
+/** Subjects (JSON text) of link findings resolved before `before`: the link's prior fixes. */
+export function linkFixesBefore(db: Db, before: number): string[] {
+  return db
+    .prepare("SELECT subject FROM findings WHERE state = 'resolved' AND subject_type = 'link' AND resolved_at < ?")
+    .pluck()
+    .all(before) as string[];
+}
+
+/** The first link fix at or after `since`, if any. */
+export function firstLinkFixSince(db: Db, since: number): number | null {
+  return db
+    .prepare(
+      "SELECT MIN(resolved_at) FROM findings WHERE state = 'resolved' AND subject_type = 'link' AND resolved_at >= ?",
+    )
+    .pluck()
+    .get(since) as number | null;
+}
+
+/**
+ * A stamp of everything a finding contributes to the worklist (state, severity, title, short,
+ * times): touches move last_seen, acks set acknowledged_at, resolves resolved_at, clearing sets
+ * cleared_at (and adds one to the cleared count).
+ */
+export function findingsStamp(db: Db): string {
+  return JSON.stringify(
+    db
+      .prepare(
+        `SELECT (SELECT COUNT(*) FROM findings) AS fc, (SELECT MAX(id) FROM findings) AS fi,
+              (SELECT MAX(last_seen) FROM findings) AS fl,
+              (SELECT MAX(resolved_at) FROM findings) AS fr, (SELECT MAX(acknowledged_at) FROM findings) AS fa,
+              (SELECT SUM(state = 'open') FROM findings) AS fo,
+              (SELECT MAX(cleared_at) FROM findings) AS fx, (SELECT COUNT(*) FROM findings WHERE cleared_at IS
+              NULL) AS fn`,
+      )
+      .raw()
+      .get(),
+  );
+}
+
+/** A stamp of the links, ports, nodes and cables the worklist's fabric side is built from. */
+export function worklistFabricStamp(db: Db): string {
+  return JSON.stringify(
+    db
+      .prepare(
+        `SELECT (SELECT COUNT(*) FROM links) AS lc, (SELECT MAX(id) FROM links) AS li,
+              (SELECT MAX(last_seen) FROM links) AS ll,
+              (SELECT COUNT(*) FROM ports) AS pc, (SELECT MAX(id) FROM ports) AS pi,
+              (SELECT MAX(last_seen) FROM ports) AS pl,
+              (SELECT COUNT(*) FROM nodes) AS nc, (SELECT MAX(last_seen) FROM nodes) AS nl,
+              (SELECT COUNT(*) FROM cables) AS cc, (SELECT MAX(updated_at) FROM cables) AS cu`,
+      )
+      .raw()
+      .get(),
+  );
+}

@@ -1,0 +1,66 @@
+import { bandwidthReport, roundGBs, type BandwidthReport } from '@ibwatch/fabric';
+import { toCsv } from '../csv.ts';
+import { createFindingsRepo } from '../db/findings-repo.ts';
+import { createNcclRepo } from '../db/nccl-repo.ts';
+import type { Db } from '../db/open-db.ts';
+
+export const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const gbs = (x: number | null) => (x === null ? '' : roundGBs(x).toFixed(1));
+
+/**
+ * The report as CSV: one row per collective and scope, GB/s to one decimal, and the period on
+ * every row (a spreadsheet pasted into a review keeps what it covers).
+ */
+export function bandwidthCsv(r: BandwidthReport): string {
+  const from = new Date(r.from).toISOString();
+  const to = new Date(r.to).toISOString();
+  return toCsv(
+    [
+      'period_from',
+      'period_to',
+      'collective',
+      'scope',
+      'runs',
+      'runs_with_target',
+      'passed',
+      'pass_rate',
+      'best_GBs',
+      'median_GBs',
+      'worst_GBs',
+      'target_GBs',
+    ],
+    r.byCollective.map((c) => [
+      from,
+      to,
+      c.collective,
+      c.scope ?? 'unknown',
+      c.runs,
+      c.withTarget,
+      c.passed,
+      c.withTarget ? (c.passed / c.withTarget).toFixed(3) : '',
+      gbs(c.bestGBs),
+      gbs(c.medianGBs),
+      gbs(c.worstGBs),
+      gbs(c.targetGBs),
+    ]),
+  );
+}
+
+/**
+ * The bandwidth report for a period (default: the 7 days up to now), by the time runs happened,
+ * with the fabric findings open during it as suspects.
+ */
+export function bandwidthReporter(db: Db): (q: { from?: number; to?: number }) => BandwidthReport {
+  const nccl = createNcclRepo(db);
+  const findings = createFindingsRepo(db);
+  return (q) => {
+    const to = q.to ?? Date.now();
+    const from = q.from ?? to - 7 * 86_400_000;
+    return bandwidthReport(
+      nccl.reportRuns(from, to),
+      findings.openDuring(from, to, ['port', 'link', 'sm', 'fabric']),
+      from,
+      to,
+    );
+  };
+}

@@ -1,0 +1,8 @@
+/** Finding kinds each scan kind evaluates (and so may clear or resolve). */
+export const PM_KINDS = (k: string) =>
+  ['symbol-errors', 'link-error-recovery', 'link-downed', 'congestion', 'link-flapping'].includes(k) ||
+  k.startsWith('counter-rate:') ||
+  k.startsWith('counter-saturated:');
+export const TOPOLOGY_KINDS = (k: string) =>
+  k.startsWith('link-degraded-') || k === 'link-down' || k.startsWith('topology-');
+export const SM_KINDS = (k: string) => k.startsWith('sm-');

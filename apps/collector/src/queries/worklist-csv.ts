@@ -1,0 +1,55 @@
+import type { WorklistEntry } from '@ibwatch/fabric';
+import { toCsv, UTF8_BOM } from '../csv.ts';
+
+/** The worklist as a spreadsheet opens it: BOM first, for the `→` of the action ladder. */
+export function worklistCsv(entries: WorklistEntry[]): string {
+  return (
+    UTF8_BOM +
+    toCsv(
+      [
+        'rank',
+        'severity',
+        'state',
+        'end_a',
+        'guid_a',
+        'port_a',
+        'lid_a',
+        'rack_a',
+        'u_a',
+        'end_b',
+        'guid_b',
+        'port_b',
+        'lid_b',
+        'rack_b',
+        'u_b',
+        'reasons',
+        'action',
+        'cable',
+        'first_seen_utc',
+        'last_seen_utc',
+      ],
+      entries.map((e) => [
+        e.rank,
+        e.severity,
+        e.state,
+        e.a.name,
+        e.a.guid,
+        e.a.port,
+        e.a.lid,
+        e.a.rack,
+        e.a.u,
+        e.b?.name,
+        e.b?.guid,
+        e.b?.port,
+        e.b?.lid,
+        e.b?.rack,
+        e.b?.u,
+        e.reasons.join('; '),
+        e.action,
+        e.cable,
+        new Date(e.firstSeen).toISOString(),
+        new Date(e.lastSeen).toISOString(),
+      ]),
+    )
+  );
+}
