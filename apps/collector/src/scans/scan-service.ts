@@ -3,6 +3,7 @@ import { gzip, gzipSync } from 'node:zlib';
 import type { ScanKind, ScanRow } from '@ibwatch/fabric';
 import { writeTransaction, type Db } from '../db/open-db.ts';
 import { createScansRepo, type ScanOutcome } from '../db/scans-repo.ts';
+import { observeScan } from '../metrics/registry.ts';
 import type { NcclLabels, NcclWindow, StoredHook } from './nccl-import.ts';
 
 /** One tool output as received: text, or bytes when the source kept them (large PM outputs). */
@@ -82,6 +83,20 @@ export async function runPipeline<T>(
   collect: () => Promise<Collected<T>>,
   store: (scanId: number, at: number, collected: Collected<T>) => Record<string, number | string>,
   now: () => number = Date.now,
+): Promise<ScanRow> {
+  // Every outcome, failures included, counts on /metrics (in-process counters since start).
+  const row = await pipeline(db, kind, trigger, collect, store, now);
+  observeScan(db, row);
+  return row;
+}
+
+async function pipeline<T>(
+  db: Db,
+  kind: ScanKind,
+  trigger: Trigger,
+  collect: () => Promise<Collected<T>>,
+  store: (scanId: number, at: number, collected: Collected<T>) => Record<string, number | string>,
+  now: () => number,
 ): Promise<ScanRow> {
   const scans = createScansRepo(db);
   const startedAt = now();
