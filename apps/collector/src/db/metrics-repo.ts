@@ -19,14 +19,49 @@ export interface ScanKindStats {
   lastMs: number | null;
 }
 
-/** Ports (from `from`, which names them `p`) with their node and the far end of their latest link. */
-const portSelect = (from: string) => `SELECT p.node_guid AS guid, p.port_num AS port, n.description AS description,
-  n.type AS type, r.node_guid AS remoteGuid, r.port_num AS remotePort, rn.description AS remoteDescription
-  FROM ${from} JOIN nodes n ON n.guid = p.node_guid
-  LEFT JOIN links l ON l.id = (SELECT id FROM links WHERE a_port_id = p.id OR b_port_id = p.id
-    ORDER BY present DESC, id DESC LIMIT 1)
-  LEFT JOIN ports r ON r.id = CASE WHEN l.a_port_id = p.id THEN l.b_port_id ELSE l.a_port_id END
-  LEFT JOIN nodes rn ON rn.guid = r.node_guid`;
+/** Ports (from `from`, which names them `p`) with their node. */
+const portSelect = (from: string) => `SELECT p.id AS id, p.node_guid AS guid, p.port_num AS port,
+  n.description AS description, n.type AS type FROM ${from} JOIN nodes n ON n.guid = p.node_guid`;
+
+/** Far ends of the links at the ports in `ids` (a JSON array), or at every port when `ids` is null. */
+const REMOTE_ENDS = `SELECT l.id AS linkId, l.present AS present, e.pid AS pid, r.node_guid AS guid, r.port_num AS port,
+  rn.description AS description
+  FROM (SELECT id AS lid, a_port_id AS pid, b_port_id AS rid FROM links
+          WHERE @ids IS NULL OR a_port_id IN (SELECT value FROM json_each(@ids))
+        UNION ALL SELECT id, b_port_id, a_port_id FROM links
+          WHERE @ids IS NULL OR b_port_id IN (SELECT value FROM json_each(@ids))) e
+  JOIN links l ON l.id = e.lid JOIN ports r ON r.id = e.rid JOIN nodes rn ON rn.guid = r.node_guid`;
+
+type PortRow = Omit<MetricsPort, 'remoteGuid' | 'remotePort' | 'remoteDescription'> & { id: number };
+
+/** Each port with the far end of its link: the present one, else the latest. */
+function withRemotes(db: Db, ports: PortRow[], ids: number[] | null): MetricsPort[] {
+  const ends = db.prepare(REMOTE_ENDS).all({ ids: ids === null ? null : JSON.stringify(ids) }) as {
+    linkId: number;
+    present: number;
+    pid: number;
+    guid: string;
+    port: number;
+    description: string;
+  }[];
+  const best = new Map<number, (typeof ends)[number]>();
+  for (const e of ends) {
+    const b = best.get(e.pid);
+    if (!b || e.present > b.present || (e.present === b.present && e.linkId > b.linkId)) best.set(e.pid, e);
+  }
+  return ports.map((p) => {
+    const r = best.get(p.id);
+    return {
+      guid: p.guid,
+      port: p.port,
+      description: p.description,
+      type: p.type,
+      remoteGuid: r?.guid ?? null,
+      remotePort: r?.port ?? null,
+      remoteDescription: r?.description ?? null,
+    };
+  });
+}
 
 /**
  * Every query `/metrics` runs that is not already a repository's: current state only (counts of
@@ -117,16 +152,21 @@ export function createMetricsRepo(db: Db) {
     /** The given ports (guid/port pairs) with names and far ends. */
     portsAt(keys: { guid: string; port: number }[]): MetricsPort[] {
       if (keys.length === 0) return [];
-      return db
+      const ports = db
         .prepare(
           `WITH k(g, n) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))
            ${portSelect('k JOIN ports p ON p.node_guid = k.g AND p.port_num = k.n')}`,
         )
-        .all(JSON.stringify(keys.map((k) => [k.guid, k.port]))) as MetricsPort[];
+        .all(JSON.stringify(keys.map((k) => [k.guid, k.port]))) as PortRow[];
+      return withRemotes(
+        db,
+        ports,
+        ports.map((p) => p.id),
+      );
     },
     /** Every port (port 0 of switches excluded) with names and far ends. */
     allPorts(): MetricsPort[] {
-      return db.prepare(`${portSelect('ports p')} WHERE p.port_num > 0`).all() as MetricsPort[];
+      return withRemotes(db, db.prepare(`${portSelect('ports p')} WHERE p.port_num > 0`).all() as PortRow[], null);
     },
   };
 }
