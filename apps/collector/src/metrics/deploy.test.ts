@@ -32,18 +32,18 @@ describe('deploy/prometheus', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('SUCCESS: 8 rules found');
     expect(r.code).toBe(0);
-  });
+  }, 60_000);
 
   it('promtool test rules passes on ibwatch.rules.test.yml', async () => {
     const r = await promtool(['test', 'rules', join(DEPLOY, 'prometheus/ibwatch.rules.test.yml')]);
     expect(r.stdout + r.stderr).toContain('SUCCESS');
     expect(r.code).toBe(0);
-  });
+  }, 60_000);
 
   it('promtool check config passes on the prometheus.yml example', async () => {
     const r = await promtool(['check', 'config', join(DEPLOY, 'prometheus/prometheus.yml')]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-  });
+  }, 60_000);
 
   it('every rule names only metrics that /metrics exposes', () => {
     const rules = readFileSync(join(DEPLOY, 'prometheus/ibwatch.rules.yml'), 'utf8');

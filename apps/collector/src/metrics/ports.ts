@@ -32,13 +32,25 @@ const PORT_COUNTERS: [ibName: string, metric: string, scale: number, help: strin
 ];
 
 /** The ports to export, by the setting: none, the ones with a problem, or all. */
-function selectPorts(deps: AppDeps): MetricsPort[] {
+function selectPorts(deps: AppDeps, deltas: { guid: string; port: number }[]): MetricsPort[] {
   const repo = createMetricsRepo(deps.db);
   if (deps.config.metricsPorts === 'all') return repo.allPorts();
   if (deps.config.metricsPorts === 'off') return [];
   const keys = new Map<string, { guid: string; port: number }>();
-  for (const k of [...repo.problemPortKeys(), ...repo.lastSweepDeltas()]) keys.set(`${k.guid}/${k.port}`, k);
+  for (const k of [...repo.problemPortKeys(), ...deltas]) keys.set(`${k.guid}/${k.port}`, k);
   return repo.portsAt([...keys.values()]);
+}
+
+/** Row of each port in a sweep's table, built once per sweep (63k ports: tens of ms per scrape). */
+const rowIndexes = new WeakMap<CounterTable, Map<string, number>>();
+function rowIndex(table: CounterTable): Map<string, number> {
+  let rows = rowIndexes.get(table);
+  if (!rows) {
+    rows = new Map();
+    for (let r = 0; r < table.rows; r++) rows.set(`${table.nodeGuids[r]}/${table.portNums[r]}`, r);
+    rowIndexes.set(table, rows);
+  }
+  return rows;
 }
 
 /** Columns of the table per counter: the 64-bit twin first, then the classic name. */
@@ -59,23 +71,21 @@ function columnsOf(table: CounterTable): Map<string, number[]> {
 export function portFamilies(e: Exposition, deps: AppDeps): void {
   if (deps.config.metricsPorts === 'off') return;
   const name = (guid: string, desc: string | null) => deps.names.name(guid, desc ?? undefined);
+  const deltas = createMetricsRepo(deps.db).lastSweepDeltas();
   e.family(
     'ibwatch_port_error_rate',
     'gauge',
     'Per-second increase of a port error counter over the last PM sweep (ports with a non-zero increase only).',
-    createMetricsRepo(deps.db)
-      .lastSweepDeltas()
-      .map((r) => [
-        { guid: r.guid, port: r.port, node: name(r.guid, r.description), counter: r.counter },
-        r.intervalS > 0 ? r.delta / r.intervalS : null,
-      ]),
+    deltas.map((r) => [
+      { guid: r.guid, port: r.port, node: name(r.guid, r.description), counter: r.counter },
+      r.intervalS > 0 ? r.delta / r.intervalS : null,
+    ]),
   );
   const sweep = latestSweep(deps.db);
-  const ports = selectPorts(deps);
   if (!sweep) return; // No sweep read since the collector started: no raw values to show.
+  const ports = selectPorts(deps, deltas);
   const { table } = sweep;
-  const rows = new Map<string, number>();
-  for (let r = 0; r < table.rows; r++) rows.set(`${table.nodeGuids[r]}/${table.portNums[r]}`, r);
+  const rows = rowIndex(table);
   const cols = columnsOf(table);
   const labelled: { row: number; switch: boolean; labels: Labels }[] = [];
   for (const p of ports) {

@@ -73,5 +73,5 @@ describe('GET /metrics with IBWATCH_METRICS_PORTS', () => {
   it('both pass promtool check metrics with no output', async () => {
     for (const body of [problem, all])
       expect(await promtool(['check', 'metrics'], body)).toEqual({ code: 0, stdout: '', stderr: '' });
-  });
+  }, 60_000);
 });

@@ -85,7 +85,7 @@ describe('GET /metrics', () => {
   it('passes promtool check metrics with no output at all', async () => {
     const r = await promtool(['check', 'metrics'], body);
     expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
-  });
+  }, 60_000);
 
   it('exports no NaN, no retained-row sums, and no per-port series unless asked', () => {
     expect(body).not.toMatch(/ NaN$/m);
