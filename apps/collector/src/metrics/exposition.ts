@@ -12,15 +12,23 @@ export type Labels = Record<string, string | number>;
 export class Exposition {
   private out: string[] = [];
   family(name: string, type: 'gauge' | 'counter', help: string, samples: Iterable<[Labels, number | null]>): void {
+    this.header(name, type, help);
+    for (const [l, v] of samples) this.sample(name, formatLabels(l), v);
+  }
+  header(name: string, type: 'gauge' | 'counter', help: string): void {
     this.out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
-    for (const [l, v] of samples) if (v !== null && Number.isFinite(v)) this.out.push(`${name}${labels(l)} ${v}`);
+  }
+  /** One sample with its labels already formatted ({@link formatLabels}): per-port series reuse them. */
+  sample(name: string, labels: string, v: number | null): void {
+    if (v !== null && Number.isFinite(v)) this.out.push(`${name}${labels} ${v}`);
   }
   text(): string {
     return this.out.length ? `${this.out.join('\n')}\n` : '';
   }
 }
 
-function labels(l: Labels): string {
+/** `{k="v",...}` with the values escaped, or nothing for no labels. */
+export function formatLabels(l: Labels): string {
   let s = '';
   for (const k in l) s += `${s ? ',' : ''}${k}="${esc(String(l[k]))}"`;
   return s ? `{${s}}` : '';

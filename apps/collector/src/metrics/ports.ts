@@ -1,7 +1,7 @@
 import { cellValue, COUNTER_SPECS, type CounterTable } from '@ibwatch/fabric';
 import type { AppDeps } from '../app.ts';
 import { createMetricsRepo, type MetricsPort } from '../db/metrics-repo.ts';
-import type { Exposition, Labels } from './exposition.ts';
+import { type Exposition, formatLabels } from './exposition.ts';
 import { latestSweep } from './registry.ts';
 
 /**
@@ -87,33 +87,30 @@ export function portFamilies(e: Exposition, deps: AppDeps): void {
   const { table } = sweep;
   const rows = rowIndex(table);
   const cols = columnsOf(table);
-  const labelled: { row: number; switch: boolean; labels: Labels }[] = [];
+  const labelled: { row: number; switch: boolean; labels: string }[] = [];
   for (const p of ports) {
     const row = rows.get(`${p.guid}/${p.port}`);
     if (row === undefined) continue;
     labelled.push({
       row,
       switch: p.type === 'switch',
-      labels: {
+      labels: formatLabels({
         guid: p.guid,
         name: name(p.guid, p.description),
         port: p.port,
         remote_guid: p.remoteGuid ?? '',
         remote_name: p.remoteGuid ? name(p.remoteGuid, p.remoteDescription) : '',
         remote_port: p.remotePort ?? '',
-      },
+      }),
     });
   }
   for (const isSwitch of [true, false]) {
     const mine = labelled.filter((l) => l.switch === isSwitch);
     for (const [ibName, metric, scale, help] of PORT_COUNTERS) {
       const idx = cols.get(ibName)!;
-      e.family(
-        `infiniband_${isSwitch ? 'switch' : 'hca'}_port_${metric}`,
-        'counter',
-        `${help} ${ibName}, as the last PM sweep read it.`,
-        mine.map((l) => [l.labels, valueOf(table, idx, l.row, scale)]),
-      );
+      const metricName = `infiniband_${isSwitch ? 'switch' : 'hca'}_port_${metric}`;
+      e.header(metricName, 'counter', `${help} ${ibName}, as the last PM sweep read it.`);
+      for (const l of mine) e.sample(metricName, l.labels, valueOf(table, idx, l.row, scale));
     }
   }
 }
