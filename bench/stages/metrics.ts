@@ -5,7 +5,7 @@
  * socket, so the figure is the collector's own work).
  * - IBWATCH_METRICS_PORTS=problem: the ports with errors or a link not ok (target < 200 ms);
  * - off (the default): state gauges and counters only;
- * - all: every port's raw counters, for what it costs.
+ * - all: every port's raw counters (about 1.2 million samples), for what it costs.
  */
 import { buildApp } from '../../apps/collector/src/app.ts';
 import { createContext } from '../../apps/collector/src/context.ts';
@@ -14,7 +14,9 @@ import { FakeFabricTools } from '../lib/fake-tools.ts';
 import { benchConfig, type Stage } from '../lib/stage.ts';
 import { median, times, type Row } from '../lib/stats.ts';
 
-const TARGETS: Record<string, number> = { off: 200, problem: 200, all: 5000 };
+// problem: issue 17's target. all: Prometheus' default scrape_timeout (10 s); one run, no
+// warm-up, as each is a 200 MB reply.
+const TARGETS: Record<string, number> = { off: 200, problem: 200, all: 10_000 };
 
 export const metricsStage: Stage = async (ctx) => {
   const f = benchFabric(ctx.big);
@@ -33,13 +35,13 @@ export const metricsStage: Stage = async (ctx) => {
       const app = await buildApp({ ...c, config: { ...config, metricsPorts: mode } });
       let body = '';
       const ms = await times(
-        mode === 'all' ? Math.min(ctx.runs, 3) : ctx.runs,
+        mode === 'all' ? 1 : ctx.runs,
         async () => {
           const r = await app.inject('/metrics');
           if (r.statusCode !== 200) throw new Error(`/metrics answered ${r.statusCode}`);
           body = r.body;
         },
-        1,
+        mode === 'all' ? 0 : 1,
       );
       // Not app.close(): it closes the database the next mode's app reads.
       const series = body.split('\n').filter((l) => l && !l.startsWith('#')).length;
