@@ -20,6 +20,7 @@ import { ncclStage } from './stages/nccl.ts';
 import { serveStage } from './stages/serve.ts';
 import { liveLabStage } from './stages/live-lab.ts';
 import { backupStage } from './stages/backup.ts';
+import { metricsStage } from './stages/metrics.ts';
 
 const STAGES: Record<string, Stage> = {
   parse: parseStage,
@@ -28,6 +29,7 @@ const STAGES: Record<string, Stage> = {
   'db-size': dbSizeStage,
   backup: backupStage,
   nccl: ncclStage,
+  metrics: metricsStage,
   serve: serveStage,
   'live-lab': liveLabStage,
 };

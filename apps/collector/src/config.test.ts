@@ -145,6 +145,15 @@ describe('loadConfig()', () => {
     ]);
   });
 
+  it('reads IBWATCH_METRICS_PORTS (off by default) and refuses other values', () => {
+    expect(loadConfig({}).metricsPorts).toBe('off');
+    expect(loadConfig({ IBWATCH_METRICS_PORTS: ' Problem ' }).metricsPorts).toBe('problem');
+    expect(loadConfig({ IBWATCH_METRICS_PORTS: 'all' }).metricsPorts).toBe('all');
+    expect(problemsOf({ IBWATCH_METRICS_PORTS: 'some' })).toEqual([
+      'IBWATCH_METRICS_PORTS="some": expected off, problem or all',
+    ]);
+  });
+
   it('lists the problems in the error message, one per line', () => {
     expect(() => loadConfig({ IBWATCH_PORT: 'x', IBWATCH_JITTER_MS: 'y' })).toThrow(
       /invalid configuration:\n {2}- IBWATCH_PORT.*\n {2}- IBWATCH_JITTER_MS/,

@@ -7,6 +7,7 @@ import { readPeerSettings } from './fleet/peers-config.ts';
 import { parseTokens, type NamedToken } from './tokens.ts';
 
 export type SourceKind = 'lab' | 'diags' | 'ibdiagnet' | 'import-only';
+export type MetricsPorts = 'off' | 'problem' | 'all';
 
 /** Every setting of the collector; each comes from one `IBWATCH_*` variable (README table). */
 export interface Config {
@@ -63,6 +64,11 @@ export interface Config {
    * null: learned from the SMs of the first SM observation (and re-learned on request).
    */
   smGuids: string[] | null;
+  /**
+   * Per-port series on `/metrics` (IBWATCH_METRICS_PORTS): none, the ports with a problem
+   * (errors in the last sweep, a link not ok or not Active), or every port of the last sweep.
+   */
+  metricsPorts: MetricsPorts;
   /** Settings accepted but worth a warning at start-up (deprecated variables). */
   notices: string[];
 }
@@ -151,6 +157,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
 
+  const metricsPorts = str('IBWATCH_METRICS_PORTS', 'off').toLowerCase() as MetricsPorts;
+  if (!['off', 'problem', 'all'].includes(metricsPorts))
+    problems.push(`IBWATCH_METRICS_PORTS=${JSON.stringify(metricsPorts)}: expected off, problem or all`);
+
   const host = str('IBWATCH_HOST', '127.0.0.1');
   if (/\s/.test(host)) problems.push(`IBWATCH_HOST=${JSON.stringify(host)}: expected one address or host name`);
   // Fastify's logger (pino) throws on an unknown level at start-up, after the config was accepted.
@@ -220,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     peerTimeoutMs: int('IBWATCH_PEER_TIMEOUT_MS', 3000, 100, 60_000),
     fabricName: fleet.fabricName,
     smGuids,
+    metricsPorts,
     notices,
   };
   if (problems.length > 0) throw new ConfigError(problems);

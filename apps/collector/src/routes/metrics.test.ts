@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { promtool } from '../metrics/promtool-support.ts';
 import { appOf, seedFabric, testContext } from '../test-support.ts';
 
 const ctx = testContext();
@@ -37,8 +38,11 @@ describe('GET /metrics', () => {
       else {
         const m = SAMPLE.exec(line);
         expect(m, `not a sample line: ${line}`).not.toBeNull();
-        expect(typed.has(m![1]!), `no TYPE before ${line}`).toBe(true);
-        expect(helped.has(m![1]!), `no HELP before ${line}`).toBe(true);
+        // A histogram's samples are its _bucket, _sum and _count series.
+        const base = m![1]!.replace(/_(bucket|sum|count)$/, '');
+        const family = typed.get(base) === 'histogram' ? base : m![1]!;
+        expect(typed.has(family), `no TYPE before ${line}`).toBe(true);
+        expect(helped.has(family), `no HELP before ${line}`).toBe(true);
       }
     }
     expect(body.endsWith('\n')).toBe(true);
@@ -50,13 +54,19 @@ describe('GET /metrics', () => {
     expect(body).toMatch(/^ibwatch_sm_rogue 0$/m);
     expect(body).toMatch(/^ibwatch_links\{health="errors"\} [1-9]\d*$/m);
     expect(body).toMatch(
-      /^ibwatch_port_error_rate\{guid="0xb0cf0e0300d33fc0",port="3",node="MF0;ib-switch-sequoia:MQM9700\/U1",counter="SymbolErrorCounter"\} 8\.3/m,
-    );
-    expect(body).toMatch(
       /^ibwatch_nccl_busbw_gbytes_per_second\{collective="all_reduce",cluster="a",gdr="disabled"\} 72\.\d+$/m,
     );
     expect(body).toMatch(/^ibwatch_findings_open\{severity="major"\} [1-9]\d*$/m);
-    expect(body).toMatch(/^ibwatch_scan_failures_total\{kind="pm"\} 0$/m);
+    // Counters of this process: the seed's two PM sweeps, its imports, the errors they stored.
+    expect(body).toMatch(/^ibwatch_scans_total\{kind="pm",status="failed"\} 0$/m);
+    expect(body).toMatch(/^ibwatch_scans_total\{kind="pm",status="ok"\} 2$/m);
+    expect(body).toMatch(/^ibwatch_pm_sweeps_total 2$/m);
+    expect(body).toMatch(/^ibwatch_imports_total\{kind="nccl",status="ok"\} 2$/m);
+    expect(body).toMatch(/^ibwatch_error_increments_total\{counter="SymbolErrorCounter"\} 500$/m);
+    expect(body).toMatch(/^ibwatch_error_increments_total\{counter="LinkDownedCounter"\} 3$/m);
+    expect(body).toMatch(/^ibwatch_scan_duration_seconds_count\{kind="pm"\} 2$/m);
+    expect(body).toMatch(/^ibwatch_findings_open_by_kind\{severity="major",kind="[a-z_-]+"\} [1-9]\d*$/m);
+    expect(body).toMatch(/^ibwatch_sm_standbys \d+$/m);
   });
 
   it('exports what the wall screen says: the status word, broken-now rows, links not ok by name', () => {
@@ -70,6 +80,23 @@ describe('GET /metrics', () => {
     expect(unhealthy).toHaveLength(errors);
     expect(unhealthy.join('\n')).toMatch(/health="errors",a_guid="0x[0-9a-f]{16}",a_port="\d+",a_node="[^"]+",b_guid=/);
     expect(body).toMatch(/^ibwatch_findings_current\{severity="major"\} \d+$/m);
+  });
+
+  it('passes promtool check metrics with no output at all', async () => {
+    const r = await promtool(['check', 'metrics'], body);
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+  }, 60_000);
+
+  it('exports no NaN, no retained-row sums, and no per-port series unless asked', () => {
+    expect(body).not.toMatch(/ NaN$/m);
+    expect(body).not.toMatch(/ibwatch_fabric_error_increase_total|ibwatch_scan_failures_total/);
+    expect(body).not.toMatch(/^(ibwatch_port_error_rate|infiniband_)/m);
+  });
+
+  it('gives on-demand imports no scan timestamp a "scan is stale" rule would alert on', () => {
+    expect(body).not.toMatch(/^ibwatch_scan_last_success_timestamp_seconds\{kind="import-/m);
+    expect(body).toMatch(/^ibwatch_import_last_success_timestamp_seconds\{kind="nccl"\} \d+(\.\d+)?$/m);
+    expect(body).toMatch(/^ibwatch_scan_last_duration_seconds\{kind="pm"\} \d/m);
   });
 
   it('declares each family once', () => {

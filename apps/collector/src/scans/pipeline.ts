@@ -6,6 +6,7 @@ import { createScansRepo, type ScanOutcome } from '../db/scans-repo.ts';
 import { ScanError, type Collected, type RawOutput } from '../sources/types.ts';
 import { NOT_RECORDED, STORING_FAILED } from '../queries/scan-failure.ts';
 import type { Trigger } from './types.ts';
+import { observeScan } from '../metrics/registry.ts';
 
 const RAW_PM_EVERY_MS = 3_600_000;
 const gzipAsync = promisify(gzip);
@@ -23,6 +24,20 @@ export async function runPipeline<T>(
   collect: () => Promise<Collected<T>>,
   store: (scanId: number, at: number, collected: Collected<T>) => Record<string, number | string>,
   now: () => number = Date.now,
+): Promise<ScanRow> {
+  // Every outcome, failures included, counts on /metrics (in-process counters since start).
+  const row = await pipeline(db, kind, trigger, collect, store, now);
+  observeScan(db, row);
+  return row;
+}
+
+async function pipeline<T>(
+  db: Db,
+  kind: ScanKind,
+  trigger: Trigger,
+  collect: () => Promise<Collected<T>>,
+  store: (scanId: number, at: number, collected: Collected<T>) => Record<string, number | string>,
+  now: () => number,
 ): Promise<ScanRow> {
   const scans = createScansRepo(db);
   const startedAt = now();

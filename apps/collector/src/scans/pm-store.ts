@@ -21,6 +21,7 @@ import type { NameBook } from '../names.ts';
 import { healthThresholds } from '../analysis/thresholds.ts';
 import { PM_KINDS, syncFindings } from './findings-sync.ts';
 import { endsOfSubjectKey, refreshLinkHealth } from './link-health-store.ts';
+import { observeSweep } from '../metrics/registry.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -43,6 +44,7 @@ export function storePm(
     ? tableFromPortCounters(sweep as readonly PortCounters[])
     : (sweep as CounterTable);
   const counters = createCountersRepo(db);
+  observeSweep(db, current, at); // per-port raw counters on /metrics (IBWATCH_METRICS_PORTS)
   const { byPort, descs } = baseline.topology();
   const prev = baseline.load();
   const intervalS = prev.at > 0 ? (at - prev.at) / 1000 : 0;

@@ -1,0 +1,124 @@
+import { cellValue, COUNTER_SPECS, type CounterTable } from '@ibwatch/fabric';
+import type { AppDeps } from '../app.ts';
+import { createMetricsRepo, type MetricsPort } from '../db/metrics-repo.ts';
+import { type Exposition, formatLabels } from './exposition.ts';
+import { latestSweep } from './registry.ts';
+
+/**
+ * Per-port raw counters under the names infiniband_exporter users know
+ * (`infiniband_switch_port_*` / `infiniband_hca_port_*`, `_total`, data in bytes), so their
+ * dashboards and `rate()` habits carry over. Value: the counter as the last sweep read it
+ * (64-bit twin when the port has one). Counters, because they only go up until someone clears
+ * them, which Prometheus handles as a reset.
+ */
+const PORT_COUNTERS: [ibName: string, metric: string, scale: number, help: string][] = [
+  ['SymbolErrorCounter', 'symbol_error_total', 1, 'Minor link errors detected on one or more physical lanes.'],
+  ['LinkErrorRecoveryCounter', 'link_error_recovery_total', 1, 'Successful link error recoveries.'],
+  ['LinkDownedCounter', 'link_downed_total', 1, 'Times the link error recovery failed and the link went down.'],
+  ['PortRcvErrors', 'receive_errors_total', 1, 'Packets with errors received on the port.'],
+  ['PortRcvRemotePhysicalErrors', 'receive_remote_physical_errors_total', 1, 'Packets received marked bad (EBP).'],
+  ['PortRcvSwitchRelayErrors', 'receive_switch_relay_errors_total', 1, 'Packets the switch could not relay.'],
+  ['PortXmitDiscards', 'transmit_discards_total', 1, 'Outbound packets discarded (port down, congestion).'],
+  ['PortXmitConstraintErrors', 'transmit_constraint_errors_total', 1, 'Packets not sent: outbound constraints.'],
+  ['PortRcvConstraintErrors', 'receive_constraint_errors_total', 1, 'Packets dropped: inbound constraints.'],
+  ['LocalLinkIntegrityErrors', 'local_link_integrity_errors_total', 1, 'Local physical errors over the threshold.'],
+  ['ExcessiveBufferOverrunErrors', 'excessive_buffer_overrun_errors_total', 1, 'Consecutive flow-control overruns.'],
+  ['VL15Dropped', 'vl15_dropped_total', 1, 'Incoming VL15 (subnet management) packets dropped.'],
+  ['PortXmitWait', 'transmit_wait_total', 1, 'Ticks during which the port had data to send but no credits (XmitWait).'],
+  ['PortXmitData', 'transmit_data_bytes_total', 4, 'Data octets transmitted (PortXmitData x 4).'],
+  ['PortRcvData', 'receive_data_bytes_total', 4, 'Data octets received (PortRcvData x 4).'],
+  ['PortXmitPkts', 'transmit_packets_total', 1, 'Packets transmitted.'],
+  ['PortRcvPkts', 'receive_packets_total', 1, 'Packets received.'],
+];
+
+/** The ports to export, by the setting: none, the ones with a problem, or all. */
+function selectPorts(deps: AppDeps, deltas: { guid: string; port: number }[]): MetricsPort[] {
+  const repo = createMetricsRepo(deps.db);
+  if (deps.config.metricsPorts === 'all') return repo.allPorts();
+  if (deps.config.metricsPorts === 'off') return [];
+  const keys = new Map<string, { guid: string; port: number }>();
+  for (const k of [...repo.problemPortKeys(), ...deltas]) keys.set(`${k.guid}/${k.port}`, k);
+  return repo.portsAt([...keys.values()]);
+}
+
+/** Row of each port in a sweep's table, built once per sweep (63k ports: tens of ms per scrape). */
+const rowIndexes = new WeakMap<CounterTable, Map<string, number>>();
+function rowIndex(table: CounterTable): Map<string, number> {
+  let rows = rowIndexes.get(table);
+  if (!rows) {
+    rows = new Map();
+    for (let r = 0; r < table.rows; r++) rows.set(`${table.nodeGuids[r]}/${table.portNums[r]}`, r);
+    rowIndexes.set(table, rows);
+  }
+  return rows;
+}
+
+/** Columns of the table per counter: the 64-bit twin first, then the classic name. */
+function columnsOf(table: CounterTable): Map<string, number[]> {
+  const at = new Map(table.columns.map((c, i) => [c.name, i]));
+  const out = new Map<string, number[]>();
+  for (const [name] of PORT_COUNTERS) {
+    const names = [...(COUNTER_SPECS.get(name)?.extNames ?? []), name];
+    out.set(
+      name,
+      names.map((n) => at.get(n)).filter((i): i is number => i !== undefined),
+    );
+  }
+  return out;
+}
+
+/** Per-port families (IBWATCH_METRICS_PORTS=problem|all); nothing when off. */
+export function portFamilies(e: Exposition, deps: AppDeps): void {
+  if (deps.config.metricsPorts === 'off') return;
+  const name = (guid: string, desc: string | null) => deps.names.name(guid, desc ?? undefined);
+  const deltas = createMetricsRepo(deps.db).lastSweepDeltas();
+  e.family(
+    'ibwatch_port_error_rate',
+    'gauge',
+    'Per-second increase of a port error counter over the last PM sweep (ports with a non-zero increase only).',
+    deltas.map((r) => [
+      { guid: r.guid, port: r.port, node: name(r.guid, r.description), counter: r.counter },
+      r.intervalS > 0 ? r.delta / r.intervalS : null,
+    ]),
+  );
+  const sweep = latestSweep(deps.db);
+  if (!sweep) return; // No sweep read since the collector started: no raw values to show.
+  const ports = selectPorts(deps, deltas);
+  const { table } = sweep;
+  const rows = rowIndex(table);
+  const cols = columnsOf(table);
+  const labelled: { row: number; switch: boolean; labels: string }[] = [];
+  for (const p of ports) {
+    const row = rows.get(`${p.guid}/${p.port}`);
+    if (row === undefined) continue;
+    labelled.push({
+      row,
+      switch: p.type === 'switch',
+      labels: formatLabels({
+        guid: p.guid,
+        name: name(p.guid, p.description),
+        port: p.port,
+        remote_guid: p.remoteGuid ?? '',
+        remote_name: p.remoteGuid ? name(p.remoteGuid, p.remoteDescription) : '',
+        remote_port: p.remotePort ?? '',
+      }),
+    });
+  }
+  for (const isSwitch of [true, false]) {
+    const mine = labelled.filter((l) => l.switch === isSwitch);
+    for (const [ibName, metric, scale, help] of PORT_COUNTERS) {
+      const idx = cols.get(ibName)!;
+      const metricName = `infiniband_${isSwitch ? 'switch' : 'hca'}_port_${metric}`;
+      e.header(metricName, 'counter', `${help} ${ibName}, as the last PM sweep read it.`);
+      for (const l of mine) e.sample(metricName, l.labels, valueOf(table, idx, l.row, scale));
+    }
+  }
+}
+
+function valueOf(table: CounterTable, idx: number[], row: number, scale: number): number | null {
+  for (const i of idx) {
+    const v = cellValue(table.columns[i]!, row);
+    if (v !== undefined) return Number(v) * scale;
+  }
+  return null;
+}

@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PortCounters } from '@ibwatch/fabric';
+import { promtool } from '../metrics/promtool-support.ts';
+import { appOf, ERROR_PORT, seedCounters, seedFabric, testContext } from '../test-support.ts';
+
+/** The body of /metrics on the seeded fabric with IBWATCH_METRICS_PORTS=mode. */
+async function scrape(mode: string): Promise<string> {
+  const ctx = testContext({ IBWATCH_METRICS_PORTS: mode });
+  let app: FastifyInstance | undefined;
+  try {
+    await seedFabric(ctx);
+    app = await appOf(ctx);
+    const r = await app.inject('/metrics');
+    expect(r.statusCode).toBe(200);
+    return r.body;
+  } finally {
+    await app?.close();
+    ctx.cleanup();
+  }
+}
+
+const series = (body: string, prefix: string) => body.split('\n').filter((l) => l.startsWith(prefix));
+const ERROR_LABELS =
+  'guid="0xb0cf0e0300d33fc0",name="MF0;ib-switch-sequoia:MQM9700/U1",port="3",remote_guid="0x[0-9a-f]{16}"';
+
+let problem: string;
+let all: string;
+let lastSweep: PortCounters[];
+beforeAll(async () => {
+  problem = await scrape('problem');
+  all = await scrape('all');
+  lastSweep = (await seedCounters())[1];
+}, 60_000);
+
+describe('GET /metrics with IBWATCH_METRICS_PORTS', () => {
+  it('problem: the error rates of the last sweep, as before, and raw counters of the ports with a problem', () => {
+    expect(problem).toMatch(
+      /^ibwatch_port_error_rate\{guid="0xb0cf0e0300d33fc0",port="3",node="MF0;ib-switch-sequoia:MQM9700\/U1",counter="SymbolErrorCounter"\} 8\.3/m,
+    );
+    // infiniband_exporter's names and labels: the switch, its port, and the far end of the cable.
+    expect(problem).toMatch(
+      new RegExp(
+        `^infiniband_switch_port_symbol_error_total\\{${ERROR_LABELS},remote_name="[^"]+",remote_port="\\d+"\\} \\d+$`,
+        'm',
+      ),
+    );
+    const errored = lastSweep.find((p) => p.nodeGuid === ERROR_PORT.nodeGuid && p.portNum === ERROR_PORT.portNum)!;
+    const symbol = errored.counters.SymbolErrorCounterExt ?? errored.counters.SymbolErrorCounter!;
+    const line = series(problem, 'infiniband_switch_port_symbol_error_total{').find((l) => l.includes('port="3"'))!;
+    expect(line.endsWith(` ${symbol}`)).toBe(true);
+    const data = errored.counters.PortXmitDataExtended ?? errored.counters.PortXmitData!;
+    const bytes = series(problem, 'infiniband_switch_port_transmit_data_bytes_total{').find((l) =>
+      l.includes(`guid="${ERROR_PORT.nodeGuid}",name="MF0;ib-switch-sequoia:MQM9700/U1",port="3"`),
+    )!;
+    expect(Number(bytes.split(' ').pop())).toBe(Number(data) * 4);
+    expect(series(problem, 'infiniband_switch_port_transmit_wait_total{').length).toBeGreaterThan(0);
+  });
+
+  it('all: every port of the last sweep, switches and HCAs, many more than the problem ports', () => {
+    const problemPorts = series(problem, 'infiniband_').filter((l) => l.includes('_symbol_error_total{')).length;
+    const allSwitch = series(all, 'infiniband_switch_port_symbol_error_total{').length;
+    const allHca = series(all, 'infiniband_hca_port_symbol_error_total{').length;
+    expect(allHca).toBeGreaterThan(0);
+    expect(allSwitch + allHca).toBeGreaterThan(problemPorts * 5);
+    // One series per port: no port twice.
+    const keys = series(all, 'infiniband_hca_port_receive_data_bytes_total{').map(
+      (l) => /guid="[^"]+".*?port="\d+"/.exec(l)![0],
+    );
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('both pass promtool check metrics with no output', async () => {
+    for (const body of [problem, all])
+      expect(await promtool(['check', 'metrics'], body)).toEqual({ code: 0, stdout: '', stderr: '' });
+  }, 60_000);
+});
