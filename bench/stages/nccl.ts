@@ -32,7 +32,7 @@ export const ncclStage: Stage = async (ctx) => {
     ms.push(performance.now() - t);
     if (r.runId === null) throw new Error(`nccl import ${i} failed: ${r.scan.error}`);
   }
-  const app = await buildApp({ config: c.config, db: c.db, runner: c.runner, scans: c.scans, names: c.names });
+  const app = await buildApp({ config: c.config, db: c.db, scans: c.scans, names: c.names });
   const q: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t = performance.now();

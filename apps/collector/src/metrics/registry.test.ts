@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { runPipeline } from '../scans/scan-service.ts';
+import { runPipeline } from '../scans/pipeline.ts';
 import { pruneOnce } from '../scans/maintenance.ts';
 import { testContext } from '../test-support.ts';
 import { registry } from './registry.ts';

@@ -5,9 +5,9 @@ import { createFabricQueries } from '../db/fabric-queries.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import { createMetricsRepo } from '../db/metrics-repo.ts';
 import { createNcclRepo } from '../db/nccl-repo.ts';
-import { scanIntervals } from '../scans/cadence.ts';
+import { scanIntervals } from '../cadence.ts';
 import { scheduledKinds } from '../scans/scheduler.ts';
-import { smState } from '../scans/sm-view.ts';
+import { smState } from '../queries/sm-view.ts';
 import { smSummary } from '../routes/sm.ts';
 import type { Exposition } from './exposition.ts';
 
