@@ -182,7 +182,8 @@ describe('computeDeltas()', () => {
     const r = computeDeltas(prev, cur, 60);
     expect(r.ports).toHaveLength(60_000);
     expect(r.ports[59_999]!.counters.PortXmitData!.delta).toBe(10n);
-  });
+    // ~0.4 s of CPU, but over vitest's 5 s default on a 2-core box at load average 17.
+  }, 60_000);
 });
 
 describe('deltasFromToolDelta()', () => {
