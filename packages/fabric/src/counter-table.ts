@@ -1,4 +1,4 @@
-import type { CounterName, Guid, PortCounters } from './types.ts';
+import type { CounterColumn, CounterName, CounterTable, Guid, PortCounters } from './types.ts';
 
 /**
  * PM counters of many ports in columns of 32-bit halves: the form a whole-fabric sweep is
@@ -17,27 +17,8 @@ import type { CounterName, Guid, PortCounters } from './types.ts';
  * used to mean "absent", so a PortCountersExtended counter saturated at 2^64 - 1 vanished
  * without a word: issue 14.)
  */
-export interface CounterColumn {
-  /** Counter name as the tool spells it (`SymbolErrorCounter`, `PortXmitDataExtended`). */
-  name: CounterName;
-  hi: Uint32Array;
-  lo: Uint32Array;
-  /**
-   * 1 for each row whose cell is absent (both halves then 0); undefined when every cell of the
-   * column has a value (the common case: nothing to allocate or check).
-   */
-  absent?: Uint8Array;
-}
-
-export interface CounterTable {
-  rows: number;
-  /** Canonical node GUID of each row. */
-  nodeGuids: Guid[];
-  portNums: Uint16Array;
-  /** Per row, 1 when classic names carry 64-bit values (`perfquery -x`); see {@link PortCounters.extended}. */
-  extended?: Uint8Array;
-  columns: CounterColumn[];
-}
+// The table's shape lives in types.ts with the snapshot that carries it (no import cycle).
+export type { CounterColumn, CounterTable } from './types.ts';
 
 const TWO32 = 4_294_967_296;
 

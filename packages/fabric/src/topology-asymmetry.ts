@@ -1,5 +1,5 @@
 import { linkKey, type Severity, type Verdict } from './findings.ts';
-import type { TopologyModel } from './topology.ts';
+import type { TopologyModel } from './topology-model.ts';
 import type { FabricLink, FabricNode, Guid } from './types.ts';
 
 /**

@@ -14,8 +14,6 @@
  * - Speeds and widths are spelled as the tools spell them (`HDR`, `NDR`, `4X`).
  */
 
-import type { CounterTable } from './counter-table.ts';
-
 /** Canonical GUID: `0x` + 16 lowercase hex digits. */
 export type Guid = string;
 
@@ -192,4 +190,27 @@ export interface ParseWarning {
 export interface ParseResult<T> {
   value: T;
   warnings: ParseWarning[];
+}
+
+/** Counter values per port, column by column (counter-table.ts has the functions that read them). */
+export interface CounterColumn {
+  /** Counter name as the tool spells it (`SymbolErrorCounter`, `PortXmitDataExtended`). */
+  name: CounterName;
+  hi: Uint32Array;
+  lo: Uint32Array;
+  /**
+   * 1 for each row whose cell is absent (both halves then 0); undefined when every cell of the
+   * column has a value (the common case: nothing to allocate or check).
+   */
+  absent?: Uint8Array;
+}
+
+export interface CounterTable {
+  rows: number;
+  /** Canonical node GUID of each row. */
+  nodeGuids: Guid[];
+  portNums: Uint16Array;
+  /** Per row, 1 when classic names carry 64-bit values (`perfquery -x`); see {@link PortCounters.extended}. */
+  extended?: Uint8Array;
+  columns: CounterColumn[];
 }

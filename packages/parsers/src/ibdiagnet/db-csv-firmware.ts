@@ -17,7 +17,7 @@ import type { DbCsvData } from './db-csv-types.ts';
 import { AsciiInterner, printableAscii } from '../common/bytes.ts';
 import type { CsvRow } from './csv.ts';
 import type { GuidTable } from '../common/guids.ts';
-import { guidCell, indexer, intCell, missing, show, type SectionReader } from './db-csv-sections.ts';
+import { guidCell, indexer, intCell, missing, show, type SectionReader } from './db-csv-cells.ts';
 
 type Source = 'NODES_INFO' | 'GENERAL_INFO_SMP';
 

@@ -18,8 +18,8 @@
 import type { CounterTable, Guid } from '@ibwatch/fabric';
 import { decimalHalves, decodeUtf8, halves, hexValue } from '../common/bytes.ts';
 import type { CsvRow } from './csv.ts';
-import type { SectionContext, SectionReader } from './db-csv-sections.ts';
-import { indexer, intCell, missing } from './db-csv-sections.ts';
+import type { SectionContext, SectionReader } from './db-csv-cells.ts';
+import { indexer, intCell, missing } from './db-csv-cells.ts';
 import { PmTableWriter } from './pm-table.ts';
 import { MAX_PORT_NUM, parseCounter, parseIntField } from './values.ts';
 

@@ -5,8 +5,8 @@
  */
 import type { FabricPort } from '@ibwatch/fabric';
 import type { DbCsvData } from './db-csv-types.ts';
-import { guidCell, indexer, intCell, missing, show } from './db-csv-sections.ts';
-import type { SectionContext, SectionReader } from './db-csv-sections.ts';
+import { guidCell, indexer, intCell, missing, show } from './db-csv-cells.ts';
+import type { SectionContext, SectionReader } from './db-csv-cells.ts';
 import { PlannedCells } from './planned-cells.ts';
 import { decodeSpeedActive, decodeSpeedSet, decodeWidthActive, decodeWidthSet } from './speed-bits.ts';
 import { MAX_LID, MAX_PORT_NUM, OutOfRange, physStateFromCode, portStateFromCode } from './values.ts';

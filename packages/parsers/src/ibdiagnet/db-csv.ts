@@ -32,7 +32,7 @@ import { looksBinary } from '../common/lines.ts';
 import { CsvRow, splitCsvRow } from './csv.ts';
 import type { DbCsvData } from './db-csv-types.ts';
 import { sectionReader } from './db-csv-sections.ts';
-import type { SectionReader } from './db-csv-sections.ts';
+import type { SectionReader } from './db-csv-cells.ts';
 import { MAX_LINE_BYTES, runLineParser, runLineParserAsync } from '../common/line-runner.ts';
 import type { LineParser, LineSource } from '../common/line-runner.ts';
 import { GuidTable } from '../common/guids.ts';
