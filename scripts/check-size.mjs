@@ -36,7 +36,6 @@ export const SOURCE_EXTENSIONS = [
 export const EXCEPTIONS = [
   { path: 'apps/collector/src/routes/metrics.ts', owner: 'issue 16 "prom"', why: 'SQL moves to db/metrics-repo.ts' },
   { path: 'apps/collector/src/routes/metrics.test.ts', owner: 'issue 16 "prom"', why: 'rewritten with metrics.ts' },
-  { path: 'packages/parsers/bench/', owner: 'issue 16 "oneofeach"', why: 'generator replaced by the lab one' },
 ];
 
 /** True for a path this check applies to at all (source, not a fixture). */

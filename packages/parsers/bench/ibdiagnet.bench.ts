@@ -1,5 +1,6 @@
 /**
- * Benchmark of `readIbdiagnetRun` (over 1 MB chunks read from disk, as the collector reads) and of `ibqueryerrorsTable` against a floor: the time
+ * Benchmark of `readIbdiagnetRun` (over 1 MB chunks read from disk, as the collector reads) and
+ * of `ibqueryerrorsTable` against a floor: the time
  * Node needs merely to read the same files and split them into lines as strings (1 MB UTF-8
  * stream + splitter, no parsing). The parse figures include reading: the parsers get the files'
  * bytes (the directory in 1 MB chunks, ibqueryerrorsTable a Buffer read with readFile),

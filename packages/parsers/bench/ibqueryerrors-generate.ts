@@ -127,7 +127,9 @@ export function generateIbqueryerrors(opts: IbqeGenerateOptions): GeneratedIbqe 
     dataPorts += bad.length;
   }
   const footer = (bad: number, badPorts: number): string =>
-    `\n## Summary: ${nodes.length} nodes checked, ${bad} bad nodes found\n##          ${counterPorts} ports checked, ${badPorts} ports have errors beyond threshold\n## Thresholds: \n## Suppressed:\n`;
+    `\n## Summary: ${nodes.length} nodes checked, ${bad} bad nodes found\n##          ` +
+    `${counterPorts} ports checked, ${badPorts} ports have errors beyond threshold\n## Thresholds: \n` +
+    `## Suppressed:\n`;
   return {
     counters: counters.join('\n') + '\n' + footer(0, 0),
     data: data.join('\n') + '\n' + footer(badNodes, dataPorts),

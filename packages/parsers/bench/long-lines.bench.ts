@@ -1,6 +1,7 @@
 /**
  * An ibdiagnet2.log that is one huge line without a newline (issue 14, defect 4): the time and
- * memory it costs `runLineParserChunks` over a file's 1 MB chunks, for NUL-filled files (refused at the first MiB as binary data)
+ * memory it costs `runLineParserChunks` over a file's 1 MB chunks, for NUL-filled files (refused
+ * at the first MiB as binary data)
  * and for files of printable text (skipped line, read to the end). Before the fix the NUL files
  * took 3.4 / 12 / 54 s at 100 / 200 / 400 MB (1.7 GB of memory) and 1 GiB ran past 2 minutes.
  *
@@ -56,7 +57,8 @@ try {
     const x = await time(txt);
     rmSync(txt);
     console.log(
-      `${String(mb).padStart(5)} MB  NULs: ${n.ms.toFixed(0).padStart(6)} ms, +${n.rssMb.toFixed(0)} MB RSS (${n.outcome})` +
+      `${String(mb).padStart(5)} MB  NULs: ${n.ms.toFixed(0).padStart(6)} ms, +${n.rssMb.toFixed(0)} ` +
+        `MB RSS (${n.outcome})` +
         `  |  "x": ${x.ms.toFixed(0).padStart(6)} ms, +${x.rssMb.toFixed(0)} MB RSS (${x.outcome})`,
     );
   }

@@ -85,5 +85,9 @@ export async function readAndTouch(path: string): Promise<number> {
 /** One line of the report: `label  cpu best/median ms  MB/s  (wall best/median ms)`. */
 export function line(label: string, t: Timing, mb: number): string {
   const f = (n: number): string => n.toFixed(0).padStart(6);
-  return `${label.padEnd(8)} cpu ${f(t.cpuMs)} ms (median ${f(t.cpuMedianMs)})  ${(mb / (t.cpuMs / 1000)).toFixed(1).padStart(7)} MB/s  | wall ${f(t.wallMs)} ms (median ${f(t.wallMedianMs)})  ${(mb / (t.wallMs / 1000)).toFixed(1)} MB/s`;
+  return (
+    `${label.padEnd(8)} cpu ${f(t.cpuMs)} ms (median ${f(t.cpuMedianMs)})  ` +
+    `${(mb / (t.cpuMs / 1000)).toFixed(1).padStart(7)} MB/s  | wall ${f(t.wallMs)} ms (median ` +
+    `${f(t.wallMedianMs)})  ${(mb / (t.wallMs / 1000)).toFixed(1)} MB/s`
+  );
 }
