@@ -1,8 +1,8 @@
 // Shared set-up of the collector's tests: a real SQLite file in a temp dir, a config that runs no
 // tools, and the paths of the real samples and fixtures. Imported only by *.test.ts files.
+import { tempDir, TEST_TOKEN, testCollectorEnv } from '@ibwatch/testkit';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
@@ -24,27 +24,15 @@ export const IBDIAGNET_RUNS = resolve(REPO_ROOT, 'packages/parsers/fixtures/ibdi
 export const SAMPLE_A = join(IBDIAGNET_RUNS, 'ndr-fat-tree-a');
 export const SAMPLE_B = join(IBDIAGNET_RUNS, 'ndr-fat-tree-b');
 export const NCCL_FIXTURES = resolve(REPO_ROOT, 'packages/parsers/fixtures/nccl');
-export const TOKEN = 'test-token-0123456789abcdef';
+export const TOKEN = TEST_TOKEN;
 
 export const ncclFixture = (name: string): string => readFileSync(join(NCCL_FIXTURES, name), 'utf8');
 
-/** A fresh temp dir; `cleanup()` removes it. */
-export function tempDir(prefix = 'ibwatch-test-'): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
+export { tempDir };
 
 /** A config for tests: import-only source (no tools), a DB file in `dir`, no web UI, a token. */
 export function testConfig(dir: string, env: Record<string, string> = {}): Config {
-  return loadConfig({
-    IBWATCH_SOURCE: 'import-only',
-    IBWATCH_DB: join(dir, 'ibwatch.db'),
-    IBWATCH_WEB_DIST: join(dir, 'no-web-dist'),
-    IBWATCH_IBDIAGNET_OUT: join(dir, 'ibdiagnet'),
-    IBWATCH_TOKEN: TOKEN,
-    IBWATCH_GRACE_PERIOD_MIN: '0',
-    ...env,
-  });
+  return loadConfig(testCollectorEnv(dir, env));
 }
 
 /** A context on a fresh database file in a fresh temp dir; `cleanup()` closes it and removes the dir. */

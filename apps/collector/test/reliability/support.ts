@@ -1,8 +1,8 @@
 // Shared helpers of the reliability suite: temp dirs, configs, a database fingerprint, and a
 // ToolRunner that plays back canned tool outputs (the runner's documented test seam).
+import { makeTempDir, removeDir, TEST_TOKEN, testCollectorEnv } from '@ibwatch/testkit';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Db } from '../../src/db/open-db.ts';
@@ -14,34 +14,32 @@ export const RUN_A = join(REPO, 'packages/parsers/fixtures/ibdiagnet2-runs/ndr-f
 export const RUN_B = join(REPO, 'packages/parsers/fixtures/ibdiagnet2-runs/ndr-fat-tree-b');
 export const PARSER_FIXTURES = join(REPO, 'packages/parsers/fixtures');
 export const BAD_FIXTURES = resolve(import.meta.dirname, '../fixtures/bad');
-export const TOKEN = 'reliability-token-0123456789';
+export const TOKEN = TEST_TOKEN;
 
 const made: string[] = [];
 
 /** A fresh temp dir, removed by {@link cleanupTemp}. */
 export function tempDir(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), `ibw-rel-${prefix}-`));
+  const d = makeTempDir(`ibw-rel-${prefix}`);
   made.push(d);
   return d;
 }
 
 export function cleanupTemp(): void {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of made.splice(0)) removeDir(d);
 }
 
 /** A config for tests: everything under `dir`, no web UI, no jitter. */
 export function testConfig(dir: string, env: Record<string, string> = {}): Config {
-  return loadConfig({
-    IBWATCH_SOURCE: 'import-only',
-    IBWATCH_DB: join(dir, 'ibwatch.db'),
-    IBWATCH_TOKEN: TOKEN,
-    IBWATCH_WEB_DIST: join(dir, 'no-web'),
-    IBWATCH_IBDIAGNET_OUT: join(dir, 'ibdiagnet-out'),
-    IBWATCH_LAB_DIR: join(dir, 'no-lab'),
-    IBWATCH_GRACE_PERIOD_MIN: '0',
-    IBWATCH_JITTER_MS: '0',
-    ...env,
-  });
+  return loadConfig(
+    testCollectorEnv(dir, {
+      IBWATCH_WEB_DIST: join(dir, 'no-web'),
+      IBWATCH_IBDIAGNET_OUT: join(dir, 'ibdiagnet-out'),
+      IBWATCH_LAB_DIR: join(dir, 'no-lab'),
+      IBWATCH_JITTER_MS: '0',
+      ...env,
+    }),
+  );
 }
 
 /** Tables whose content is "the fabric as ibwatch knows it"; scans and raw_outputs are the audit trail. */
