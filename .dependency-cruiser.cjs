@@ -1,9 +1,6 @@
 // The layers of ibwatch as rules (docs/architecture.md draws them). Run by `pnpm lint`:
-//   depcruise --config .dependency-cruiser.cjs --ignore-known .dependency-cruiser-known-violations.json apps packages
-// `--ignore-known` reads .dependency-cruiser-known-violations.json: TEMPORARY, the offenders of
-// issue 16 that other helpers remove (packages/parsers reads files until "parsers" lands, two
-// cycles in packages/fabric are "oneofeach"'s, routes/metrics.ts is "prom"'s). The lead empties it
-// at the merge; do not add to it.
+//   depcruise --config .dependency-cruiser.cjs apps packages
+// There is no baseline of known violations: every rule holds for the whole tree.
 // Tests (*.test.ts, test/, e2e/) may import across layers to set up and inspect, but no cycles.
 const TEST = '(^|/)(test|tests|e2e)/|\\.test(-helper)?\\.tsx?$|/test-support\\.ts$';
 const C = '^apps/collector/src/';

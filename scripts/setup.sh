@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PNPM_VERSION=12.4.2
-APT_PACKAGES=(ibsim-utils libumad2sim0 opensm infiniband-diags chromium docker-compose prometheus prometheus-alertmanager)
+APT_PACKAGES=(ibsim-utils libumad2sim0 opensm infiniband-diags chromium docker-compose
+  prometheus prometheus-alertmanager)
 export npm_config_nodedir=${npm_config_nodedir:-/usr}   # better-sqlite3 builds against the system node headers
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 export DEBIAN_FRONTEND=noninteractive

@@ -111,7 +111,8 @@ export function createMetricsRepo(db: Db) {
     linkPortsDown(): { guid: string; port: number; description: string; physState: string | null }[] {
       return db
         .prepare(
-          `SELECT DISTINCT p.node_guid AS guid, p.port_num AS port, n.description AS description, p.phys_state AS physState
+          `SELECT DISTINCT p.node_guid AS guid, p.port_num AS port, n.description AS description,
+             p.phys_state AS physState
            FROM ports p JOIN nodes n ON n.guid = p.node_guid JOIN links l ON l.a_port_id = p.id OR l.b_port_id = p.id
            WHERE p.state != 'Active'`,
         )
@@ -142,7 +143,8 @@ export function createMetricsRepo(db: Db) {
     problemPortKeys(): { guid: string; port: number }[] {
       return db
         .prepare(
-          `SELECT p.node_guid AS guid, p.port_num AS port FROM links l JOIN ports p ON p.id IN (l.a_port_id, l.b_port_id)
+          `SELECT p.node_guid AS guid, p.port_num AS port
+           FROM links l JOIN ports p ON p.id IN (l.a_port_id, l.b_port_id)
            WHERE l.health != 'ok' AND (l.present = 1 OR l.health = 'down')
            UNION SELECT p.node_guid, p.port_num FROM ports p JOIN links l ON l.a_port_id = p.id OR l.b_port_id = p.id
            WHERE p.state != 'Active'`,

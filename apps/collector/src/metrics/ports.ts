@@ -1,5 +1,5 @@
 import { cellValue, COUNTER_SPECS, type CounterTable } from '@ibwatch/fabric';
-import type { AppDeps } from '../app.ts';
+import type { RouteDeps } from '../routes/deps.ts';
 import { createMetricsRepo, type MetricsPort } from '../db/metrics-repo.ts';
 import { type Exposition, formatLabels } from './exposition.ts';
 import { latestSweep } from './registry.ts';
@@ -32,7 +32,7 @@ const PORT_COUNTERS: [ibName: string, metric: string, scale: number, help: strin
 ];
 
 /** The ports to export, by the setting: none, the ones with a problem, or all. */
-function selectPorts(deps: AppDeps, deltas: { guid: string; port: number }[]): MetricsPort[] {
+function selectPorts(deps: RouteDeps, deltas: { guid: string; port: number }[]): MetricsPort[] {
   const repo = createMetricsRepo(deps.db);
   if (deps.config.metricsPorts === 'all') return repo.allPorts();
   if (deps.config.metricsPorts === 'off') return [];
@@ -68,7 +68,7 @@ function columnsOf(table: CounterTable): Map<string, number[]> {
 }
 
 /** Per-port families (IBWATCH_METRICS_PORTS=problem|all); nothing when off. */
-export function portFamilies(e: Exposition, deps: AppDeps): void {
+export function portFamilies(e: Exposition, deps: RouteDeps): void {
   if (deps.config.metricsPorts === 'off') return;
   const name = (guid: string, desc: string | null) => deps.names.name(guid, desc ?? undefined);
   const deltas = createMetricsRepo(deps.db).lastSweepDeltas();

@@ -1,5 +1,5 @@
 import { STATUS_EXIT_CODE } from '@ibwatch/fabric';
-import type { AppDeps } from '../app.ts';
+import type { RouteDeps } from '../routes/deps.ts';
 import { fabricStatusReport, PROCESS_STARTED_AT } from '../analysis/fabric-status.ts';
 import { createFabricQueries } from '../db/fabric-queries.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
@@ -7,8 +7,7 @@ import { createMetricsRepo } from '../db/metrics-repo.ts';
 import { createNcclRepo } from '../db/nccl-repo.ts';
 import { scanIntervals } from '../cadence.ts';
 import { scheduledKinds } from '../scans/scheduler.ts';
-import { smState } from '../queries/sm-view.ts';
-import { smSummary } from '../routes/sm.ts';
+import { smState, smSummary } from '../queries/sm-view.ts';
 import type { Exposition } from './exposition.ts';
 
 const SM_STATE: Record<string, number> = { NOTACTIVE: 0, DISCOVERING: 1, STANDBY: 2, MASTER: 3, UNKNOWN: -1 };
@@ -19,7 +18,7 @@ const IMPORT_KIND: Record<string, string> = { 'import-nccl': 'nccl', 'import-ibd
  * Gauges of the current state as the latest scans observed it: what the wall screen says, links,
  * ports, subnet managers, findings, scan freshness. Computed from the database on each scrape.
  */
-export function stateFamilies(e: Exposition, deps: AppDeps, now: number): void {
+export function stateFamilies(e: Exposition, deps: RouteDeps, now: number): void {
   const repo = createMetricsRepo(deps.db);
   statusFamilies(e, deps, now);
   const states = repo.portsByState();
@@ -73,7 +72,7 @@ export function stateFamilies(e: Exposition, deps: AppDeps, now: number): void {
 }
 
 /** What the wall screen says: the status word, what is broken now, links not ok by name, findings now. */
-function statusFamilies(e: Exposition, deps: AppDeps, now: number): void {
+function statusFamilies(e: Exposition, deps: RouteDeps, now: number): void {
   const report = fabricStatusReport(deps.db, deps.names, deps.config, smSummary(deps, now), now, PROCESS_STARTED_AT);
   const word = report.fabricStatus.word;
   e.family(
@@ -129,7 +128,7 @@ function statusFamilies(e: Exposition, deps: AppDeps, now: number): void {
 }
 
 /** The SMs of the latest SM observation, as the SM page shows them (SQL in db/sm-repo.ts). */
-function smFamilies(e: Exposition, deps: AppDeps, now: number): void {
+function smFamilies(e: Exposition, deps: RouteDeps, now: number): void {
   const sm = smState(deps.db, deps.config, deps.names, now);
   const sms = sm.sms.filter((s) => s.answering);
   e.family(
@@ -169,7 +168,7 @@ function smFamilies(e: Exposition, deps: AppDeps, now: number): void {
  * "three intervals late"), and on-demand imports under another name, so that a rule on
  * `ibwatch_scan_last_success_timestamp_seconds` never alerts because nobody uploaded a run.
  */
-function scanFamilies(e: Exposition, deps: AppDeps): void {
+function scanFamilies(e: Exposition, deps: RouteDeps): void {
   const kinds = createMetricsRepo(deps.db).scanKinds();
   const scheduled = scheduledKinds(deps.config);
   const intervals = scanIntervals(deps.config);

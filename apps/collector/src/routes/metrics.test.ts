@@ -21,9 +21,8 @@ afterAll(async () => {
 
 // The Prometheus text exposition format 0.0.4: name{label="value",...} value
 const LABEL = String.raw`[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\["\\n])*"`;
-const SAMPLE = new RegExp(
-  String.raw`^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(?:${LABEL}(?:,${LABEL})*)?\})? (?:[+-]?(?:\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\d+)|NaN|[+-]Inf)$`,
-);
+const VALUE = String.raw`(?:[+-]?(?:\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\d+)|NaN|[+-]Inf)`;
+const SAMPLE = new RegExp(String.raw`^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(?:${LABEL}(?:,${LABEL})*)?\})? ${VALUE}$`);
 
 describe('GET /metrics', () => {
   it('is valid exposition text: every sample line parses and belongs to a family with HELP and TYPE', () => {

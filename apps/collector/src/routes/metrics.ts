@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { RouteDeps } from './deps.ts';
 import { Exposition } from '../metrics/exposition.ts';
 import { portFamilies } from '../metrics/ports.ts';
 import { registry } from '../metrics/registry.ts';
@@ -11,7 +11,7 @@ import { stateFamilies } from '../metrics/state.ts';
  * gauges of the current state from the database, and per-port series when
  * IBWATCH_METRICS_PORTS asks for them. docs/metrics.md lists every family.
  */
-export async function metricsRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function metricsRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
     const e = new Exposition();
     stateFamilies(e, deps, Date.now());

@@ -4,9 +4,6 @@ import type { RouteDeps } from './deps.ts';
 import { smReply } from '../queries/sm-view.ts';
 import { RelearnRefused, relearnSms } from '../scans/service.ts';
 
-/** TEMPORARY (issue 16): routes/metrics.ts imports smSummary from here; it lives in queries/sm-view.ts. */
-export { smSummary } from '../queries/sm-view.ts';
-
 export async function smRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   app.get<{ Querystring: { events: number }; Reply: SmReply }>(
     '/api/sms',
