@@ -4,8 +4,8 @@
  * `ibqueryerrors --counters` and `ibqueryerrors --data --threshold-file /dev/null`.
  */
 import type { FatTreeNode as TopoNode } from '../../packages/fabric/src/index.ts';
-import { portGuid, type BenchFabric, type BenchPort } from '../lib/fabric.ts';
-import type { SweepState } from './sweeps.ts';
+import { portGuid, type BenchFabric, type BenchPort } from '../../packages/parsers/bench/fabric.ts';
+import type { SweepState } from '../../packages/parsers/bench/sweeps.ts';
 import { IBQE_ERROR_MODE_COUNTERS } from '../../packages/parsers/src/diags/ibqueryerrors-grammar.ts';
 
 const hex = (g: string): string => g.slice(2);

@@ -6,9 +6,9 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolRun, ToolRunner } from '../../apps/collector/src/sources/tool-runner.ts';
-import type { BenchFabric } from './fabric.ts';
+import type { BenchFabric } from '../../packages/parsers/bench/fabric.ts';
 import { ibnetdiscoverText, iblinkinfoText, ibqeCountersText, ibqeErrorsText } from '../gen/diags-text.ts';
-import { SweepState } from '../gen/sweeps.ts';
+import { SweepState } from '../../packages/parsers/bench/sweeps.ts';
 
 const SMIR = (lid: number, guid: string) =>
   `SMInfoRecord dump:\n\t\tRID\n\t\tLID...................${lid}\n\t\tSMInfo ` +

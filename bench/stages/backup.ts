@@ -4,7 +4,7 @@
  * the copy's integrity_check) and of a full check of the copy, and the copy's size.
  */
 import { join } from 'node:path';
-import { benchFabric, sizeLabel } from '../lib/fabric.ts';
+import { benchFabric, sizeLabel } from '../../packages/parsers/bench/fabric.ts';
 import type { Stage } from '../lib/stage.ts';
 import { historyDb } from './db-size.ts';
 import { backupDatabase } from '../../apps/collector/src/db/backup.ts';

@@ -6,10 +6,10 @@
  */
 import { statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { benchFabric, sizeLabel } from '../lib/fabric.ts';
+import { benchFabric, sizeLabel } from '../../packages/parsers/bench/fabric.ts';
 import { FakeFabricTools } from '../lib/fake-tools.ts';
 import { benchConfig, type Stage, type StageCtx } from '../lib/stage.ts';
-import { sweepIncrements } from '../gen/sweeps.ts';
+import { sweepIncrements } from '../../packages/parsers/bench/sweeps.ts';
 import { createContext } from '../../apps/collector/src/context.ts';
 import { createCountersRepo } from '../../apps/collector/src/db/counters-repo.ts';
 import { createScansRepo } from '../../apps/collector/src/db/scans-repo.ts';

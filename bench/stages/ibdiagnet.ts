@@ -5,8 +5,8 @@
  * - the next hourly run of the same fabric into that database (what a running collector does
  *   every hour: the topology is known, counters become deltas against the first run).
  */
-import { writeIbdiagnetDir } from '../gen/ibdiagnet.ts';
-import { benchFabric, sizeLabel } from '../lib/fabric.ts';
+import { writeIbdiagnetDir } from '../../packages/parsers/bench/generate.ts';
+import { benchFabric, sizeLabel } from '../../packages/parsers/bench/fabric.ts';
 import { benchConfig, type Stage } from '../lib/stage.ts';
 import { median, type Row } from '../lib/stats.ts';
 import { createContext } from '../../apps/collector/src/context.ts';

@@ -9,7 +9,7 @@
  */
 import { buildApp } from '../../apps/collector/src/app.ts';
 import { createContext } from '../../apps/collector/src/context.ts';
-import { benchFabric, sizeLabel } from '../lib/fabric.ts';
+import { benchFabric, sizeLabel } from '../../packages/parsers/bench/fabric.ts';
 import { FakeFabricTools } from '../lib/fake-tools.ts';
 import { benchConfig, type Stage } from '../lib/stage.ts';
 import { median, times, type Row } from '../lib/stats.ts';

@@ -3,9 +3,9 @@
  * report over them, and one run's page on the large fabric (its findings are matched on the
  * part of the fabric its hosts used, read from the whole topology).
  */
-import { writeIbdiagnetDir } from '../gen/ibdiagnet.ts';
+import { writeIbdiagnetDir } from '../../packages/parsers/bench/generate.ts';
 import { ncclRunText } from '../gen/nccl.ts';
-import { benchFabric, sizeLabel } from '../lib/fabric.ts';
+import { benchFabric, sizeLabel } from '../../packages/parsers/bench/fabric.ts';
 import { benchConfig, type Stage } from '../lib/stage.ts';
 import { median, type Row } from '../lib/stats.ts';
 import { createContext } from '../../apps/collector/src/context.ts';

@@ -11,7 +11,7 @@
  *   transaction, also rolled back;
  * - the whole scan (`ctx.scans.run('pm')`: parse both ibqueryerrors outputs + store).
  */
-import { benchFabric, sizeLabel } from '../lib/fabric.ts';
+import { benchFabric, sizeLabel } from '../../packages/parsers/bench/fabric.ts';
 import { FakeFabricTools } from '../lib/fake-tools.ts';
 import { benchConfig, type Stage } from '../lib/stage.ts';
 import { median, times, type Row } from '../lib/stats.ts';

@@ -4,7 +4,7 @@
  * API latency under 20 concurrent clients, one port's 30-day history, RSS while serving and
  * sweeping, and the topology page in headless Chromium.
  */
-import { benchFabric, sizeLabel } from '../lib/fabric.ts';
+import { benchFabric, sizeLabel } from '../../packages/parsers/bench/fabric.ts';
 import { FakeFabricTools } from '../lib/fake-tools.ts';
 import type { Stage, StageCtx } from '../lib/stage.ts';
 import { median, percentile, type Row } from '../lib/stats.ts';

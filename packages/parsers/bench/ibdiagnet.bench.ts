@@ -9,18 +9,20 @@
  * reported (best and median of the runs; see measure.ts for why).
  *
  *   node --import tsx packages/parsers/bench/ibdiagnet.bench.ts [dir]
- *   node --import tsx packages/parsers/bench/ibdiagnet.bench.ts --generate [switches] [hcas] [runs]
+ *   node --import tsx packages/parsers/bench/ibdiagnet.bench.ts --generate [gpus] [runs]
  *   node --import tsx packages/parsers/bench/ibdiagnet.bench.ts --json <dir> <runs>
  *   node --import tsx packages/parsers/bench/ibdiagnet.bench.ts --json-ibqueryerrors <runs> <file...>
- * Without a dir it generates a 10k-GPU directory (480 switches, 10 000 HCAs) and the two
- * ibqueryerrors outputs of a 10k-GPU fabric (800 switches × 64 ports + 10 000 HCAs) in a temp dir.
+ * Without a dir it generates, in a temp dir, the ibdiagnet2 directory of the 3-tier fat-tree of
+ * `gpus` GPUs (default 10 000: 929 switches, 10 002 HCAs; see fabric.ts) and the two
+ * ibqueryerrors outputs of a fabric of as many switches and HCAs.
  */
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readRunDir } from '../src/ibdiagnet/fixtures.test-helper.ts';
-import { generateIbdiagnetDir } from './generate.ts';
+import { benchFabric, sizeLabel } from './fabric.ts';
+import { writeIbdiagnetDir } from './generate.ts';
 import { benchIbqueryerrors, reportIbqueryerrors } from './ibqueryerrors.bench.ts';
 import { generateIbqueryerrors } from './ibqueryerrors-generate.ts';
 import { line, measureRounds, readAndSplit, readAndTouch } from './measure.ts';
@@ -118,15 +120,16 @@ async function main(args: string[]): Promise<void> {
     console.log(report(await benchIbdiagnet(args[0])));
     return;
   }
-  const switches = Number(args[1] ?? 480);
-  const hcas = Number(args[2] ?? 10000);
-  const runs = Number(args[3] ?? 5);
+  const gpus = Number(args[1] ?? 10000);
+  const runs = Number(args[2] ?? 5);
   const dir = await mkdtemp(join(tmpdir(), 'ibdiagnet-bench-'));
   try {
-    const g = await generateIbdiagnetDir(join(dir, 'ibdiagnet2'), { switches, hcas });
-    console.log(`generated ${switches} switches, ${hcas} HCAs: ${g.nodes} nodes, ${g.ports} ports, ${g.links} links`);
-    console.log(report(await benchIbdiagnet(g.dir, runs)));
-    const q = generateIbqueryerrors({ switches: Math.round((switches * 5) / 3), hcas });
+    const f = benchFabric(gpus);
+    const run = join(dir, 'ibdiagnet2');
+    await writeIbdiagnetDir(run, f);
+    console.log(`generated ${sizeLabel(f)}, ${f.topo.links.length} links`);
+    console.log(report(await benchIbdiagnet(run, runs)));
+    const q = generateIbqueryerrors({ switches: f.switches.length, hcas: f.cas.length });
     const counters = join(dir, 'ibqueryerrors-counters.txt');
     const data = join(dir, 'ibqueryerrors-data.txt');
     await writeFile(counters, q.counters);

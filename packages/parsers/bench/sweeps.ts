@@ -9,8 +9,8 @@
  * - data and packet counters grow on every port, every sweep.
  * Values are cumulative (what the tools print), deterministic in (fabric, sweep).
  */
-import { seededRandom } from '@ibwatch/testkit';
-import type { BenchFabric } from '../lib/fabric.ts';
+import { seededRandom } from '@ibwatch/fabric';
+import type { BenchFabric } from './fabric.ts';
 
 /** Per-sweep increments of one sweep: connected-port index -> counter -> increment. */
 export type SweepIncrements = Map<number, Record<string, number>>;

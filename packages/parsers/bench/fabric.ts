@@ -4,11 +4,7 @@
  * ibsim order (switches first, then HCAs), every port with its far end, and the connected ports in
  * a stable order (the order of a PM sweep).
  */
-import {
-  generateFatTree,
-  type FatTree as Topology,
-  type FatTreeNode as TopoNode,
-} from '../../packages/fabric/src/index.ts';
+import { generateFatTree, type FatTree as Topology, type FatTreeNode as TopoNode } from '@ibwatch/fabric';
 
 export interface BenchPort {
   node: TopoNode;
