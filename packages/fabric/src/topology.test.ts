@@ -1,27 +1,62 @@
 import { describe, expect, it } from 'vitest';
-import { generateFatTree } from './fat-tree/generate.ts';
+import { generateFatTree, type FatTreeOptions } from './fat-tree/generate.ts';
 import { fatTreeSnapshot } from './fat-tree/snapshot.ts';
 import { linkKey } from './findings.ts';
-import { syntheticFatTree, TEN_K_GPUS } from './synthetic.ts';
 import { inferTopology, topologyAnomalies } from './topology.ts';
-import type { FabricSnapshot } from './types.ts';
+import type { FabricSnapshot, Guid } from './types.ts';
 
-const small = () =>
-  syntheticFatTree({ hosts: 8, rails: 2, hostsPerLeaf: 4, leavesPerPod: 4, spinesPerPod: 3, coreLinksPerSpine: 1 });
+/** A generated fat-tree and its snapshot, with lookups by node name. */
+function tree(opts: FatTreeOptions) {
+  const t = generateFatTree(opts);
+  const s = fatTreeSnapshot(t);
+  const guid = (name: string): Guid => t.nodes.find((n) => n.name === name)!.guid;
+  /** The first port of `g` that no link uses (the generator leaves the unfilled ports free). */
+  const freePort = (g: Guid): number => {
+    const used = new Set(
+      s.links
+        .flatMap((l) => [l.a, l.b])
+        .filter((e) => e.nodeGuid === g)
+        .map((e) => e.portNum),
+    );
+    let p = 1;
+    while (used.has(p)) p++;
+    return p;
+  };
+  return { t, s, shape: t.shape, guid, freePort };
+}
+
+// The smallest 3-tier tree: 8 GPUs = 1 node in SU 1, its 8 rail leaves + the management leaf in two pods.
+const small = () => tree({ gpus: 8, tiers: 3 });
+// 10k GPUs: the last pod holds only the leaves beyond a multiple of 32 (the management leaf).
+const big = () => tree({ gpus: 10_000, tiers: 3 });
+const isLink = (l: FabricSnapshot['links'][number], x: Guid, y: Guid) =>
+  (l.a.nodeGuid === x && l.b.nodeGuid === y) || (l.a.nodeGuid === y && l.b.nodeGuid === x);
 
 describe('inferTopology()', () => {
-  it('infers hca/leaf/spine/core tiers of a 10k-GPU 3-tier fat tree', () => {
-    const s = syntheticFatTree(TEN_K_GPUS);
+  it('infers hca/leaf/spine/core tiers and link tiers of a 10k-GPU 3-tier fat tree', () => {
+    const { t, s, shape, guid } = big();
     const m = inferTopology(s);
-    expect(m.counts).toEqual({ hca: 10_240, leaf: 320, spine: 160, core: 64, aggregation: 0, unknown: 0 });
-    for (const n of s.nodes) {
-      const want = n.description.startsWith('host') ? 'hca' : n.description.split('-')[0];
-      if (m.tiers.get(n.guid) !== want) throw new Error(`${n.description}: ${m.tiers.get(n.guid)}`);
-    }
+    const cas = t.nodes.filter((n) => n.type === 'ca').length;
+    const spines = shape.pods * shape.spinesPerGroup;
+    expect(m.counts).toEqual({
+      hca: cas,
+      leaf: shape.leaves,
+      spine: spines,
+      core: shape.cores,
+      aggregation: 0,
+      unknown: 0,
+    });
     const byTier = new Map<string, number>();
-    for (const t of m.linkTiers.values()) byTier.set(t, (byTier.get(t) ?? 0) + 1);
-    expect(Object.fromEntries(byTier)).toEqual({ 'hca-leaf': 10_240, 'leaf-spine': 5_120, 'spine-core': 640 });
-    expect(m.leafRails.get('0x0000000002000003')).toEqual({ rail: 3, share: 1, hcas: 32 });
+    for (const x of m.linkTiers.values()) byTier.set(x, (byTier.get(x) ?? 0) + 1);
+    // Every leaf has radix/2 cables up; every spine radix/2 cables up to the cores of its plane.
+    const half = shape.radix / 2;
+    expect(Object.fromEntries(byTier)).toEqual({
+      'hca-leaf': cas,
+      'leaf-spine': shape.leaves * half,
+      'spine-core': spines * half,
+    });
+    // A rail-3 leaf of a full SU serves the rail-3 HCA of each of its radix/2 nodes.
+    expect(m.leafRails.get(guid('leaf-r3-01'))).toEqual({ rail: 3, share: 1, hcas: shape.nodesPerSu });
     expect(topologyAnomalies(m, s)).toEqual([]);
   });
 
@@ -46,39 +81,35 @@ describe('inferTopology()', () => {
   );
 
   it('does not let a SHARP aggregation node turn a spine into a leaf', () => {
-    const s = small();
-    const spine = s.nodes.find((n) => n.description === 'spine-0-0')!;
+    const { s, guid, freePort } = small();
+    const spine = guid('spine-p1-01');
+    const port = freePort(spine);
     s.nodes.push({
       guid: '0x00000000000000aa',
       type: 'ca',
       description: 'Mellanox Technologies Aggregation Node',
       numPorts: 1,
-      systemImageGuid: spine.guid,
+      systemImageGuid: spine,
     });
-    s.links.push({ a: { nodeGuid: '0x00000000000000aa', portNum: 1 }, b: { nodeGuid: spine.guid, portNum: 65 } });
+    s.links.push({ a: { nodeGuid: '0x00000000000000aa', portNum: 1 }, b: { nodeGuid: spine, portNum: port } });
     const m = inferTopology(s);
-    expect(m.tiers.get(spine.guid)).toBe('spine');
+    expect(m.tiers.get(spine)).toBe('spine');
     expect(m.tiers.get('0x00000000000000aa')).toBe('aggregation');
   });
 
   it('names a 2-tier fabric without cores', () => {
-    const s = small();
-    s.links = s.links.filter(
-      (l) => !l.b.nodeGuid.startsWith('0x00000000040') && !l.a.nodeGuid.startsWith('0x00000000040'),
-    );
-    s.nodes = s.nodes.filter((n) => !n.description.startsWith('core'));
-    expect(inferTopology(s).counts).toMatchObject({ leaf: 4, spine: 3, core: 0 });
+    const { s, shape } = tree({ gpus: 8, tiers: 2 });
+    expect(inferTopology(s).counts).toMatchObject({ leaf: shape.leaves, spine: shape.spinesPerGroup, core: 0 });
   });
 });
 
 describe('topologyAnomalies()', () => {
   it('flags an HCA cabled into the wrong rail', () => {
-    const s = small();
-    // host-0000 mlx5_0 and host-0001 mlx5_1: swap their leaf ends (two rail-leaves, 4 HCAs each)
-    const hcaLink = (d: string) =>
-      s.links.find((l) => s.nodes.find((n) => n.guid === l.a.nodeGuid)?.description === d)!;
-    const x = hcaLink('host-0000 mlx5_0');
-    const y = hcaLink('host-0001 mlx5_1');
+    // Four nodes (of 8 GPUs each), so that each rail leaf has four HCAs and the swapped one is outvoted.
+    const { s, guid } = tree({ gpus: 4 * 8, tiers: 3 });
+    const hcaLink = (name: string) => s.links.find((l) => l.a.nodeGuid === guid(name))!;
+    const x = hcaLink('dgx-0001 mlx5_0');
+    const y = hcaLink('dgx-0002 mlx5_1');
     [x.b, y.b] = [y.b, x.b];
     const v = topologyAnomalies(inferTopology(s), s).filter((f) => f.kind === 'topology-wrong-rail');
     expect(v.map((f) => f.short).sort()).toEqual([
@@ -88,7 +119,7 @@ describe('topologyAnomalies()', () => {
   });
 
   it('reports a link missing versus the baseline, with both ends', () => {
-    const base = small();
+    const { s: base } = small();
     const cur: FabricSnapshot = { ...base, links: base.links.slice(1) };
     const v = topologyAnomalies(inferTopology(cur), cur, { baseline: base }).filter(
       (f) => f.kind === 'topology-link-missing',
@@ -98,20 +129,22 @@ describe('topologyAnomalies()', () => {
   });
 
   it('reports a cable moved to another port (wrong port)', () => {
-    const base = small();
+    const { s: base, t, freePort } = small();
     const cur: FabricSnapshot = { ...base, links: base.links.map((l) => ({ ...l })) };
-    const i = cur.links.findIndex((l) => l.a.nodeGuid.startsWith('0x00000000010'));
-    cur.links[i] = { a: cur.links[i]!.a, b: { ...cur.links[i]!.b, portNum: 40 } };
+    const hcas = new Set(t.nodes.filter((n) => n.type === 'ca').map((n) => n.guid));
+    const i = cur.links.findIndex((l) => hcas.has(l.a.nodeGuid));
+    const port = freePort(cur.links[i]!.b.nodeGuid);
+    cur.links[i] = { a: cur.links[i]!.a, b: { ...cur.links[i]!.b, portNum: port } };
     const v = topologyAnomalies(inferTopology(cur), cur, { baseline: base }).filter(
       (f) => f.kind === 'topology-link-moved',
     );
     expect(v).toHaveLength(1);
-    expect(v[0]!.evidence).toMatchObject({ actualPeer: `${cur.links[i]!.b.nodeGuid}/40` });
+    expect(v[0]!.evidence).toMatchObject({ actualPeer: `${cur.links[i]!.b.nodeGuid}/${port}` });
   });
 
   it('reports a node that disappeared once, not each of its links', () => {
-    const base = small();
-    const gone = base.nodes.find((n) => n.description === 'leaf-0')!.guid;
+    const { s: base, guid } = small();
+    const gone = guid('leaf-r0-01');
     const cur: FabricSnapshot = {
       ...base,
       nodes: base.nodes.filter((n) => n.guid !== gone),
@@ -124,75 +157,89 @@ describe('topologyAnomalies()', () => {
   });
 
   it('flags a leaf with fewer uplinks than its peers', () => {
-    const s = small();
-    const leaf = s.nodes.find((n) => n.description === 'leaf-2')!.guid;
-    const up = s.links.findIndex(
-      (l) =>
-        (l.a.nodeGuid === leaf && l.b.nodeGuid.startsWith('0x00000000030')) ||
-        (l.b.nodeGuid === leaf && l.a.nodeGuid.startsWith('0x00000000030')),
-    );
+    const { s, shape, guid } = small();
+    const leaf = guid('leaf-r2-01');
+    const spine = guid('spine-p1-01');
+    const up = s.links.findIndex((l) => isLink(l, leaf, spine));
     const gone = s.links[up]!;
     s.links.splice(up, 1);
     const v = topologyAnomalies(inferTopology(s), s);
+    // A leaf has radix/2 uplinks: leafSpineCables to each spine of its pod.
     expect(v.find((f) => f.kind === 'topology-asymmetric-up')).toMatchObject({
       severity: 'minor',
       subject: { kind: 'node', guid: leaf },
-      evidence: { links: 2, typical: 3 },
+      evidence: { links: shape.radix / 2 - 1, typical: shape.radix / 2 },
     });
     expect(inferTopology(s).linkTiers.has(linkKey(gone.a, gone.b))).toBe(false);
   });
 
   it('says nothing about a healthy tree whose last pod is only partly populated', () => {
-    // 1100 hosts: 35 leaf groups -> 280 leaves -> 8 full pods of 32 leaves and one of 24, so the
-    // 16 spines of the last pod have 24 down links where the others have 32 (by design).
-    const s = syntheticFatTree({ ...TEN_K_GPUS, hosts: 1100 });
+    const { s, shape } = big();
+    // Not vacuous: the leaves do not fill a whole number of pods.
+    expect(shape.leaves % shape.leavesPerPod).toBeGreaterThan(0);
     const m = inferTopology(s);
-    expect(m.counts).toMatchObject({ leaf: 280, spine: 144, core: 64 });
+    expect(m.counts).toMatchObject({
+      leaf: shape.leaves,
+      spine: shape.pods * shape.spinesPerGroup,
+      core: shape.cores,
+    });
     expect(topologyAnomalies(m, s)).toEqual([]);
   });
 
   it('reports one missing leaf-spine cable in a full pod once, on the leaf, naming the spine', () => {
-    const s = syntheticFatTree({ ...TEN_K_GPUS, hosts: 1100 });
-    const leaf = s.nodes.find((n) => n.description === 'leaf-37')!.guid; // pod 2
-    const spine = s.nodes.find((n) => n.description === 'spine-1-5')!.guid;
-    const i = s.links.findIndex(
-      (l) => (l.a.nodeGuid === leaf && l.b.nodeGuid === spine) || (l.a.nodeGuid === spine && l.b.nodeGuid === leaf),
-    );
+    const { s, t, shape, guid } = big();
+    // The 6th leaf of the 2nd pod and the 6th spine of that pod (the generator lists both in pod order).
+    const leafNode = t.nodes.filter((n) => n.role === 'leaf')[shape.leavesPerPod + 5]!;
+    const podSpines = t.nodes.filter((n) => n.role === 'spine' && n.pod === leafNode.pod).map((n) => n.name);
+    const leafName = leafNode.name;
+    const spineName = (j: number) => podSpines[j - 1]!;
+    const leaf = guid(leafName);
+    const spine = guid(spineName(6));
+    const i = s.links.findIndex((l) => isLink(l, leaf, spine));
     s.links.splice(i, 1);
     const v = topologyAnomalies(inferTopology(s), s);
+    const half = shape.radix / 2;
+    expect(shape.leafSpineCables).toBe(1); // one cable per leaf-spine pair: the pair loses its only cable
     expect(v).toHaveLength(1);
     expect(v[0]).toMatchObject({
       kind: 'topology-asymmetric-up',
       severity: 'minor',
       subject: { kind: 'node', guid: leaf },
-      evidence: { links: 15, typical: 16, peers: ['spine-1-5'] },
+      evidence: { links: half - 1, typical: half, peers: [spineName(6)] },
     });
     expect(v[0]!.title).toBe(
-      'leaf leaf-37 has 15 up links; the 31 other leaves of its pod (pod of spine-1-0) mostly have 16, ' +
-        'short of cables to spine-1-5',
+      `leaf ${leafName} has ${half - 1} up links; the ${shape.leavesPerPod - 1} other leaves of its pod ` +
+        `(pod of ${spineName(1)}) mostly have ${half}, short of cables to ${spineName(6)}`,
     );
   });
 
   it('reports one missing spine-core cable once, on the spine', () => {
-    const s = syntheticFatTree({ ...TEN_K_GPUS, hosts: 1100 });
-    const spine = s.nodes.find((n) => n.description === 'spine-8-3')!.guid; // the partial pod
-    const i = s.links.findIndex((l) => l.a.nodeGuid === spine && l.b.nodeGuid.startsWith('0x00000000040'));
+    const { s, t, shape, guid } = big();
+    // The 4th spine of the last, partial pod.
+    const spine = t.nodes.filter((n) => n.role === 'spine' && n.pod === shape.pods - 1)[3]!.guid;
+    const cores = new Set(t.nodes.filter((n) => n.role === 'core').map((n) => n.guid));
+    const i = s.links.findIndex((l) => l.a.nodeGuid === spine && cores.has(l.b.nodeGuid));
     s.links.splice(i, 1);
     const v = topologyAnomalies(inferTopology(s), s);
+    const half = shape.radix / 2;
     expect(v.map((f) => [f.kind, f.subject, f.evidence['links'], f.evidence['typical']])).toEqual([
-      ['topology-asymmetric-up', { kind: 'node', guid: spine }, 3, 4],
+      ['topology-asymmetric-up', { kind: 'node', guid: spine }, half - 1, half],
     ]);
   });
 
   it('flags a core with an extra cable into one pod, compared only with cores reaching that pod', () => {
-    const s = syntheticFatTree({ ...TEN_K_GPUS, hosts: 1100 });
-    const spine = s.nodes.find((n) => n.description === 'spine-8-0')!.guid;
-    const core = s.nodes.find((n) => n.description === 'core-1')!.guid;
-    s.links.push({ a: { nodeGuid: spine, portNum: 60 }, b: { nodeGuid: core, portNum: 60 } });
+    const { s, t, shape, freePort } = big();
+    // Spine 1 of the last pod and core 2: both in plane 1 (spine j reaches the cores of plane j),
+    // already cabled spineCoreCables times.
+    const spine = t.nodes.filter((n) => n.role === 'spine' && n.pod === shape.pods - 1)[0]!.guid;
+    expect(shape.cores / shape.spinesPerGroup).toBeGreaterThan(1); // so cores 1 and 2 share plane 1
+    const core = t.nodes.filter((n) => n.role === 'core')[1]!.guid;
+    s.links.push({ a: { nodeGuid: spine, portNum: freePort(spine) }, b: { nodeGuid: core, portNum: freePort(core) } });
     const v = topologyAnomalies(inferTopology(s), s);
+    const half = shape.radix / 2;
     expect(v.map((f) => [f.kind, f.subject, f.evidence['links'], f.evidence['typical']])).toEqual([
-      ['topology-asymmetric-up', { kind: 'node', guid: spine }, 5, 4],
-      ['topology-asymmetric-down', { kind: 'node', guid: core }, 2, 1],
+      ['topology-asymmetric-up', { kind: 'node', guid: spine }, half + 1, half],
+      ['topology-asymmetric-down', { kind: 'node', guid: core }, shape.spineCoreCables + 1, shape.spineCoreCables],
     ]);
   });
 });
