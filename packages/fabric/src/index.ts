@@ -16,7 +16,6 @@ export * from './nccl-scope.ts';
 export * from './nccl-report.ts';
 export * from './worklist.ts';
 export * from './link-ends.ts';
-export * from './synthetic.ts';
 export * from './fat-tree/model.ts';
 export * from './fat-tree/generate.ts';
 export * from './fat-tree/snapshot.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { syntheticFatTree, tableRow, type PortCounters } from '@ibwatch/fabric';
+import { fatTreeSnapshot, generateFatTree, tableRow, type PortCounters } from '@ibwatch/fabric';
 import { runPipeline } from './pipeline.ts';
 import { storeTopology } from './topology-store.ts';
 import { storePm } from './pm-store.ts';
@@ -12,7 +12,7 @@ const MIN = 60_000;
 type Ctx = ReturnType<typeof testContext>;
 
 /** `t` stored by a topology scan; its cabled ports (port 0 is a switch's management port). */
-async function storedFabric({ db, config, names }: Ctx, t: ReturnType<typeof syntheticFatTree>) {
+async function storedFabric({ db, config, names }: Ctx, t: ReturnType<typeof fatTreeSnapshot>) {
   await runPipeline(
     db,
     'topology',
@@ -45,10 +45,7 @@ describe('counter baseline: only changed ports are written, restarts lose and do
   it('rewrites the rows of changed ports only, and a restarted collector continues exactly', async () => {
     ctx = testContext();
     const { db } = ctx;
-    const ports = await storedFabric(
-      ctx,
-      syntheticFatTree({ hosts: 8, rails: 2, hostsPerLeaf: 4, leavesPerPod: 2, spinesPerPod: 2, coreLinksPerSpine: 1 }),
-    );
+    const ports = await storedFabric(ctx, fatTreeSnapshot(generateFatTree({ gpus: 8, tiers: 2 })));
     const [a, b, c] = [ports[0]!, ports[1]!, ports[2]!];
     const sweep = (k: number, errs: Map<typeof a, bigint>, skip?: typeof a): PortCounters[] =>
       ports
@@ -138,17 +135,7 @@ describe('counter_last rows', () => {
     async () => {
       ctx = testContext();
       const { db } = ctx;
-      const [a, b] = await storedFabric(
-        ctx,
-        syntheticFatTree({
-          hosts: 4,
-          rails: 1,
-          hostsPerLeaf: 4,
-          leavesPerPod: 1,
-          spinesPerPod: 1,
-          coreLinksPerSpine: 1,
-        }),
-      );
+      const [a, b] = await storedFabric(ctx, fatTreeSnapshot(generateFatTree({ gpus: 8, tiers: 2 })));
       const data: PortCounters[] = [
         {
           nodeGuid: a!.nodeGuid,

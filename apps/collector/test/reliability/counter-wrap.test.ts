@@ -2,7 +2,7 @@
 // storePm + CounterBaseline) and read back through /api/ports/:guid/:port/counters: no
 // negative delta, no 2^32 spike. The arithmetic itself is unit-tested in packages/fabric.
 import { afterAll, describe, expect, it } from 'vitest';
-import { syntheticFatTree, type PortCounters } from '@ibwatch/fabric';
+import { fatTreeSnapshot, generateFatTree, type PortCounters } from '@ibwatch/fabric';
 import { buildApp } from '../../src/app.ts';
 import { createContext } from '../../src/context.ts';
 import { runPipeline } from '../../src/scans/pipeline.ts';
@@ -27,14 +27,7 @@ describe('counter resets and wraps through the collector', () => {
   it('store no negative delta and no spike; the API shows the real increases', async () => {
     const ctx = createContext(testConfig(tempDir('wrap')));
     const { db, config, names } = ctx;
-    const t = syntheticFatTree({
-      hosts: 4,
-      rails: 2,
-      hostsPerLeaf: 4,
-      leavesPerPod: 2,
-      spinesPerPod: 2,
-      coreLinksPerSpine: 1,
-    });
+    const t = fatTreeSnapshot(generateFatTree({ gpus: 8, tiers: 2 }));
     await runPipeline(
       db,
       'topology',

@@ -14,7 +14,8 @@ import { lastValues } from '../../src/db/counters-repo.ts';
 const COLLECTOR = resolve(import.meta.dirname, '../..');
 const DRIVER = join(import.meta.dirname, 'ingest-driver.ts');
 const KILLS = 20;
-const HOSTS = '64';
+// 256 GPUs: a 2-tier tree of 1,092 cabled ports, about the sweep size the kill timing was tuned on.
+const GPUS = '256';
 const live = new Set<ChildProcess>();
 
 afterAll(() => {
@@ -90,7 +91,7 @@ describe('kill -9 during ingest', () => {
     let sweepsSeen = 0;
 
     // First run: topology plus the k = 0 baseline, then the kills begin.
-    let p = start(DRIVER, [file, HOSTS]);
+    let p = start(DRIVER, [file, GPUS]);
     await p.waitFor(/^sweep 0 /);
     for (let i = 0; i < KILLS; i++) {
       // Most kills land while sweeps run; every fifth one during start-up (open, migrate, recover).
@@ -102,7 +103,7 @@ describe('kill -9 during ingest', () => {
       await kill9(p);
       sweepsSeen += p.lines.filter((l) => l.startsWith('sweep ')).length;
       for (const id of runningIds(file)) interruptedIds.add(id);
-      p = start(DRIVER, [file, HOSTS]);
+      p = start(DRIVER, [file, GPUS]);
     }
     // The restarted ingest resumes the series: three more sweeps commit after the last kill.
     const resumed = await p.waitFor(/^ready /);

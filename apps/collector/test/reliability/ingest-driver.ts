@@ -1,13 +1,13 @@
 // A collector process that does nothing but ingest PM sweeps as fast as it can, for the
 // kill -9 loop (crash-loop.test.ts). It starts like the server (createContext: open, migrate,
-// mark interrupted scans failed), stores a synthetic fat tree once, then runs PM sweeps through
+// mark interrupted scans failed), stores a generated fat tree once, then runs PM sweeps through
 // the real runPipeline + storePm + CounterBaseline, exactly as the scan service wires them.
 //
 // Sweep k reports known lifetime totals (see countersAt), so after any number of kills the
 // stored deltas of a port must add up to its last stored totals: the first sweep (k = 0) is the
 // all-zero baseline, and each restart continues at k = (last stored k) + 1.
-//   node --import tsx ingest-driver.ts DB_FILE [HOSTS]
-import { syntheticFatTree, type PortCounters } from '@ibwatch/fabric';
+//   node --import tsx ingest-driver.ts DB_FILE [GPUS]
+import { fatTreeSnapshot, generateFatTree, type PortCounters } from '@ibwatch/fabric';
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
 import { runPipeline } from '../../src/scans/pipeline.ts';
@@ -32,7 +32,7 @@ export function countersAt(i: number, k: number): Record<string, bigint> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [dbFile, hostsArg] = process.argv.slice(2);
+  const [dbFile, gpusArg] = process.argv.slice(2);
   const config = loadConfig({
     IBWATCH_SOURCE: 'import-only',
     IBWATCH_DB: dbFile,
@@ -41,15 +41,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   });
   const { db, names } = createContext(config);
   if ((db.prepare('SELECT COUNT(*) FROM ports').pluck().get() as number) === 0) {
-    const hosts = Number(hostsArg ?? 128);
-    const t = syntheticFatTree({
-      hosts,
-      rails: 8,
-      hostsPerLeaf: 32,
-      leavesPerPod: 16,
-      spinesPerPod: 8,
-      coreLinksPerSpine: 4,
-    });
+    const t = fatTreeSnapshot(generateFatTree({ gpus: Number(gpusArg ?? 1024) }));
     const row = await runPipeline(
       db,
       'topology',
