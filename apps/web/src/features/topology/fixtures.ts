@@ -20,17 +20,6 @@ export interface SynthOptions {
   badEvery?: number;
 }
 
-/** 10,000 GPUs: 1,250 hosts × 8 rails, 320 leaves + 320 spines + 160 cores = 800 switches, 30k links. */
-export const TEN_K: SynthOptions = {
-  hosts: 1250,
-  rails: 8,
-  leavesPerRail: 40,
-  spines: 320,
-  cores: 160,
-  uplinks: 10_000,
-  badEvery: 97,
-};
-
 export function syntheticFabric(o: SynthOptions): TopologyReply {
   const nodes: TopoNode[] = [];
   const links: TopoLink[] = [];

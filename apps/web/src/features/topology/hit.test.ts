@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { syntheticFabric, tinyFabric } from './fixtures.ts';
+import { generateFatTree } from '@ibwatch/fabric';
+import { fatTreeReply, tinyFabric } from './fixtures.ts';
 import { pickAt, segmentDistance } from './hit.ts';
 import { edgeIndexByLinkId, layoutTopology } from './layout.ts';
 import { centerOn, fitView, focusOnSegment, ky, toScreen, toWorld, zoomAt } from './viewport.ts';
@@ -83,8 +84,8 @@ describe('search and host rails', () => {
 
 describe('focusing a link', () => {
   it('keeps every tier on screen when a leaf-HCA link is picked at the fitted scale', () => {
-    // The shape of the e2e lab: 3 tiers, 16 spines, 8 cores, HCAs under 8 leaves.
-    const reply = syntheticFabric({ hosts: 32, rails: 8, leavesPerRail: 1, spines: 16, cores: 8, uplinks: 128 });
+    // The e2e lab's fabric (e2e/global-setup.ts): the generator's 256-GPU 3-tier tree.
+    const reply = fatTreeReply(generateFatTree({ gpus: 256, tiers: 3 }));
     const l = layoutTopology(reply);
     const [w, h] = [870, 600];
     const v = fitView(l, w, h);
