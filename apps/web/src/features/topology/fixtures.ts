@@ -1,9 +1,19 @@
 /**
- * Synthetic topology replies for tests (not imported by the app). Shapes follow api.ts.
- * `fatTreeReply` is the fabric generator's tree (@ibwatch/fabric, the one the lab simulates);
- * `syntheticFabric` keeps small hand-made shapes whose numbers the layout tests spell out.
+ * Topology replies for tests (not imported by the app). Shapes follow api.ts.
+ * `fatTreeReply` is the fabric generator's tree (@ibwatch/fabric, the one the lab simulates).
+ * `syntheticFabric` stays only for shapes the generator cannot make: spines cabled to single
+ * leaves out of name order (barycentre test) and the real run's single spine with SHARP
+ * Aggregation Nodes and an isolated switch (`ndrWithSharp`).
  */
-import type { FatTree, LinkHealth, Tier, TopoLink, TopoNode, TopologyReply } from '@ibwatch/fabric';
+import {
+  generateFatTree,
+  type FatTree,
+  type LinkHealth,
+  type Tier,
+  type TopoLink,
+  type TopoNode,
+  type TopologyReply,
+} from '@ibwatch/fabric';
 
 const guid = (prefix: number, i: number) =>
   `0x${prefix.toString(16).padStart(4, '0')}${i.toString(16).padStart(12, '0')}`;
@@ -93,9 +103,12 @@ export function syntheticFabric(o: SynthOptions): TopologyReply {
   return { generatedAt: Date.UTC(2026, 10, 29), nodes, links };
 }
 
-/** A tiny 2-host, 2-rail, 2-tier fabric (no core) for readable assertions. */
+/**
+ * The generator's smallest tree, for readable assertions: 2 hosts of 2 GPUs (radix 4, so 2 hosts
+ * per SU) on 2 rail leaves, the management leaf with the 2 head nodes, 2 spines, no core.
+ */
 export function tinyFabric(): TopologyReply {
-  return syntheticFabric({ hosts: 2, rails: 2, leavesPerRail: 1, spines: 2, cores: 0, uplinks: 4 });
+  return fatTreeReply(generateFatTree({ gpus: 4, gpusPerNode: 2, radix: 4, tiers: 2 }));
 }
 
 /**

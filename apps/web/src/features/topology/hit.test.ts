@@ -60,7 +60,7 @@ describe('pickAt()', () => {
 describe('search and host rails', () => {
   const idx = indexTopology(tinyFabric());
   it('finds switches by name, HCAs by GUID and hosts by name', () => {
-    expect(searchTopology(idx, 'spine-001')[0]).toMatchObject({ name: 'spine-001', what: 'switch' });
+    expect(searchTopology(idx, 'spine-01')[0]).toMatchObject({ name: 'spine-01', what: 'switch' });
     const hca = idx.reply.nodes.find((n) => n.tier === 'hca')!;
     expect(searchTopology(idx, hca.guid.toUpperCase().replace('0X', ''))[0].guid).toBe(hca.guid);
     // The colon form of vendor dumps is the same GUID, an exact hit (normalizeGuid).
@@ -70,9 +70,9 @@ describe('search and host rails', () => {
     expect(searchTopology(idx, '  ')).toEqual([]);
   });
   it("highlights a host's HCAs, their leaves and the leaves' uplinks", () => {
-    const h = hostRails(idx, 'dgx-0000');
-    const hcas = idx.hcasOfHost.get('dgx-0000')!;
-    expect(hcas).toHaveLength(2);
+    const h = hostRails(idx, 'dgx-0001');
+    const hcas = idx.hcasOfHost.get('dgx-0001')!;
+    expect(hcas).toHaveLength(2); // tinyFabric's hosts have 2 GPUs, one HCA each
     for (const g of hcas) expect(h.nodes.has(g)).toBe(true);
     const tiers = new Set([...h.nodes].map((g) => idx.nodeByGuid.get(g)!.tier));
     expect(tiers).toEqual(new Set(['hca', 'leaf', 'spine']));

@@ -106,10 +106,16 @@ describe("layoutTopology() on the generator's 10k-GPU fat-tree, one link in 97 n
 
 describe('layoutTopology() on small fabrics', () => {
   it('lays out a 2-tier fabric without a core tier', () => {
-    const l = layoutTopology(tinyFabric());
+    const reply = tinyFabric();
+    const l = layoutTopology(reply);
     expect(l.tiers.map((t) => t.tier)).toEqual(['spine', 'leaf', 'hca']);
-    expect(l.groups).toBe(2);
-    expect(l.nodes.filter((n) => n.kind === 'group').map((n) => n.label)).toEqual(['2 HCAs', '2 HCAs']);
+    // One box per leaf; each holds the HCAs cabled to it (2 hosts per rail leaf, 2 heads on mgmt).
+    const leaves = reply.nodes.filter((n) => n.tier === 'leaf');
+    const hcasOn = (g: string) => reply.links.filter((x) => x.tier === 'hca-leaf' && x.b.guid === g).length;
+    expect(l.groups).toBe(leaves.length);
+    expect(l.nodes.filter((n) => n.kind === 'group').map((n) => n.label)).toEqual(
+      leaves.map((x) => `${hcasOn(x.guid)} HCAs`),
+    );
   });
 
   it('orders leaves by rail, then by name', () => {
@@ -124,8 +130,9 @@ describe('layoutTopology() on small fabrics', () => {
     const byName = layoutTopology(reply, { groupBy: 'name' })
       .nodes.filter((n) => n.tier === 'leaf')
       .map((n) => n.label);
-    expect(byRail).toEqual(['leaf-z', 'leaf-a']);
-    expect(byName).toEqual(['leaf-a', 'leaf-z']);
+    // The management leaf has no rail: last by rail, between the two by name.
+    expect(byRail).toEqual(['leaf-z', 'leaf-a', 'leaf-mgmt-01']);
+    expect(byName).toEqual(['leaf-a', 'leaf-mgmt-01', 'leaf-z']);
   });
 
   it('puts HCAs without a leaf into one orphan box and counts links to unknown nodes', () => {
@@ -149,6 +156,8 @@ describe('layoutTopology() on small fabrics', () => {
   });
 
   it('places spines over the leaves they connect (barycentre order)', () => {
+    // Hand-made: the generator cables every leaf to every spine of its pod, so its spines have
+    // no barycentre order to find; this shape gives each spine one leaf, out of name order.
     const l = layoutTopology(
       syntheticFabric({ hosts: 4, rails: 2, leavesPerRail: 2, spines: 4, cores: 0, uplinks: 4 }),
     );
@@ -162,9 +171,8 @@ describe('layoutTopology() on small fabrics', () => {
   });
 
   it('knows what each tier’s names share, to drop from labels too wide for their box', () => {
-    const l = layoutTopology(
-      syntheticFabric({ hosts: 4, rails: 2, leavesPerRail: 2, spines: 4, cores: 2, uplinks: 4 }),
-    );
+    // The generator's names: core-NN, spine-pP-NN, leaf-rR-SS and leaf-mgmt-01 (2 pods at 8 GPUs).
+    const l = layoutTopology(fatTreeReply(generateFatTree({ gpus: 8, tiers: 3 })));
     expect(l.labelPrefix).toMatchObject({ core: 'core-', spine: 'spine-', leaf: 'leaf-' });
   });
 
