@@ -1,4 +1,12 @@
-import { hcaHost, type LinkEnd, type PortRow, type TopoLink, type TopoNode, type Tier } from '@ibwatch/fabric';
+import {
+  type FabricSummary,
+  hcaHost,
+  type LinkEnd,
+  type PortRow,
+  type TopoLink,
+  type TopoNode,
+  type Tier,
+} from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
 import { topologyVersion } from './topology-repo.ts';
 import type { NameLookup } from './name-lookup.ts';
@@ -145,16 +153,10 @@ export function createFabricQueries(db: Db, names: NameLookup) {
         )
         .all() as { kind: string; subjectType: string; subjectKey: string }[];
     },
-    counts(): {
-      switches: number;
-      hcas: number;
-      aggregationNodes: number;
-      ports: number;
-      activePorts: number;
-      links: number;
-      degradedLinks: number;
-      downLinks: number;
-    } {
+    counts(): Pick<
+      FabricSummary,
+      'switches' | 'hcas' | 'aggregationNodes' | 'ports' | 'activePorts' | 'links' | 'degradedLinks' | 'downLinks'
+    > {
       // A SHARP Aggregation Node is a CA inside a switch, not an HCA: the real NDR run has 256
       // HCAs and 7 of them ("IB Channel Adapters : 256", "IB Aggregation Nodes : 7").
       const n = db

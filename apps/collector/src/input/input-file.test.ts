@@ -19,15 +19,6 @@ async function parseErrorAsync(fn: () => unknown): Promise<ParseError> {
   }
   throw new Error('expected a ParseError');
 }
-function parseError(fn: () => unknown): ParseError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ParseError) return e;
-    throw e;
-  }
-  throw new Error('expected a ParseError');
-}
 
 const root = mkdtempSync(join(tmpdir(), 'ibw-input-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -51,19 +42,19 @@ const SPECIAL: [string, (path: string) => void, RegExp][] = [
 ];
 
 describe('openInputFile()', () => {
-  it.each(SPECIAL)('refuses %s with a ParseError naming it, without blocking', (_what, make, reason) => {
+  it.each(SPECIAL)('refuses %s with a ParseError naming it, without blocking', async (_what, make, reason) => {
     const path = join(root, `special-${n++}`);
     make(path);
-    const e = parseError(() => openInputFile(path, { format: 'nccl-tests' }));
+    const e = await parseErrorAsync(() => openInputFile(path, { format: 'nccl-tests' }));
     expect(e.format).toBe('nccl-tests');
     expect(e.file).toBe(path);
     expect(e.message).toMatch(reason);
   });
 
-  it('refuses a file over the size limit before reading it, and reads one within it', () => {
+  it('refuses a file over the size limit before reading it, and reads one within it', async () => {
     const path = join(root, 'sized');
     writeFileSync(path, 'x'.repeat(100));
-    expect(parseError(() => readInputFile(path, { format: 'f', maxBytes: 99 })).message).toBe(
+    expect((await parseErrorAsync(() => readInputFile(path, { format: 'f', maxBytes: 99 }))).message).toBe(
       `f:${path}: 100 bytes, more than the 99-byte limit; refused`,
     );
     expect(readInputFile(path, { format: 'f', maxBytes: 100 }).toString()).toBe('x'.repeat(100));

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FindingRow } from '@ibwatch/fabric';
+import { createFindingsRepo } from '../db/findings-repo.ts';
 import { appOf, auth, ncclFixture, testContext } from '../test-support.ts';
 
 const GDR_OFF = 'all_reduce_perf.gdr-disabled.multinode.good.txt';
@@ -43,7 +44,7 @@ describe('a resolved nccl-tests finding', () => {
   });
 
   it('a link finding resolved by hand while still observed stays current', async () => {
-    const repo = (await import('../db/findings-repo.ts')).createFindingsRepo(ctx.db);
+    const repo = createFindingsRepo(ctx.db);
     const at = Date.now();
     const id = repo.open(
       {

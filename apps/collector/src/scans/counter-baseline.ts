@@ -1,7 +1,7 @@
 import { COUNTER_SPECS, CounterTableBuilder, PortIndex, type CounterName, type CounterTable } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import { baselineAt, createCountersRepo, lastValues } from '../db/counters-repo.ts';
-import { iterateSweepPorts, nodeDescriptions, portCount } from '../db/graph-queries.ts';
+import { iterateSweepPorts, nodeDescriptions, portCount, type SweepPortRow } from '../db/graph-queries.ts';
 import { topologyVersion } from '../db/topology-repo.ts';
 
 /** Counters whose per-sweep deltas are kept (sparse, non-zero only): errors, and congestion. */
@@ -118,7 +118,7 @@ export class CounterBaseline {
       // ("4X", "HDR") is ~5 MB less held for as long as the view lives.
       const one = new Map<string, string>();
       const shared = (v: string | null) => (v === null ? null : (one.get(v) ?? (one.set(v, v), v)));
-      for (const p of iterateSweepPorts(this.db) as Iterable<SweepPort>) {
+      for (const p of iterateSweepPorts(this.db)) {
         p.nodeGuid = shared(p.nodeGuid)!;
         p.widthActive = shared(p.widthActive);
         p.speedActive = shared(p.speedActive);
@@ -131,14 +131,7 @@ export class CounterBaseline {
 }
 
 /** A stored port as a sweep sees it: its row id, line rate and when it was first seen. */
-export interface SweepPort {
-  id: number;
-  nodeGuid: string;
-  portNum: number;
-  widthActive: string | null;
-  speedActive: string | null;
-  firstSeen: number;
-}
+export type SweepPort = SweepPortRow;
 
 export interface TopologyView {
   byPort: PortIndex<SweepPort>;

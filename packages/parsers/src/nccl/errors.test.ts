@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../common/parse-error.ts';
+import { parseError } from '../common/parse-error.test-helper.ts';
 import { fixture } from './fixtures.test-helper.ts';
 import { parseNcclTestsText } from './index.ts';
-
-function thrown(fn: () => unknown): ParseError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ParseError) return e;
-    throw e;
-  }
-  throw new Error('expected a ParseError');
-}
 
 describe('damaged nccl-tests output', () => {
   it('keeps complete rows of output cut mid-table, flags it truncated and names the line', () => {
@@ -52,7 +42,7 @@ describe('damaged nccl-tests output', () => {
   });
 
   it('throws on empty input', () => {
-    const err = thrown(() => parseNcclTestsText(fixture('empty.bad.txt'), { file: 'empty.bad.txt' }));
+    const err = parseError(() => parseNcclTestsText(fixture('empty.bad.txt'), { file: 'empty.bad.txt' }));
     expect(err).toMatchObject({ format: 'nccl-tests', file: 'empty.bad.txt', reason: 'empty input' });
     expect(err.line).toBeUndefined();
     expect(err.message).toBe('nccl-tests:empty.bad.txt: empty input');
@@ -60,14 +50,14 @@ describe('damaged nccl-tests output', () => {
   });
 
   it('throws on binary garbage naming line 1', () => {
-    const err = thrown(() => parseNcclTestsText(fixture('binary-garbage.bad.txt')));
+    const err = parseError(() => parseNcclTestsText(fixture('binary-garbage.bad.txt')));
     expect(err.line).toBe(1);
     expect(err.reason).toBe('binary data, not nccl-tests output');
     expect(err.text?.startsWith('\u007fELF')).toBe(true);
   });
 
   it('throws on a table header without rows, naming the header line', () => {
-    const err = thrown(() => parseNcclTestsText(fixture('header-only.bad.txt'), { file: 'h.txt' }));
+    const err = parseError(() => parseNcclTestsText(fixture('header-only.bad.txt'), { file: 'h.txt' }));
     expect(err.line).toBe(30);
     expect(err.reason).toBe('table header without result rows');
     expect(err.message).toMatch(/^nccl-tests:h\.txt:30: table header without result rows: "#\s+size\s+count/);
@@ -80,14 +70,14 @@ describe('damaged nccl-tests output', () => {
       '           8             2     float     sum      -1',
       '          16             4     float     sum      -1    123.2',
     ].join('\n');
-    const err = thrown(() => parseNcclTestsText(text));
+    const err = parseError(() => parseNcclTestsText(text));
     expect(err.line).toBe(2);
     expect(err.reason).toBe('no usable result rows; row has 5 fields, expected 13');
     expect(err.text).toBe('           8             2     float     sum      -1');
   });
 
   it('throws on text that is not nccl-tests output', () => {
-    const err = thrown(() => parseNcclTestsText('hello\nworld\n'));
+    const err = parseError(() => parseNcclTestsText('hello\nworld\n'));
     expect(err).toMatchObject({ line: 1, text: 'hello', reason: 'no nccl-tests result table found' });
   });
 
