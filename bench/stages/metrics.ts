@@ -3,6 +3,9 @@
  * scan, an SM scan and three PM sweeps of the generated tools (the later ones with the errors the
  * generator puts on a busy fabric's ports), through the app as server.ts builds it (inject: no
  * socket, so the figure is the collector's own work).
+ * Each figure is a scrape right after a PM sweep, as Prometheus meets it (the per-port families
+ * are rebuilt after each scan, off the scrape path, while someone scrapes); the note gives a
+ * new collector's first scrape, which builds everything.
  * - IBWATCH_METRICS_PORTS=problem: the ports with errors or a link not ok (target < 200 ms);
  * - off (the default): state gauges and counters only;
  * - all: every port's raw counters (about 1.2 million samples), for what it costs.
@@ -14,8 +17,8 @@ import { FakeFabricTools } from '../lib/fake-tools.ts';
 import { benchConfig, type Stage } from '../lib/stage.ts';
 import { median, times, type Row } from '../lib/stats.ts';
 
-// problem: issue 17's target. all: Prometheus' default scrape_timeout (10 s); one run, no
-// warm-up, as each is a 200 MB reply.
+// problem: issue 17's target. all: Prometheus' default scrape_timeout (10 s); one cold run, as
+// each is a 200 MB reply.
 const TARGETS: Record<string, number> = { off: 200, problem: 200, all: 10_000 };
 
 export const metricsStage: Stage = async (ctx) => {
@@ -30,30 +33,48 @@ export const metricsStage: Stage = async (ctx) => {
     if (r.status === 'failed') throw new Error(`${k} scan failed: ${r.error}`);
   }
   const rows: Row[] = [];
+  const scrape = async (app: Awaited<ReturnType<typeof buildApp>>): Promise<string> => {
+    const r = await app.inject('/metrics');
+    if (r.statusCode !== 200) throw new Error(`/metrics answered ${r.statusCode}`);
+    return r.body;
+  };
+  // What the collector does after each scan (metrics/port-cache.ts): runs on the next turn.
+  const afterScanWork = () => new Promise((resolve) => setImmediate(resolve));
   try {
     for (const mode of ['problem', 'off', 'all'] as const) {
       const app = await buildApp({ ...c, config: { ...config, metricsPorts: mode } });
       let body = '';
-      const ms = await times(
-        mode === 'all' ? 1 : ctx.runs,
-        async () => {
-          const r = await app.inject('/metrics');
-          if (r.statusCode !== 200) throw new Error(`/metrics answered ${r.statusCode}`);
-          body = r.body;
-        },
-        mode === 'all' ? 0 : 1,
-      );
+      // Cold: a new collector's first scrape builds everything on the scrape path.
+      const cold = await times(1, async () => {
+        body = await scrape(app);
+      });
+      // Each run: a PM sweep through the scan service, the work the collector does after it,
+      // then the scrape Prometheus makes. 'all' once: each is a 200 MB reply.
+      const warm: number[] = [];
+      if (mode !== 'all') {
+        for (let i = 0; i < ctx.runs; i++) {
+          const r = await c.scans.run('pm', 'cli');
+          if (r.status === 'failed') throw new Error(`pm scan failed: ${r.error}`);
+          await afterScanWork();
+          const t = performance.now();
+          body = await scrape(app);
+          warm.push(performance.now() - t);
+        }
+      }
       // Not app.close(): it closes the database the next mode's app reads.
       const series = body.split('\n').filter((l) => l && !l.startsWith('#')).length;
+      const figures = mode === 'all' ? cold : warm;
       rows.push({
         stage: 'metrics',
-        what: `scrape /metrics, IBWATCH_METRICS_PORTS=${mode}`,
+        what: `scrape /metrics, IBWATCH_METRICS_PORTS=${mode}${mode === 'all' ? '' : ', after a PM sweep'}`,
         size: sizeLabel(f),
-        value: median(ms),
+        value: median(figures),
         unit: 'ms',
-        runs: ms.length,
+        runs: figures.length,
         target: { op: '<', value: TARGETS[mode]! },
-        note: `${series} series, ${(body.length / 1e6).toFixed(2)} MB; max ${Math.max(...ms).toFixed(0)} ms`,
+        note:
+          `${series} series, ${(body.length / 1e6).toFixed(2)} MB; max ${Math.max(...figures).toFixed(0)} ms` +
+          (mode === 'all' ? '' : `; a new collector's first scrape ${cold[0]!.toFixed(0)} ms`),
       });
     }
   } finally {

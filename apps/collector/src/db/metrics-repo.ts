@@ -32,6 +32,13 @@ const REMOTE_ENDS = `SELECT l.id AS linkId, l.present AS present, e.pid AS pid, 
           WHERE @ids IS NULL OR b_port_id IN (SELECT value FROM json_each(@ids))) e
   JOIN links l ON l.id = e.lid JOIN ports r ON r.id = e.rid JOIN nodes rn ON rn.guid = r.node_guid`;
 
+/**
+ * The port `p` is an end of a known link. Two index lookups: a join on `a = p OR b = p` made
+ * SQLite walk every link (31k at 10k GPUs) for each scrape.
+ */
+const AT_A_LINK = `(EXISTS (SELECT 1 FROM links l WHERE l.a_port_id = p.id)
+  OR EXISTS (SELECT 1 FROM links l WHERE l.b_port_id = p.id))`;
+
 type PortRow = Omit<MetricsPort, 'remoteGuid' | 'remotePort' | 'remoteDescription'> & { id: number };
 
 /** Each port with the far end of its link: the present one, else the latest. */
@@ -71,6 +78,10 @@ function withRemotes(db: Db, ports: PortRow[], ids: number[] | null): MetricsPor
 export function createMetricsRepo(db: Db) {
   const lastSweepAt = db.prepare('SELECT MAX(at) FROM counter_deltas').pluck();
   return {
+    /** When the last stored sweep's deltas were taken (null before the second sweep). */
+    lastSweepDeltaAt(): number | null {
+      return lastSweepAt.get() as number | null;
+    },
     /** Per-port error increases of the last stored sweep (non-zero only, as stored). */
     lastSweepDeltas(): {
       guid: string;
@@ -111,10 +122,9 @@ export function createMetricsRepo(db: Db) {
     linkPortsDown(): { guid: string; port: number; description: string; physState: string | null }[] {
       return db
         .prepare(
-          `SELECT DISTINCT p.node_guid AS guid, p.port_num AS port, n.description AS description,
-             p.phys_state AS physState
-           FROM ports p JOIN nodes n ON n.guid = p.node_guid JOIN links l ON l.a_port_id = p.id OR l.b_port_id = p.id
-           WHERE p.state != 'Active'`,
+          `SELECT p.node_guid AS guid, p.port_num AS port, n.description AS description, p.phys_state AS physState
+           FROM ports p JOIN nodes n ON n.guid = p.node_guid
+           WHERE p.state != 'Active' AND ${AT_A_LINK}`,
         )
         .all() as never;
     },
@@ -146,8 +156,7 @@ export function createMetricsRepo(db: Db) {
           `SELECT p.node_guid AS guid, p.port_num AS port
            FROM links l JOIN ports p ON p.id IN (l.a_port_id, l.b_port_id)
            WHERE l.health != 'ok' AND (l.present = 1 OR l.health = 'down')
-           UNION SELECT p.node_guid, p.port_num FROM ports p JOIN links l ON l.a_port_id = p.id OR l.b_port_id = p.id
-           WHERE p.state != 'Active'`,
+           UNION SELECT p.node_guid, p.port_num FROM ports p WHERE p.state != 'Active' AND ${AT_A_LINK}`,
         )
         .all() as { guid: string; port: number }[];
     },

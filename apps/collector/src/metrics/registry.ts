@@ -53,9 +53,19 @@ for (const kind of Object.values(IMPORT_KINDS)) for (const status of STATUSES) i
 for (const counter of ERROR_COUNTERS) errorIncrements.labels(counter).inc(0);
 pmSweeps.inc(0);
 
+/** What `/metrics` does once a scan has finished (warm its per-port cache), per database. */
+const afterScan = new WeakMap<Db, () => void>();
+
+export function onScanObserved(db: Db, fn: () => void): void {
+  afterScan.set(db, fn);
+}
+
 /** Counts one finished scan or import (called once per scan by the pipeline, whatever its outcome). */
 export function observeScan(db: Db, row: ScanRow): void {
   if (row.status === 'running') return;
+  const after = afterScan.get(db);
+  // After this scan's commits, not inside them: a cache built here sees what the scan stored.
+  if (after && row.status !== 'failed') setImmediate(after);
   const imported = IMPORT_KINDS[row.kind];
   if (imported) imports.labels(imported, row.status).inc();
   else scans.labels(row.kind, row.status).inc();

@@ -2,6 +2,7 @@ import { STATUS_EXIT_CODE } from '@ibwatch/fabric';
 import type { RouteDeps } from '../routes/deps.ts';
 import { fabricStatusReport, PROCESS_STARTED_AT } from '../analysis/fabric-status.ts';
 import { createFabricQueries } from '../db/fabric-queries.ts';
+import { contentStamp, stamped } from '../db/stamps.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import { createMetricsRepo } from '../db/metrics-repo.ts';
 import { createNcclRepo } from '../db/nccl-repo.ts';
@@ -10,42 +11,59 @@ import { scheduledKinds } from '../scans/scheduler.ts';
 import { smState, smSummary } from '../queries/sm-view.ts';
 import type { Exposition } from './exposition.ts';
 
+type UnhealthyLink = ReturnType<ReturnType<typeof createFabricQueries>['unhealthyLinks']>[number];
+
 const SM_STATE: Record<string, number> = { NOTACTIVE: 0, DISCOVERING: 1, STANDBY: 2, MASTER: 3, UNKNOWN: -1 };
 const SEVERITIES = ['critical', 'major', 'minor', 'info'] as const;
 const IMPORT_KIND: Record<string, string> = { 'import-nccl': 'nccl', 'import-ibdiagnet': 'ibdiagnet' };
 
 /**
  * Gauges of the current state as the latest scans observed it: what the wall screen says, links,
- * ports, subnet managers, findings, scan freshness. Computed from the database on each scrape.
+ * ports, subnet managers, findings, scan freshness. Computed from the database on each scrape,
+ * except the counts over every port and link (69k ports at 10k GPUs), which are counted again
+ * only after a commit that changed the topology or a link's health.
  */
-export function stateFamilies(e: Exposition, deps: RouteDeps, now: number): void {
+export function createStateFamilies(deps: RouteDeps): (e: Exposition, now: number) => void {
   const repo = createMetricsRepo(deps.db);
-  statusFamilies(e, deps, now);
-  const states = repo.portsByState();
-  e.family(
-    'ibwatch_ports',
-    'gauge',
-    'Ports by logical state as of the last topology scan.',
-    states.map((r) => [{ state: r.state }, r.n]),
-  );
-  e.family(
-    'ibwatch_link_port_down',
-    'gauge',
-    'Ports of known links that are not Active (1 per port).',
-    repo
-      .linkPortsDown()
-      .map((r) => [
+  const fabric = createFabricQueries(deps.db, deps.names);
+  const nodesStamp = contentStamp(deps.db, () => fabric.nodesStamp());
+  const linksStamp = contentStamp(deps.db, () => fabric.linksStamp());
+  const both = () => `${nodesStamp()}|${linksStamp()}`;
+  const portsByState = stamped(nodesStamp, () => repo.portsByState());
+  const linkPortsDown = stamped(both, () => repo.linkPortsDown());
+  const linksByHealth = stamped(linksStamp, () => repo.linksByHealth());
+  const unhealthyLinks = stamped(both, () => fabric.unhealthyLinks());
+  return (e, now) => {
+    statusFamilies(e, deps, now, unhealthyLinks());
+    e.family(
+      'ibwatch_ports',
+      'gauge',
+      'Ports by logical state as of the last topology scan.',
+      portsByState().map((r) => [{ state: r.state }, r.n]),
+    );
+    e.family(
+      'ibwatch_link_port_down',
+      'gauge',
+      'Ports of known links that are not Active (1 per port).',
+      linkPortsDown().map((r) => [
         { guid: r.guid, port: r.port, node: deps.names.name(r.guid, r.description), phys_state: r.physState ?? '' },
         1,
       ]),
-  );
-  const health = repo.linksByHealth();
-  e.family(
-    'ibwatch_links',
-    'gauge',
-    'Links by health (ok, errors, degraded, down) as the latest scans observed them.',
-    ['ok', 'errors', 'degraded', 'down'].map((h) => [{ health: h }, health.find((x) => x.health === h)?.n ?? 0]),
-  );
+    );
+    const health = linksByHealth();
+    e.family(
+      'ibwatch_links',
+      'gauge',
+      'Links by health (ok, errors, degraded, down) as the latest scans observed them.',
+      ['ok', 'errors', 'degraded', 'down'].map((h) => [{ health: h }, health.find((x) => x.health === h)?.n ?? 0]),
+    );
+    otherFamilies(e, deps, now);
+  };
+}
+
+/** SMs, scans, findings and nccl: small tables, read on each scrape. */
+function otherFamilies(e: Exposition, deps: RouteDeps, now: number): void {
+  const repo = createMetricsRepo(deps.db);
   smFamilies(e, deps, now);
   scanFamilies(e, deps);
   const open = repo.openFindings();
@@ -72,7 +90,7 @@ export function stateFamilies(e: Exposition, deps: RouteDeps, now: number): void
 }
 
 /** What the wall screen says: the status word, what is broken now, links not ok by name, findings now. */
-function statusFamilies(e: Exposition, deps: RouteDeps, now: number): void {
+function statusFamilies(e: Exposition, deps: RouteDeps, now: number, unhealthy: UnhealthyLink[]): void {
   const report = fabricStatusReport(deps.db, deps.names, deps.config, smSummary(deps, now), now, PROCESS_STARTED_AT);
   const word = report.fabricStatus.word;
   e.family(
@@ -103,20 +121,18 @@ function statusFamilies(e: Exposition, deps: RouteDeps, now: number): void {
     'ibwatch_link_unhealthy',
     'gauge',
     'Links whose health is not ok as the latest scans observed them (1 per link; the topology colour).',
-    createFabricQueries(deps.db, deps.names)
-      .unhealthyLinks()
-      .map((l) => [
-        {
-          health: l.health,
-          a_guid: l.a.guid,
-          a_port: l.a.port,
-          a_node: l.a.name,
-          b_guid: l.b.guid,
-          b_port: l.b.port,
-          b_node: l.b.name,
-        },
-        1,
-      ]),
+    unhealthy.map((l) => [
+      {
+        health: l.health,
+        a_guid: l.a.guid,
+        a_port: l.a.port,
+        a_node: l.a.name,
+        b_guid: l.b.guid,
+        b_port: l.b.port,
+        b_node: l.b.name,
+      },
+      1,
+    ]),
   );
   const current = createFindingsRepo(deps.db).countCurrentBySeverity();
   e.family(

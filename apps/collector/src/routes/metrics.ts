@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from './deps.ts';
 import { Exposition } from '../metrics/exposition.ts';
-import { portFamilies } from '../metrics/ports.ts';
+import { cachedPortFamilies } from '../metrics/port-cache.ts';
 import { registry } from '../metrics/registry.ts';
-import { stateFamilies } from '../metrics/state.ts';
+import { createStateFamilies } from '../metrics/state.ts';
 
 /**
  * `/metrics` in the Prometheus text format, so sites on Prometheus/Grafana scrape each fabric's
@@ -12,12 +12,15 @@ import { stateFamilies } from '../metrics/state.ts';
  * IBWATCH_METRICS_PORTS asks for them. docs/metrics.md lists every family.
  */
 export async function metricsRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const stateFamilies = createStateFamilies(deps);
+  const portsText = cachedPortFamilies(deps);
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
     const e = new Exposition();
-    stateFamilies(e, deps, Date.now());
-    portFamilies(e, deps);
+    stateFamilies(e, Date.now());
     // prom-client separates families by blank lines: valid, but one family per block reads the same.
     const counters = (await registry.metrics()).replace(/\n\n+/g, '\n');
-    return reply.type('text/plain; version=0.0.4; charset=utf-8').send(counters + e.text());
+    return reply
+      .type('text/plain; version=0.0.4; charset=utf-8')
+      .send(Buffer.concat([Buffer.from(counters + e.text()), portsText()]));
   });
 }
