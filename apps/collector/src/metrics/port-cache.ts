@@ -41,7 +41,12 @@ export function cachedPortFamilies(deps: RouteDeps): () => Buffer {
     return bytes;
   };
   onScanObserved(deps.db, () => {
-    if (Date.now() - scrapedAt < WARM_WHILE_SCRAPED_MS) build();
+    if (Date.now() - scrapedAt >= WARM_WHILE_SCRAPED_MS || !deps.db.open) return;
+    try {
+      build();
+    } catch {
+      // Only a head start: the next scrape builds it again and answers with the error if it persists.
+    }
   });
   return () => {
     scrapedAt = Date.now();
