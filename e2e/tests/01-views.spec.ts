@@ -109,5 +109,8 @@ test.describe('every view loads with real lab data', () => {
       ).toBeVisible();
     }
     await expect(page.locator('[data-testid="scan-row"][data-status="failed"]')).toHaveCount(0);
+    // The e2e collector pushes alerts nowhere: the Notifications card says so, with no failure rows.
+    await expect(page.getByTestId('notifications').getByTestId('notify-none')).toBeVisible();
+    await expect(page.getByTestId('notify-failure')).toHaveCount(0);
   });
 });

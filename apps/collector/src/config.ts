@@ -4,6 +4,7 @@ import type { ExpectedRate, LinkSpeed, LinkWidth } from '@ibwatch/fabric';
 import { LANE_GBPS, NCCL_MAX_BUSBW_GBS, normalizeGuid, WIDTH_LANES } from '@ibwatch/fabric';
 import { cronIntervalMs } from './cadence.ts';
 import { readPeerSettings } from './fleet/peers-config.ts';
+import { readNotifySettings, type NotifySettings } from './notify/notify-config.ts';
 import { parseTokens, type NamedToken } from './tokens.ts';
 
 export type SourceKind = 'lab' | 'diags' | 'ibdiagnet' | 'import-only';
@@ -69,6 +70,8 @@ export interface Config {
    * (errors in the last sweep, a link not ok or not Active), or every port of the last sweep.
    */
   metricsPorts: MetricsPorts;
+  /** Alerts pushed to Alertmanager and a webhook (notify/notify-config.ts, docs/alerting.md). */
+  notify: NotifySettings;
   /** Settings accepted but worth a warning at start-up (deprecated variables). */
   notices: string[];
 }
@@ -168,7 +171,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`IBWATCH_LOG_LEVEL=${JSON.stringify(logLevel)}: expected one of ${LOG_LEVELS.join(', ')}`);
 
-  const notices: string[] = [...fleet.notices];
+  const notifySettings = readNotifySettings(env, int);
+  problems.push(...notifySettings.problems);
+  const notices: string[] = [...fleet.notices, ...notifySettings.notices];
   const cronPm = cronExpr('IBWATCH_CRON_PM', '0 * * * * *');
   // IBWATCH_AUTO_RESOLVE_SWEEPS counted clean sweeps, whose meaning depended on the cadence (10
   // sweeps were 10 min of PM and 100 min of topology scans) and which also decided what colour a
@@ -231,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fabricName: fleet.fabricName,
     smGuids,
     metricsPorts,
+    notify: notifySettings.notify,
     notices,
   };
   if (problems.length > 0) throw new ConfigError(problems);

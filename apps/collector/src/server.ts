@@ -7,6 +7,8 @@ import { startMaintenance } from './scans/maintenance.ts';
 import { startDropDirWatcher } from './scans/drop-dir.ts';
 import { refreshLinkHealth } from './scans/link-health-store.ts';
 import { writeTransaction, type Db } from './db/open-db.ts';
+import { createNotifier } from './notify/notifier.ts';
+import { notifyingScans } from './notify/notifying-scans.ts';
 
 export async function serve(): Promise<void> {
   let config;
@@ -19,9 +21,16 @@ export async function serve(): Promise<void> {
     }
     throw err;
   }
-  const ctx = await openContext(config);
+  const opened = await openContext(config);
+  // Alerts out (docs/alerting.md): every scan, whatever triggered it, tells the notifier.
+  let log: { warn(obj: unknown, msg?: string): void } | null = null;
+  const notifier = createNotifier(opened.db, config, opened.names, { log: { warn: (o, m) => log?.warn(o, m) } });
+  const ctx = { ...opened, scans: notifyingScans(opened.scans, notifier) };
   const app = await buildApp({ ...ctx, logger: { level: config.logLevel } });
   for (const w of [...ctx.nameWarnings, ...config.notices]) app.log.warn(w);
+  log = app.log;
+  notifier.start();
+  if (notifier.targets.length) app.log.info({ targets: notifier.targets }, 'alerts are pushed');
   recolourLinks(ctx.db, app.log);
   const scheduler = startScheduler(config, ctx.scans, app.log);
   const maintenance = startMaintenance(ctx.db, config, app.log);
@@ -36,6 +45,7 @@ export async function serve(): Promise<void> {
     scheduler.stop();
     maintenance.stop();
     dropDir?.stop();
+    notifier.stop();
     await app.close();
     process.exit(0);
   };

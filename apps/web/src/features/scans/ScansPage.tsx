@@ -10,6 +10,7 @@ import { formatDuration } from '../../lib/time.ts';
 import { enumParam, href, setQuery, useLocation } from '../../router.ts';
 import { SCHEDULED_KINDS } from '../overview/overview.ts';
 import { NcclImportForm } from './NcclImportForm.tsx';
+import { Notifications } from './Notifications.tsx';
 import { anyRunning, summaryText } from './scans.ts';
 
 const LIMITS = ['50', '200', '1000'] as const;
@@ -124,6 +125,7 @@ export default function ScansPage() {
         {(scans) => <ScanTable scans={scans} />}
       </Async>
       <NcclImportForm />
+      <Notifications />
     </section>
   );
 }
