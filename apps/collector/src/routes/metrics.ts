@@ -4,6 +4,7 @@ import { Exposition } from '../metrics/exposition.ts';
 import { portFamilies } from '../metrics/ports.ts';
 import { registry } from '../metrics/registry.ts';
 import { stateFamilies } from '../metrics/state.ts';
+import { replySchema } from '@ibwatch/fabric/api-schemas';
 
 /**
  * `/metrics` in the Prometheus text format, so sites on Prometheus/Grafana scrape each fabric's
@@ -12,7 +13,7 @@ import { stateFamilies } from '../metrics/state.ts';
  * IBWATCH_METRICS_PORTS asks for them. docs/metrics.md lists every family.
  */
 export async function metricsRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/metrics', { schema: { hide: true, response: replySchema('GET /metrics') } }, async (_req, reply) => {
     const e = new Exposition();
     stateFamilies(e, deps, Date.now());
     portFamilies(e, deps);
