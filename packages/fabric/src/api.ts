@@ -15,3 +15,4 @@ export type * from './api/nccl.ts';
 export type * from './api/fleet.ts';
 export type * from './api/firmware.ts';
 export type * from './api/routes.ts';
+export type * from './api/paths.ts';
