@@ -1,10 +1,11 @@
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { authHook } from './auth.ts';
+import { checkReplies } from './reply-check.ts';
 import { securityHeaders } from './security-headers.ts';
 import { registerRoutes } from './routes/index.ts';
 import { schemaErrorMessage } from './validation-message.ts';
@@ -13,7 +14,10 @@ import type { RouteDeps } from './routes/deps.ts';
 import { VERSION } from './version.ts';
 
 /** What the app is built with: what its routes are registered with. */
-export type AppDeps = RouteDeps;
+export type AppDeps = RouteDeps & {
+  /** Called for every route as it is registered (the contract test walks them). */
+  onRoute?: (route: RouteOptions) => void;
+};
 
 /** Builds the Fastify app without listening: what server.ts runs and what tests `inject()` into. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -51,6 +55,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  // Before the routes: the check learns each route's schema as it is registered.
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
+  if (config.checkReplies) checkReplies(app, (message) => process.stderr.write(`${message}\n`));
 
   app.decorateRequest('tokenName', null);
   app.addHook('onRequest', authHook(config.tokens, config.readsNeedToken));

@@ -21,6 +21,8 @@ export interface Config {
   tokens: NamedToken[];
   /** When true, reads need the token as well. */
   readsNeedToken: boolean;
+  /** Check every reply against its route's schema, strictly (reply-check.ts): for tests. */
+  checkReplies: boolean;
   source: SourceKind;
   labDir: string;
   expectedRate: ExpectedRate;
@@ -200,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     token,
     tokens,
     readsNeedToken: bool('IBWATCH_READS_NEED_TOKEN', false),
+    checkReplies: bool('IBWATCH_CHECK_REPLIES', false),
     source,
     labDir: resolve(str('IBWATCH_LAB_DIR', resolve(REPO_ROOT, '.lab'))),
     expectedRate: { width: w, speed: s },

@@ -3,6 +3,7 @@
  * (route matching, query parse/serialise) are tested in router.test.ts; the hooks at the
  * bottom only subscribe React to location changes.
  */
+import type { QueryString } from '@ibwatch/fabric';
 import { useSyncExternalStore } from 'react';
 
 export type Route =
@@ -62,19 +63,22 @@ export function parseQuery(search: string): Query {
  * Serialise a query with keys sorted, so the same state always gives the same URL
  * (pasteable in an incident chat, comparable in tests). Empty/undefined/null values are dropped.
  */
-export function serializeQuery(q: Record<string, string | number | boolean | null | undefined>): string {
+export function serializeQuery(q: Record<string, string | number | boolean | null | undefined>): QueryString {
   const keys = Object.keys(q)
     .filter((k) => q[k] !== undefined && q[k] !== null && q[k] !== '' && q[k] !== false)
     .sort();
   if (keys.length === 0) return '';
   const p = new URLSearchParams();
   for (const k of keys) p.set(k, q[k] === true ? '1' : String(q[k]));
-  return '?' + p.toString();
+  return `?${p.toString()}`;
 }
 
 /** `href('/ports', {q: 'leaf'})` → `/ports?q=leaf`. */
-export function href(path: string, q: Record<string, string | number | boolean | null | undefined> = {}): string {
-  return path + serializeQuery(q);
+export function href<P extends string>(
+  path: P,
+  q: Record<string, string | number | boolean | null | undefined> = {},
+): `${P}${QueryString}` {
+  return `${path}${serializeQuery(q)}`;
 }
 
 /** Path of a port detail page; GUIDs are URL-safe but encode anyway. */

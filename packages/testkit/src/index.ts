@@ -58,6 +58,8 @@ export function testCollectorEnv(dir: string, env: Record<string, string> = {}):
     IBWATCH_IBDIAGNET_OUT: join(dir, 'ibdiagnet'),
     IBWATCH_TOKEN: TEST_TOKEN,
     IBWATCH_GRACE_PERIOD_MIN: '0',
+    // Every reply checked strictly against its schema: a field missing from one fails the test.
+    IBWATCH_CHECK_REPLIES: 'true',
     ...env,
   };
 }

@@ -7,6 +7,7 @@ import { createTopologyJson } from '../db/topology-json.ts';
 import { ReplyCache } from './reply-cache.ts';
 import { PROCESS_STARTED_AT } from '../analysis/fabric-status.ts';
 import { createSummaryBuilder } from '../analysis/summary.ts';
+import { replySchema } from '@ibwatch/fabric/api-schemas';
 
 /**
  * The summary has time windows (failovers in 24 h, nccl over 30 d) and scan freshness that move
@@ -37,6 +38,7 @@ export async function fabricRoutes(app: FastifyInstance, deps: RouteDeps): Promi
         description:
           'Fabric health at a glance: status word (OK, DEGRADED, STALE, CRITICAL), what is broken now, what was ' +
           'fixed lately, scan freshness, counts, SM status, last scans, nccl trend, findings now by severity.',
+        response: replySchema('GET /api/summary'),
       },
     },
     async (req, reply) => summaryCache.send(req, reply, '', () => summary(Date.now(), PROCESS_STARTED_AT)),
@@ -44,7 +46,12 @@ export async function fabricRoutes(app: FastifyInstance, deps: RouteDeps): Promi
 
   app.get<{ Reply: TopologyReply }>(
     '/api/topology',
-    { schema: { description: 'Every node with its tier, rail and rack, and every link with its health.' } },
+    {
+      schema: {
+        description: 'Every node with its tier, rail and rack, and every link with its health.',
+        response: replySchema('GET /api/topology'),
+      },
+    },
     // The text of a TopologyReply: {generatedAt, nodes, links}, the links serialised by SQLite.
     async (req, reply) =>
       topologyCache.sendJson(

@@ -7,6 +7,7 @@ import { WorklistCache } from '../analysis/worklist-cache.ts';
 import { worklistCsv } from '../queries/worklist-csv.ts';
 import { writeStamp } from '../db/stamps.ts';
 import { ReplyCache } from './reply-cache.ts';
+import { replySchema } from '@ibwatch/fabric/api-schemas';
 
 const WRITE_LIMIT = { rateLimit: { max: 120, timeWindow: '1 minute' } };
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
@@ -72,6 +73,7 @@ export async function findingRoutes(app: FastifyInstance, deps: RouteDeps): Prom
             limit: { type: 'integer', minimum: 1, maximum: 10000, default: 500 },
           },
         },
+        response: replySchema('GET /api/findings'),
       },
     },
     async (req, reply) => {
@@ -94,6 +96,7 @@ export async function findingRoutes(app: FastifyInstance, deps: RouteDeps): Prom
       schema: {
         description: 'One finding with its history (opened, acknowledged, resolved: when, by which token, why).',
         params: idParams,
+        response: replySchema('GET /api/findings/:id'),
       },
     },
     async (req, reply) => detail(req.params.id) ?? reply.code(404).send(notFound(req.params.id)),
@@ -132,6 +135,7 @@ export async function findingRoutes(app: FastifyInstance, deps: RouteDeps): Prom
         security: [{ bearer: [] }],
         params: idParams,
         body: actionBody,
+        response: replySchema('POST /api/findings/:id/ack'),
       },
     },
     action('acknowledged'),
@@ -151,6 +155,7 @@ export async function findingRoutes(app: FastifyInstance, deps: RouteDeps): Prom
         security: [{ bearer: [] }],
         params: idParams,
         body: actionBody,
+        response: replySchema('POST /api/findings/:id/resolve'),
       },
     },
     action('resolved'),
@@ -162,6 +167,7 @@ export async function findingRoutes(app: FastifyInstance, deps: RouteDeps): Prom
       schema: {
         description: 'Ranked physical links to act on (one entry per cable, both ends).',
         querystring: worklistQuery,
+        response: replySchema('GET /api/worklist'),
       },
     },
     async (req, reply) => {
@@ -178,6 +184,7 @@ export async function findingRoutes(app: FastifyInstance, deps: RouteDeps): Prom
       schema: {
         description: 'The worklist as CSV (UTF-8 with a BOM for Excel, formula-safe); same filters and sort.',
         querystring: worklistQuery,
+        response: replySchema('GET /api/worklist.csv'),
       },
     },
     async (req, reply) =>

@@ -4,6 +4,7 @@ import type { RouteDeps } from './deps.ts';
 import { createIbdiagnetRepo } from '../db/ibdiagnet-repo.ts';
 import { writeStamp } from '../db/stamps.ts';
 import { ReplyCache } from './reply-cache.ts';
+import { replySchema } from '@ibwatch/fabric/api-schemas';
 
 /** Firmware inventory from ibdiagnet runs: device, PSID, versions, the stragglers. */
 export async function firmwareRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -17,6 +18,7 @@ export async function firmwareRoutes(app: FastifyInstance, deps: RouteDeps): Pro
         description:
           'Firmware per device and PSID from the newest ibdiagnet runs: versions, node counts, and the nodes ' +
           'behind the newest version.',
+        response: replySchema('GET /api/firmware'),
       },
     },
     async (req, reply) =>

@@ -5,6 +5,7 @@ import { VERSION } from '../version.ts';
 import { PROCESS_STARTED_AT } from '../analysis/fabric-status.ts';
 import { createSummaryBuilder } from '../analysis/summary.ts';
 import { createFleet } from '../fleet/fleet-service.ts';
+import { replySchema } from '@ibwatch/fabric/api-schemas';
 
 /**
  * The fleet wall (`/fleet` in the dashboard): this fabric and every peer's (IBWATCH_PEERS), each
@@ -29,6 +30,7 @@ export async function fleetRoutes(app: FastifyInstance, deps: RouteDeps): Promis
           'Every fabric of IBWATCH_PEERS and this one: status word, broken-now rows, SM state, freshness. A peer ' +
           'that does not answer is UNREACHABLE, one whose answer cannot be used is ERROR, with the reason and its ' +
           'last summary (stale). The fleet word is the worst. Peers are read at most every 5 s.',
+        response: replySchema('GET /api/fleet'),
       },
     },
     async () => fleet.reply(),

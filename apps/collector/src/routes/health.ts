@@ -3,6 +3,7 @@ import type { HealthReply, WhoamiReply } from '@ibwatch/fabric';
 import type { RouteDeps } from './deps.ts';
 import { VERSION } from '../version.ts';
 import { createScansRepo } from '../db/scans-repo.ts';
+import { replySchema } from '@ibwatch/fabric/api-schemas';
 
 const started = Date.now();
 
@@ -13,18 +14,7 @@ export async function healthRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     {
       schema: {
         description: 'Liveness: the process answers.',
-        response: {
-          200: {
-            type: 'object',
-            required: ['status', 'version', 'source', 'uptimeS'],
-            properties: {
-              status: { type: 'string' },
-              version: { type: 'string' },
-              source: { type: 'string' },
-              uptimeS: { type: 'number' },
-            },
-          },
-        },
+        response: replySchema('GET /api/health'),
       },
     },
     async () => ({
@@ -36,7 +26,12 @@ export async function healthRoutes(app: FastifyInstance, deps: RouteDeps): Promi
   );
   app.get(
     '/api/ready',
-    { schema: { description: 'Readiness: the database answers and at least one scan or import has completed.' } },
+    {
+      schema: {
+        description: 'Readiness: the database answers and at least one scan or import has completed.',
+        response: replySchema('GET /api/ready'),
+      },
+    },
     async (_req, reply) => {
       const ok = scans.completedCount();
       if (ok === 0) return reply.code(503).send({ ready: false, reason: 'no completed scan yet' });
@@ -50,6 +45,7 @@ export async function healthRoutes(app: FastifyInstance, deps: RouteDeps): Promi
         description:
           'The name of the bearer token sent (IBWATCH_TOKENS), null without a valid one: what acknowledgements ' +
           'will be recorded under.',
+        response: replySchema('GET /api/whoami'),
       },
     },
     async (req) => ({ name: req.tokenName }),

@@ -4,6 +4,7 @@ import { Exposition } from '../metrics/exposition.ts';
 import { cachedPortFamilies } from '../metrics/port-cache.ts';
 import { registry } from '../metrics/registry.ts';
 import { createStateFamilies } from '../metrics/state.ts';
+import { replySchema } from '@ibwatch/fabric/api-schemas';
 
 /**
  * `/metrics` in the Prometheus text format, so sites on Prometheus/Grafana scrape each fabric's
@@ -14,7 +15,7 @@ import { createStateFamilies } from '../metrics/state.ts';
 export async function metricsRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const stateFamilies = createStateFamilies(deps);
   const portsText = cachedPortFamilies(deps);
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/metrics', { schema: { hide: true, response: replySchema('GET /metrics') } }, async (_req, reply) => {
     const e = new Exposition();
     stateFamilies(e, Date.now());
     // prom-client separates families by blank lines: valid, but one family per block reads the same.

@@ -13,6 +13,7 @@ import { createFindingsRepo, toFindingRow } from '../db/findings-repo.ts';
 import { topologyVersion } from '../db/topology-repo.ts';
 import { windowProblems } from '../queries/nccl-checks.ts';
 import { failureKind, RETRY_AFTER_S } from '../queries/scan-failure.ts';
+import { replySchema } from '@ibwatch/fabric/api-schemas';
 
 const labelsSchema = {
   type: 'object',
@@ -55,6 +56,7 @@ export async function ncclRoutes(app: FastifyInstance, deps: RouteDeps): Promise
             limit: { type: 'integer', minimum: 1, maximum: 10000, default: 500 },
           },
         },
+        response: replySchema('GET /api/nccl/runs'),
       },
     },
     async (req) => repo.list(req.query),
@@ -68,6 +70,7 @@ export async function ncclRoutes(app: FastifyInstance, deps: RouteDeps): Promise
           'One run: per-size rows, GDR evidence, import warnings, and the fabric findings open during its ' +
           "window on its hosts' links and the switches above them (plus SM findings).",
         params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
+        response: replySchema('GET /api/nccl/runs/:id'),
       },
     },
     async (req, reply) => {
@@ -134,6 +137,7 @@ export async function ncclRoutes(app: FastifyInstance, deps: RouteDeps): Promise
             finishedAt: { type: 'integer', minimum: 0 },
           },
         },
+        response: replySchema('POST /api/nccl-runs'),
       },
     },
     async (req, reply) => {

@@ -9,6 +9,7 @@ import { createCounterHistory } from '../db/counter-history.ts';
 import { writeStamp } from '../db/stamps.ts';
 import { ReplyCache } from './reply-cache.ts';
 import { worstHealth } from '../queries/link-health.ts';
+import { replySchema } from '@ibwatch/fabric/api-schemas';
 
 const RANGES = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
 /** A history's window moves with the clock: an old point may linger this long without a write. */
@@ -61,6 +62,7 @@ export async function portRoutes(app: FastifyInstance, deps: RouteDeps): Promise
             offset: { type: 'integer', minimum: 0, default: 0 },
           },
         },
+        response: replySchema('GET /api/ports'),
       },
     },
     async (req) => q.ports(req.query),
@@ -74,6 +76,7 @@ export async function portRoutes(app: FastifyInstance, deps: RouteDeps): Promise
           'One port: state, speed/width actual vs enabled vs supported vs expected, remote end, findings, ' +
           'and the health of its link now.',
         params: portParams,
+        response: replySchema('GET /api/ports/:guid/:port'),
       },
     },
     async (req, reply) => {
@@ -127,6 +130,7 @@ export async function portRoutes(app: FastifyInstance, deps: RouteDeps): Promise
           additionalProperties: false,
           properties: { range: { type: 'string', enum: Object.keys(RANGES), default: '24h' } },
         },
+        response: replySchema('GET /api/ports/:guid/:port/counters'),
       },
     },
     async (req, reply) => {

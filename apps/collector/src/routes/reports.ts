@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { BandwidthReport } from '@ibwatch/fabric';
 import type { RouteDeps } from './deps.ts';
 import { bandwidthCsv, bandwidthReporter, isoDay } from '../queries/bandwidth-report.ts';
+import { replySchema } from '@ibwatch/fabric/api-schemas';
 
 const query = {
   type: 'object',
@@ -18,13 +19,20 @@ export async function reportRoutes(app: FastifyInstance, deps: RouteDeps): Promi
         description:
           'Bandwidth report for a period (default: the last 7 days) by the time runs happened; from/to epoch ms.',
         querystring: query,
+        response: replySchema('GET /api/reports/bandwidth'),
       },
     },
     async (req) => build(req.query),
   );
   app.get<{ Querystring: { from?: number; to?: number } }>(
     '/api/reports/bandwidth.csv',
-    { schema: { description: 'The bandwidth report as CSV.', querystring: query } },
+    {
+      schema: {
+        description: 'The bandwidth report as CSV.',
+        querystring: query,
+        response: replySchema('GET /api/reports/bandwidth.csv'),
+      },
+    },
     async (req, reply) => {
       const r = build(req.query);
       return reply

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ScanRow } from '@ibwatch/fabric';
 import type { RouteDeps } from './deps.ts';
 import { createScansRepo } from '../db/scans-repo.ts';
+import { replySchema } from '@ibwatch/fabric/api-schemas';
 
 const WRITE_LIMIT = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 
@@ -22,6 +23,7 @@ export async function scanRoutes(app: FastifyInstance, deps: RouteDeps): Promise
             status: { type: 'string', enum: ['running', 'ok', 'partial', 'failed'] },
           },
         },
+        response: replySchema('GET /api/scans'),
       },
     },
     async (req) => scans.list(req.query),
@@ -29,7 +31,12 @@ export async function scanRoutes(app: FastifyInstance, deps: RouteDeps): Promise
 
   app.get<{ Params: { id: number } }>(
     '/api/scans/:id',
-    { schema: { params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] } } },
+    {
+      schema: {
+        params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] },
+        response: replySchema('GET /api/scans/:id'),
+      },
+    },
     async (req, reply) =>
       scans.get(req.params.id) ??
       reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no scan ${req.params.id}` }),
@@ -48,6 +55,7 @@ export async function scanRoutes(app: FastifyInstance, deps: RouteDeps): Promise
           required: ['kind'],
           properties: { kind: { type: 'string', enum: ['pm', 'sm', 'topology', 'ibdiagnet'] } },
         },
+        response: replySchema('POST /api/scans'),
       },
     },
     async (req, reply) => {

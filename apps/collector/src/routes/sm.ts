@@ -3,6 +3,7 @@ import type { SmRelearnReply, SmReply } from '@ibwatch/fabric';
 import type { RouteDeps } from './deps.ts';
 import { smReply } from '../queries/sm-view.ts';
 import { RelearnRefused, relearnSms } from '../scans/service.ts';
+import { replySchema } from '@ibwatch/fabric/api-schemas';
 
 export async function smRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   app.get<{ Querystring: { events: number }; Reply: SmReply }>(
@@ -17,6 +18,7 @@ export async function smRoutes(app: FastifyInstance, deps: RouteDeps): Promise<v
           additionalProperties: false,
           properties: { events: { type: 'integer', minimum: 1, maximum: 5000, default: 200 } },
         },
+        response: replySchema('GET /api/sms'),
       },
     },
     async (req) => smReply(deps, Date.now(), req.query.events),
@@ -32,6 +34,7 @@ export async function smRoutes(app: FastifyInstance, deps: RouteDeps): Promise<v
           'runs SM scans); known SMs not answering then are forgotten. 409 when IBWATCH_SM_GUIDS sets the list. ' +
           'Needs the bearer token.',
         security: [{ bearer: [] }],
+        response: replySchema('POST /api/sms/relearn'),
       },
     },
     async (_req, reply) => {

@@ -3,6 +3,7 @@
  * contract). Failures become `ApiError(status, message)` with the API's own message, so views
  * can show it verbatim; status 0 means the request never got an HTTP answer.
  */
+import type { HttpMethod, ReplyOf } from '@ibwatch/fabric';
 import { getToken } from './token.ts';
 
 export class ApiError extends Error {
@@ -27,7 +28,7 @@ export function errorMessage(status: number, body: unknown, statusText = ''): st
   return `HTTP ${status}${statusText ? ' ' + statusText : ''}`;
 }
 
-async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+async function request<T>(method: HttpMethod, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = getToken();
@@ -55,11 +56,16 @@ async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown, 
   return parsed as T;
 }
 
+/**
+ * Typed per endpoint: the reply type is the route's in the contract (`ReplyOf`, from the same
+ * schemas the collector declares), so `api.get('/api/worklist')` is a `Promise<WorklistEntry[]>`,
+ * and the reply of a path no route answers is `never` (using it does not compile).
+ */
 export const api = {
-  get<T>(path: string, signal?: AbortSignal): Promise<T> {
-    return request<T>('GET', path, undefined, signal);
+  get<P extends string>(path: P, signal?: AbortSignal): Promise<ReplyOf<'GET', P>> {
+    return request('GET', path, undefined, signal);
   },
-  post<T>(path: string, body: unknown = {}): Promise<T> {
-    return request<T>('POST', path, body);
+  post<P extends string>(path: P, body: unknown = {}): Promise<ReplyOf<'POST', P>> {
+    return request('POST', path, body);
   },
 };

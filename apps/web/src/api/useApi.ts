@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ReplyOf } from '@ibwatch/fabric';
 import { api, ApiError } from './client.ts';
 
 export interface ApiState<T> {
@@ -14,7 +15,10 @@ export interface ApiState<T> {
  * GET `path` (null = skip) and keep the last good data while refetching, so an auto-refreshing
  * wall screen never blanks. `refreshMs` polls; a failed poll keeps old data and sets `error`.
  */
-export function useApi<T>(path: string | null, opts: { refreshMs?: number } = {}): ApiState<T> {
+export function useApi<P extends string, T = ReplyOf<'GET', P>>(
+  path: P | null,
+  opts: { refreshMs?: number } = {},
+): ApiState<T> {
   const [state, setState] = useState<Omit<ApiState<T>, 'reload'>>({
     data: undefined,
     error: undefined,
@@ -36,8 +40,8 @@ export function useApi<T>(path: string | null, opts: { refreshMs?: number } = {}
       error: samePath ? s.error : undefined,
     }));
     api
-      .get<T>(path, ctl.signal)
-      .then((data) => setState({ data, error: undefined, loading: false, updatedAt: Date.now() }))
+      .get(path, ctl.signal)
+      .then((data) => setState({ data: data as T, error: undefined, loading: false, updatedAt: Date.now() }))
       .catch((e: unknown) => {
         if (ctl.signal.aborted) return;
         const err = e instanceof ApiError ? e : new ApiError(0, e instanceof Error ? e.message : String(e));

@@ -1,4 +1,3 @@
-import type { PeersReply } from '@ibwatch/fabric';
 import { useApi } from '../api/useApi.ts';
 import { Link } from './Link.tsx';
 
@@ -8,7 +7,7 @@ import { Link } from './Link.tsx';
  * has no peers.
  */
 export function FabricsMenu() {
-  const { data } = useApi<PeersReply>('/api/peers');
+  const { data } = useApi('/api/peers');
   if (!data || data.peers.length === 0) return null;
   return (
     <details className="fabrics-menu" data-testid="fabrics-menu">

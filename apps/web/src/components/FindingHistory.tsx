@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { FindingDetail } from '@ibwatch/fabric';
 import { api } from '../api/client.ts';
 import { useApi } from '../api/useApi.ts';
 import { Async, Empty } from './States.tsx';
@@ -22,7 +21,7 @@ export const eventLabel = (event: string): string => EVENT_LABELS[event] ?? even
  * a note field to acknowledge or resolve with a reason.
  */
 export function FindingHistory({ id, actions, onChange }: { id: number; actions: boolean; onChange?: () => void }) {
-  const detail = useApi<FindingDetail>(`/api/findings/${id}`);
+  const detail = useApi(`/api/findings/${id}`);
   const [note, setNote] = useState('');
   const done = () => {
     setNote('');

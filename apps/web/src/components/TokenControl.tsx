@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import type { WhoamiReply } from '@ibwatch/fabric';
 import { api, ApiError } from '../api/client.ts';
 import { setToken, useToken } from '../api/token.ts';
 
@@ -18,7 +17,7 @@ function useTokenName(token: string): TokenName {
     }
     const ctl = new AbortController();
     api
-      .get<WhoamiReply>('/api/whoami', ctl.signal)
+      .get('/api/whoami', ctl.signal)
       .then((r) => setName(r.name ? { state: 'named', name: r.name } : { state: 'rejected' }))
       .catch((e: unknown) => {
         if (!ctl.signal.aborted)

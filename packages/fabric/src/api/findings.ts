@@ -2,28 +2,31 @@
  * Findings, their history, the whoami reply and the reseat worklist.
  * Part of the HTTP API contract (see ../api.ts).
  */
-import type { FindingState, Severity } from './common.ts';
-import type { LinkEnd } from './topology.ts';
+import { Dict, Int, Ms, NullMs, NullText, Nullable, type Static, Str, Strings, Text, Type } from './kit.ts';
+import { FindingStateSchema, SeveritySchema } from './common.ts';
+import { LinkEndSchema } from './topology.ts';
 
-export interface FindingRow {
-  id: number;
-  kind: string;
-  severity: Severity;
-  state: FindingState;
-  subjectType: 'port' | 'link' | 'sm' | 'run' | 'fabric';
-  subjectKey: string;
-  title: string;
-  evidence: Record<string, unknown>;
-  firstSeen: number;
-  lastSeen: number;
+const findingRowProperties = {
+  id: Int(),
+  kind: Text(),
+  severity: SeveritySchema,
+  state: FindingStateSchema,
+  subjectType: Str(['port', 'link', 'sm', 'run', 'fabric']),
+  subjectKey: Text(),
+  title: Text(),
+  evidence: Dict(Type.Unknown()),
+  firstSeen: Ms(),
+  lastSeen: Ms(),
   /**
    * When the first scan evaluating this kind no longer saw the condition; null while the latest
    * one still sees it. A cleared finding is not broken now; it resolves after the clean period.
    */
-  clearedAt: number | null;
-  resolvedAt: number | null;
-  acknowledgedBy: string | null;
-}
+  clearedAt: NullMs(),
+  resolvedAt: NullMs(),
+  acknowledgedBy: NullText(),
+};
+export const FindingRowSchema = Type.Object(findingRowProperties);
+export type FindingRow = Static<typeof FindingRowSchema>;
 
 /**
  * One step of a finding's history. `event` is `opened`, `cleared` (no longer observed),
@@ -32,36 +35,31 @@ export interface FindingRow {
  * an unknown one as it is. `by` is the name of the token that
  * made an API change (IBWATCH_TOKENS), null for the collector's own; `note` is the reason given.
  */
-export interface FindingEvent {
-  at: number;
-  event: string;
-  by: string | null;
-  note: string | null;
-}
+export const FindingEventSchema = Type.Object({ at: Ms(), event: Text(), by: NullText(), note: NullText() });
+export type FindingEvent = Static<typeof FindingEventSchema>;
 
 /** `GET /api/findings/:id`, and the reply of acknowledge and resolve: the finding with its history, oldest first. */
-export interface FindingDetail extends FindingRow {
-  history: FindingEvent[];
-}
+export const FindingDetailSchema = Type.Object({ ...findingRowProperties, history: Type.Array(FindingEventSchema) });
+export type FindingDetail = Static<typeof FindingDetailSchema>;
 
 /** `GET /api/whoami`: the name of the bearer token sent, null without a valid one. */
-export interface WhoamiReply {
-  name: string | null;
-}
+export const WhoamiReplySchema = Type.Object({ name: NullText() });
+export type WhoamiReply = Static<typeof WhoamiReplySchema>;
 
-export interface WorklistEntry {
-  rank: number;
-  findingIds: number[];
-  linkKey: string;
-  severity: Severity;
-  state: FindingState;
-  a: LinkEnd;
-  b: LinkEnd | null;
-  reasons: string[];
-  action: string;
-  cable: string | null;
-  firstSeen: number;
-  lastSeen: number;
+export const WorklistEntrySchema = Type.Object({
+  rank: Int(),
+  findingIds: Type.Array(Int()),
+  linkKey: Text(),
+  severity: SeveritySchema,
+  state: FindingStateSchema,
+  a: LinkEndSchema,
+  b: Nullable(LinkEndSchema),
+  reasons: Strings(),
+  action: Text(),
+  cable: NullText(),
+  firstSeen: Ms(),
+  lastSeen: Ms(),
   /** Set when no finding of the entry is observed any more (cleared at, latest of them); null while one is. */
-  clearedAt: number | null;
-}
+  clearedAt: NullMs(),
+});
+export type WorklistEntry = Static<typeof WorklistEntrySchema>;

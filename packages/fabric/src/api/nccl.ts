@@ -1,110 +1,125 @@
 /** nccl-tests runs and the bandwidth report. Part of the HTTP API contract (see ../api.ts). */
-import type { Severity } from './common.ts';
-import type { FindingRow } from './findings.ts';
+import { Int, Ms, NullInt, NullNum, NullText, type Static, Str, Strings, Text, Type } from './kit.ts';
+import { ScanRowSchema, SeveritySchema } from './common.ts';
+import { FindingRowSchema } from './findings.ts';
+import { NcclRunScopeSchema, NcclVerdictSchema } from './nccl-vocab.ts';
 
-export type NcclVerdict = 'pass' | 'fail' | 'host-memory-fallback' | 'unknown';
+export * from './nccl-vocab.ts';
 
-/** One host (NVLink only) or several (over the fabric); null when the log and labels do not say. */
-export type NcclRunScope = 'single-node' | 'multi-node' | null;
+export const NcclLabelsSchema = Type.Object({
+  cluster: Type.Optional(Text()),
+  nodes: Type.Optional(Int()),
+  gpuModel: Type.Optional(Text()),
+  hcaCount: Type.Optional(Int()),
+  runBy: Type.Optional(Text()),
+  /** Sample data (the demo's history), not measured on this fabric. */
+  demo: Type.Optional(Type.Boolean()),
+});
 
-export interface NcclRunRow {
-  id: number;
+export const NcclRunRowSchema = Type.Object({
+  id: Int(),
   /** When it was imported. */
-  createdAt: number;
+  createdAt: Ms(),
   /** When the run happened: the uploader's startedAt, else its finishedAt, else the import time. */
-  at: number;
+  at: Ms(),
   /** The window fabric findings are matched in (given with the upload, else the hour before it). */
-  startedAt: number;
-  finishedAt: number;
-  collective: string;
-  labels: {
-    cluster?: string;
-    nodes?: number;
-    gpuModel?: string;
-    hcaCount?: number;
-    runBy?: string;
-    /** Sample data (the demo's history), not measured on this fabric. */
-    demo?: boolean;
-  };
-  hosts: string[];
+  startedAt: Ms(),
+  finishedAt: Ms(),
+  collective: Text(),
+  labels: NcclLabelsSchema,
+  hosts: Strings(),
   /** Hosts the run spanned: its rank lines' hosts, else the `nodes` label; null when unknown. */
-  nodes: number | null;
-  scope: NcclRunScope;
-  ranks: number;
-  ncclVersion: string | null;
-  gdr: 'enabled' | 'disabled' | 'mixed' | 'unknown';
+  nodes: NullInt(),
+  scope: NcclRunScopeSchema,
+  ranks: Int(),
+  ncclVersion: NullText(),
+  gdr: Str(['enabled', 'disabled', 'mixed', 'unknown']),
   /** nccl-tests' `# Avg bus bandwidth`: the mean over every size and both placements, small ones included. */
-  avgBusbwGBs: number | null;
+  avgBusbwGBs: NullNum(),
   /**
    * The run's headline figure: the peak busbw at large messages (>= 1 GiB, else the largest
    * size), what nccl-tests users quote and what the verdict, report, charts and /metrics use.
    */
-  peakBusbwGBs: number | null;
+  peakBusbwGBs: NullNum(),
   /** Message size of the row {@link peakBusbwGBs} comes from. */
-  peakSizeBytes: number | null;
+  peakSizeBytes: NullNum(),
   /** Target for the run's collective and scope; null when none applies. */
-  targetGBs: number | null;
-  verdict: NcclVerdict;
-  regression: boolean;
-  truncated: boolean;
+  targetGBs: NullNum(),
+  verdict: NcclVerdictSchema,
+  regression: Type.Boolean(),
+  truncated: Type.Boolean(),
   /** Warnings of its import: rows refused (not finite, implausible, repeated), labels contradicting the log. */
-  importWarnings: number;
-}
+  importWarnings: Int(),
+});
+export type NcclRunRow = Static<typeof NcclRunRowSchema>;
 
 /** What part of the fabric a run's findings were matched on (see `runFabricScope`). */
-export interface NcclCorrelation {
-  from: number;
-  to: number;
+export const NcclCorrelationSchema = Type.Object({
+  from: Ms(),
+  to: Ms(),
   /** The run's hosts found in the topology, with their HCA count. */
-  hosts: { host: string; hcas: number }[];
+  hosts: Type.Array(Type.Object({ host: Text(), hcas: Int() })),
   /** The run's hosts with no HCA in the topology. */
-  unmatchedHosts: string[];
-  links: number;
-  switches: number;
+  unmatchedHosts: Strings(),
+  links: Int(),
+  switches: Int(),
   /** Switch tiers the run's paths reach (`leaf`, `spine`, `core`). */
-  tiers: string[];
-}
+  tiers: Strings(),
+});
+export type NcclCorrelation = Static<typeof NcclCorrelationSchema>;
 
-export interface NcclRunDetailReply {
-  run: NcclRunRow;
-  rows: {
-    sizeBytes: number;
-    type: string;
-    redop: string | null;
-    outOfPlace: { timeUs: number | null; algbwGBs: number | null; busbwGBs: number | null; wrong: number | null };
-    inPlace: { timeUs: number | null; algbwGBs: number | null; busbwGBs: number | null; wrong: number | null };
-  }[];
-  gdrEvidence: string[];
+const placement = () => Type.Object({ timeUs: NullNum(), algbwGBs: NullNum(), busbwGBs: NullNum(), wrong: NullNum() });
+
+export const NcclRunDetailReplySchema = Type.Object({
+  run: NcclRunRowSchema,
+  rows: Type.Array(
+    Type.Object({
+      sizeBytes: Type.Number(),
+      type: Text(),
+      redop: NullText(),
+      outOfPlace: placement(),
+      inPlace: placement(),
+    }),
+  ),
+  gdrEvidence: Strings(),
   /**
    * The run's own findings (subjectType `run`), findings open during its window on its hosts'
    * links and the switches above them, and fabric-wide SM findings of that window.
    */
-  correlatedFindings: FindingRow[];
-  correlation: NcclCorrelation;
-  importWarnings: string[];
-}
+  correlatedFindings: Type.Array(FindingRowSchema),
+  correlation: NcclCorrelationSchema,
+  importWarnings: Strings(),
+});
+export type NcclRunDetailReply = Static<typeof NcclRunDetailReplySchema>;
+
+/** `POST /api/nccl-runs` (201): the run imported and the import scan that read it. */
+export const NcclImportReplySchema = Type.Object({ id: Int(), scan: ScanRowSchema, run: NcclRunRowSchema });
+export type NcclImportReply = Static<typeof NcclImportReplySchema>;
 
 /** The period report: every figure is a run's headline busbw ({@link NcclRunRow.peakBusbwGBs}). */
-export interface BandwidthReport {
-  from: number;
-  to: number;
-  runs: number;
+export const BandwidthReportSchema = Type.Object({
+  from: Ms(),
+  to: Ms(),
+  runs: Int(),
   /** Runs with a target for their collective and scope: the pass rate counts only these. */
-  withTarget: number;
-  passed: number;
+  withTarget: Int(),
+  passed: Int(),
   /** passed / withTarget; null when no run had a target. */
-  passRate: number | null;
-  byCollective: {
-    collective: string;
-    scope: NcclRunScope;
-    runs: number;
-    withTarget: number;
-    passed: number;
-    bestGBs: number | null;
-    medianGBs: number | null;
-    worstGBs: number | null;
-    targetGBs: number | null;
-  }[];
+  passRate: NullNum(),
+  byCollective: Type.Array(
+    Type.Object({
+      collective: Text(),
+      scope: NcclRunScopeSchema,
+      runs: Int(),
+      withTarget: Int(),
+      passed: Int(),
+      bestGBs: NullNum(),
+      medianGBs: NullNum(),
+      worstGBs: NullNum(),
+      targetGBs: NullNum(),
+    }),
+  ),
   /** Findings open in the period anywhere in the fabric, by kind. */
-  topFabricIssues: { kind: string; title: string; count: number; severity: Severity }[];
-}
+  topFabricIssues: Type.Array(Type.Object({ kind: Text(), title: Text(), count: Int(), severity: SeveritySchema })),
+});
+export type BandwidthReport = Static<typeof BandwidthReportSchema>;

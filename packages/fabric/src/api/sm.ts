@@ -2,92 +2,99 @@
  * Subnet managers: the SM table, events, designation.
  * Part of the HTTP API contract (see ../api.ts).
  */
-import type { SmState } from '../types.ts';
-import type { ScanRow } from './common.ts';
-import type { SmSummary } from './summary.ts';
+import { Int, Ms, NullInt, NullMs, NullText, Nullable, type Static, Str, Strings, Text, Type } from './kit.ts';
+import { ScanRowSchema } from './common.ts';
+import { SmSummarySchema } from './summary.ts';
+import { SmStateSchema } from './vocab.ts';
 
 /**
  * One subnet manager ibwatch knows: every SM seen at some time, and every designated one. State,
  * priority, LID and activity count are as last seen; `answering` says whether the latest SM
  * observation saw it (false: "not seen since `lastSeen`").
  */
-export interface SmRow {
+export const SmRowSchema = Type.Object({
   /** Port GUID, as SMInfo reports it. */
-  guid: string;
-  lid: number | null;
+  guid: Text(),
+  lid: NullInt(),
   /** Node name (node-name map, else NodeDescription) of the SM's port. */
-  name: string | null;
-  priority: number;
-  state: SmState;
-  activityCount: string | null;
-  lastSeen: number;
-  firstSeen: number;
-  answering: boolean;
+  name: NullText(),
+  priority: Int(),
+  state: SmStateSchema,
+  activityCount: NullText(),
+  lastSeen: Ms(),
+  firstSeen: Ms(),
+  answering: Type.Boolean(),
   /** At a designated SM port (IBWATCH_SM_GUIDS, or learned); false = rogue. */
-  designated: boolean;
-  nodeGuid: string | null;
-  portNum: number | null;
+  designated: Type.Boolean(),
+  nodeGuid: NullText(),
+  portNum: NullInt(),
   /** Host of an HCA (`dgx-0042` of `dgx-0042 mlx5_3`); null for a switch or an unknown port. */
-  host: string | null;
-  rack: string | null;
-}
+  host: NullText(),
+  rack: NullText(),
+});
+export type SmRow = Static<typeof SmRowSchema>;
 
-export interface SmEventRow {
-  id: number;
-  at: number;
+export const SmEventRowSchema = Type.Object({
+  id: Int(),
+  at: Ms(),
   /**
    * One row per failover: the takeover's state changes, the old master's silence and any
    * "no master" in between are folded into it. `standby-lost` is the name rows written before
    * `not-seen` existed carry.
    */
-  kind:
-    | 'failover'
-    | 'split-brain'
-    | 'no-master'
-    | 'standby-lost'
-    | 'not-seen'
-    | 'seen-again'
-    | 'rogue'
-    | 'learned'
-    | 'priority'
-    | 'state-change'
-    | 'recovered';
-  fromGuid: string | null;
-  toGuid: string | null;
+  kind: Str([
+    'failover',
+    'split-brain',
+    'no-master',
+    'standby-lost',
+    'not-seen',
+    'seen-again',
+    'rogue',
+    'learned',
+    'priority',
+    'state-change',
+    'recovered',
+  ]),
+  fromGuid: NullText(),
+  toGuid: NullText(),
   /** Names of the two SMs, as known now. */
-  fromName: string | null;
-  toName: string | null;
+  fromName: NullText(),
+  toName: NullText(),
   /** A failover happened after this time (the last observation of the old master) and before `at`. */
-  after: number | null;
-  detail: string;
-}
+  after: NullMs(),
+  detail: Text(),
+});
+export type SmEventRow = Static<typeof SmEventRowSchema>;
 
 /** Where the designated SM ports come from, and which of them never answered. */
-export interface SmDesignation {
+export const SmDesignationSchema = Type.Object({
   /** `config`: IBWATCH_SM_GUIDS; `learned`: the SMs seen by an SM scan; `none`: no SM seen yet. */
-  source: 'config' | 'learned' | 'none';
+  source: Str(['config', 'learned', 'none']),
   /** Port GUIDs (IBWATCH_SM_GUIDS may also name node GUIDs). */
-  guids: string[];
+  guids: Strings(),
   /** When the list was learned (source `learned`). */
-  learnedAt: number | null;
+  learnedAt: NullMs(),
   /** A re-learn was asked for: the next SM observation that sees an SM sets the list. */
-  relearnPending: boolean;
+  relearnPending: Type.Boolean(),
   /** Designated GUIDs no SM has ever answered from. */
-  neverSeen: string[];
-}
+  neverSeen: Strings(),
+});
+export type SmDesignation = Static<typeof SmDesignationSchema>;
 
-export interface SmReply {
-  summary: SmSummary;
-  sms: SmRow[];
-  events: SmEventRow[];
-  designation: SmDesignation;
+export const SmReplySchema = Type.Object({
+  summary: SmSummarySchema,
+  sms: Type.Array(SmRowSchema),
+  events: Type.Array(SmEventRowSchema),
+  designation: SmDesignationSchema,
   /** The latest SM scan (any status): a failed one means what is shown is older. */
-  lastScan: ScanRow | null;
-}
+  lastScan: Nullable(ScanRowSchema),
+});
+export type SmReply = Static<typeof SmReplySchema>;
 
 /** Answer to `POST /api/sms/relearn`. */
-export interface SmRelearnReply {
-  designation: SmDesignation;
+export const SmRelearnReplySchema = Type.Object({
+  designation: SmDesignationSchema,
   /** The SM scan run to learn from (null where this source runs no SM scans). */
-  scan: ScanRow | null;
-}
+  scan: Nullable(ScanRowSchema),
+});
+export type SmRelearnReply = Static<typeof SmRelearnReplySchema>;

@@ -2,9 +2,10 @@
  * The overview: fabric status, subnet managers in one word, broken and fixed rows.
  * Part of the HTTP API contract (see ../api.ts).
  */
-import type { ExpectedRate, FindingState, ScanKind, ScanRow, Severity } from './common.ts';
-import type { NcclRunScope, NcclVerdict } from './nccl.ts';
-import type { LinkEnd } from './topology.ts';
+import { Int, Ms, NullMs, NullText, type Static, Str, Strings, Text, Type } from './kit.ts';
+import { ExpectedRateSchema, FindingStateSchema, ScanKindSchema, ScanRowSchema, SeveritySchema } from './common.ts';
+import { NcclRunScopeSchema, NcclVerdictSchema } from './nccl-vocab.ts';
+import { LinkEndSchema } from './topology.ts';
 
 /**
  * The subnet managers in one word, worst first: `split-brain` / `no-master` (critical: nothing
@@ -12,120 +13,137 @@ import type { LinkEnd } from './topology.ts';
  * `no-standby` (one master and no designated STANDBY), `sm-missing` (a designated SM does not
  * answer, though a standby is left), `ok`; `unknown` before the first SM observation.
  */
-export type SmStatus = 'ok' | 'no-master' | 'split-brain' | 'rogue' | 'no-standby' | 'sm-missing' | 'unknown';
+export const SmStatusSchema = Str(['ok', 'no-master', 'split-brain', 'rogue', 'no-standby', 'sm-missing', 'unknown']);
+export type SmStatus = Static<typeof SmStatusSchema>;
 
-export interface SmSummary {
-  status: SmStatus;
-  masterGuid: string | null;
-  masterName: string | null;
-  masterCount: number;
+export const SmSummarySchema = Type.Object({
+  status: SmStatusSchema,
+  masterGuid: NullText(),
+  masterName: NullText(),
+  masterCount: Int(),
   /** Designated SMs in STANDBY now (a rogue standby is no standby to count on). */
-  standbyCount: number;
-  failoversLast24h: number;
-  lastChangeAt: number | null;
+  standbyCount: Int(),
+  failoversLast24h: Int(),
+  lastChangeAt: NullMs(),
   /** Designated SMs that do not answer now (stopped answering, or never answered). */
-  missingCount: number;
+  missingCount: Int(),
   /** SMs answering at ports that are not designated SM ports. */
-  rogueCount: number;
+  rogueCount: Int(),
   /** Time of the latest SM observation (SM scan or ibdiagnet import); null before the first. */
-  observedAt: number | null;
-}
+  observedAt: NullMs(),
+});
+export type SmSummary = Static<typeof SmSummarySchema>;
 
 /**
  * The one word a wall screen shows for the fabric. Worst wins in the order OK < DEGRADED <
  * STALE < CRITICAL: old data is never shown as OK or merely DEGRADED, but a critical condition
  * observed by a scan that is still fresh is not hidden behind STALE.
  */
-export type FabricStatusWord = 'OK' | 'DEGRADED' | 'STALE' | 'CRITICAL';
+export const FABRIC_STATUS_WORDS = ['OK', 'DEGRADED', 'STALE', 'CRITICAL'] as const;
+export const FabricStatusWordSchema = Str(FABRIC_STATUS_WORDS);
+export type FabricStatusWord = Static<typeof FabricStatusWordSchema>;
 
-export interface FabricStatus {
-  word: FabricStatusWord;
+export const FabricStatusSchema = Type.Object({
+  word: FabricStatusWordSchema,
   /** Why, in plain words, worst first ("1 cable broken now", "pm scans stale: ..."). Empty when OK. */
-  reasons: string[];
-}
+  reasons: Strings(),
+});
+export type FabricStatus = Static<typeof FabricStatusSchema>;
 
 /** How current the data of one scheduled scan kind is. */
-export interface ScanFreshness {
-  kind: ScanKind;
+export const ScanFreshnessSchema = Type.Object({
+  kind: ScanKindSchema,
   /** Expected time between two scans of this kind (from its schedule), ms. */
-  intervalMs: number;
+  intervalMs: Type.Number(),
   /**
    * `stale`: the last success is older than three intervals, or the last three attempts
    * failed; `pending`: no success yet, but the collector has not been up for three intervals.
    */
-  state: 'fresh' | 'stale' | 'pending';
-  lastOkAt: number | null;
+  state: Str(['fresh', 'stale', 'pending']),
+  lastOkAt: NullMs(),
   /** Failed scans of this kind since its last success. */
-  failuresInRow: number;
-  lastError: string | null;
+  failuresInRow: Int(),
+  lastError: NullText(),
   /** Plain words: `last success 4 min ago (every 60 s)`. */
-  reason: string;
-}
+  reason: Text(),
+});
+export type ScanFreshness = Static<typeof ScanFreshnessSchema>;
 
 /**
  * One row of the wall screen's "broken now" list: a physical cable (both ends' findings
  * merged), an SM problem or a stale scan kind, as the latest scan that covered it observed.
  */
-export interface BrokenRow {
-  kind: 'cable' | 'sm' | 'scan';
+export const BrokenRowSchema = Type.Object({
+  kind: Str(['cable', 'sm', 'scan']),
   /** Link key, `port:<guid>/<n>` for a port without a known link, SM subject key, or scan kind. */
-  key: string;
-  severity: Severity;
+  key: Text(),
+  severity: SeveritySchema,
   /** What is broken: `leaf-01 port 33 ↔ spine-02 port 5`, `Subnet manager`, `pm scans`. */
-  title: string;
+  title: Text(),
   /** Why, in plain words: `width 4X->2X`, `no master SM`, `last success 5 min ago (every 60 s)`. */
-  reasons: string[];
+  reasons: Strings(),
   /** When the condition was first observed (epoch ms). */
-  since: number;
+  since: Ms(),
   /** Someone acknowledged every finding behind the row. */
-  acknowledged: boolean;
+  acknowledged: Type.Boolean(),
   /** Cable ends (one when the peer is unknown); empty for other kinds. */
-  ends: LinkEnd[];
+  ends: Type.Array(LinkEndSchema),
   /** The `linkKey` of the worklist entry for this cable, when the worklist lists it. */
-  worklistKey: string | null;
-  findingIds: number[];
-}
+  worklistKey: NullText(),
+  findingIds: Type.Array(Int()),
+});
+export type BrokenRow = Static<typeof BrokenRowSchema>;
 
 /** A cable or SM problem no longer observed: cleared (resolving after the clean period) or resolved. */
-export interface FixedRow {
-  kind: 'cable' | 'sm';
-  key: string;
-  title: string;
-  reasons: string[];
+export const FixedRowSchema = Type.Object({
+  kind: Str(['cable', 'sm']),
+  key: Text(),
+  title: Text(),
+  reasons: Strings(),
   /** When the latest scan stopped seeing it (or when it was marked fixed). */
-  clearedAt: number;
+  clearedAt: Ms(),
   /** `resolved` once the clean period passed (or someone marked it fixed); else still open. */
-  state: FindingState;
-  ends: LinkEnd[];
-  worklistKey: string | null;
-}
+  state: FindingStateSchema,
+  ends: Type.Array(LinkEndSchema),
+  worklistKey: NullText(),
+});
+export type FixedRow = Static<typeof FixedRowSchema>;
 
-export interface FabricSummary {
-  generatedAt: number;
-  expectedRate: ExpectedRate;
-  switches: number;
+export const FabricSummarySchema = Type.Object({
+  generatedAt: Ms(),
+  expectedRate: ExpectedRateSchema,
+  switches: Int(),
   /** CAs that are HCAs: SHARP Aggregation Nodes (CAs inside switches) are counted apart. */
-  hcas: number;
-  aggregationNodes: number;
-  ports: number;
-  activePorts: number;
-  links: number;
-  degradedLinks: number;
-  downLinks: number;
-  portsOverThreshold: number;
+  hcas: Int(),
+  aggregationNodes: Int(),
+  ports: Int(),
+  activePorts: Int(),
+  links: Int(),
+  degradedLinks: Int(),
+  downLinks: Int(),
+  portsOverThreshold: Int(),
   /** Findings whose condition the latest scan that covered them observed (open or acknowledged), by severity. */
-  findingsBySeverity: Record<Severity, number>;
+  findingsBySeverity: Type.Object({ critical: Int(), major: Int(), minor: Int(), info: Int() }),
   /** Open or acknowledged findings no longer observed: cleared, resolving after the clean period. */
-  clearedFindings: number;
-  sm: SmSummary;
-  lastScans: ScanRow[];
+  clearedFindings: Int(),
+  sm: SmSummarySchema,
+  lastScans: Type.Array(ScanRowSchema),
   /** Each run's headline busbw (see {@link NcclRunRow.peakBusbwGBs}) at the run's time, last 30 days. */
-  ncclTrend: { at: number; busbwGBs: number; collective: string; verdict: NcclVerdict; scope: NcclRunScope }[];
-  fabricStatus: FabricStatus;
+  ncclTrend: Type.Array(
+    Type.Object({
+      at: Ms(),
+      busbwGBs: Type.Number(),
+      collective: Text(),
+      verdict: NcclVerdictSchema,
+      scope: NcclRunScopeSchema,
+    }),
+  ),
+  fabricStatus: FabricStatusSchema,
   /** Worst first. */
-  brokenNow: BrokenRow[];
+  brokenNow: Type.Array(BrokenRowSchema),
   /** Newest first, the last 24 h, at most 12. */
-  recentlyFixed: FixedRow[];
+  recentlyFixed: Type.Array(FixedRowSchema),
   /** Scheduled scan kinds only (a source that runs no tools has none). */
-  freshness: ScanFreshness[];
-}
+  freshness: Type.Array(ScanFreshnessSchema),
+});
+export type FabricSummary = Static<typeof FabricSummarySchema>;

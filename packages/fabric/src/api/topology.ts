@@ -1,43 +1,49 @@
 /** `GET /api/topology`: nodes and links. Part of the HTTP API contract (see ../api.ts). */
-import type { LinkSpeed, LinkWidth, NodeType } from '../types.ts';
-import type { LinkHealth, Tier } from './common.ts';
+import { Int, NullInt, NullText, Nullable, type Static, Str, Text, Type, Ms } from './kit.ts';
+import { LinkHealthSchema, TierSchema } from './common.ts';
+import { LinkSpeedSchema, LinkWidthSchema, NodeTypeSchema } from './vocab.ts';
 
-export interface TopoNode {
-  guid: string;
-  name: string;
-  type: NodeType;
-  tier: Tier;
-  rail: number | null;
-  rack: string | null;
-  lid: number | null;
+export const TopoNodeSchema = Type.Object({
+  guid: Text(),
+  name: Text(),
+  type: NodeTypeSchema,
+  tier: TierSchema,
+  rail: NullInt(),
+  rack: NullText(),
+  lid: NullInt(),
   /** Host name for HCAs (`dgx-0042` of `dgx-0042 mlx5_3`). */
-  host: string | null;
-}
+  host: NullText(),
+});
+export type TopoNode = Static<typeof TopoNodeSchema>;
 
-export interface LinkEnd {
-  guid: string;
-  name: string;
-  port: number;
-  lid: number | null;
-  rack: string | null;
+export const linkEndProperties = {
+  guid: Text(),
+  name: Text(),
+  port: Int(),
+  lid: NullInt(),
+  rack: NullText(),
   /** Rack unit from the node-name map (`# rack=R07 u=12`), where the reply knows it (worklist). */
-  u?: number | null;
-}
+  u: Type.Optional(NullInt()),
+};
+export const LinkEndSchema = Type.Object(linkEndProperties);
+export type LinkEnd = Static<typeof LinkEndSchema>;
 
-export interface TopoLink {
-  id: number;
-  a: LinkEnd;
-  b: LinkEnd;
-  tier: 'hca-leaf' | 'leaf-spine' | 'spine-core' | 'other';
-  health: LinkHealth;
-  widthActive: LinkWidth | null;
-  speedActive: LinkSpeed | null;
+export const TopoLinkSchema = Type.Object({
+  id: Int(),
+  a: LinkEndSchema,
+  b: LinkEndSchema,
+  tier: Str(['hca-leaf', 'leaf-spine', 'spine-core', 'other']),
+  health: LinkHealthSchema,
+  widthActive: Nullable(LinkWidthSchema),
+  speedActive: Nullable(LinkSpeedSchema),
   /** Plain-words reason when health is not ok. */
-  reason: string | null;
-}
+  reason: NullText(),
+});
+export type TopoLink = Static<typeof TopoLinkSchema>;
 
-export interface TopologyReply {
-  generatedAt: number;
-  nodes: TopoNode[];
-  links: TopoLink[];
-}
+export const TopologyReplySchema = Type.Object({
+  generatedAt: Ms(),
+  nodes: Type.Array(TopoNodeSchema),
+  links: Type.Array(TopoLinkSchema),
+});
+export type TopologyReply = Static<typeof TopologyReplySchema>;

@@ -211,8 +211,8 @@ export default function BandwidthPage() {
   const [now] = useState(() => Date.now());
   const r = parseRange(query, now);
   const collective = query.collective || undefined;
-  const runs = useApi<NcclRunRow[]>(runsApiPath(r, collective));
-  const report = useApi<BandwidthReport>(reportApiPath(r));
+  const runs = useApi(runsApiPath(r, collective));
+  const report = useApi(reportApiPath(r));
   const allCollectives = runs.data ? collectivesOf(runs.data) : [];
   return (
     <section data-testid="bandwidth-page">

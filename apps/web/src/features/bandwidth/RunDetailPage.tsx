@@ -183,7 +183,7 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
 }
 
 export default function RunDetailPage({ id }: { id: number }) {
-  const state = useApi<NcclRunDetailReply>(`/api/nccl/runs/${id}`);
+  const state = useApi(`/api/nccl/runs/${id}`);
   return (
     <section data-testid="nccl-run-detail">
       <p className="muted small no-print">

@@ -2,6 +2,7 @@
  * Pure helpers for the bandwidth views: the report period in the URL, API/CSV paths, and
  * formatting of bandwidth, percentages, node counts and GDR status.
  */
+import type { QueryString } from '@ibwatch/fabric';
 import type { FindingRow, NcclRunDetailReply, NcclRunRow } from '@ibwatch/fabric';
 import { serializeQuery, type Query } from '../../router.ts';
 
@@ -39,12 +40,12 @@ export function shiftRange(r: ReportRange, dir: -1 | 1): ReportRange {
   return { ...r, from: r.from + dir * len, to: r.to + dir * len };
 }
 
-export const reportApiPath = (r: ReportRange): string =>
+export const reportApiPath = (r: ReportRange): `/api/reports/bandwidth${QueryString}` =>
   `/api/reports/bandwidth${serializeQuery({ from: r.from, to: r.to })}`;
 export const reportCsvHref = (r: ReportRange): string =>
   `/api/reports/bandwidth.csv${serializeQuery({ from: r.from, to: r.to })}`;
 
-export function runsApiPath(r: ReportRange, collective: string | undefined): string {
+export function runsApiPath(r: ReportRange, collective: string | undefined): `/api/nccl/runs${QueryString}` {
   return `/api/nccl/runs${serializeQuery({ collective, from: r.from, to: r.to })}`;
 }
 

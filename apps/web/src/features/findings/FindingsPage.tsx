@@ -1,4 +1,4 @@
-import type { FindingRow, FindingState, Severity } from '@ibwatch/fabric';
+import type { FindingState, Severity } from '@ibwatch/fabric';
 import { useApi } from '../../api/useApi.ts';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { FindingsTable } from '../../components/FindingsTable.tsx';
@@ -16,7 +16,7 @@ export default function FindingsPage() {
   const state = STATES.includes(query.state as FindingState) ? query.state : undefined;
   const severity = isSeverity(query.severity) ? query.severity : undefined;
   const kind = query.kind?.trim() || undefined;
-  const api = useApi<FindingRow[]>(`/api/findings${serializeQuery({ state, severity, kind })}`, { refreshMs: 60_000 });
+  const api = useApi(`/api/findings${serializeQuery({ state, severity, kind })}`, { refreshMs: 60_000 });
   return (
     <section data-testid="findings-page">
       <h1>Findings</h1>

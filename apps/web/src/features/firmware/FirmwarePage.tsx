@@ -159,7 +159,7 @@ function FirmwareView({ r }: { r: FirmwareReply }) {
 }
 
 export default function FirmwarePage() {
-  const state = useApi<FirmwareReply>('/api/firmware', { refreshMs: 300_000 });
+  const state = useApi('/api/firmware', { refreshMs: 300_000 });
   return (
     <section data-testid="firmware-page">
       <h1>Firmware</h1>

@@ -1,4 +1,3 @@
-import type { FleetReply } from '@ibwatch/fabric';
 import { useApi } from '../../api/useApi.ts';
 import { UpdatedAt } from '../../components/UpdatedAt.tsx';
 import { Async } from '../../components/States.tsx';
@@ -20,7 +19,7 @@ export default function FleetPage() {
   const { query } = useLocation();
   const kiosk = query.kiosk === '1';
   const refreshMs = kiosk ? KIOSK_REFRESH_MS : REFRESH_MS;
-  const state = useApi<FleetReply>('/api/fleet', { refreshMs });
+  const state = useApi('/api/fleet', { refreshMs });
   const now = Date.now();
   return (
     <section className={`fleet${kiosk ? ' kiosk-layout' : ''}`} data-testid="fleet">

@@ -253,7 +253,7 @@ export function OverviewPage() {
   const { query } = useLocation();
   const kiosk = query.kiosk === '1';
   const refreshMs = kiosk ? KIOSK_REFRESH_MS : REFRESH_MS;
-  const state = useApi<FabricSummary>('/api/summary', { refreshMs });
+  const state = useApi('/api/summary', { refreshMs });
   const now = Date.now();
   return (
     <section className={`overview${kiosk ? ' kiosk-layout' : ''}`} data-testid="overview">

@@ -149,9 +149,9 @@ function History({ hist, range }: { hist: CounterHistoryReply; range: (typeof RA
 export default function PortDetailPage({ guid, port }: { guid: string; port: number }) {
   const { query, path } = useLocation();
   const range = enumParam(query, 'range', RANGES, '24h');
-  const base = `/api/ports/${encodeURIComponent(guid)}/${port}`;
-  const detail = useApi<PortDetailReply>(base);
-  const hist = useApi<CounterHistoryReply>(`${base}/counters${href('', { range })}`);
+  const base = `/api/ports/${encodeURIComponent(guid)}/${port}` as const;
+  const detail = useApi(base);
+  const hist = useApi(`${base}/counters${href('', { range })}`);
   return (
     <section data-testid="port-detail">
       <p className="muted small">

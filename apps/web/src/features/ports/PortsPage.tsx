@@ -1,4 +1,4 @@
-import type { PortRow, PortsReply } from '@ibwatch/fabric';
+import type { PortRow } from '@ibwatch/fabric';
 import { useApi } from '../../api/useApi.ts';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { Link } from '../../components/Link.tsx';
@@ -110,7 +110,7 @@ function Table({ s, rows }: { s: PortsListState; rows: PortRow[] }) {
 export default function PortsPage() {
   const { query } = useLocation();
   const s = parsePortsQuery(query);
-  const state = useApi<PortsReply>(portsApiPath(s));
+  const state = useApi(portsApiPath(s));
   return (
     <section data-testid="ports-page">
       <h1>Ports</h1>

@@ -2,6 +2,7 @@
  * Pure shaping for the ports list and port detail: query building, pagination, counter points
  * → one chart series per counter, state changes → markers, actual vs expected rate.
  */
+import type { QueryString } from '@ibwatch/fabric';
 import {
   SPEED_RANK,
   WIDTH_LANES,
@@ -40,7 +41,7 @@ export function parsePortsQuery(q: Query): PortsListState {
 }
 
 /** The API path for a list state; defaults are left out so URLs stay short. */
-export function portsApiPath(s: PortsListState): string {
+export function portsApiPath(s: PortsListState): `/api/ports${QueryString}` {
   return `/api/ports${serializeQuery({ q: s.q, state: s.state, sort: s.sort, limit: s.limit, offset: s.offset })}`;
 }
 

@@ -39,7 +39,7 @@ export function NcclImportForm() {
     try {
       // The contract does not type this reply; a run id is used when present.
       const body = start.startedAt === undefined ? { text, labels } : { text, labels, startedAt: start.startedAt };
-      const reply = await api.post<unknown>('/api/nccl-runs', body);
+      const reply = await api.post('/api/nccl-runs', body);
       const id = reply && typeof reply === 'object' ? (reply as Record<string, unknown>).id : undefined;
       const warnings = replyWarnings(reply);
       setMsg({

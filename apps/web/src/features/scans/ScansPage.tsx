@@ -84,7 +84,7 @@ function ScanTable({ scans }: { scans: ScanRow[] }) {
 export default function ScansPage() {
   const { query } = useLocation();
   const limit = enumParam(query, 'limit', LIMITS, '50');
-  const state = useApi<ScanRow[]>(`/api/scans${href('', { limit })}`, { refreshMs: 10_000 });
+  const state = useApi(`/api/scans${href('', { limit })}`, { refreshMs: 10_000 });
   const running = state.data ? anyRunning(state.data) : false;
   return (
     <section data-testid="scans-page">
@@ -114,7 +114,7 @@ export default function ScansPage() {
               busyLabel={`Starting ${kind}…`}
               testid={`scan-now-${kind}`}
               ariaLabel={`Start a ${kind} scan now`}
-              action={() => api.post<ScanRow>('/api/scans', { kind })}
+              action={() => api.post('/api/scans', { kind })}
               onDone={state.reload}
             />
           ))}

@@ -1,4 +1,4 @@
-import type { SmReply, SmRelearnReply } from '@ibwatch/fabric';
+import type { SmReply } from '@ibwatch/fabric';
 import { api } from '../../api/client.ts';
 import { useApi } from '../../api/useApi.ts';
 import { Badge } from '../../components/Badge.tsx';
@@ -132,7 +132,7 @@ function Designation({ r, reload }: { r: SmReply; reload: () => void }) {
             label="Re-learn from the SMs answering now"
             busyLabel="Scanning…"
             testid="sm-relearn"
-            action={() => api.post<SmRelearnReply>('/api/sms/relearn')}
+            action={() => api.post('/api/sms/relearn')}
             onDone={reload}
           />
           <p className="muted small">
@@ -217,7 +217,7 @@ function SmView({ r, reload }: { r: SmReply; reload: () => void }) {
 }
 
 export default function SmPage() {
-  const state = useApi<SmReply>('/api/sms', { refreshMs: 15_000 });
+  const state = useApi('/api/sms', { refreshMs: 15_000 });
   return (
     <section data-testid="sm-page">
       <h1>Subnet managers</h1>

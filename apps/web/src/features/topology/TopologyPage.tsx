@@ -171,7 +171,7 @@ function TopologyView({ reply: raw }: { reply: TopologyReply }) {
 }
 
 export default function TopologyPage() {
-  const state = useApi<TopologyReply>('/api/topology');
+  const state = useApi('/api/topology');
   return (
     <section data-testid="topology-page">
       <h1 className="sr-only">Topology</h1>

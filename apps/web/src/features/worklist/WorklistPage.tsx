@@ -106,7 +106,7 @@ function Row({ e, reload, focus }: { e: WorklistEntry; reload: () => void; focus
 export default function WorklistPage() {
   const { query } = useLocation();
   const filters = parseWorklistFilters(query);
-  const state = useApi<WorklistEntry[]>(worklistApiPath(filters), { refreshMs: 60_000 });
+  const state = useApi(worklistApiPath(filters), { refreshMs: 60_000 });
   return (
     <section data-testid="worklist-page" className="worklist">
       <div className="page-head">

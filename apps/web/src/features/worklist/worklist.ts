@@ -1,4 +1,4 @@
-import type { LinkEnd, Severity, WorklistEntry } from '@ibwatch/fabric';
+import type { LinkEnd, QueryString, Severity, WorklistEntry } from '@ibwatch/fabric';
 import { isSeverity } from '../../lib/status.ts';
 import { serializeQuery, type Query } from '../../router.ts';
 
@@ -21,11 +21,12 @@ export function parseWorklistFilters(q: Query): WorklistFilters {
 }
 
 /** Filters → `?rack=..&severity=..&sort=..&switch=..` (sorted keys; '' when none). */
-export function worklistQuery(f: WorklistFilters): string {
+export function worklistQuery(f: WorklistFilters): QueryString {
   return serializeQuery({ switch: f.switch, rack: f.rack, severity: f.severity, sort: f.sort });
 }
 
-export const worklistApiPath = (f: WorklistFilters): string => `/api/worklist${worklistQuery(f)}`;
+export const worklistApiPath = (f: WorklistFilters): `/api/worklist${QueryString}` =>
+  `/api/worklist${worklistQuery(f)}`;
 export const worklistCsvHref = (f: WorklistFilters): string => `/api/worklist.csv${worklistQuery(f)}`;
 
 /** Human summary of the filters for the printed header. */
