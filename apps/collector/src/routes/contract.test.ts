@@ -124,6 +124,7 @@ describe('the API contract: every route declares its reply', () => {
       { method: 'GET', url: '/api/peers', status: [200] },
       { method: 'GET', url: '/api/firmware', status: [200] },
       { method: 'GET', url: '/api/fleet', status: [200] },
+      { method: 'GET', url: '/api/notifications', status: [200] },
       { method: 'GET', url: '/metrics', status: [200] },
     ];
   };

@@ -9,6 +9,7 @@ import { FindingDetailSchema, FindingRowSchema, WhoamiReplySchema, WorklistEntry
 import { FirmwareReplySchema } from './firmware.ts';
 import { FleetReplySchema, PeersReplySchema } from './fleet.ts';
 import { BandwidthReportSchema, NcclImportReplySchema, NcclRunDetailReplySchema, NcclRunRowSchema } from './nccl.ts';
+import { NotificationsReplySchema } from './notifications.ts';
 import { CounterHistoryReplySchema, PortDetailReplySchema, PortsReplySchema } from './ports.ts';
 import { SmRelearnReplySchema, SmReplySchema } from './sm.ts';
 import { FabricSummarySchema } from './summary.ts';
@@ -41,6 +42,7 @@ export const API_REPLIES = {
   'GET /api/peers': PeersReplySchema,
   'GET /api/firmware': FirmwareReplySchema,
   'GET /api/fleet': FleetReplySchema,
+  'GET /api/notifications': NotificationsReplySchema,
 } as const;
 
 export type ApiRoute = keyof typeof API_REPLIES;

@@ -1,4 +1,3 @@
-import type { NotificationsReply } from '@ibwatch/fabric';
 import { useApi } from '../../api/useApi.ts';
 import { Async } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
@@ -10,7 +9,7 @@ const TARGET_LABEL: Record<string, string> = { alertmanager: 'Alertmanager', web
  * (`/api/notifications`, docs/alerting.md): an operator sees here that alerts stopped leaving.
  */
 export function Notifications() {
-  const state = useApi<NotificationsReply>('/api/notifications', { refreshMs: 30_000 });
+  const state = useApi('/api/notifications', { refreshMs: 30_000 });
   return (
     <section className="card" aria-labelledby="notifications" data-testid="notifications">
       <h2 id="notifications">Notifications</h2>
