@@ -306,7 +306,7 @@ describe('notifier', () => {
     } finally {
       f.ctx.cleanup();
     }
-  });
+  }, 30_000); // nine tries with backoff and an app start: seconds on a loaded machine
 
   it('does not retry a request the target refuses as wrong (4xx)', async () => {
     const f = fixture({ IBWATCH_WEBHOOK_URL: '' });
