@@ -32,7 +32,8 @@ describe('loadConfig()', () => {
       gracePeriodMin: 30,
       logLevel: 'info',
       peers: [],
-      retention: { rawDeltaDays: 7, rollupDays: 365, rawOutputDays: 3, scanDays: 90 },
+      retention: { rawDeltaDays: 7, rollupDays: 365, rawOutputDays: 3, scanDays: 90, trafficDays: 365 },
+      traffic: { recentPorts: 500, recentHours: 6, waitMinorTps: 1_000_000, waitMajorTps: 10_000_000, waitSweeps: 3 },
       cron: { pm: '0 * * * * *', sm: '30 * * * * *', topology: '0 */10 * * * *', ibdiagnet: '0 0 * * * *' },
     });
     expect(c.dbFile).toMatch(/\.ibwatch\/ibwatch\.db$/);
