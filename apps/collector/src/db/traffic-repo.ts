@@ -53,6 +53,22 @@ export interface RecentRow {
   waitTps: number;
 }
 
+export interface TrafficPortInfo {
+  id: number;
+  guid: string;
+  port: number;
+  width: string | null;
+  speed: string | null;
+  type: string | null;
+  tier: string | null;
+  description: string | null;
+  remoteGuid: string | null;
+  remotePort: number | null;
+  remoteType: string | null;
+  remoteTier: string | null;
+  remoteDescription: string | null;
+}
+
 const hourOf = (at: number) => Math.floor(at / HOUR_MS);
 
 export function createTrafficRepo(db: Db) {
@@ -106,6 +122,19 @@ export function createTrafficRepo(db: Db) {
            WHERE port_id = ? AND at >= ? AND at <= ? ORDER BY at`,
         )
         .all(portId, from, to) as ({ at: number } & Omit<RecentRow, 'portId'>)[];
+    },
+    /** What the hot-links view shows of some ports: both ends' names, tiers and the link rate. */
+    portsInfo(ids: readonly number[]): TrafficPortInfo[] {
+      if (ids.length === 0) return [];
+      return db
+        .prepare(
+          `SELECT p.id, p.node_guid AS guid, p.port_num AS port, p.width_active AS width, p.speed_active AS speed,
+                  n.type, n.tier, n.description, p.remote_guid AS remoteGuid, p.remote_port AS remotePort,
+                  rn.type AS remoteType, rn.tier AS remoteTier, rn.description AS remoteDescription
+           FROM json_each(?) j JOIN ports p ON p.id = j.value
+           LEFT JOIN nodes n ON n.guid = p.node_guid LEFT JOIN nodes rn ON rn.guid = p.remote_guid`,
+        )
+        .all(JSON.stringify(ids)) as TrafficPortInfo[];
     },
     pruneRecent(before: number): number {
       return db.prepare('DELETE FROM traffic_recent WHERE at < ?').run(before).changes;

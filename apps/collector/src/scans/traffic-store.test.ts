@@ -3,9 +3,7 @@ import type { PortCounters } from '@ibwatch/fabric';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import { createTrafficRepo } from '../db/traffic-repo.ts';
 import { ERROR_PORT, SAMPLE_A, seedCounters, testContext } from '../test-support.ts';
-import { CounterBaseline } from './counter-baseline.ts';
-import { runPipeline } from './pipeline.ts';
-import { storePm } from './pm-store.ts';
+import { CounterBaseline, loaded, sweepWith } from './traffic.test-helper.ts';
 
 const ctx = testContext({ IBWATCH_XMIT_WAIT_SWEEPS: '3', IBWATCH_TRAFFIC_RECENT_PORTS: '10' });
 afterAll(() => ctx.cleanup());
@@ -19,35 +17,8 @@ const portId = () =>
     .pluck()
     .get(ERROR_PORT.nodeGuid, ERROR_PORT.portNum) as number;
 
-/** The sample's counters with `k` sweeps' worth of traffic and XmitWait on ERROR_PORT (and their twins). */
-function loaded(base: PortCounters[], words: bigint, ticks: bigint): PortCounters[] {
-  return base.map((p) => {
-    if (p.nodeGuid !== ERROR_PORT.nodeGuid || p.portNum !== ERROR_PORT.portNum) return p;
-    const c = { ...p.counters };
-    const add = (names: string[], v: bigint) => {
-      for (const n of names) if (c[n] !== undefined) c[n] = c[n]! + v;
-    };
-    add(['PortXmitData', 'PortXmitDataExtended'], words);
-    add(['PortRcvData', 'PortRcvDataExtended'], words / 2n);
-    add(['PortXmitWait', 'PortXmitWaitExt'], ticks);
-    return { ...p, counters: c };
-  });
-}
-
-async function sweep(baseline: CounterBaseline, at: number, counters: PortCounters[]) {
-  const row = await runPipeline(
-    ctx.db,
-    'pm',
-    'cli',
-    async () => ({ data: counters, raw: [], toolVersions: {}, warnings: [] }),
-    (id, t, c) => storePm(ctx.db, ctx.config, ctx.names, baseline, id, t, c.data),
-    () => at,
-  );
-  // As the scan service does once the sweep's transaction committed.
-  if (row.status !== 'failed') baseline.commit();
-  else baseline.invalidate();
-  return row;
-}
+const sweep = (baseline: CounterBaseline, at: number, counters: PortCounters[]) =>
+  sweepWith(ctx, baseline, at, counters);
 
 const waitFindings = () =>
   createFindingsRepo(ctx.db)
@@ -72,10 +43,10 @@ describe('storePm: traffic and XmitWait', () => {
   it('opens the finding only after XmitWait stayed high for 3 sweeps, not on one spike', async () => {
     await sweep(baseline(), T0, base);
     for (let k = 1n; k <= 2n; k++) {
-      await sweep(baseline(), T0 + Number(k) * 60_000, loaded(base, words * k, ticks * k));
+      await sweep(baseline(), T0 + Number(k) * 60_000, loaded(base, ERROR_PORT, words * k, ticks * k));
       expect(waitFindings()).toHaveLength(0);
     }
-    const s = await sweep(baseline(), T0 + 180_000, loaded(base, words * 3n, ticks * 3n));
+    const s = await sweep(baseline(), T0 + 180_000, loaded(base, ERROR_PORT, words * 3n, ticks * 3n));
     expect(s.summary).toMatchObject({ xmitWaitOpened: 1 });
     const f = waitFindings();
     expect(f).toHaveLength(1);
@@ -101,9 +72,9 @@ describe('storePm: traffic and XmitWait', () => {
     // A new process: the hour's sums come back from the stored averages; the data counters' baseline
     // is not stored, so this sweep has no traffic, only XmitWait (still high: the finding stays).
     shared = new CounterBaseline(ctx.db);
-    await sweep(baseline(), T0 + 240_000, loaded(base, words * 4n, ticks * 4n));
+    await sweep(baseline(), T0 + 240_000, loaded(base, ERROR_PORT, words * 4n, ticks * 4n));
     expect(waitFindings()).toHaveLength(1);
-    await sweep(baseline(), T0 + 300_000, loaded(base, words * 5n, ticks * 4n));
+    await sweep(baseline(), T0 + 300_000, loaded(base, ERROR_PORT, words * 5n, ticks * 4n));
     expect(waitFindings()).toHaveLength(0);
     const [h] = createTrafficRepo(ctx.db).portHours(portId(), T0, T0);
     expect(h).toMatchObject({ n: 5, txMax: 5000 });
