@@ -13,10 +13,10 @@ import { createFindingsRepo } from '../db/findings-repo.ts';
 import type { TopologyView } from './counter-baseline.ts';
 import type { TrafficHour } from './traffic-hour.ts';
 import { syncFindings } from './findings-sync.ts';
+import { TRAFFIC_KINDS } from '../queries/finding-kinds.ts';
 import { endsOfSubjectKey, refreshLinkHealth } from './link-health-store.ts';
 
 export const XMIT_WAIT_KIND = 'port-xmit-wait';
-const inScope = (k: string) => k === XMIT_WAIT_KIND;
 
 export interface TrafficInput {
   previous: CounterTable | undefined;
@@ -119,7 +119,7 @@ export function storeTraffic(db: Db, config: Config, hour: TrafficHour, input: T
     if (hour.streak[id]! < t.waitSweeps && !active.has(sk)) continue;
     verdicts.push(waitVerdict(g, n, input.portName(g, n), w, hour.streak[id]!, t));
   }
-  const sync = syncFindings(findings, verdicts, inScope, at, config.autoResolveMin * 60_000);
+  const sync = syncFindings(findings, verdicts, TRAFFIC_KINDS, at, config.autoResolveMin * 60_000);
   refreshLinkHealth(db, new Set(sync.changedSubjects.flatMap(endsOfSubjectKey)));
   return {
     trafficPorts: ports,
