@@ -155,6 +155,27 @@ describe('loadConfig()', () => {
     ]);
   });
 
+  it('reads the traffic settings; traffic retention follows the rollups unless set; major >= minor', () => {
+    const c = loadConfig({
+      IBWATCH_RETENTION_ROLLUP_DAYS: '90',
+      IBWATCH_TRAFFIC_RECENT_PORTS: '50',
+      IBWATCH_TRAFFIC_RECENT_HOURS: '2',
+      IBWATCH_XMIT_WAIT_MINOR: '5000000',
+      IBWATCH_XMIT_WAIT_MAJOR: '1000',
+      IBWATCH_XMIT_WAIT_SWEEPS: '5',
+    });
+    expect(c.retention.trafficDays).toBe(90);
+    expect(c.traffic).toEqual({
+      recentPorts: 50,
+      recentHours: 2,
+      waitMinorTps: 5_000_000,
+      waitMajorTps: 5_000_000,
+      waitSweeps: 5,
+    });
+    expect(loadConfig({ IBWATCH_RETENTION_TRAFFIC_DAYS: '30' }).retention.trafficDays).toBe(30);
+    expect(() => loadConfig({ IBWATCH_TRAFFIC_RECENT_HOURS: '0' })).toThrow(/IBWATCH_TRAFFIC_RECENT_HOURS/);
+  });
+
   it('lists the problems in the error message, one per line', () => {
     expect(() => loadConfig({ IBWATCH_PORT: 'x', IBWATCH_JITTER_MS: 'y' })).toThrow(
       /invalid configuration:\n {2}- IBWATCH_PORT.*\n {2}- IBWATCH_JITTER_MS/,
