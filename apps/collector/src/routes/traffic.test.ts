@@ -4,7 +4,7 @@ import type { PortCounters, PortTrafficReply, TrafficHotReply } from '@ibwatch/f
 import { appOf, ERROR_PORT, SAMPLE_A, seedCounters, testContext } from '../test-support.ts';
 import { CounterBaseline, loaded, sweepWith } from '../scans/traffic.test-helper.ts';
 
-const ctx = testContext();
+const ctx = testContext({ IBWATCH_METRICS_PORTS: 'all' });
 let app: FastifyInstance;
 // A host port (HCA end of a leaf link) with a little traffic and lots of XmitWait.
 let HOST: { nodeGuid: string; portNum: number };
@@ -80,5 +80,29 @@ describe('GET /api/ports/:guid/:port/traffic', () => {
 
   it('answers 404 for an unknown port', async () => {
     expect((await app.inject({ url: '/api/ports/0x1234/1/traffic' })).statusCode).toBe(404);
+  });
+});
+
+describe('/metrics with IBWATCH_METRICS_PORTS=all', () => {
+  it("exports the last sweep's traffic rates per port beside the raw counters", async () => {
+    const body = (await app.inject({ url: '/metrics' })).body;
+    const tx = body
+      .split('\n')
+      .find(
+        (l) =>
+          l.startsWith('ibwatch_port_transmit_bytes_per_second{') &&
+          l.includes(`guid="${ERROR_PORT.nodeGuid}"`) &&
+          l.includes(`port="${ERROR_PORT.portNum}"`),
+      );
+    expect(Number(tx?.split(' ').pop())).toBe(25e9);
+    const wait = body
+      .split('\n')
+      .find(
+        (l) =>
+          l.startsWith('ibwatch_port_transmit_wait_ticks_per_second{') &&
+          l.includes(`guid="${HOST.nodeGuid}"`) &&
+          l.includes(`port="${HOST.portNum}"`),
+      );
+    expect(Number(wait?.split(' ').pop())).toBe(5_000_000);
   });
 });

@@ -14,6 +14,7 @@ import type { TopologyView } from './counter-baseline.ts';
 import type { TrafficHour } from './traffic-hour.ts';
 import { syncFindings } from './findings-sync.ts';
 import { TRAFFIC_KINDS } from '../queries/finding-kinds.ts';
+import { observeTraffic } from '../metrics/registry.ts';
 import { endsOfSubjectKey, refreshLinkHealth } from './link-health-store.ts';
 
 export const XMIT_WAIT_KIND = 'port-xmit-wait';
@@ -71,8 +72,8 @@ export function storeTraffic(db: Db, config: Config, hour: TrafficHour, input: T
     const xw = d.xmitWords[r]!;
     const rw = d.rcvWords[r]!;
     const wt = d.waitTicks[r]!;
-    tx[r] = Number.isNaN(xw) ? 0 : (xw * 4) / intervalS;
-    rx[r] = Number.isNaN(rw) ? 0 : (rw * 4) / intervalS;
+    tx[r] = (xw * 4) / intervalS; // NaN when unknown: no utilisation, no sample on /metrics
+    rx[r] = (rw * 4) / intervalS;
     wait[r] = Number.isNaN(wt) ? Number.NaN : wt / intervalS;
     const tu = utilPermyriad(tx[r]!, bps);
     const ru = utilPermyriad(rx[r]!, bps);
@@ -81,6 +82,7 @@ export function storeTraffic(db: Db, config: Config, hour: TrafficHour, input: T
     hour.add(id, tu, ru, Number.isNaN(wait[r]!) ? 0 : wait[r]!);
   }
   repo.putChunks(at, hour.chunks());
+  observeTraffic(db, { table: current, txBps: tx, rxBps: rx, waitTps: wait });
 
   // Sweep resolution for the busiest: the top N by utilisation and the top N by XmitWait.
   const pick = new Set<number>();
@@ -88,7 +90,7 @@ export function storeTraffic(db: Db, config: Config, hour: TrafficHour, input: T
   const recent: RecentRow[] = [];
   for (const r of pick) {
     if (ids[r]! < 0) continue;
-    recent.push({ portId: ids[r]!, txBps: tx[r]!, rxBps: rx[r]!, waitTps: Number.isNaN(wait[r]!) ? 0 : wait[r]! });
+    recent.push({ portId: ids[r]!, txBps: tx[r]! || 0, rxBps: rx[r]! || 0, waitTps: wait[r]! || 0 });
   }
   repo.addRecent(at, recent);
   repo.pruneRecent(at - t.recentHours * 3_600_000);
