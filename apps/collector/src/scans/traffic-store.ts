@@ -54,11 +54,22 @@ export function storeTraffic(db: Db, config: Config, hour: TrafficHour, input: T
   const rx = new Float64Array(current.rows);
   const util = new Float64Array(current.rows);
   const wait = new Float64Array(current.rows).fill(Number.NaN);
+  // The link rate of each row, looked up once; per width and speed (the view shares those strings).
+  const linkBps = new Float64Array(current.rows);
+  const rates = new Map<string | null, Map<string | null, number>>();
+  const rateOf = (w: string | null, sp: string | null) => {
+    let bySpeed = rates.get(w);
+    if (!bySpeed) rates.set(w, (bySpeed = new Map()));
+    let v = bySpeed.get(sp);
+    if (v === undefined) bySpeed.set(sp, (v = linkBytesPerSecond(w, sp)));
+    return v;
+  };
   let maxId = 0;
   for (let r = 0; r < current.rows; r++) {
     const p = view.byPort.get(current.nodeGuids[r]!, current.portNums[r]!);
     if (p) {
       ids[r] = p.id;
+      linkBps[r] = rateOf(p.widthActive, p.speedActive);
       if (p.id > maxId) maxId = p.id;
     }
   }
@@ -67,8 +78,7 @@ export function storeTraffic(db: Db, config: Config, hour: TrafficHour, input: T
   for (let r = 0; r < current.rows; r++) {
     const id = ids[r]!;
     if (id < 0) continue;
-    const p = view.byPort.get(current.nodeGuids[r]!, current.portNums[r]!)!;
-    const bps = linkBytesPerSecond(p.widthActive, p.speedActive);
+    const bps = linkBps[r]!;
     const xw = d.xmitWords[r]!;
     const rw = d.rcvWords[r]!;
     const wt = d.waitTicks[r]!;
@@ -99,12 +109,15 @@ export function storeTraffic(db: Db, config: Config, hour: TrafficHour, input: T
   // spike. A port with an active finding keeps it while it stays above the threshold, so a
   // restart (which forgets the streaks) does not clear it.
   const findings = createFindingsRepo(db);
-  const active = new Set(
-    findings
-      .liveKeys()
-      .filter((f) => f.kind === XMIT_WAIT_KIND && f.state !== 'resolved')
-      .map((f) => f.subjectKey),
-  );
+  // Read only when a port is waiting (most sweeps have none): syncFindings reads them again.
+  let active: Set<string> | undefined;
+  const isActive = (key: string) =>
+    (active ??= new Set(
+      findings
+        .liveKeys()
+        .filter((f) => f.kind === XMIT_WAIT_KIND && f.state !== 'resolved')
+        .map((f) => f.subjectKey),
+    )).has(key);
   const verdicts: Verdict[] = [];
   for (let r = 0; r < current.rows; r++) {
     const id = ids[r]!;
@@ -118,7 +131,7 @@ export function storeTraffic(db: Db, config: Config, hour: TrafficHour, input: T
     const g = current.nodeGuids[r]!;
     const n = current.portNums[r]!;
     const sk = subjectKey({ kind: 'port', port: { nodeGuid: g, portNum: n } });
-    if (hour.streak[id]! < t.waitSweeps && !active.has(sk)) continue;
+    if (hour.streak[id]! < t.waitSweeps && !isActive(sk)) continue;
     verdicts.push(waitVerdict(g, n, input.portName(g, n), w, hour.streak[id]!, t));
   }
   const sync = syncFindings(findings, verdicts, TRAFFIC_KINDS, at, config.autoResolveMin * 60_000);
