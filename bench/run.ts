@@ -1,6 +1,7 @@
 /**
- * `pnpm bench [--quick] [--only stage[,stage]]`: generates 1k/4k/10k-GPU fabrics with the lab's
- * generator, the inputs ibwatch reads at that scale, and measures every stage. Prints one table
+ * `pnpm bench [--quick] [--gpus N] [--only stage[,stage]]`: generates 1k/4k/10k-GPU fabrics (the
+ * large one N GPUs with --gpus, e.g. 45000) with the lab's generator, the inputs ibwatch reads at
+ * that scale, and measures every stage. Prints one table
  * (stage, size, median, floor and ratio where one is named, target, verdict: ok or MISSED) and
  * writes bench/out/results.json. --quick: the 4k fabric as the large one, fewer runs, 3 days of
  * history. Before any stage it builds the dashboard if it is stale and checks Chromium and the lab
@@ -21,12 +22,14 @@ import { serveStage } from './stages/serve.ts';
 import { liveLabStage } from './stages/live-lab.ts';
 import { backupStage } from './stages/backup.ts';
 import { metricsStage } from './stages/metrics.ts';
+import { trafficSizeStage } from './stages/traffic-size.ts';
 
 const STAGES: Record<string, Stage> = {
   parse: parseStage,
   ibdiagnet: ibdiagnetStage,
   pm: pmStage,
   'db-size': dbSizeStage,
+  'traffic-size': trafficSizeStage,
   backup: backupStage,
   nccl: ncclStage,
   metrics: metricsStage,
@@ -43,6 +46,8 @@ async function main(): Promise<number> {
       quick: { type: 'boolean', default: false },
       only: { type: 'string' },
       markdown: { type: 'boolean', default: false },
+      // The large fabric's size (default 10000; 4000 with --quick), e.g. --gpus 45000.
+      gpus: { type: 'string' },
     },
   });
   const only = values.only ? values.only.split(',') : Object.keys(STAGES);
@@ -56,10 +61,16 @@ async function main(): Promise<number> {
   }
   const dirs = tempDirs();
   const quick = values.quick ?? false;
+  const gpus = values.gpus === undefined ? undefined : Number(values.gpus);
+  if (gpus !== undefined && !(Number.isInteger(gpus) && gpus >= 16)) {
+    console.error(`bench: --gpus ${values.gpus}: expected a whole number of GPUs (16 or more)`);
+    return 2;
+  }
+  const big = gpus ?? (quick ? 4000 : 10000);
   const ctx: StageCtx = {
     quick,
-    big: quick ? 4000 : 10000,
-    sizes: quick ? [1000, 4000] : [1000, 4000, 10000],
+    big,
+    sizes: [...(quick ? [1000, 4000] : [1000, 4000, 10000]).filter((s) => s < big), big],
     runs: quick ? 3 : 5,
     log: (m) => process.stderr.write(`[bench] ${m}\n`),
     tmp: dirs.make,

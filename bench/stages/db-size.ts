@@ -28,6 +28,11 @@ export interface HistoryDb {
 
 let built: Promise<HistoryDb> | null = null;
 
+/** The 30-day database if a stage of this run built it (traffic-size adds its traffic to it), else null. */
+export function builtHistory(): Promise<HistoryDb> | null {
+  return built;
+}
+
 /** The 30-day database (3 days with --quick), built once per run. */
 export function historyDb(ctx: StageCtx): Promise<HistoryDb> {
   built ??= build(ctx);

@@ -9,6 +9,7 @@ const VIEWS: [string, string][] = [
   ['overview', 'overview'],
   ['topology', 'topology-page'],
   ['ports', 'ports-page'],
+  ['traffic', 'hot-links-page'],
   ['worklist', 'worklist-page'],
   ['findings', 'findings-page'],
   ['firmware', 'firmware-page'],

@@ -32,7 +32,8 @@ describe('loadConfig()', () => {
       gracePeriodMin: 30,
       logLevel: 'info',
       peers: [],
-      retention: { rawDeltaDays: 7, rollupDays: 365, rawOutputDays: 3, scanDays: 90 },
+      retention: { rawDeltaDays: 7, rollupDays: 365, rawOutputDays: 3, scanDays: 90, trafficDays: 365 },
+      traffic: { recentPorts: 500, recentHours: 6, waitMinorTps: 1_000_000, waitMajorTps: 10_000_000, waitSweeps: 3 },
       cron: { pm: '0 * * * * *', sm: '30 * * * * *', topology: '0 */10 * * * *', ibdiagnet: '0 0 * * * *' },
     });
     expect(c.dbFile).toMatch(/\.ibwatch\/ibwatch\.db$/);
@@ -152,6 +153,27 @@ describe('loadConfig()', () => {
     expect(problemsOf({ IBWATCH_METRICS_PORTS: 'some' })).toEqual([
       'IBWATCH_METRICS_PORTS="some": expected off, problem or all',
     ]);
+  });
+
+  it('reads the traffic settings; traffic retention follows the rollups unless set; major >= minor', () => {
+    const c = loadConfig({
+      IBWATCH_RETENTION_ROLLUP_DAYS: '90',
+      IBWATCH_TRAFFIC_RECENT_PORTS: '50',
+      IBWATCH_TRAFFIC_RECENT_HOURS: '2',
+      IBWATCH_XMIT_WAIT_MINOR: '5000000',
+      IBWATCH_XMIT_WAIT_MAJOR: '1000',
+      IBWATCH_XMIT_WAIT_SWEEPS: '5',
+    });
+    expect(c.retention.trafficDays).toBe(90);
+    expect(c.traffic).toEqual({
+      recentPorts: 50,
+      recentHours: 2,
+      waitMinorTps: 5_000_000,
+      waitMajorTps: 5_000_000,
+      waitSweeps: 5,
+    });
+    expect(loadConfig({ IBWATCH_RETENTION_TRAFFIC_DAYS: '30' }).retention.trafficDays).toBe(30);
+    expect(() => loadConfig({ IBWATCH_TRAFFIC_RECENT_HOURS: '0' })).toThrow(/IBWATCH_TRAFFIC_RECENT_HOURS/);
   });
 
   it('lists the problems in the error message, one per line', () => {

@@ -44,7 +44,18 @@ export interface Config {
   /** busbw (GB/s) above which an nccl-tests result is refused as no measurement. */
   ncclMaxBusbwGBs: number;
   webDist: string;
-  retention: { rawDeltaDays: number; rollupDays: number; rawOutputDays: number; scanDays: number };
+  retention: { rawDeltaDays: number; rollupDays: number; rawOutputDays: number; scanDays: number; trafficDays: number };
+  /** Traffic storage and the sustained-XmitWait finding (docs/traffic.md). */
+  traffic: {
+    /** Ports kept at sweep resolution each sweep: the busiest by utilisation and by XmitWait. */
+    recentPorts: number;
+    recentHours: number;
+    /** PortXmitWait ticks/s from which a port counts as waiting (minor) and badly so (major). */
+    waitMinorTps: number;
+    waitMajorTps: number;
+    /** Consecutive sweeps at or above the minor threshold before a finding opens. */
+    waitSweeps: number;
+  };
   /**
    * Minutes a finding must stay cleared (its condition not observed by the scans of its kind)
    * before it resolves by itself. What views show as broken never waits for this.
@@ -195,6 +206,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
 
+  const rollupDays = int('IBWATCH_RETENTION_ROLLUP_DAYS', 365, 1, 3650);
+  const waitMinor = int('IBWATCH_XMIT_WAIT_MINOR', 1_000_000, 1, 2 ** 32 - 1);
   const config: Config = {
     host,
     port: int('IBWATCH_PORT', 8080, 0, 65535),
@@ -225,9 +238,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: resolve(str('IBWATCH_WEB_DIST', resolve(REPO_ROOT, 'apps/web/dist'))),
     retention: {
       rawDeltaDays: int('IBWATCH_RETENTION_RAW_DAYS', 7, 1, 3650),
-      rollupDays: int('IBWATCH_RETENTION_ROLLUP_DAYS', 365, 1, 3650),
+      rollupDays,
       rawOutputDays: int('IBWATCH_RETENTION_RAW_OUTPUT_DAYS', 3, 0, 3650),
       scanDays: int('IBWATCH_RETENTION_SCAN_DAYS', 90, 1, 3650),
+      trafficDays: int('IBWATCH_RETENTION_TRAFFIC_DAYS', rollupDays, 1, 3650),
+    },
+    traffic: {
+      recentPorts: int('IBWATCH_TRAFFIC_RECENT_PORTS', 500, 0, 100_000),
+      recentHours: int('IBWATCH_TRAFFIC_RECENT_HOURS', 6, 1, 168),
+      waitMinorTps: waitMinor,
+      waitMajorTps: Math.max(waitMinor, int('IBWATCH_XMIT_WAIT_MAJOR', 10_000_000, 1, 2 ** 32 - 1)),
+      waitSweeps: int('IBWATCH_XMIT_WAIT_SWEEPS', 3, 1, 1000),
     },
     autoResolveMin,
     gracePeriodMin: int('IBWATCH_GRACE_PERIOD_MIN', 30, 0, 100_000),

@@ -20,11 +20,13 @@ const ScansPage = lazy(() => import('./features/scans/ScansPage.tsx'));
 const FindingsPage = lazy(() => import('./features/findings/FindingsPage.tsx'));
 const FirmwarePage = lazy(() => import('./features/firmware/FirmwarePage.tsx'));
 const FleetPage = lazy(() => import('./features/fleet/FleetPage.tsx'));
+const HotLinksPage = lazy(() => import('./features/traffic/HotLinksPage.tsx'));
 
 const NAV: { path: string; label: string; match: Route['name'][] }[] = [
   { path: '/', label: 'Overview', match: ['overview'] },
   { path: '/topology', label: 'Topology', match: ['topology'] },
   { path: '/ports', label: 'Ports', match: ['ports', 'port'] },
+  { path: '/traffic', label: 'Hot links', match: ['traffic'] },
   { path: '/worklist', label: 'Worklist', match: ['worklist'] },
   { path: '/findings', label: 'Findings', match: ['findings'] },
   { path: '/firmware', label: 'Firmware', match: ['firmware'] },
@@ -59,6 +61,8 @@ function Page({ route }: { route: Route }) {
       return <FirmwarePage />;
     case 'fleet':
       return <FleetPage />;
+    case 'traffic':
+      return <HotLinksPage />;
     case 'not-found':
       return (
         <section data-testid="not-found">

@@ -16,6 +16,7 @@ describe('matchRoute()', () => {
     ['/findings', { name: 'findings' }],
     ['/firmware', { name: 'firmware' }],
     ['/fleet', { name: 'fleet' }],
+    ['/traffic', { name: 'traffic' }],
   ])('maps %s', (path, want) => {
     expect(matchRoute(path)).toEqual(want);
   });

@@ -19,6 +19,7 @@ export type Route =
   | { name: 'findings' }
   | { name: 'firmware' }
   | { name: 'fleet' }
+  | { name: 'traffic' }
   | { name: 'not-found'; path: string };
 
 /** Map a pathname to a route. Trailing slashes are ignored; unknown paths are `not-found`. */
@@ -38,6 +39,7 @@ export function matchRoute(pathname: string): Route {
   if (a === 'findings' && parts.length === 1) return { name: 'findings' };
   if (a === 'firmware' && parts.length === 1) return { name: 'firmware' };
   if (a === 'fleet' && parts.length === 1) return { name: 'fleet' };
+  if (a === 'traffic' && parts.length === 1) return { name: 'traffic' };
   void d;
   return { name: 'not-found', path: pathname };
 }

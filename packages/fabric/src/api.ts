@@ -17,3 +17,4 @@ export type * from './api/firmware.ts';
 export type * from './api/notifications.ts';
 export type * from './api/routes.ts';
 export type * from './api/paths.ts';
+export type * from './api/traffic.ts';

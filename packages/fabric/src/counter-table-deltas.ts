@@ -156,7 +156,7 @@ const all64 = (col: CounterColumn) => ({ col, hiMax: 0xffff_ffff, loMax: 0xffff_
  * the fabric in the same order each sweep), else from the node's first previous row onwards
  * (a node's ports are consecutive), else by a full look-up.
  */
-function matchRows(previous: CounterTable, current: CounterTable): Int32Array {
+export function matchRows(previous: CounterTable, current: CounterTable): Int32Array {
   const out = new Int32Array(current.rows);
   let firstRow: Map<string, number> | undefined;
   let byKey: Map<string, number> | undefined;

@@ -19,6 +19,7 @@ import {
   setCounter,
   setDropRate,
 } from './faults.ts';
+import { addTraffic } from './traffic.ts';
 import { attachLab, labIsRunning, LabAlreadyRunningError, startLab, stopLab } from './runner.ts';
 import { currentMaster, killMasterSm, killSm, restartSm } from './sm-control.ts';
 import { startRogueSm, stopRogueSms } from './rogue-sm.ts';
@@ -47,6 +48,9 @@ const USAGE = `usage: pnpm lab <command> [options]
     link-down <port> [--flap]        Unlink (--flap: LinkDownedCounter +1 on both ends)
     link-up <port>                   ReLink
     drop <port> <percent> [attrId]   MAD drop rate (0 clears)
+    traffic <port> <gbps> [waitTicksPerSec] [--seconds 60]
+                                     add that many seconds of traffic (64-bit data counters) and
+                                     PortXmitWait; repeat once per PM sweep for sustained load
     reset [<port>]                   reset counters (one port, or the whole fabric)
     kill-master                      SIGKILL the master SM, wait for the standby to take over
     kill-sm <a|b>                    SIGKILL one lab SM (e.g. the standby b), no waiting
@@ -104,6 +108,7 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean' },
       flap: { type: 'boolean' },
       priority: { type: 'string' },
+      seconds: { type: 'string' },
       url: { type: 'string' },
       dashboard: { type: 'string' },
       scenario: { type: 'string' },
@@ -231,7 +236,7 @@ async function main(argv: string[]): Promise<number> {
 async function fault(
   dir: string,
   args: string[],
-  values: { width?: string; speed?: string; flap?: boolean; priority?: string },
+  values: { width?: string; speed?: string; flap?: boolean; priority?: string; seconds?: string },
 ): Promise<number> {
   const [kind, portText, a, b] = args;
   const lab = await attachLab(dir);
@@ -276,6 +281,12 @@ async function fault(
       await setDropRate(lab, port(), num(a, 'percent'), b === undefined ? undefined : num(b, 'attrId'));
       console.log(`${portText} drops ${a}% of MADs`);
       break;
+    case 'traffic': {
+      const seconds = values.seconds === undefined ? 60 : num(values.seconds, '--seconds');
+      const r = await addTraffic(lab, port(), { gbps: num(a, 'gbps'), waitTps: b ? num(b, 'ticks/s') : 0, seconds });
+      console.log(`${portText} PortXmitData=${r.xmitData} PortRcvData=${r.rcvData} PortXmitWait=${r.xmitWait}`);
+      break;
+    }
     case 'reset':
       await resetCounters(lab, portText ? port() : undefined);
       console.log(`counters reset${portText ? ` on ${portText}` : ' on the whole fabric'}`);

@@ -23,3 +23,4 @@ export * from './status.ts';
 export * from './scenario.ts';
 export * from './demo-history.ts';
 export * from './demo.ts';
+export * from './traffic.ts';

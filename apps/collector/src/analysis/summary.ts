@@ -7,7 +7,7 @@ import type { Db } from '../db/open-db.ts';
 import { createScansRepo } from '../db/scans-repo.ts';
 import { contentStamp, stamped } from '../db/stamps.ts';
 import type { NameBook } from '../names.ts';
-import { PM_KINDS } from '../queries/finding-kinds.ts';
+import { PM_KINDS, TRAFFIC_KINDS } from '../queries/finding-kinds.ts';
 import { smSummary } from '../queries/sm-view.ts';
 import { fabricStatusReport } from './fabric-status.ts';
 
@@ -37,12 +37,14 @@ export function createSummaryBuilder(
   );
   return (now, upSince) => {
     // Ports and links over a counter threshold now: one per subject however many counters are
-    // high on it, and only PM kinds (flaps and congestion included; topology kinds are not), as
+    // high on it, and only PM kinds (flaps, congestion and sustained XmitWait included; topology kinds are not), as
     // the latest sweep observed them (cleared findings and info ones do not count).
     const overThreshold = new Set(
       q
         .currentFindingSubjects()
-        .filter((f) => (f.subjectType === 'port' || f.subjectType === 'link') && PM_KINDS(f.kind))
+        .filter(
+          (f) => (f.subjectType === 'port' || f.subjectType === 'link') && (PM_KINDS(f.kind) || TRAFFIC_KINDS(f.kind)),
+        )
         .map((f) => f.subjectKey),
     ).size;
     const sm = smSummary({ db, names, config }, now);

@@ -2,7 +2,7 @@ import { cellValue, COUNTER_SPECS, type CounterTable } from '@ibwatch/fabric';
 import type { RouteDeps } from '../routes/deps.ts';
 import { createMetricsRepo, type MetricsPort } from '../db/metrics-repo.ts';
 import { type Exposition, formatLabels } from './exposition.ts';
-import { latestSweep } from './registry.ts';
+import { latestSweep, latestTraffic } from './registry.ts';
 
 /**
  * Per-port raw counters under the names infiniband_exporter users know
@@ -112,6 +112,18 @@ export function portFamilies(e: Exposition, deps: RouteDeps): void {
       e.header(metricName, 'counter', `${help} ${ibName}, as the last PM sweep read it.`);
       for (const l of mine) e.sample(metricName, l.labels, valueOf(table, idx, l.row, scale));
     }
+  }
+  // The rates ibwatch computed from the same sweep and its predecessor (docs/traffic.md): a port
+  // without a rate (first sweep, saturated counter) has no sample.
+  const t = latestTraffic(deps.db);
+  if (t?.table !== table) return;
+  for (const [metric, values, help] of [
+    ['ibwatch_port_transmit_bytes_per_second', t.txBps, 'Data bytes/s sent over the last PM sweep interval.'],
+    ['ibwatch_port_receive_bytes_per_second', t.rxBps, 'Data bytes/s received over the last PM sweep interval.'],
+    ['ibwatch_port_transmit_wait_ticks_per_second', t.waitTps, 'PortXmitWait ticks/s over the last PM sweep interval.'],
+  ] as const) {
+    e.header(metric, 'gauge', help);
+    for (const l of labelled) e.sample(metric, l.labels, values[l.row]!);
   }
 }
 

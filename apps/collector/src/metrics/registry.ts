@@ -93,3 +93,21 @@ export function observeSweep(db: Db, table: CounterTable, at: number): void {
 export function latestSweep(db: Db): { table: CounterTable; at: number } | undefined {
   return sweeps.get(db);
 }
+
+/** The last PM sweep's traffic rates, per row of its counter table (NaN: unknown), for `/metrics`. */
+export interface SweepTraffic {
+  table: CounterTable;
+  txBps: Float64Array;
+  rxBps: Float64Array;
+  waitTps: Float64Array;
+}
+const traffic = new WeakMap<Db, SweepTraffic>();
+
+/** Called where a sweep's traffic is computed (traffic-store.ts): references, no copies. */
+export function observeTraffic(db: Db, t: SweepTraffic): void {
+  traffic.set(db, t);
+}
+
+export function latestTraffic(db: Db): SweepTraffic | undefined {
+  return traffic.get(db);
+}

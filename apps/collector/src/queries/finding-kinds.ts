@@ -6,3 +6,5 @@ export const PM_KINDS = (k: string) =>
 export const TOPOLOGY_KINDS = (k: string) =>
   k.startsWith('link-degraded-') || k === 'link-down' || k.startsWith('topology-');
 export const SM_KINDS = (k: string) => k.startsWith('sm-');
+/** Kinds the traffic part of a PM sweep evaluates (traffic-store.ts), synced on their own. */
+export const TRAFFIC_KINDS = (k: string) => k === 'port-xmit-wait';

@@ -125,6 +125,8 @@ describe('the API contract: every route declares its reply', () => {
       { method: 'GET', url: '/api/firmware', status: [200] },
       { method: 'GET', url: '/api/fleet', status: [200] },
       { method: 'GET', url: '/api/notifications', status: [200] },
+      { method: 'GET', url: '/api/traffic/hot?hours=24', status: [200] },
+      { method: 'GET', url: `/api/ports/${guid}/${port}/traffic?range=24h`, status: [200] },
       { method: 'GET', url: '/metrics', status: [200] },
     ];
   };

@@ -13,6 +13,7 @@ import { peerRoutes } from './peers.ts';
 import { firmwareRoutes } from './firmware.ts';
 import { fleetRoutes } from './fleet.ts';
 import { notificationRoutes } from './notifications.ts';
+import { trafficRoutes } from './traffic.ts';
 
 /** Every resource is one plugin; they share the deps the app was built with. */
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -30,6 +31,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     firmwareRoutes,
     fleetRoutes,
     notificationRoutes,
+    trafficRoutes,
   ]) {
     await app.register(plugin, deps);
   }

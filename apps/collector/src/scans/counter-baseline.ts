@@ -3,6 +3,7 @@ import type { Db } from '../db/open-db.ts';
 import { baselineAt, createCountersRepo, lastValues } from '../db/counters-repo.ts';
 import { iterateSweepPorts, nodeDescriptions, portCount, type SweepPortRow } from '../db/graph-queries.ts';
 import { topologyVersion } from '../db/topology-repo.ts';
+import { TrafficHour } from './traffic-hour.ts';
 
 /** Counters whose per-sweep deltas are kept (sparse, non-zero only): errors, and congestion. */
 export const KEPT: ReadonlySet<CounterName> = new Set(
@@ -35,6 +36,8 @@ export class CounterBaseline {
   private loaded = false;
   private at = 0;
   private staged: { table: CounterTable; at: number } | null = null;
+  /** The current hour's traffic sums (traffic-store.ts); lives with the baseline it is computed against. */
+  traffic = new TrafficHour();
 
   constructor(private readonly db: Db) {}
 
@@ -96,6 +99,7 @@ export class CounterBaseline {
     this.at = 0;
     this.staged = null;
     this.view = null;
+    this.traffic = new TrafficHour();
   }
 
   private view: { stamp: number; value: TopologyView } | null = null;

@@ -5,6 +5,7 @@ import { writeTransaction, type Db } from '../db/open-db.ts';
 import type { Config } from '../config.ts';
 import { createCountersRepo } from '../db/counters-repo.ts';
 import { deleteExpired } from '../db/retention-repo.ts';
+import { createTrafficRepo } from '../db/traffic-repo.ts';
 
 /**
  * Retention: raw per-sweep deltas for days, hourly rollups for a year, raw tool output and
@@ -25,7 +26,9 @@ export function pruneOnce(db: Db, config: Config, now = Date.now()): Record<stri
       resolvedFindings: now - r.rollupDays * day,
       smEvents: now - r.rollupDays * day,
     });
-    return { deltas: counters.deltas, rollups: counters.rollups, ...rows };
+    // Traffic hours are kept like the hourly rollups unless IBWATCH_RETENTION_TRAFFIC_DAYS says otherwise.
+    const traffic = createTrafficRepo(db).pruneHourly(now - r.trafficDays * day);
+    return { deltas: counters.deltas, rollups: counters.rollups, trafficHours: traffic, ...rows };
   });
 }
 

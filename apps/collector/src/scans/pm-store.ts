@@ -22,6 +22,7 @@ import { healthThresholds } from '../analysis/thresholds.ts';
 import { PM_KINDS, syncFindings } from './findings-sync.ts';
 import { endsOfSubjectKey, refreshLinkHealth } from './link-health-store.ts';
 import { observeSweep } from '../metrics/registry.ts';
+import { storeTraffic } from './traffic-store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -89,10 +90,18 @@ export function storePm(
     }
   }
   counters.storeLastRows(at, scanId, storedCols, lastIds, lastRows);
+  const portName = (g: string, n: number) => `${names.name(g, descs.get(g))} port ${n}`;
+  const traffic = storeTraffic(db, config, baseline.traffic, {
+    previous: prev.at > 0 ? prev.table : undefined,
+    current,
+    at,
+    intervalS,
+    view: baseline.topology(),
+    portName,
+  });
   counters.storeBaselineTime(at, scanId);
   baseline.stage(prev.table ? appendRows(current, prev.table, result.unmatchedPrevious) : current, at);
 
-  const portName = (g: string, n: number) => `${names.name(g, descs.get(g))} port ${n}`;
   const thresholds = healthThresholds(config);
   const flaps = flapEvents(db, at, thresholds.flaps.windowHours);
   // Line rates and first-seen times of the judged ports only: the rules key every port they are given.
@@ -143,6 +152,7 @@ export function storePm(
     findingsCleared: findings.cleared,
     findingsResolved: findings.resolved,
     ...portsWithErrors(result.ports),
+    ...traffic,
   };
 }
 

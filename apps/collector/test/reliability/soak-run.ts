@@ -120,7 +120,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     });
     // Retention on an accelerated clock: the last `windowMs` of wall time stand for the
     // retention days, so pruning really deletes during a run of minutes.
-    const retention = { ...config, retention: { rawDeltaDays: 1, rollupDays: 1, rawOutputDays: 1, scanDays: 1 } };
+    const retention = {
+      ...config,
+      retention: { rawDeltaDays: 1, rollupDays: 1, rawOutputDays: 1, scanDays: 1, trafficDays: 1 },
+    };
     const ctx = createContext(config);
     const { db } = ctx;
     // ibqueryerrors under ibsim dies with SIGSEGV in ~2% of runs (seen in every soak): the

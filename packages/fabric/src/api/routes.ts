@@ -10,6 +10,7 @@ import { FirmwareReplySchema } from './firmware.ts';
 import { FleetReplySchema, PeersReplySchema } from './fleet.ts';
 import { BandwidthReportSchema, NcclImportReplySchema, NcclRunDetailReplySchema, NcclRunRowSchema } from './nccl.ts';
 import { NotificationsReplySchema } from './notifications.ts';
+import { PortTrafficReplySchema, TrafficHotReplySchema } from './traffic.ts';
 import { CounterHistoryReplySchema, PortDetailReplySchema, PortsReplySchema } from './ports.ts';
 import { SmRelearnReplySchema, SmReplySchema } from './sm.ts';
 import { FabricSummarySchema } from './summary.ts';
@@ -43,6 +44,8 @@ export const API_REPLIES = {
   'GET /api/firmware': FirmwareReplySchema,
   'GET /api/fleet': FleetReplySchema,
   'GET /api/notifications': NotificationsReplySchema,
+  'GET /api/traffic/hot': TrafficHotReplySchema,
+  'GET /api/ports/:guid/:port/traffic': PortTrafficReplySchema,
 } as const;
 
 export type ApiRoute = keyof typeof API_REPLIES;

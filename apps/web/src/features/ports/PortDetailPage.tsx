@@ -10,6 +10,7 @@ import { enumParam, href, portHref, useLocation } from '../../router.ts';
 import { formatAgo } from '../../lib/time.ts';
 import { portStateText, rateCheck, RANGES, stateMarkers } from './ports.ts';
 import { RateCharts } from './RateCharts.tsx';
+import { TrafficCharts } from './TrafficCharts.tsx';
 
 function list(xs: string[]): string {
   return xs.length ? xs.join(', ') : '—';
@@ -152,6 +153,7 @@ export default function PortDetailPage({ guid, port }: { guid: string; port: num
   const base = `/api/ports/${encodeURIComponent(guid)}/${port}` as const;
   const detail = useApi(base);
   const hist = useApi(`${base}/counters${href('', { range })}`);
+  const traffic = useApi(`${base}/traffic${href('', { range })}`);
   return (
     <section data-testid="port-detail">
       <p className="muted small">
@@ -180,6 +182,10 @@ export default function PortDetailPage({ guid, port }: { guid: string; port: num
       </div>
       <Async state={hist} what="counter history">
         {(h) => <History hist={h} range={range} />}
+      </Async>
+      <h2>Traffic and congestion</h2>
+      <Async state={traffic} what="traffic">
+        {(t) => <TrafficCharts t={t} range={range} now={Date.now()} />}
       </Async>
       <h2>Findings history</h2>
       <Async state={detail} what="findings">

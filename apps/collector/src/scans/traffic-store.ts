@@ -1,0 +1,183 @@
+import {
+  linkBytesPerSecond,
+  subjectKey,
+  trafficDeltas,
+  utilPermyriad,
+  type CounterTable,
+  type Verdict,
+} from '@ibwatch/fabric';
+import type { Db } from '../db/open-db.ts';
+import type { Config } from '../config.ts';
+import { createTrafficRepo, type RecentRow } from '../db/traffic-repo.ts';
+import { createFindingsRepo } from '../db/findings-repo.ts';
+import type { TopologyView } from './counter-baseline.ts';
+import type { TrafficHour } from './traffic-hour.ts';
+import { syncFindings } from './findings-sync.ts';
+import { TRAFFIC_KINDS } from '../queries/finding-kinds.ts';
+import { observeTraffic } from '../metrics/registry.ts';
+import { endsOfSubjectKey, refreshLinkHealth } from './link-health-store.ts';
+
+export const XMIT_WAIT_KIND = 'port-xmit-wait';
+
+export interface TrafficInput {
+  previous: CounterTable | undefined;
+  current: CounterTable;
+  at: number;
+  intervalS: number;
+  view: TopologyView;
+  portName: (guid: string, port: number) => string;
+}
+
+/**
+ * Traffic of one PM sweep (docs/traffic.md): every port's transmit/receive bytes/s and
+ * utilisation of its link's data rate and PortXmitWait ticks/s from the two sweeps' counters;
+ * added to the hour's averages and maxima (written every sweep), the busiest ports kept at sweep
+ * resolution, and the sustained-XmitWait finding. Runs inside the sweep's transaction.
+ */
+export function storeTraffic(db: Db, config: Config, hour: TrafficHour, input: TrafficInput): Record<string, number> {
+  const { current, at, intervalS, view } = input;
+  // No previous sweep (first one, or after a restart for the data counters, which are not
+  // stored): rates unknown. Findings are left as they are, not cleared. Nor over a gap of more
+  // than an hour (collector stopped, an old import as the baseline): that average belongs to no hour.
+  if (!input.previous || !(intervalS > 0) || intervalS > 3600) return { trafficPorts: 0 };
+  const repo = createTrafficRepo(db);
+  const d = trafficDeltas(input.previous, current);
+  if (Math.floor(at / 3_600_000) * 3_600_000 !== hour.hour) {
+    const start = Math.floor(at / 3_600_000) * 3_600_000;
+    // A fresh process continues the hour an earlier one stored; a new hour starts empty.
+    hour.begin(at, hour.hour < 0 ? repo.chunks(start, start) : []);
+  }
+  hour.n++;
+  const t = config.traffic;
+  const ids = new Int32Array(current.rows).fill(-1);
+  const tx = new Float64Array(current.rows);
+  const rx = new Float64Array(current.rows);
+  const util = new Float64Array(current.rows);
+  const wait = new Float64Array(current.rows).fill(Number.NaN);
+  // The link rate of each row, looked up once; per width and speed (the view shares those strings).
+  const linkBps = new Float64Array(current.rows);
+  const rates = new Map<string | null, Map<string | null, number>>();
+  const rateOf = (w: string | null, sp: string | null) => {
+    let bySpeed = rates.get(w);
+    if (!bySpeed) rates.set(w, (bySpeed = new Map()));
+    let v = bySpeed.get(sp);
+    if (v === undefined) bySpeed.set(sp, (v = linkBytesPerSecond(w, sp)));
+    return v;
+  };
+  let maxId = 0;
+  for (let r = 0; r < current.rows; r++) {
+    const p = view.byPort.get(current.nodeGuids[r]!, current.portNums[r]!);
+    if (p) {
+      ids[r] = p.id;
+      linkBps[r] = rateOf(p.widthActive, p.speedActive);
+      if (p.id > maxId) maxId = p.id;
+    }
+  }
+  hour.ensure(maxId);
+  let ports = 0;
+  for (let r = 0; r < current.rows; r++) {
+    const id = ids[r]!;
+    if (id < 0) continue;
+    const bps = linkBps[r]!;
+    const xw = d.xmitWords[r]!;
+    const rw = d.rcvWords[r]!;
+    const wt = d.waitTicks[r]!;
+    tx[r] = (xw * 4) / intervalS; // NaN when unknown: no utilisation, no sample on /metrics
+    rx[r] = (rw * 4) / intervalS;
+    wait[r] = Number.isNaN(wt) ? Number.NaN : wt / intervalS;
+    const tu = utilPermyriad(tx[r]!, bps);
+    const ru = utilPermyriad(rx[r]!, bps);
+    util[r] = Math.max(tu, ru);
+    if (!Number.isNaN(xw) || !Number.isNaN(rw) || !Number.isNaN(wt)) ports++;
+    hour.add(id, tu, ru, Number.isNaN(wait[r]!) ? 0 : wait[r]!);
+  }
+  repo.putChunks(at, hour.chunks());
+  observeTraffic(db, { table: current, txBps: tx, rxBps: rx, waitTps: wait });
+
+  // Sweep resolution for the busiest: the top N by utilisation and the top N by XmitWait.
+  const pick = new Set<number>();
+  for (const score of [util, wait]) for (const r of topRows(score, t.recentPorts)) pick.add(r);
+  const recent: RecentRow[] = [];
+  for (const r of pick) {
+    if (ids[r]! < 0) continue;
+    recent.push({ portId: ids[r]!, txBps: tx[r]! || 0, rxBps: rx[r]! || 0, waitTps: wait[r]! || 0 });
+  }
+  repo.addRecent(at, recent);
+  repo.pruneRecent(at - t.recentHours * 3_600_000);
+
+  // Sustained XmitWait: `waitSweeps` sweeps in a row at or above the minor threshold, not one
+  // spike. A port with an active finding keeps it while it stays above the threshold, so a
+  // restart (which forgets the streaks) does not clear it.
+  const findings = createFindingsRepo(db);
+  // Read only when a port is waiting (most sweeps have none): syncFindings reads them again.
+  let active: Set<string> | undefined;
+  const isActive = (key: string) =>
+    (active ??= new Set(
+      findings
+        .liveKeys()
+        .filter((f) => f.kind === XMIT_WAIT_KIND && f.state !== 'resolved')
+        .map((f) => f.subjectKey),
+    )).has(key);
+  const verdicts: Verdict[] = [];
+  for (let r = 0; r < current.rows; r++) {
+    const id = ids[r]!;
+    const w = wait[r]!;
+    if (id < 0 || Number.isNaN(w)) continue;
+    if (w < t.waitMinorTps) {
+      hour.streak[id] = 0;
+      continue;
+    }
+    hour.streak[id] = Math.min(65_535, hour.streak[id]! + 1);
+    const g = current.nodeGuids[r]!;
+    const n = current.portNums[r]!;
+    const sk = subjectKey({ kind: 'port', port: { nodeGuid: g, portNum: n } });
+    if (hour.streak[id]! < t.waitSweeps && !isActive(sk)) continue;
+    verdicts.push(waitVerdict(g, n, input.portName(g, n), w, hour.streak[id]!, t));
+  }
+  const sync = syncFindings(findings, verdicts, TRAFFIC_KINDS, at, config.autoResolveMin * 60_000);
+  refreshLinkHealth(db, new Set(sync.changedSubjects.flatMap(endsOfSubjectKey)));
+  return {
+    trafficPorts: ports,
+    trafficRecent: recent.length,
+    xmitWaitOpened: sync.opened,
+    xmitWaitCleared: sync.cleared,
+  };
+}
+
+function waitVerdict(
+  nodeGuid: string,
+  portNum: number,
+  name: string,
+  tps: number,
+  sweeps: number,
+  t: Config['traffic'],
+): Verdict {
+  const major = tps >= t.waitMajorTps;
+  const fmt = tps >= 1e6 ? `${(tps / 1e6).toFixed(1)}M` : `${Math.round(tps / 1e3)}k`;
+  return {
+    kind: XMIT_WAIT_KIND,
+    severity: major ? 'major' : 'minor',
+    subject: { kind: 'port', port: { nodeGuid, portNum } },
+    title: `PortXmitWait at ${fmt} ticks/s on ${name} for ${sweeps} sweeps: the port waits for credits (congestion)`,
+    short: `xmit wait ${fmt} ticks/s`,
+    evidence: {
+      counter: 'PortXmitWait',
+      ticksPerSecond: Math.round(tps),
+      sweeps,
+      threshold: major ? t.waitMajorTps : t.waitMinorTps,
+    },
+  };
+}
+
+/** Rows of the `n` largest positive scores (NaN and 0 left out). */
+function topRows(score: Float64Array, n: number): number[] {
+  if (n <= 0) return [];
+  const positive = score.filter((v) => v > 0);
+  if (positive.length === 0) return [];
+  // The n-th largest by a native sort of a copy: cheaper than sorting 272k row indices by score.
+  positive.sort();
+  const cut = positive[Math.max(0, positive.length - n)]!;
+  const out: number[] = [];
+  for (let r = 0; r < score.length && out.length < n; r++) if (score[r]! >= cut) out.push(r);
+  return out;
+}
