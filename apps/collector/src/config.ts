@@ -5,6 +5,7 @@ import { LANE_GBPS, NCCL_MAX_BUSBW_GBS, normalizeGuid, WIDTH_LANES } from '@ibwa
 import { cronIntervalMs } from './cadence.ts';
 import { readPeerSettings } from './fleet/peers-config.ts';
 import { parseTokens, type NamedToken } from './tokens.ts';
+import { loadImpactConfig, type ImpactConfig } from './config-impact.ts';
 
 export type SourceKind = 'lab' | 'diags' | 'ibdiagnet' | 'import-only';
 export type MetricsPorts = 'off' | 'problem' | 'all';
@@ -69,6 +70,8 @@ export interface Config {
    * (errors in the last sweep, a link not ok or not Active), or every port of the last sweep.
    */
   metricsPorts: MetricsPorts;
+  /** Blast radius and Slurm jobs (config-impact.ts). */
+  impact: ImpactConfig;
   /** Settings accepted but worth a warning at start-up (deprecated variables). */
   notices: string[];
 }
@@ -231,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fabricName: fleet.fabricName,
     smGuids,
     metricsPorts,
+    impact: loadImpactConfig(env, problems),
     notices,
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -13,7 +13,7 @@ export type LinkHealth = 'ok' | 'degraded' | 'errors' | 'down';
  * `unknown`: reached from no HCA (an isolated switch, a router), so no tier can be inferred.
  */
 export type Tier = 'core' | 'spine' | 'leaf' | 'hca' | 'aggregation' | 'unknown';
-export type ScanKind = 'pm' | 'sm' | 'topology' | 'ibdiagnet' | 'import-ibdiagnet' | 'import-nccl';
+export type ScanKind = 'pm' | 'sm' | 'topology' | 'ibdiagnet' | 'import-ibdiagnet' | 'import-nccl' | 'slurm';
 export type ScanStatus = 'running' | 'ok' | 'partial' | 'failed';
 
 export interface ExpectedRate {

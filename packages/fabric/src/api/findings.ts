@@ -64,4 +64,42 @@ export interface WorklistEntry {
   lastSeen: number;
   /** Set when no finding of the entry is observed any more (cleared at, latest of them); null while one is. */
   clearedAt: number | null;
+  /** Who the cable hurts (docs/impact.md); absent only on entries built without the topology. */
+  impact?: EntryImpact;
+}
+
+/** A running Slurm job on hosts behind a cable. */
+export interface ImpactJob {
+  id: string;
+  name: string;
+  user: string;
+  /** The job's node count (all its nodes, not only those behind the cable). */
+  nodes: number;
+  /** Its hosts behind the cable. */
+  hosts: string[];
+}
+
+/** The blast radius of a worklist entry's cable, with the Slurm jobs on its hosts. */
+export interface EntryImpact {
+  kind: 'hca-link' | 'leaf-uplink' | 'spine-core' | 'unknown';
+  hosts: string[];
+  gpus: number;
+  rails: number[];
+  /** Leaf uplink / spine–core link: what the cable costs the lower switch's uplinks. */
+  uplink: {
+    switch: string;
+    uplinks: number;
+    totalGbps: number;
+    lostGbps: number;
+    share: number;
+    switchShare: number;
+  } | null;
+  /** Spine–core link: the pods it joins, the spine's first. */
+  pods: string[];
+  /** Running jobs on the hosts, most nodes first. */
+  jobs: ImpactJob[];
+  /** Drain these nodes first: the hosts behind the cable with a running job, sorted. */
+  drain: string[];
+  /** When the jobs were read by squeue; null when Slurm is off or was never read. */
+  jobsAt: number | null;
 }
