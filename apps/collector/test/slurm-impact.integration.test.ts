@@ -10,7 +10,7 @@ import { userInfo } from 'node:os';
 import { mkdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScanRow, WorklistEntry } from '@ibwatch/fabric';
+import type { FindingRow, ScanRow, WorklistEntry } from '@ibwatch/fabric';
 import { addCounter, degradeLink } from '@ibwatch/lab';
 import { startHarness, until, type Harness } from './lab-harness.ts';
 import { startSlurm, type SlurmCluster } from './slurm-cluster.ts';
@@ -74,6 +74,10 @@ describe('blast radius with Slurm jobs on the lab', () => {
     ]);
     expect(entry!.impact!.drain).toEqual(['dgx-0003']);
     expect(entry!.impact!.jobsAt).toBeGreaterThan(0);
+    // The finding carries its entry's impact in brief, on the list and on its own.
+    const [finding] = (await h.linkFindings()).filter((f) => entry!.findingIds.includes(f.id));
+    expect(finding!.impact).toEqual({ kind: 'hca-link', hosts: 1, gpus: 1, jobs: 1, drain: ['dgx-0003'] });
+    expect((await h.get<FindingRow>(`/api/findings/${finding!.id}`)).impact).toEqual(finding!.impact);
   }, 60_000);
 
   it('a leaf uplink at 2X names the hosts under the leaf, the uplink share lost, every job there; ' +

@@ -23,6 +23,19 @@ export interface FindingRow {
   clearedAt: number | null;
   resolvedAt: number | null;
   acknowledgedBy: string | null;
+  /** `/api/findings` and `/api/findings/:id` only: the blast radius of the finding's worklist entry. */
+  impact?: FindingImpact;
+}
+
+/** A finding's blast radius in brief (its worklist entry's {@link EntryImpact}). */
+export interface FindingImpact {
+  kind: EntryImpact['kind'];
+  hosts: number;
+  gpus: number;
+  /** Running Slurm jobs behind the cable. */
+  jobs: number;
+  /** The hosts to drain first. */
+  drain: string[];
 }
 
 /**
