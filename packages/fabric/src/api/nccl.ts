@@ -63,6 +63,12 @@ export interface NcclCorrelation {
   switches: number;
   /** Switch tiers the run's paths reach (`leaf`, `spine`, `core`). */
   tiers: string[];
+  /**
+   * Fabric findings (ports, links, switches) on the run's paths open during its window: the
+   * ones `correlatedFindings` lists besides SM and the run's own. The run is flagged when > 0.
+   */
+  pathFindings: number;
+  flagged: boolean;
 }
 
 export interface NcclRunDetailReply {
