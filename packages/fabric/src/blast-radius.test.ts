@@ -3,7 +3,7 @@ import { blastRadius, impactIndex, type ImpactLink, type ImpactNode } from './bl
 import { generateFatTree } from './fat-tree/generate.ts';
 import type { FatTree, FatTreeRole } from './fat-tree/model.ts';
 import type { FatTreeOptions } from './fat-tree/generate.ts';
-import type { FabricTier } from './topology.ts';
+import { inferTopology, type FabricTier } from './topology.ts';
 import type { PortRef } from './types.ts';
 
 const TIER: Record<FatTreeRole, FabricTier> = {
@@ -137,5 +137,21 @@ describe('blastRadius() on a 3-tier fat-tree (radix 16, 5 pods)', () => {
     ];
     const index = impactIndex({ nodes, links }, { railPattern: /HCA-(\d+)$/ });
     expect(blastRadius(index, [links[0]!.a, links[0]!.b])).toMatchObject({ hosts: ['gpu07'], rails: [3], gpus: 8 });
+  });
+});
+
+describe('blastRadius() with tiers inferred from the graph, as the collector stores them', () => {
+  it('gives the same radius as the generator roles on the 3-tier tree', () => {
+    const { topo, nodes, links, cable } = lab({ gpus: 256, tiers: 3, radix: 16 }, { 'spine-p2-03/10': 0 });
+    const { tiers } = inferTopology({
+      nodes: topo.nodes.map((n) => ({ guid: n.guid, type: n.type, description: n.name, numPorts: n.numPorts })),
+      links,
+    });
+    const inferred = nodes.map((n) => ({ ...n, tier: tiers.get(n.guid) ?? null }));
+    expect(inferred.filter((n) => n.tier !== nodes.find((x) => x.guid === n.guid)!.tier)).toEqual([]);
+    const r = blastRadius(impactIndex({ nodes: inferred, links }, { expectedGbps: 200 }), cable('spine-p2-03', 10));
+    expect(r).toMatchObject({ kind: 'spine-core', gpus: 64, uplink: { switchName: 'spine-p2-03', share: 0.125 } });
+    expect(r.hosts[0]).toBe('dgx-0009');
+    expect(r.pods[0]).toBe('leaf-r0-02');
   });
 });
