@@ -113,6 +113,12 @@ describe('blast radius with Slurm jobs on the lab', () => {
         .sort(),
     );
 
+    // The CSV carries the jobs and the drain list for the printed or shared sheet.
+    const csv = (await h.app.inject('/api/worklist.csv?sort=impact')).body.slice(1).trimEnd().split('\r\n');
+    expect(csv[0]).toMatch(/,impact_hosts,impact_gpus,slurm_jobs,drain_first$/);
+    expect(csv[1]).toContain(busy.join(' '));
+    expect(csv[1]).toContain(`allreduce-a (${user}, 2 nodes)`);
+
     const ranked = await h.get<WorklistEntry[]>('/api/worklist?sort=impact');
     const open = ranked.filter((e) => e.state !== 'resolved' && e.clearedAt === null);
     expect(open[0]!.linkKey).toBe(entry.linkKey);
