@@ -6,8 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PNPM_VERSION=12.4.2
+# slurm*/munge: the blast-radius integration test runs a real Slurm (docs/impact.md).
 APT_PACKAGES=(ibsim-utils libumad2sim0 opensm infiniband-diags chromium docker-compose
-  prometheus prometheus-alertmanager)
+  prometheus prometheus-alertmanager slurmctld slurmd munge slurm-client)
 export npm_config_nodedir=${npm_config_nodedir:-/usr}   # better-sqlite3 builds against the system node headers
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 export DEBIAN_FRONTEND=noninteractive

@@ -30,6 +30,14 @@ test('a symbol-error burst shows on the worklist and in the port trend', async (
   await expect(row).toContainText(PORT.node);
   await expect(row).toContainText(hcaEnd.name);
   await expect(row).toContainText('symbol errors');
+  // Its blast radius: the HCA's host and rail, one GPU (no Slurm in the e2e collector).
+  const host = hcaEnd.name.split(' ')[0]!;
+  const rail = hcaEnd.name.replace(/^.* mlx5_/, '');
+  expect(entry.impact).toMatchObject({ kind: 'hca-link', hosts: [host], rails: [Number(rail)], gpus: 1, jobs: [] });
+  const impact = row.getByTestId('worklist-impact');
+  await expect(impact).toHaveAttribute('data-gpus', '1');
+  await expect(impact).toContainText(`${host}, rail ${rail} · 1 GPU`);
+  await expect(impact).toContainText('Slurm jobs not read');
 
   await row.getByRole('link', { name: `${PORT.node} port ${PORT.port}` }).click();
   await expect(page).toHaveURL(new RegExp(`/ports/${leafEnd.guid}/${PORT.port}(\\?|$)`));

@@ -18,6 +18,7 @@ import { readNcclFile } from './scans/service.ts';
 import type { NcclLabels } from './queries/nccl-checks.ts';
 import { backupDatabase } from './db/backup.ts';
 import { checkDatabase } from './db/check-db.ts';
+import { impactSettings } from './analysis/impact.ts';
 
 const USAGE = `usage: ibwatch <command> [options]
   serve                         run the collector: API, dashboard, scheduled scans
@@ -193,15 +194,23 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'worklist': {
-        const entries = worklist(ctx.db, ctx.names, values.state ? { state: values.state } : {});
+        const entries = worklist(
+          ctx.db,
+          ctx.names,
+          values.state ? { state: values.state } : {},
+          Date.now(),
+          impactSettings(ctx.config),
+        );
         if (json) out(JSON.stringify(entries));
         else if (values.csv) process.stdout.write(worklistCsv(entries));
         else
-          for (const e of entries)
+          for (const e of entries) {
             out(
               `${String(e.rank).padStart(3)}. [${e.severity}] ${lifecycle(e)} ${e.a.name} port ${e.a.port} <-> ` +
                 `${e.b ? `${e.b.name} port ${e.b.port}` : '?'}: ${e.reasons.join('; ')} => ${e.action}`,
             );
+            if (e.impact?.drain.length) out(`     drain first: ${e.impact.drain.join(' ')}`);
+          }
         return 0;
       }
       case 'sm':

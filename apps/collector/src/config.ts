@@ -6,6 +6,7 @@ import { cronIntervalMs } from './cadence.ts';
 import { readPeerSettings } from './fleet/peers-config.ts';
 import { readNotifySettings, type NotifySettings } from './notify/notify-config.ts';
 import { parseTokens, type NamedToken } from './tokens.ts';
+import { loadImpactConfig, type ImpactConfig } from './config-impact.ts';
 
 export type SourceKind = 'lab' | 'diags' | 'ibdiagnet' | 'import-only';
 export type MetricsPorts = 'off' | 'problem' | 'all';
@@ -85,6 +86,8 @@ export interface Config {
   metricsPorts: MetricsPorts;
   /** Alerts pushed to Alertmanager and a webhook (notify/notify-config.ts, docs/alerting.md). */
   notify: NotifySettings;
+  /** Blast radius and Slurm jobs (config-impact.ts). */
+  impact: ImpactConfig;
   /** Settings accepted but worth a warning at start-up (deprecated variables). */
   notices: string[];
 }
@@ -261,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smGuids,
     metricsPorts,
     notify: notifySettings.notify,
+    impact: loadImpactConfig(env, problems),
     notices,
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -13,6 +13,7 @@ export * from './topology.ts';
 export * from './sm-ha.ts';
 export * from './nccl.ts';
 export * from './nccl-scope.ts';
+export * from './blast-radius.ts';
 export * from './nccl-report.ts';
 export * from './worklist.ts';
 export * from './link-ends.ts';

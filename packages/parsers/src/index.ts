@@ -100,3 +100,5 @@ export {
   formatNodeNameMapLine,
   type NodeNameEntry,
 } from './node-name-map.ts';
+// Slurm (src/slurm/): squeue --json and hostlist expressions, for the blast radius
+export * from './slurm/index.ts';

@@ -2,6 +2,8 @@ import type { WorklistEntry } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import type { NameBook } from '../names.ts';
 import { writeStamp } from '../db/stamps.ts';
+import { createSlurmRepo } from '../db/slurm-repo.ts';
+import type { ImpactSettings } from './impact.ts';
 import { findingsStamp, worklistFabricStamp } from '../db/worklist-queries.ts';
 import {
   computeWorklist,
@@ -38,6 +40,7 @@ export class WorklistCache {
   constructor(
     private readonly db: Db,
     private readonly names: NameBook,
+    private readonly impact: ImpactSettings = {},
   ) {
     this.writes = writeStamp(db);
   }
@@ -59,7 +62,7 @@ export class WorklistCache {
   private current(now: number): WorklistEntry[] {
     // changed() first: it also records the stamps the new build goes with.
     if (this.changed() || !this.entries || now > this.validUntil) {
-      this.fabric ??= loadWorklistFabric(this.db);
+      this.fabric ??= loadWorklistFabric(this.db, this.impact);
       const built = computeWorklist(this.db, this.names, now, this.fabric);
       this.entries = built.entries;
       this.validUntil = built.validUntil;
@@ -74,7 +77,8 @@ export class WorklistCache {
     if (w === this.writeStamp) return false;
     this.writeStamp = w;
     // Every column a finding contributes changes one of these (see findingsStamp).
-    const findings = findingsStamp(this.db);
+    // The Slurm jobs behind each entry change with every slurm scan, findings or not.
+    const findings = findingsStamp(this.db) + createSlurmRepo(this.db).stamp();
     const fabric = worklistFabricStamp(this.db);
     if (fabric !== this.fabricStamp) {
       this.fabricStamp = fabric;

@@ -5,9 +5,11 @@ import {
   linkKey,
   type FabricLink,
   type FindingSubject,
+  type ImpactIndex,
   type WorklistEntry,
 } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
+import { entryImpact, loadImpactIndex, loadJobBook, type ImpactSettings } from './impact.ts';
 import type { NameBook } from '../names.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import {
@@ -23,8 +25,11 @@ export interface WorklistFilter {
   rack?: string;
   severity?: string;
   state?: string;
-  /** `rank` (default): most urgent first; `rack`: the walking order, by end A's rack, U and port. */
-  sort?: 'rank' | 'rack';
+  /**
+   * `rank` (default): most urgent first; `rack`: the walking order, by end A's rack, U and port;
+   * `impact`: most running Slurm jobs behind the cable first, then most GPUs, then urgency.
+   */
+  sort?: 'rank' | 'rack' | 'impact';
 }
 
 const FIXED_WINDOW_MS = 7 * 86_400_000;
@@ -34,8 +39,14 @@ const FIXED_WINDOW_MS = 7 * 86_400_000;
  * days) folded into one entry per cable with both ends, rack, reasons and the action ladder.
  * Links fixed before (resolved findings older than the window) climb the ladder.
  */
-export function worklist(db: Db, names: NameBook, filter: WorklistFilter, now = Date.now()): WorklistEntry[] {
-  return filterWorklist(computeWorklist(db, names, now).entries, filter);
+export function worklist(
+  db: Db,
+  names: NameBook,
+  filter: WorklistFilter,
+  now = Date.now(),
+  settings: ImpactSettings = {},
+): WorklistEntry[] {
+  return filterWorklist(computeWorklist(db, names, now, loadWorklistFabric(db, settings)).entries, filter);
 }
 
 /**
@@ -47,7 +58,15 @@ export function filterWorklist(entries: readonly WorklistEntry[], filter: Workli
   const out: WorklistEntry[] = [];
   for (const e of entries) if (matches(e, filter)) out.push({ ...e, rank: out.length + 1 });
   if (filter.sort === 'rack') out.sort((x, y) => compareWalkOrder(x.a, y.a) || x.rank - y.rank);
+  if (filter.sort === 'impact') out.sort(compareImpact);
   return out;
+}
+
+/** Most jobs affected first, then most GPUs, then the urgency rank. */
+function compareImpact(x: WorklistEntry, y: WorklistEntry): number {
+  const jobs = (e: WorklistEntry) => e.impact?.jobs.length ?? 0;
+  const gpus = (e: WorklistEntry) => e.impact?.gpus ?? 0;
+  return jobs(y) - jobs(x) || gpus(y) - gpus(x) || x.rank - y.rank;
 }
 
 /** What the worklist reads of the fabric itself (links, LIDs, nodes, cables). */
@@ -56,6 +75,8 @@ export interface WorklistFabric {
   lids: Map<string, number>;
   descs: Map<string, { guid: string; description: string; type: string; tier: string | null }>;
   cables: ({ nodeGuid: string; portNum: number } & object)[];
+  /** The blast radius index of the same topology. */
+  impact: ImpactIndex;
 }
 
 /**
@@ -63,7 +84,7 @@ export interface WorklistFabric {
  * 10k GPUs, and it changes only with a topology scan or import, not with each sweep's findings
  * (WorklistCache keeps it until then).
  */
-export function loadWorklistFabric(db: Db): WorklistFabric {
+export function loadWorklistFabric(db: Db, settings: ImpactSettings = {}): WorklistFabric {
   const rows = worklistLinks(db);
   const links: FabricLink[] = rows.map((r) => ({
     a: { nodeGuid: r.ag, portNum: r.ap },
@@ -80,7 +101,7 @@ export function loadWorklistFabric(db: Db): WorklistFabric {
     portNum: c.portNum,
     ...(JSON.parse(c.info) as object),
   }));
-  return { links, lids, descs, cables };
+  return { links, lids, descs, cables, impact: loadImpactIndex(db, settings) };
 }
 
 /**
@@ -115,6 +136,7 @@ export function computeWorklist(
   });
   const times = new Map<string, { first: number; last: number }>();
   const { links, lids, descs, cables } = fabric;
+  const jobs = loadJobBook(db);
   const priorFixes = new Map<string, number>();
   for (const r of linkFixesBefore(db, now - FIXED_WINDOW_MS)) {
     const s = JSON.parse(r) as { a: { nodeGuid: string; portNum: number }; b: { nodeGuid: string; portNum: number } };
@@ -180,6 +202,7 @@ export function computeWorklist(
       firstSeen: Math.min(...ts.map((t) => t.first)),
       lastSeen: Math.max(...ts.map((t) => t.last)),
       clearedAt: e.clearedAt === undefined ? null : Date.parse(e.clearedAt),
+      impact: entryImpact(fabric.impact, jobs, e.ends),
     };
     out.push(entry);
   }

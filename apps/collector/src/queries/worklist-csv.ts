@@ -27,6 +27,11 @@ export function worklistCsv(entries: WorklistEntry[]): string {
         'cable',
         'first_seen_utc',
         'last_seen_utc',
+        // Appended, so sheets that read the columns above by position keep working.
+        'impact_hosts',
+        'impact_gpus',
+        'slurm_jobs',
+        'drain_first',
       ],
       entries.map((e) => [
         e.rank,
@@ -49,6 +54,10 @@ export function worklistCsv(entries: WorklistEntry[]): string {
         e.cable,
         new Date(e.firstSeen).toISOString(),
         new Date(e.lastSeen).toISOString(),
+        e.impact?.hosts.length,
+        e.impact?.gpus,
+        e.impact?.jobs.map((j) => `${j.id} ${j.name} (${j.user}, ${j.nodes} nodes)`).join('; '),
+        e.impact?.drain.join(' '),
       ]),
     )
   );

@@ -120,7 +120,7 @@ describe('GET /api/worklist', () => {
     const lines = r.body.slice(1).trimEnd().split('\r\n');
     expect(lines[0]).toBe(
       'rank,severity,state,end_a,guid_a,port_a,lid_a,rack_a,u_a,end_b,guid_b,port_b,lid_b,rack_b,u_b,' +
-        'reasons,action,cable,first_seen_utc,last_seen_utc',
+        'reasons,action,cable,first_seen_utc,last_seen_utc,impact_hosts,impact_gpus,slurm_jobs,drain_first',
     );
     expect(r.body).toContain(`"'=HYPERLINK(""http://evil.example"",""spine"")"`);
     expect(r.body).not.toMatch(/(^|,)=HYPERLINK/m);

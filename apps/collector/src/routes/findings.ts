@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { FindingDetail, FindingRow, WorklistEntry } from '@ibwatch/fabric';
+import type { FindingDetail, FindingImpact, FindingRow, WorklistEntry } from '@ibwatch/fabric';
 import type { RouteDeps } from './deps.ts';
 import { createFindingsRepo, toFindingRow } from '../db/findings-repo.ts';
 import type { WorklistFilter } from '../analysis/worklist.ts';
 import { WorklistCache } from '../analysis/worklist-cache.ts';
+import { impactSettings } from '../analysis/impact.ts';
 import { worklistCsv } from '../queries/worklist-csv.ts';
 import { writeStamp } from '../db/stamps.ts';
 import { ReplyCache } from './reply-cache.ts';
@@ -40,20 +41,41 @@ const worklistQuery = {
     severity: { type: 'string', enum: SEVERITIES },
     state: { type: 'string', enum: ['open', 'acknowledged', 'resolved'] },
     // rack: the walking order (end A's rack, then U, then port); the rank stays the urgency.
-    sort: { type: 'string', enum: ['rank', 'rack'], default: 'rank' },
+    sort: { type: 'string', enum: ['rank', 'rack', 'impact'], default: 'rank' },
   },
 } as const;
 
 export async function findingRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const repo = createFindingsRepo(deps.db);
   const strip = toFindingRow;
-  const worklist = new WorklistCache(deps.db, deps.names);
+  const worklist = new WorklistCache(deps.db, deps.names, impactSettings(deps.config));
   // Serialised replies per query (32 most recent filters), dropped on any commit: a sweep
   // touches findings every time anyway. /api/findings was 0.6 s p95 at 10k GPUs, 20 clients.
   const findingsCache = new ReplyCache(writeStamp(deps.db));
   // Per filter, until the worklist is rebuilt: filtering and serialising its thousands of
   // entries per request kept /api/worklist at 12 s p95 at 10k GPUs (pnpm bench, serve stage).
   const worklistReplies = new ReplyCache(() => worklist.version());
+  // Each physical finding's blast radius is its worklist entry's, indexed again only when the
+  // worklist was rebuilt.
+  let impacts: { version: string; byId: Map<number, FindingImpact> } | undefined;
+  const impactOf = (id: number): FindingImpact | undefined => {
+    const version = worklist.version();
+    if (impacts?.version !== version) {
+      const byId = new Map<number, FindingImpact>();
+      for (const e of worklist.get({})) {
+        if (!e.impact) continue;
+        const i = e.impact;
+        const brief = { kind: i.kind, hosts: i.hosts.length, gpus: i.gpus, jobs: i.jobs.length, drain: i.drain };
+        for (const f of e.findingIds) byId.set(f, brief);
+      }
+      impacts = { version, byId };
+    }
+    return impacts.byId.get(id);
+  };
+  const withImpact = (row: FindingRow): FindingRow => {
+    const impact = row.subjectType === 'port' || row.subjectType === 'link' ? impactOf(row.id) : undefined;
+    return impact ? { ...row, impact } : row;
+  };
 
   app.get<{ Querystring: { state?: string; severity?: string; kind?: string; limit: number }; Reply: FindingRow[] }>(
     '/api/findings',
@@ -79,14 +101,14 @@ export async function findingRoutes(app: FastifyInstance, deps: RouteDeps): Prom
     async (req, reply) => {
       const { state, severity, kind, limit } = req.query;
       return findingsCache.send(req, reply, JSON.stringify([state, severity, kind, limit]), () =>
-        repo.list(req.query).map(strip),
+        repo.list(req.query).map((f) => withImpact(strip(f))),
       );
     },
   );
 
   const detail = (id: number): FindingDetail | null => {
     const f = repo.get(id);
-    return f ? { ...strip(f), history: repo.history(id) } : null;
+    return f ? { ...withImpact(strip(f)), history: repo.history(id) } : null;
   };
   const notFound = (id: number) => ({ statusCode: 404, error: 'Not Found', message: `no finding ${id}` });
 

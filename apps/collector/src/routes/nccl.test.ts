@@ -219,6 +219,8 @@ describe('GET /api/nccl/runs/:id: fabric findings around a run', () => {
     ]);
     const titles = fabricFindings(d);
     expect(titles).toContain('Symbol errors on is-north-7-compute-1 mlx5_0 port 1');
+    // Flagged: a finding on its paths was open during the run; the count is what the page lists.
+    expect(d.correlation).toMatchObject({ flagged: true, pathFindings: titles.length });
     // The sample's own findings on these hosts (a saturated counter on compute-1) count too,
     // and ibdiagnet's about the 8 leaves the run used (firmware drift, a shared name); none
     // about the spine, which the run did not use.
@@ -236,7 +238,13 @@ describe('GET /api/nccl/runs/:id: fabric findings around a run', () => {
 
   it('says so when the run’s hosts are not in the topology, and lists no fabric finding', async () => {
     const d = await detailOf(['ghost-1', 'ghost-2']);
-    expect(d.correlation).toMatchObject({ hosts: [], unmatchedHosts: ['ghost-1', 'ghost-2'], links: 0 });
+    expect(d.correlation).toMatchObject({
+      hosts: [],
+      unmatchedHosts: ['ghost-1', 'ghost-2'],
+      links: 0,
+      flagged: false,
+      pathFindings: 0,
+    });
     expect(fabricFindings(d)).toEqual([]);
   });
 

@@ -101,6 +101,8 @@ export async function ncclRoutes(app: FastifyInstance, deps: RouteDeps): Promise
           links: scope.links.size,
           switches: scope.nodes.size - scope.hcas.size,
           tiers: scope.tiers,
+          pathFindings: around.filter((f) => f.subjectType !== 'sm').length,
+          flagged: around.some((f) => f.subjectType !== 'sm'),
         },
         importWarnings: r.warnings,
       };

@@ -19,7 +19,10 @@ export async function scanRoutes(app: FastifyInstance, deps: RouteDeps): Promise
           additionalProperties: false,
           properties: {
             limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-            kind: { type: 'string', enum: ['pm', 'sm', 'topology', 'ibdiagnet', 'import-ibdiagnet', 'import-nccl'] },
+            kind: {
+              type: 'string',
+              enum: ['pm', 'sm', 'topology', 'ibdiagnet', 'import-ibdiagnet', 'import-nccl', 'slurm'],
+            },
             status: { type: 'string', enum: ['running', 'ok', 'partial', 'failed'] },
           },
         },

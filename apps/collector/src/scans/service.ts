@@ -18,6 +18,8 @@ import { storeSm } from './sm-store.ts';
 import { createSmRepo } from '../db/sm-repo.ts';
 import { storeIbdiagnet } from './ibdiagnet-store.ts';
 import { importNcclText } from './nccl-import.ts';
+import { collectSlurm } from '../sources/slurm.ts';
+import { storeSlurm } from './slurm-store.ts';
 
 /** What routes and the CLI may use of scans/ besides the ScanService (scans/types.ts). */
 export { RelearnRefused, relearnSms } from './sm-relearn.ts';
@@ -84,8 +86,8 @@ export function createScanService(
       // Counters and SMs are keyed to ports: a first PM sweep needs the topology first.
       if (kind === 'pm' && portCount(db) === 0) await service.run('topology', trigger);
       switch (kind) {
-        case 'topology':
-          return guarded(kind, () =>
+        case 'topology': {
+          const row = await guarded(kind, () =>
             runPipeline(
               db,
               'topology',
@@ -94,6 +96,11 @@ export function createScanService(
               (id, at, c) => storeTopology(db, config, names, id, at, c.data),
             ),
           );
+          // The jobs behind each cable are refreshed with the topology; their failure is the
+          // slurm scan's own, the topology row stands as it is.
+          if (config.impact.slurm === 'squeue') await slurmScan(trigger);
+          return row;
+        }
         case 'pm':
           return guarded(kind, async () => {
             const row = await runPipeline(
@@ -131,6 +138,8 @@ export function createScanService(
       }
     },
 
+    runSlurm: (trigger) => slurmScan(trigger),
+
     importIbdiagnet(dir, trigger) {
       return guarded('import-ibdiagnet', async () => {
         const row = await runPipeline(
@@ -159,6 +168,20 @@ export function createScanService(
   function settle(row: ScanRow): void {
     if (row.status !== 'failed') baseline.commit();
     else baseline.invalidate();
+  }
+
+  function slurmScan(trigger: Trigger): Promise<ScanRow> {
+    if (config.impact.slurm !== 'squeue')
+      return refuse('slurm', trigger, 'IBWATCH_SLURM is off (IBWATCH_SLURM=squeue reads the jobs)');
+    return guarded('slurm', () =>
+      runPipeline(
+        db,
+        'slurm',
+        trigger,
+        () => collectSlurm(runner, config.impact),
+        (id, at, c) => storeSlurm(db, id, at, c.data),
+      ),
+    );
   }
 
   function refuse(kind: ScanRow['kind'], trigger: Trigger, why: string): Promise<ScanRow> {

@@ -15,6 +15,8 @@ export type StoredHook = (scanId: number, runId: number) => void;
 
 export interface ScanService {
   run(kind: 'pm' | 'sm' | 'topology' | 'ibdiagnet', trigger: Trigger): Promise<ScanRow>;
+  /** Reads the Slurm jobs now (topology scans also do when IBWATCH_SLURM=squeue). */
+  runSlurm?(trigger: Trigger): Promise<ScanRow>;
   importIbdiagnet(dir: string, trigger: Trigger): Promise<ScanRow>;
   importNccl(
     text: string,

@@ -1,5 +1,6 @@
 import { Fragment, useState } from 'react';
 import type { FindingRow } from '@ibwatch/fabric';
+import { impactBrief } from '../lib/impact.ts';
 import { api } from '../api/client.ts';
 import { FindingHistory } from './FindingHistory.tsx';
 import { lifecycleLook, severityLook, sortBySeverity } from '../lib/status.ts';
@@ -77,6 +78,11 @@ export function FindingsTable({
                 </td>
                 <td className="mono small">
                   {f.subjectType} {f.subjectKey}
+                  {f.impact && (
+                    <div className="muted" data-testid="finding-impact" data-gpus={f.impact.gpus}>
+                      {impactBrief(f.impact)}
+                    </div>
+                  )}
                 </td>
                 <td>
                   <Badge look={lifecycleLook(f.state, f.clearedAt)} />

@@ -6,6 +6,58 @@ import { Dict, Int, Ms, NullMs, NullText, Nullable, type Static, Str, Strings, T
 import { FindingStateSchema, SeveritySchema } from './common.ts';
 import { LinkEndSchema } from './topology.ts';
 
+/** A running Slurm job on hosts behind a cable. */
+export const ImpactJobSchema = Type.Object({
+  id: Text(),
+  name: Text(),
+  user: Text(),
+  /** The job's node count (all its nodes, not only those behind the cable). */
+  nodes: Int(),
+  /** Its hosts behind the cable. */
+  hosts: Strings(),
+});
+export type ImpactJob = Static<typeof ImpactJobSchema>;
+
+/** The blast radius of a worklist entry's cable, with the Slurm jobs on its hosts (docs/impact.md). */
+export const EntryImpactSchema = Type.Object({
+  kind: Str(['hca-link', 'leaf-uplink', 'spine-core', 'unknown'] as const),
+  hosts: Strings(),
+  gpus: Int(),
+  rails: Type.Array(Int()),
+  /** Leaf uplink / spine–core link: what the cable costs the lower switch's uplinks. */
+  uplink: Nullable(
+    Type.Object({
+      switch: Text(),
+      uplinks: Int(),
+      totalGbps: Type.Number(),
+      lostGbps: Type.Number(),
+      share: Type.Number(),
+      switchShare: Type.Number(),
+    }),
+  ),
+  /** Spine–core link: the pods it joins, the spine's first. */
+  pods: Strings(),
+  /** Running jobs on the hosts, most nodes first. */
+  jobs: Type.Array(ImpactJobSchema),
+  /** Drain these nodes first: the hosts behind the cable with a running job, sorted. */
+  drain: Strings(),
+  /** When the jobs were read by squeue; null when Slurm is off or was never read. */
+  jobsAt: NullMs(),
+});
+export type EntryImpact = Static<typeof EntryImpactSchema>;
+
+/** A finding's blast radius in brief (its worklist entry's {@link EntryImpact}). */
+export const FindingImpactSchema = Type.Object({
+  kind: Str(['hca-link', 'leaf-uplink', 'spine-core', 'unknown'] as const),
+  hosts: Int(),
+  gpus: Int(),
+  /** Running Slurm jobs behind the cable. */
+  jobs: Int(),
+  /** The hosts to drain first. */
+  drain: Strings(),
+});
+export type FindingImpact = Static<typeof FindingImpactSchema>;
+
 const findingRowProperties = {
   id: Int(),
   kind: Text(),
@@ -24,6 +76,8 @@ const findingRowProperties = {
   clearedAt: NullMs(),
   resolvedAt: NullMs(),
   acknowledgedBy: NullText(),
+  /** `/api/findings` and `/api/findings/:id` only: the blast radius of the finding's worklist entry. */
+  impact: Type.Optional(FindingImpactSchema),
 };
 export const FindingRowSchema = Type.Object(findingRowProperties);
 export type FindingRow = Static<typeof FindingRowSchema>;
@@ -61,5 +115,7 @@ export const WorklistEntrySchema = Type.Object({
   lastSeen: Ms(),
   /** Set when no finding of the entry is observed any more (cleared at, latest of them); null while one is. */
   clearedAt: NullMs(),
+  /** Who the cable hurts (docs/impact.md); absent only on entries built without the topology. */
+  impact: Type.Optional(EntryImpactSchema),
 });
 export type WorklistEntry = Static<typeof WorklistEntrySchema>;

@@ -65,6 +65,12 @@ export const NcclCorrelationSchema = Type.Object({
   switches: Int(),
   /** Switch tiers the run's paths reach (`leaf`, `spine`, `core`). */
   tiers: Strings(),
+  /**
+   * Fabric findings (ports, links, switches) on the run's paths open during its window: the
+   * ones `correlatedFindings` lists besides SM and the run's own. The run is flagged when > 0.
+   */
+  pathFindings: Int(),
+  flagged: Type.Boolean(),
 });
 export type NcclCorrelation = Static<typeof NcclCorrelationSchema>;
 

@@ -1,4 +1,5 @@
 import type { NcclRunDetailReply } from '@ibwatch/fabric';
+import { Badge } from '../../components/Badge.tsx';
 import { FindingsTable } from '../../components/FindingsTable.tsx';
 import { Link } from '../../components/Link.tsx';
 import { Time } from '../../components/Time.tsx';
@@ -14,7 +15,15 @@ export function Correlation({ d }: { d: NcclRunDetailReply }) {
   const c = d.correlation;
   return (
     <section aria-labelledby="run-around">
-      <h2 id="run-around">Fabric findings around this run</h2>
+      <h2 id="run-around">
+        Fabric findings around this run{' '}
+        {c.flagged && (
+          <Badge
+            look={{ icon: '⚑', label: `FLAGGED: ${c.pathFindings} on its paths`, tone: 'bad' }}
+            testid="run-flagged"
+          />
+        )}
+      </h2>
       <p className="muted" data-testid="run-correlation" data-hosts={c.hosts.length} data-links={c.links}>
         <Time at={c.from} /> → <Time at={c.to} />: {correlationText(d)}
         {c.hosts.length === 0 && (

@@ -200,7 +200,16 @@ describe('one run', () => {
     const f = (id: number, subjectType: FindingRow['subjectType']) => ({ id, subjectType }) as FindingRow;
     const split = splitCorrelated([f(1, 'run'), f(2, 'port'), f(3, 'sm'), f(4, 'link'), f(5, 'fabric')]);
     expect([split.own, split.onPath, split.subnet].map((x) => x.map((y) => y.id))).toEqual([[1], [2, 4, 5], [3]]);
-    const correlation = { from: 0, to: 1, links: 16, switches: 8, tiers: ['leaf'], unmatchedHosts: [] };
+    const correlation = {
+      from: 0,
+      to: 1,
+      links: 16,
+      switches: 8,
+      tiers: ['leaf'],
+      unmatchedHosts: [],
+      pathFindings: 0,
+      flagged: false,
+    };
     expect(
       correlationText({
         run: run(1),

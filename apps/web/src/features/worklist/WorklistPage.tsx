@@ -9,7 +9,15 @@ import { Time } from '../../components/Time.tsx';
 import { TokenHint, WriteButton } from '../../components/WriteButton.tsx';
 import { lifecycleLook, SEVERITIES, severityLook } from '../../lib/status.ts';
 import { portHref, setQuery, useLocation } from '../../router.ts';
-import { describeFilters, parseWorklistFilters, racksOf, worklistApiPath, worklistCsvHref } from './worklist.ts';
+import {
+  describeFilters,
+  hostList,
+  impactSummary,
+  parseWorklistFilters,
+  racksOf,
+  worklistApiPath,
+  worklistCsvHref,
+} from './worklist.ts';
 import './worklist.css';
 
 function End({ end }: { end: LinkEnd | null }) {
@@ -21,6 +29,32 @@ function End({ end }: { end: LinkEnd | null }) {
       </Link>
       <div className="mono small">{end.guid}</div>
       <div className="small">LID {end.lid ?? '—'}</div>
+    </div>
+  );
+}
+
+/** Who the cable hurts: hosts, GPUs, uplink share, the Slurm jobs and the nodes to drain first. */
+function Impact({ e }: { e: WorklistEntry }) {
+  const i = e.impact;
+  if (!i) return <span className="muted">—</span>;
+  return (
+    <div data-testid="worklist-impact" data-gpus={i.gpus} data-jobs={i.jobs.length}>
+      <div>{impactSummary(i)}</div>
+      {i.jobs.length > 0 && (
+        <ul className="reasons small" data-testid="worklist-jobs">
+          {i.jobs.map((j) => (
+            <li key={j.id}>
+              job {j.id} <strong>{j.name}</strong> ({j.user}, {j.nodes} {j.nodes === 1 ? 'node' : 'nodes'})
+            </li>
+          ))}
+        </ul>
+      )}
+      {i.drain.length > 0 && (
+        <div className="drain" data-testid="worklist-drain" title={i.drain.join(' ')}>
+          Drain first: <span className="mono">{hostList(i.drain, 8)}</span>
+        </div>
+      )}
+      {i.jobsAt === null && i.hosts.length > 0 && <div className="small muted">Slurm jobs not read</div>}
     </div>
   );
 }
@@ -69,6 +103,9 @@ function Row({ e, reload, focus }: { e: WorklistEntry; reload: () => void; focus
         <div className="small muted">
           Since <Time at={e.firstSeen} short />
         </div>
+      </td>
+      <td>
+        <Impact e={e} />
       </td>
       <td>{e.action}</td>
       <td>
@@ -142,6 +179,7 @@ export default function WorklistPage() {
           >
             <option value="">most urgent first</option>
             <option value="rack">walking order (rack, U, port)</option>
+            <option value="impact">impact (jobs, GPUs)</option>
           </select>
         </label>
         <label>
@@ -169,7 +207,12 @@ export default function WorklistPage() {
             <div className="table-wrap">
               <table className="table worklist-table">
                 <caption className="sr-only">
-                  Physical links to inspect, {filters.sort === 'rack' ? 'in rack walking order' : 'most urgent first'}
+                  Physical links to inspect,{' '}
+                  {filters.sort === 'rack'
+                    ? 'in rack walking order'
+                    : filters.sort === 'impact'
+                      ? 'most jobs and GPUs affected first'
+                      : 'most urgent first'}
                 </caption>
                 <thead>
                   <tr>
@@ -184,6 +227,7 @@ export default function WorklistPage() {
                     <th scope="col">End B</th>
                     <th scope="col">Rack</th>
                     <th scope="col">Reason</th>
+                    <th scope="col">Impact</th>
                     <th scope="col">Action</th>
                     <th scope="col">State</th>
                   </tr>

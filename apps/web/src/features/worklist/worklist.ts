@@ -1,4 +1,4 @@
-import type { LinkEnd, QueryString, Severity, WorklistEntry } from '@ibwatch/fabric';
+import type { EntryImpact, LinkEnd, QueryString, Severity, WorklistEntry } from '@ibwatch/fabric';
 import { isSeverity } from '../../lib/status.ts';
 import { serializeQuery, type Query } from '../../router.ts';
 
@@ -6,8 +6,11 @@ export interface WorklistFilters {
   switch?: string;
   rack?: string;
   severity?: Severity;
-  /** `rack`: the walking order (end A's rack, U, port); most urgent first when absent. */
-  sort?: 'rack';
+  /**
+   * `rack`: the walking order (end A's rack, U, port); `impact`: most Slurm jobs, then GPUs,
+   * behind the cable first; most urgent first when absent.
+   */
+  sort?: 'rack' | 'impact';
 }
 
 /** URL query → filters (unknown severities are dropped, blanks ignored). */
@@ -16,7 +19,7 @@ export function parseWorklistFilters(q: Query): WorklistFilters {
   if (q.switch?.trim()) f.switch = q.switch.trim();
   if (q.rack?.trim()) f.rack = q.rack.trim();
   if (isSeverity(q.severity)) f.severity = q.severity;
-  if (q.sort === 'rack') f.sort = 'rack';
+  if (q.sort === 'rack' || q.sort === 'impact') f.sort = q.sort;
   return f;
 }
 
@@ -37,6 +40,7 @@ export function describeFilters(f: WorklistFilters): string {
     f.severity && `severity ${f.severity}`,
   ].filter(Boolean);
   const which = parts.length ? parts.join(', ') : 'all links';
+  if (f.sort === 'impact') return `${which}, by impact (jobs, GPUs)`;
   return f.sort === 'rack' ? `${which}, in rack order` : which;
 }
 
@@ -50,4 +54,27 @@ function place(end: LinkEnd | null): string | null {
 export function racksOf(e: WorklistEntry): string {
   const r = [place(e.a), place(e.b)].filter((x): x is string => !!x);
   return [...new Set(r)].join(' ↔ ') || '—';
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Hosts as a short list: all of them up to `max`, else the first ones and how many more. */
+export function hostList(hosts: readonly string[], max = 4): string {
+  return hosts.length <= max ? hosts.join(', ') : `${hosts.slice(0, max).join(', ')} +${hosts.length - max} more`;
+}
+
+/** One line of who the cable hurts, e.g. `dgx-0003, rail 2 · 1 GPU` or `32 hosts · 32 GPUs · uplinks -1.6 %`. */
+export function impactSummary(i: EntryImpact): string {
+  const parts: string[] = [];
+  if (i.kind === 'hca-link') {
+    parts.push(`${hostList(i.hosts)}${i.rails.length ? `, rail ${i.rails.join('/')}` : ''}`);
+  } else if (i.hosts.length) {
+    parts.push(`${plural(i.hosts.length, 'host')} under ${i.uplink?.switch ?? 'the link'}`);
+    if (i.rails.length === 1) parts.push(`rail ${i.rails[0]}`);
+  }
+  if (i.gpus) parts.push(plural(i.gpus, 'GPU'));
+  if (i.uplink && i.uplink.lostGbps > 0)
+    parts.push(`uplinks −${(i.uplink.share * 100).toFixed(1)} % (${i.uplink.lostGbps} of ${i.uplink.totalGbps} Gb/s)`);
+  if (i.pods.length > 1) parts.push(`joins ${plural(i.pods.length, 'pod')}`);
+  return parts.join(' · ') || 'no hosts behind it';
 }
