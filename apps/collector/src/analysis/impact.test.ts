@@ -40,7 +40,7 @@ const index = impactIndex(
 );
 
 describe('entryImpact()', () => {
-  it('names the jobs on the hosts behind the cable (host names without case), most nodes first, and the drain list', () => {
+  it('names the jobs on the hosts behind the cable (any case), most nodes first, and the drain list', () => {
     const jobs = book([job('7', ['dgx-0001']), job('9', ['dgx-0002', 'dgx-0099'], 2), job('3', ['dgx-0050'])]);
     const up = entryImpact(index, jobs, [
       { nodeGuid: '0x1', portNum: 3 },
