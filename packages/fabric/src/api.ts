@@ -13,3 +13,4 @@ export type * from './api/sm.ts';
 export type * from './api/nccl.ts';
 export type * from './api/fleet.ts';
 export type * from './api/firmware.ts';
+export type * from './api/watch.ts';

@@ -27,3 +27,4 @@ export * from './ibdiagnet-checks.ts';
 export * from './firmware.ts';
 export * from './fleet.ts';
 export * from './summary-sample.ts';
+export * from './watch.ts';

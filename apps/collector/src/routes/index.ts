@@ -12,6 +12,7 @@ import { metricsRoutes } from './metrics.ts';
 import { peerRoutes } from './peers.ts';
 import { firmwareRoutes } from './firmware.ts';
 import { fleetRoutes } from './fleet.ts';
+import { watchRoutes } from './watch.ts';
 
 /** Every resource is one plugin; they share the deps the app was built with. */
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -28,6 +29,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     peerRoutes,
     firmwareRoutes,
     fleetRoutes,
+    watchRoutes,
   ]) {
     await app.register(plugin, deps);
   }
