@@ -1,5 +1,10 @@
 import {
+  DEFAULT_THRESHOLDS,
   DEFAULT_TREND_RULES,
+  nominalGbps,
+  symbolErrorsPerHourAtBer,
+  type LinkSpeed,
+  type LinkWidth,
   WATCH_COUNTERS,
   watchVerdict,
   type RatePoint,
@@ -10,7 +15,13 @@ import {
 import type { Config } from '../config.ts';
 import type { Db } from '../db/open-db.ts';
 import type { NameBook } from '../names.ts';
-import { activeFindingSeverity, errorDeltasSince, portWithPeer, sweepsSince } from '../db/watch-queries.ts';
+import {
+  activeFindingSeverity,
+  errorDeltasSince,
+  portWithPeer,
+  sweepsSince,
+  type WatchedPort,
+} from '../db/watch-queries.ts';
 import { rateThresholds } from './thresholds.ts';
 
 /** The finding kind each watched counter raises (port-health.ts). */
@@ -19,6 +30,19 @@ const KIND: Record<string, string> = {
   LinkErrorRecoveryCounter: 'link-error-recovery',
   PortRcvErrors: 'counter-rate:PortRcvErrors',
 };
+
+/**
+ * The major threshold of `counter` on `port` in events per hour: symbol errors at the IBTA BER
+ * on the port's own active rate (as the symbol-errors finding judges it), else at the expected
+ * rate; the other counters' thresholds do not depend on the rate.
+ */
+function majorPerHour(counter: string, port: WatchedPort, byConfig: Record<string, number>): number {
+  if (counter === 'SymbolErrorCounter' && port.width && port.speed) {
+    const gbps = nominalGbps(port.width as LinkWidth, port.speed as LinkSpeed);
+    if (gbps > 0) return symbolErrorsPerHourAtBer(DEFAULT_THRESHOLDS.symbolBer.major, gbps);
+  }
+  return (byConfig[counter] ?? Infinity) * 3600;
+}
 
 /**
  * Per-bucket rates of every port with errors in the window: a bucket's rate is its errors over
@@ -73,11 +97,13 @@ export function watchList(db: Db, config: Config, names: NameBook, now = Date.no
   const rules = { ...DEFAULT_TREND_RULES, minPoints: w.minPoints, horizonHours: w.horizonDays * 24 };
   const entries: WatchEntry[] = [];
   for (const s of series.values()) {
-    const thresholdPerHour = (thresholds[s.counter] ?? Infinity) * 3600;
-    const v = watchVerdict(s.points, thresholdPerHour, now, rules);
-    if (!v || v.crossAt === null) continue;
+    // Most ports with a few errors have too few points for a trend: no port lookup for them.
+    if (s.points.filter((x) => x.perHour > 0).length < rules.minNonZero) continue;
     const p = portWithPeer(db, s.portId);
     if (!p) continue;
+    const thresholdPerHour = majorPerHour(s.counter, p, thresholds);
+    const v = watchVerdict(s.points, thresholdPerHour, now, rules);
+    if (!v || v.crossAt === null) continue;
     const portKey = `${p.g}/${p.n}`;
     const finding = activeFindingSeverity(db, KIND[s.counter]!, `port:${portKey}`);
     // A major or critical finding puts the port on the worklist; the watch list is for what is not there yet.

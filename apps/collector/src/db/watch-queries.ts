@@ -26,26 +26,34 @@ export function errorDeltasSince(
     .all(from, JSON.stringify(counters)) as { portId: number; counter: string; scanId: number; delta: number }[];
 }
 
-/** A port's GUID, number and node description, and its link's far end when the topology knows one. */
-export function portWithPeer(
-  db: Db,
-  portId: number,
-):
-  | { g: string; n: number; desc: string | null; rg: string | null; rn: number | null; rdesc: string | null }
-  | undefined {
+/** A watched port as the watch list shows it. */
+export interface WatchedPort {
+  g: string;
+  n: number;
+  desc: string | null;
+  width: string | null;
+  speed: string | null;
+  rg: string | null;
+  rn: number | null;
+  rdesc: string | null;
+}
+
+/**
+ * A port's GUID, number, node description and active width and speed, and its link's far end
+ * when the topology knows one.
+ */
+export function portWithPeer(db: Db, portId: number): WatchedPort | undefined {
   return db
     .prepare(
-      `SELECT p.node_guid AS g, p.port_num AS n, nd.description AS desc, q.node_guid AS rg, q.port_num AS rn,
-         rd.description AS rdesc
+      `SELECT p.node_guid AS g, p.port_num AS n, nd.description AS desc, p.width_active AS width,
+         p.speed_active AS speed, q.node_guid AS rg, q.port_num AS rn, rd.description AS rdesc
        FROM ports p LEFT JOIN nodes nd ON nd.guid = p.node_guid
        LEFT JOIN links l ON l.a_port_id = p.id OR l.b_port_id = p.id
        LEFT JOIN ports q ON q.id = CASE WHEN l.a_port_id = p.id THEN l.b_port_id ELSE l.a_port_id END
        LEFT JOIN nodes rd ON rd.guid = q.node_guid
        WHERE p.id = ? ORDER BY l.present DESC, l.last_seen DESC LIMIT 1`,
     )
-    .get(portId) as
-    | { g: string; n: number; desc: string | null; rg: string | null; rn: number | null; rdesc: string | null }
-    | undefined;
+    .get(portId) as WatchedPort | undefined;
 }
 
 /** Severity of the open or acknowledged finding of `kind` on the port subject `subjectKey`, if any. */
