@@ -64,4 +64,9 @@ export interface WorklistEntry {
   lastSeen: number;
   /** Set when no finding of the entry is observed any more (cleared at, latest of them); null while one is. */
   clearedAt: number | null;
+  /**
+   * Fixes of this cable in the last 14 days after which it erred again (oldest first): each
+   * climbs the action ladder one step. Empty when none.
+   */
+  reopenedAfterFix: { fixedAt: number; reopenedAt: number }[];
 }
