@@ -19,6 +19,7 @@ const RunDetailPage = lazy(() => import('./features/bandwidth/RunDetailPage.tsx'
 const ScansPage = lazy(() => import('./features/scans/ScansPage.tsx'));
 const FindingsPage = lazy(() => import('./features/findings/FindingsPage.tsx'));
 const FirmwarePage = lazy(() => import('./features/firmware/FirmwarePage.tsx'));
+const WatchPage = lazy(() => import('./features/watch/WatchPage.tsx'));
 const FleetPage = lazy(() => import('./features/fleet/FleetPage.tsx'));
 
 const NAV: { path: string; label: string; match: Route['name'][] }[] = [
@@ -26,6 +27,7 @@ const NAV: { path: string; label: string; match: Route['name'][] }[] = [
   { path: '/topology', label: 'Topology', match: ['topology'] },
   { path: '/ports', label: 'Ports', match: ['ports', 'port'] },
   { path: '/worklist', label: 'Worklist', match: ['worklist'] },
+  { path: '/watch', label: 'Watch', match: ['watch'] },
   { path: '/findings', label: 'Findings', match: ['findings'] },
   { path: '/firmware', label: 'Firmware', match: ['firmware'] },
   { path: '/sm', label: 'Subnet managers', match: ['sm'] },
@@ -57,6 +59,8 @@ function Page({ route }: { route: Route }) {
       return <FindingsPage />;
     case 'firmware':
       return <FirmwarePage />;
+    case 'watch':
+      return <WatchPage />;
     case 'fleet':
       return <FleetPage />;
     case 'not-found':

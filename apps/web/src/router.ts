@@ -17,6 +17,7 @@ export type Route =
   | { name: 'scans' }
   | { name: 'findings' }
   | { name: 'firmware' }
+  | { name: 'watch' }
   | { name: 'fleet' }
   | { name: 'not-found'; path: string };
 
@@ -36,6 +37,7 @@ export function matchRoute(pathname: string): Route {
   if (a === 'scans' && parts.length === 1) return { name: 'scans' };
   if (a === 'findings' && parts.length === 1) return { name: 'findings' };
   if (a === 'firmware' && parts.length === 1) return { name: 'firmware' };
+  if (a === 'watch' && parts.length === 1) return { name: 'watch' };
   if (a === 'fleet' && parts.length === 1) return { name: 'fleet' };
   void d;
   return { name: 'not-found', path: pathname };
