@@ -14,3 +14,4 @@ export type * from './api/nccl.ts';
 export type * from './api/fleet.ts';
 export type * from './api/firmware.ts';
 export type * from './api/watch.ts';
+export type * from './api/baseline.ts';

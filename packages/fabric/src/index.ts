@@ -28,3 +28,4 @@ export * from './firmware.ts';
 export * from './fleet.ts';
 export * from './summary-sample.ts';
 export * from './watch.ts';
+export * from './as-built.ts';

@@ -4,5 +4,5 @@ export const PM_KINDS = (k: string) =>
   k.startsWith('counter-rate:') ||
   k.startsWith('counter-saturated:');
 export const TOPOLOGY_KINDS = (k: string) =>
-  k.startsWith('link-degraded-') || k === 'link-down' || k.startsWith('topology-');
+  k.startsWith('link-degraded-') || k === 'link-down' || k.startsWith('topology-') || k.startsWith('baseline-');
 export const SM_KINDS = (k: string) => k.startsWith('sm-');

@@ -13,6 +13,7 @@ import { peerRoutes } from './peers.ts';
 import { firmwareRoutes } from './firmware.ts';
 import { fleetRoutes } from './fleet.ts';
 import { watchRoutes } from './watch.ts';
+import { baselineRoutes } from './baseline.ts';
 
 /** Every resource is one plugin; they share the deps the app was built with. */
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -30,6 +31,7 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     firmwareRoutes,
     fleetRoutes,
     watchRoutes,
+    baselineRoutes,
   ]) {
     await app.register(plugin, deps);
   }
