@@ -7,6 +7,7 @@ import { ParseError, parsePerfquery as parsePerfqueryBlocks } from '@ibwatch/par
 import { consolePort, type PortAddr } from './console.ts';
 import type { Lab } from './lab.ts';
 import { peerOf } from './link-rate.ts';
+import { portTable } from './topology.ts';
 
 export { degradeLink, parsePortRate, peerOf, rateMismatch, restoreLink, setLinkRate } from './link-rate.ts';
 export type { LinkRate, PortRate } from './link-rate.ts';
@@ -144,4 +145,25 @@ export async function setDropRate(lab: Lab, p: PortAddr, ratePct: number, attrId
   const cmd = `Error ${consolePort(p)} ${Math.round(ratePct)}${attrId === undefined ? '' : ` ${attrId}`}`;
   const reply = await lab.console.send(cmd);
   checkReply(cmd, reply);
+}
+
+/**
+ * Swaps the cables of two ports of one node (the lab's leaves have no free port): each far end
+ * is cabled to the other port, as two cables plugged back crossed. Returns the far ends as built.
+ */
+export async function swapCables(lab: Lab, p: PortAddr, q: PortAddr): Promise<[PortAddr, PortAddr]> {
+  const pp = peerOf(lab, p);
+  const qp = peerOf(lab, q);
+  for (const x of [p, q]) {
+    const cmd = `Unlink ${consolePort(x)}`;
+    checkReply(cmd, await lab.console.send(cmd));
+  }
+  for (const [x, y] of [
+    [p, qp],
+    [q, pp],
+  ] as const) {
+    const cmd = `Link ${consolePort(x)} ${consolePort(y)}`;
+    checkReply(cmd, await lab.console.send(cmd));
+  }
+  return [pp, qp];
 }
