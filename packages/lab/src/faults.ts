@@ -7,7 +7,6 @@ import { ParseError, parsePerfquery as parsePerfqueryBlocks } from '@ibwatch/par
 import { consolePort, type PortAddr } from './console.ts';
 import type { Lab } from './lab.ts';
 import { peerOf } from './link-rate.ts';
-import { portTable } from './topology.ts';
 
 export { degradeLink, parsePortRate, peerOf, rateMismatch, restoreLink, setLinkRate } from './link-rate.ts';
 export type { LinkRate, PortRate } from './link-rate.ts';
