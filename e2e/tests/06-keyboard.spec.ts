@@ -1,6 +1,18 @@
 import { expect, test } from './fixtures.ts';
 
-const NAV = ['overview', 'topology', 'ports', 'worklist', 'watch', 'findings', 'firmware', 'sm', 'bandwidth', 'scans'];
+const NAV = [
+  'overview',
+  'topology',
+  'ports',
+  'worklist',
+  'watch',
+  'validation',
+  'findings',
+  'firmware',
+  'sm',
+  'bandwidth',
+  'scans',
+];
 
 const focusedTestId = (page: import('@playwright/test').Page) =>
   page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? null);

@@ -20,6 +20,7 @@ const ScansPage = lazy(() => import('./features/scans/ScansPage.tsx'));
 const FindingsPage = lazy(() => import('./features/findings/FindingsPage.tsx'));
 const FirmwarePage = lazy(() => import('./features/firmware/FirmwarePage.tsx'));
 const WatchPage = lazy(() => import('./features/watch/WatchPage.tsx'));
+const ValidationPage = lazy(() => import('./features/validation/ValidationPage.tsx'));
 const FleetPage = lazy(() => import('./features/fleet/FleetPage.tsx'));
 
 const NAV: { path: string; label: string; match: Route['name'][] }[] = [
@@ -28,6 +29,7 @@ const NAV: { path: string; label: string; match: Route['name'][] }[] = [
   { path: '/ports', label: 'Ports', match: ['ports', 'port'] },
   { path: '/worklist', label: 'Worklist', match: ['worklist'] },
   { path: '/watch', label: 'Watch', match: ['watch'] },
+  { path: '/validation', label: 'Validation', match: ['validation'] },
   { path: '/findings', label: 'Findings', match: ['findings'] },
   { path: '/firmware', label: 'Firmware', match: ['firmware'] },
   { path: '/sm', label: 'Subnet managers', match: ['sm'] },
@@ -61,6 +63,8 @@ function Page({ route }: { route: Route }) {
       return <FirmwarePage />;
     case 'watch':
       return <WatchPage />;
+    case 'validation':
+      return <ValidationPage />;
     case 'fleet':
       return <FleetPage />;
     case 'not-found':

@@ -18,6 +18,7 @@ export type Route =
   | { name: 'findings' }
   | { name: 'firmware' }
   | { name: 'watch' }
+  | { name: 'validation' }
   | { name: 'fleet' }
   | { name: 'not-found'; path: string };
 
@@ -38,6 +39,7 @@ export function matchRoute(pathname: string): Route {
   if (a === 'findings' && parts.length === 1) return { name: 'findings' };
   if (a === 'firmware' && parts.length === 1) return { name: 'firmware' };
   if (a === 'watch' && parts.length === 1) return { name: 'watch' };
+  if (a === 'validation' && parts.length === 1) return { name: 'validation' };
   if (a === 'fleet' && parts.length === 1) return { name: 'fleet' };
   void d;
   return { name: 'not-found', path: pathname };
