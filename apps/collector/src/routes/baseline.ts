@@ -26,7 +26,7 @@ const link = {
 } as const;
 const KINDS = ['missing-link', 'extra-link', 'moved-cable', 'wrong-rail', 'degraded'] as const;
 
-/** The reply schema of `GET /api/baseline/validation` (BaselineValidationReply in packages/fabric/src/api/baseline.ts). */
+/** The reply schema of `GET /api/baseline/validation`: BaselineValidationReply (packages/fabric/src/api). */
 export const VALIDATION_REPLY_SCHEMA = {
   type: 'object',
   required: ['baseline', 'linksNow', 'checkedAt', 'counts', 'rows'],
