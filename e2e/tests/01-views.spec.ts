@@ -97,6 +97,23 @@ test.describe('every view loads with real lab data', () => {
     await expect(page.getByTestId('nccl-run-row')).toHaveCount(0);
   });
 
+  test('watch list: nothing rising on a healthy fabric, and the overview and worklist say so', async ({ page }) => {
+    await page.goto('/watch');
+    await expect(page.getByTestId('watch-page').getByTestId('empty-state').first()).toBeVisible();
+    await expect(page.getByTestId('watch-count')).toContainText('0 ports on watch');
+    await page.goto('/');
+    await expect(page.getByTestId('watch-count-link')).toHaveText('0 ports on watch');
+    await page.goto('/worklist');
+    await expect(page.getByTestId('watch-count-link')).toHaveText('0 ports on watch');
+  });
+
+  test('topology validation says how to set the as-built before one is set', async ({ page }) => {
+    await page.goto('/validation');
+    await expect(page.getByTestId('validation-page').getByTestId('empty-state').first()).toContainText(
+      'ibwatch baseline set',
+    );
+  });
+
   test('scans list shows the start-up and scheduled scans as ok', async ({ page, api }) => {
     const scans = await api.get<ScanRow[]>('/api/scans?limit=50');
     expect(new Set(scans.filter((s) => s.status === 'ok').map((s) => s.kind))).toEqual(

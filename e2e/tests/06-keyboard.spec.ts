@@ -6,6 +6,8 @@ const NAV = [
   'ports',
   'traffic',
   'worklist',
+  'watch',
+  'validation',
   'findings',
   'firmware',
   'sm',

@@ -9,6 +9,7 @@ import { createFindingsRepo, toFindingRow } from './db/findings-repo.ts';
 import { worklist } from './analysis/worklist.ts';
 import { worklistCsv } from './queries/worklist-csv.ts';
 import { smCommand } from './cli-sm.ts';
+import { baselineCommand } from './cli-baseline.ts';
 import { createNcclRepo } from './db/nccl-repo.ts';
 import { formatBytes, type NcclRunRow, type ScanRow } from '@ibwatch/fabric';
 import { windowProblems } from './queries/nccl-checks.ts';
@@ -34,12 +35,15 @@ const USAGE = `usage: ibwatch <command> [options]
   worklist [--csv]              the reseat worklist
   sm                            subnet managers (answering or not seen since), designated SMs, SM events
   sm relearn                    re-learn the designated SMs from the next SM scan (not with IBWATCH_SM_GUIDS)
+  baseline                      the topology validation report against the as-built (exit 1 when it differs)
+  baseline set                  take the current topology as the as-built cabling
+  baseline import FILE          take an ibnetdiscover topology file as the as-built cabling
   nccl                          nccl-tests runs, newest first: headline busbw (peak at large messages)
   backup FILE [--force]         copy the database into FILE (online: the collector may keep running)
   check-db [FILE]               check a database before serving it (integrity, schema version, rows)
 options: --db FILE (default IBWATCH_DB), --json (machine-readable stdout), --help`;
 
-const COMMANDS = ['scan', 'import', 'findings', 'worklist', 'sm', 'nccl', 'backup', 'check-db'];
+const COMMANDS = ['scan', 'import', 'findings', 'worklist', 'sm', 'baseline', 'nccl', 'backup', 'check-db'];
 /**
  * The CLI waits longer for another writer than the server (which must keep answering), and
  * tries a scan again when the database stayed busy even so: an import that reached the
@@ -215,6 +219,8 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'sm':
         return smCommand(ctx, rest, json, out);
+      case 'baseline':
+        return baselineCommand(ctx, rest, json, out);
       case 'nccl': {
         const runs = createNcclRepo(ctx.db).list({ limit: 200 });
         if (json) out(JSON.stringify(runs));

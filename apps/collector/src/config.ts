@@ -64,6 +64,8 @@ export interface Config {
   autoResolveMin: number;
   /** Minutes after a link first appears during which its error findings are downgraded. */
   gracePeriodMin: number;
+  /** The early-warning watch list (analysis/watch.ts, docs/early-warning.md). */
+  watch: { windowHours: number; bucketMinutes: number; minPoints: number; horizonDays: number };
   bodyLimitBytes: number;
   logLevel: string;
   /** Other collectors (one per fabric) the dashboard can list: `name=url,name=url`. */
@@ -255,6 +257,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     autoResolveMin,
     gracePeriodMin: int('IBWATCH_GRACE_PERIOD_MIN', 30, 0, 100_000),
+    watch: {
+      windowHours: int('IBWATCH_WATCH_WINDOW_H', 72, 1, 24 * 90),
+      bucketMinutes: int('IBWATCH_WATCH_BUCKET_MIN', 60, 1, 24 * 60),
+      minPoints: int('IBWATCH_WATCH_MIN_POINTS', 4, 3, 10_000),
+      horizonDays: int('IBWATCH_WATCH_HORIZON_DAYS', 30, 1, 3650),
+    },
     bodyLimitBytes: int('IBWATCH_BODY_LIMIT_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     logLevel,
     peers: fleet.peers,

@@ -19,6 +19,8 @@ const RunDetailPage = lazy(() => import('./features/bandwidth/RunDetailPage.tsx'
 const ScansPage = lazy(() => import('./features/scans/ScansPage.tsx'));
 const FindingsPage = lazy(() => import('./features/findings/FindingsPage.tsx'));
 const FirmwarePage = lazy(() => import('./features/firmware/FirmwarePage.tsx'));
+const WatchPage = lazy(() => import('./features/watch/WatchPage.tsx'));
+const ValidationPage = lazy(() => import('./features/validation/ValidationPage.tsx'));
 const FleetPage = lazy(() => import('./features/fleet/FleetPage.tsx'));
 const HotLinksPage = lazy(() => import('./features/traffic/HotLinksPage.tsx'));
 
@@ -28,6 +30,8 @@ const NAV: { path: string; label: string; match: Route['name'][] }[] = [
   { path: '/ports', label: 'Ports', match: ['ports', 'port'] },
   { path: '/traffic', label: 'Hot links', match: ['traffic'] },
   { path: '/worklist', label: 'Worklist', match: ['worklist'] },
+  { path: '/watch', label: 'Watch', match: ['watch'] },
+  { path: '/validation', label: 'Validation', match: ['validation'] },
   { path: '/findings', label: 'Findings', match: ['findings'] },
   { path: '/firmware', label: 'Firmware', match: ['firmware'] },
   { path: '/sm', label: 'Subnet managers', match: ['sm'] },
@@ -59,6 +63,10 @@ function Page({ route }: { route: Route }) {
       return <FindingsPage />;
     case 'firmware':
       return <FirmwarePage />;
+    case 'watch':
+      return <WatchPage />;
+    case 'validation':
+      return <ValidationPage />;
     case 'fleet':
       return <FleetPage />;
     case 'traffic':

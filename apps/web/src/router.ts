@@ -18,6 +18,8 @@ export type Route =
   | { name: 'scans' }
   | { name: 'findings' }
   | { name: 'firmware' }
+  | { name: 'watch' }
+  | { name: 'validation' }
   | { name: 'fleet' }
   | { name: 'traffic' }
   | { name: 'not-found'; path: string };
@@ -38,6 +40,8 @@ export function matchRoute(pathname: string): Route {
   if (a === 'scans' && parts.length === 1) return { name: 'scans' };
   if (a === 'findings' && parts.length === 1) return { name: 'findings' };
   if (a === 'firmware' && parts.length === 1) return { name: 'firmware' };
+  if (a === 'watch' && parts.length === 1) return { name: 'watch' };
+  if (a === 'validation' && parts.length === 1) return { name: 'validation' };
   if (a === 'fleet' && parts.length === 1) return { name: 'fleet' };
   if (a === 'traffic' && parts.length === 1) return { name: 'traffic' };
   void d;

@@ -18,3 +18,5 @@ export type * from './api/notifications.ts';
 export type * from './api/routes.ts';
 export type * from './api/paths.ts';
 export type * from './api/traffic.ts';
+export type * from './api/watch.ts';
+export type * from './api/baseline.ts';

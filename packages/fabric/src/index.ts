@@ -29,3 +29,5 @@ export * from './firmware.ts';
 export * from './fleet.ts';
 export * from './summary-sample.ts';
 export * from './traffic.ts';
+export * from './watch.ts';
+export * from './as-built.ts';

@@ -14,6 +14,7 @@ import {
   ERROR_COUNTERS,
   linkDown,
   linkUp,
+  swapCables,
   resetCounters,
   restoreLink,
   setCounter,
@@ -47,6 +48,7 @@ const USAGE = `usage: pnpm lab <command> [options]
     restore <port>                   back to the expected width/speed
     link-down <port> [--flap]        Unlink (--flap: LinkDownedCounter +1 on both ends)
     link-up <port>                   ReLink
+    swap <port> <port2>              plug the cables of two ports of one node back crossed (a moved cable)
     drop <port> <percent> [attrId]   MAD drop rate (0 clears)
     traffic <port> <gbps> [waitTicksPerSec] [--seconds 60]
                                      add that many seconds of traffic (64-bit data counters) and
@@ -273,6 +275,14 @@ async function fault(
       await linkDown(lab, port(), { countFlap: values.flap });
       console.log(`${portText} down`);
       break;
+    case 'swap': {
+      if (!a) throw new Error("fault swap needs a second port, e.g. 'leaf-r0-01[2]'");
+      const q = parsePortAddr(a);
+      if (q.node !== port().node) throw new Error('fault swap: both ports must be on one node');
+      await swapCables(lab, port(), q);
+      console.log(`${portText} and ${a}: cables crossed`);
+      break;
+    }
     case 'link-up':
       await linkUp(lab, port());
       console.log(`${portText} up`);

@@ -145,3 +145,24 @@ export async function setDropRate(lab: Lab, p: PortAddr, ratePct: number, attrId
   const reply = await lab.console.send(cmd);
   checkReply(cmd, reply);
 }
+
+/**
+ * Swaps the cables of two ports of one node (the lab's leaves have no free port): each far end
+ * is cabled to the other port, as two cables plugged back crossed. Returns the far ends as built.
+ */
+export async function swapCables(lab: Lab, p: PortAddr, q: PortAddr): Promise<[PortAddr, PortAddr]> {
+  const pp = peerOf(lab, p);
+  const qp = peerOf(lab, q);
+  for (const x of [p, q]) {
+    const cmd = `Unlink ${consolePort(x)}`;
+    checkReply(cmd, await lab.console.send(cmd));
+  }
+  for (const [x, y] of [
+    [p, qp],
+    [q, pp],
+  ] as const) {
+    const cmd = `Link ${consolePort(x)} ${consolePort(y)}`;
+    checkReply(cmd, await lab.console.send(cmd));
+  }
+  return [pp, qp];
+}

@@ -12,6 +12,7 @@ import type { Db } from '../db/open-db.ts';
 import { entryImpact, loadImpactIndex, loadJobBook, type ImpactSettings } from './impact.ts';
 import type { NameBook } from '../names.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
+import { REOPEN_WINDOW_DAYS, reopenedCables } from './reopened.ts';
 import {
   firstLinkFixSince,
   linkFixesBefore,
@@ -143,6 +144,15 @@ export function computeWorklist(
     const k = linkKey(s.a, s.b);
     priorFixes.set(k, (priorFixes.get(k) ?? 0) + 1);
   }
+  // A cable erring again soon after a fix: the fix did not hold, so the next step is due.
+  const reopened = reopenedCables(
+    db,
+    findings.filter((f) => f.state !== 'resolved'),
+    links,
+    now,
+    now - FIXED_WINDOW_MS,
+  );
+  for (const [k, list] of reopened) priorFixes.set(k, (priorFixes.get(k) ?? 0) + list.length);
   const entries = buildWorklist({
     findings,
     links,
@@ -179,6 +189,13 @@ export function computeWorklist(
     });
     const ts = e.findingKeys.map((k) => times.get(k)).filter((t) => t !== undefined);
     const cable = e.ends.map((x) => x.cable).find((c) => c);
+    const again = reopened.get(e.key) ?? [];
+    const reasons = [...e.reasons];
+    for (const r of again)
+      reasons.push(
+        `erring again ${Math.max(1, Math.round((r.reopenedAt - r.fixedAt) / 3_600_000))} h after the fix of ` +
+          new Date(r.fixedAt).toISOString().slice(0, 16).replace('T', ' '),
+      );
     const entry: WorklistEntry = {
       rank: 0,
       findingIds: e.findingKeys.flatMap((k) => idByKey.get(k) ?? []),
@@ -187,7 +204,7 @@ export function computeWorklist(
       state: e.state === 'fixed' ? 'resolved' : e.state,
       a: end(a),
       b: b ? end(b) : null,
-      reasons: e.reasons,
+      reasons,
       action: e.actions.join(' → '),
       cable: cable
         ? [
@@ -203,6 +220,7 @@ export function computeWorklist(
       lastSeen: Math.max(...ts.map((t) => t.last)),
       clearedAt: e.clearedAt === undefined ? null : Date.parse(e.clearedAt),
       impact: entryImpact(fabric.impact, jobs, e.ends),
+      reopenedAfterFix: again,
     };
     out.push(entry);
   }
@@ -213,6 +231,10 @@ export function computeWorklist(
   for (const f of stored) if (f.state === 'resolved') edge = Math.min(edge, f.lastSeen);
   const nextFix = firstLinkFixSince(db, now - FIXED_WINDOW_MS);
   if (nextFix !== null) edge = Math.min(edge, nextFix);
+  // A counted fix leaves the reopen window: that cable steps back down the ladder.
+  let reopenEdge = Infinity;
+  for (const list of reopened.values()) for (const r of list) reopenEdge = Math.min(reopenEdge, r.fixedAt);
+  if (reopenEdge !== Infinity) edge = Math.min(edge, reopenEdge + REOPEN_WINDOW_DAYS * 86_400_000 - FIXED_WINDOW_MS);
   return { entries: out, validUntil: edge + FIXED_WINDOW_MS };
 }
 

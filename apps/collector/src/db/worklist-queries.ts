@@ -86,3 +86,19 @@ export function worklistFabricStamp(db: Db): string {
       .get(),
   );
 }
+
+/**
+ * Port and link findings resolved at or after `since` (fixes that may have failed): kind,
+ * subject JSON, when first seen and when resolved.
+ */
+export function portAndLinkFixesSince(
+  db: Db,
+  since: number,
+): { kind: string; subjectType: string; subject: string; firstSeen: number; resolvedAt: number }[] {
+  return db
+    .prepare(
+      `SELECT kind, subject_type AS subjectType, subject, first_seen AS firstSeen, resolved_at AS resolvedAt
+       FROM findings WHERE state = 'resolved' AND subject_type IN ('port', 'link') AND resolved_at >= ?`,
+    )
+    .all(since) as { kind: string; subjectType: string; subject: string; firstSeen: number; resolvedAt: number }[];
+}

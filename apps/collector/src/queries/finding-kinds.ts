@@ -4,7 +4,7 @@ export const PM_KINDS = (k: string) =>
   k.startsWith('counter-rate:') ||
   k.startsWith('counter-saturated:');
 export const TOPOLOGY_KINDS = (k: string) =>
-  k.startsWith('link-degraded-') || k === 'link-down' || k.startsWith('topology-');
+  k.startsWith('link-degraded-') || k === 'link-down' || k.startsWith('topology-') || k.startsWith('baseline-');
 export const SM_KINDS = (k: string) => k.startsWith('sm-');
 /** Kinds the traffic part of a PM sweep evaluates (traffic-store.ts), synced on their own. */
 export const TRAFFIC_KINDS = (k: string) => k === 'port-xmit-wait';

@@ -126,6 +126,9 @@ describe('the API contract: every route declares its reply', () => {
       { method: 'GET', url: '/api/fleet', status: [200] },
       { method: 'GET', url: '/api/notifications', status: [200] },
       { method: 'GET', url: '/api/traffic/hot?hours=24', status: [200] },
+      { method: 'GET', url: '/api/watch', status: [200] },
+      { method: 'GET', url: '/api/baseline/validation', status: [200] },
+      { method: 'GET', url: '/api/baseline/validation.csv', status: [200] },
       { method: 'GET', url: `/api/ports/${guid}/${port}/traffic?range=24h`, status: [200] },
       { method: 'GET', url: '/metrics', status: [200] },
     ];

@@ -14,6 +14,8 @@ import { firmwareRoutes } from './firmware.ts';
 import { fleetRoutes } from './fleet.ts';
 import { notificationRoutes } from './notifications.ts';
 import { trafficRoutes } from './traffic.ts';
+import { watchRoutes } from './watch.ts';
+import { baselineRoutes } from './baseline.ts';
 
 /** Every resource is one plugin; they share the deps the app was built with. */
 export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -32,6 +34,8 @@ export async function registerRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     fleetRoutes,
     notificationRoutes,
     trafficRoutes,
+    watchRoutes,
+    baselineRoutes,
   ]) {
     await app.register(plugin, deps);
   }

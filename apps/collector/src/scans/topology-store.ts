@@ -1,4 +1,5 @@
 import {
+  asBuiltVerdicts,
   evaluateLinks,
   inferTopology,
   linkKey,
@@ -18,6 +19,7 @@ import type { Config } from '../config.ts';
 import type { NameBook } from '../names.ts';
 import { syncFindings, TOPOLOGY_KINDS } from './findings-sync.ts';
 import { refreshLinkHealth } from './link-health-store.ts';
+import { asBuiltRows } from '../analysis/as-built.ts';
 
 export interface TopologyInput {
   nodes: FabricNode[];
@@ -94,6 +96,8 @@ export function storeTopology(
     ...topologyAnomalies(model, current, { baseline: before, nodeName: nameOf }).filter(
       (v) => v.kind !== 'topology-link-missing' && v.kind !== 'topology-node-missing',
     ),
+    // The cabling as built (`ibwatch baseline set|import`), when one is set.
+    ...asBuiltVerdicts(asBuiltRows(db, names)?.rows ?? []),
   ];
   const findings = syncFindings(createFindingsRepo(db), verdicts, TOPOLOGY_KINDS, at, config.autoResolveMin * 60_000);
   refreshLinkHealth(db);

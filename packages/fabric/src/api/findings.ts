@@ -117,5 +117,10 @@ export const WorklistEntrySchema = Type.Object({
   clearedAt: NullMs(),
   /** Who the cable hurts (docs/impact.md); absent only on entries built without the topology. */
   impact: Type.Optional(EntryImpactSchema),
+  /**
+   * Fixes of this cable in the last 14 days after which it erred again (oldest first): each
+   * climbs the action ladder one step. Empty when none.
+   */
+  reopenedAfterFix: Type.Array(Type.Object({ fixedAt: Ms(), reopenedAt: Ms() })),
 });
 export type WorklistEntry = Static<typeof WorklistEntrySchema>;

@@ -10,6 +10,8 @@ import { FirmwareReplySchema } from './firmware.ts';
 import { FleetReplySchema, PeersReplySchema } from './fleet.ts';
 import { BandwidthReportSchema, NcclImportReplySchema, NcclRunDetailReplySchema, NcclRunRowSchema } from './nccl.ts';
 import { NotificationsReplySchema } from './notifications.ts';
+import { WatchReplySchema } from './watch.ts';
+import { BaselineValidationReplySchema } from './baseline.ts';
 import { PortTrafficReplySchema, TrafficHotReplySchema } from './traffic.ts';
 import { CounterHistoryReplySchema, PortDetailReplySchema, PortsReplySchema } from './ports.ts';
 import { SmRelearnReplySchema, SmReplySchema } from './sm.ts';
@@ -46,6 +48,8 @@ export const API_REPLIES = {
   'GET /api/notifications': NotificationsReplySchema,
   'GET /api/traffic/hot': TrafficHotReplySchema,
   'GET /api/ports/:guid/:port/traffic': PortTrafficReplySchema,
+  'GET /api/watch': WatchReplySchema,
+  'GET /api/baseline/validation': BaselineValidationReplySchema,
 } as const;
 
 export type ApiRoute = keyof typeof API_REPLIES;
@@ -56,6 +60,7 @@ export type ApiReplies = { [K in ApiRoute]: Static<(typeof API_REPLIES)[K]> };
 export const TEXT_REPLIES = {
   'GET /api/worklist.csv': 'text/csv',
   'GET /api/reports/bandwidth.csv': 'text/csv',
+  'GET /api/baseline/validation.csv': 'text/csv',
   'GET /metrics': 'text/plain',
 } as const;
 

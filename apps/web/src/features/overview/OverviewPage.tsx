@@ -10,6 +10,7 @@ import { scanLook, SEVERITIES, severityLook, type StatusLook } from '../../lib/s
 import { formatDuration } from '../../lib/time.ts';
 import { href, useLocation } from '../../router.ts';
 import { BrokenNow, RecentlyFixed } from './BrokenNow.tsx';
+import { WatchCount } from '../watch/WatchCount.tsx';
 import { countTone, latestScansByKind, screenStatus, smVerdict } from './overview.ts';
 import { StaleBanners, StatusBanner } from './StatusBanner.tsx';
 import './overview.css';
@@ -210,6 +211,9 @@ function Side({ s }: { s: FabricSummary }) {
             );
           })}
         </ul>
+        <p className="small" data-testid="overview-watch">
+          <WatchCount /> <span className="muted">(error rates rising towards the major threshold)</span>
+        </p>
         {s.clearedFindings > 0 && (
           <p className="small muted" data-testid="findings-cleared">
             <Link href={href('/findings', { state: 'cleared' })}>{s.clearedFindings.toLocaleString()} cleared</Link> (no

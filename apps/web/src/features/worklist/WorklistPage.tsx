@@ -1,6 +1,7 @@
 import type { LinkEnd, Severity, WorklistEntry } from '@ibwatch/fabric';
 import { api } from '../../api/client.ts';
 import { useApi } from '../../api/useApi.ts';
+import { WatchCount } from '../watch/WatchCount.tsx';
 import { Badge } from '../../components/Badge.tsx';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { Link } from '../../components/Link.tsx';
@@ -157,6 +158,9 @@ export default function WorklistPage() {
           </button>
         </div>
       </div>
+      <p className="small no-print" data-testid="worklist-watch">
+        <WatchCount /> <span className="muted">: not on this list yet, error rates rising towards it</span>
+      </p>
       <div className="print-only print-header" data-testid="worklist-print-header">
         <strong>ibwatch reseat worklist</strong> · generated {state.updatedAt ? <Time at={state.updatedAt} /> : '—'} ·
         filters: {describeFilters(filters)}
