@@ -5,6 +5,7 @@ import { buildApp } from './app.ts';
 import { startScheduler } from './scans/scheduler.ts';
 import { startMaintenance } from './scans/maintenance.ts';
 import { startDropDirWatcher } from './scans/drop-dir.ts';
+import { type OpensmFollower, startOpensmFollower } from './scans/opensm-follow.ts';
 import { refreshLinkHealth } from './scans/link-health-store.ts';
 import { writeTransaction, type Db } from './db/open-db.ts';
 
@@ -20,7 +21,9 @@ export async function serve(): Promise<void> {
     throw err;
   }
   const ctx = await openContext(config);
-  const app = await buildApp({ ...ctx, logger: { level: config.logLevel } });
+  let opensmLog: OpensmFollower | null = null;
+  const opensmFollow = () => opensmLog?.status() ?? null;
+  const app = await buildApp({ ...ctx, logger: { level: config.logLevel }, opensmFollow });
   for (const w of [...ctx.nameWarnings, ...config.notices]) app.log.warn(w);
   recolourLinks(ctx.db, app.log);
   const scheduler = startScheduler(config, ctx.scans, app.log);
@@ -28,6 +31,7 @@ export async function serve(): Promise<void> {
   const dropDir = config.ncclDropDir
     ? startDropDirWatcher(config.ncclDropDir, { scans: ctx.scans, db: ctx.db, log: app.log })
     : null;
+  opensmLog = startOpensmFollower(ctx.db, config, app.log);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -36,6 +40,7 @@ export async function serve(): Promise<void> {
     scheduler.stop();
     maintenance.stop();
     dropDir?.stop();
+    opensmLog?.stop();
     await app.close();
     process.exit(0);
   };

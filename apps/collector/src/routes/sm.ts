@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { SmRelearnReply, SmReply } from '@ibwatch/fabric';
+import type { SmLogReply, SmRelearnReply, SmReply } from '@ibwatch/fabric';
+import { createOpensmLogRepo } from '../db/opensm-log-repo.ts';
 import type { RouteDeps } from './deps.ts';
 import { smReply } from '../queries/sm-view.ts';
 import { RelearnRefused, relearnSms } from '../scans/service.ts';
@@ -20,6 +21,28 @@ export async function smRoutes(app: FastifyInstance, deps: RouteDeps): Promise<v
       },
     },
     async (req) => smReply(deps, Date.now(), req.query.events),
+  );
+
+  app.get<{ Querystring: { limit: number }; Reply: SmLogReply }>(
+    '/api/sms/log',
+    {
+      schema: {
+        description:
+          "Events from OpenSM's own log (IBWATCH_OPENSM_LOG followed, or `ibwatch import opensm-log`), newest " +
+          "first, timed by the SM's stamps: state changes, handovers, SM port down, ERR lines, heavy sweeps; and " +
+          'where the log is followed from.',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { limit: { type: 'integer', minimum: 1, maximum: 5000, default: 500 } },
+        },
+        response: { 200: SM_LOG_REPLY_SCHEMA },
+      },
+    },
+    async (req) => ({
+      events: createOpensmLogRepo(deps.db).list(req.query.limit),
+      follow: deps.opensmFollow?.() ?? null,
+    }),
   );
 
   app.post<{ Reply: SmRelearnReply }>(
@@ -45,3 +68,57 @@ export async function smRoutes(app: FastifyInstance, deps: RouteDeps): Promise<v
     },
   );
 }
+
+const nullable = (type: string) => ({ type: [type, 'null'] });
+
+/** Reply schema of `GET /api/sms/log` (SmLogReply in packages/fabric/src/api/sm.ts). */
+const SM_LOG_REPLY_SCHEMA = {
+  type: 'object',
+  required: ['events', 'follow'],
+  properties: {
+    events: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: [
+          'id',
+          'at',
+          'time',
+          'kind',
+          'state',
+          'errCode',
+          'guid',
+          'host',
+          'pid',
+          'durationMs',
+          'message',
+          'source',
+        ],
+        properties: {
+          id: { type: 'integer' },
+          at: nullable('integer'),
+          time: nullable('string'),
+          kind: { type: 'string' },
+          state: nullable('string'),
+          errCode: nullable('string'),
+          guid: nullable('string'),
+          host: nullable('string'),
+          pid: nullable('integer'),
+          durationMs: nullable('number'),
+          message: { type: 'string' },
+          source: { type: 'string' },
+        },
+      },
+    },
+    follow: {
+      type: ['object', 'null'],
+      required: ['path', 'offset', 'lastPollAt', 'error'],
+      properties: {
+        path: { type: 'string' },
+        offset: { type: 'integer' },
+        lastPollAt: nullable('integer'),
+        error: nullable('string'),
+      },
+    },
+  },
+} as const;

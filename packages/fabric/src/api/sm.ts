@@ -91,3 +91,49 @@ export interface SmRelearnReply {
   /** The SM scan run to learn from (null where this source runs no SM scans). */
   scan: ScanRow | null;
 }
+
+/**
+ * One event of OpenSM's own log (`GET /api/sms/log`): what the SM did, timed by the SM. `at` is
+ * the log's stamp read in the collector's time zone (null for a line without a stamp).
+ */
+export interface SmLogEvent {
+  id: number;
+  at: number | null;
+  /** The stamp as printed, `Nov 29 17:47:04.666480`. */
+  time: string | null;
+  /**
+   * `state`, `handover`, `sm-port-down`, `sm-port-up`, `bind-failed`, `exit`, `subnet-up`,
+   * `heavy-sweep`, `sminfo-timeout`, `error`, ... (the parser's OpensmEventKind).
+   */
+  kind: string;
+  /** `state` events: DISCOVERING, STANDBY, MASTER, NOTACTIVE. */
+  state: string | null;
+  /** `ERR xxxx` code. */
+  errCode: string | null;
+  /** GUID the message names (handover, remote master). */
+  guid: string | null;
+  /** syslog forms: host and pid. */
+  host: string | null;
+  pid: number | null;
+  /** `heavy-sweep`: its duration. */
+  durationMs: number | null;
+  message: string;
+  /** `follow:<path>` or `import:<file name>`. */
+  source: string;
+}
+
+/** Where `IBWATCH_OPENSM_LOG` is followed from; null when it is not set. */
+export interface SmLogFollow {
+  path: string;
+  /** Bytes of the current file read (complete lines only). */
+  offset: number;
+  lastPollAt: number | null;
+  /** The last poll's problem (file missing, refused), null when it read fine. */
+  error: string | null;
+}
+
+/** Answer to `GET /api/sms/log`: the newest events first. */
+export interface SmLogReply {
+  events: SmLogEvent[];
+  follow: SmLogFollow | null;
+}
