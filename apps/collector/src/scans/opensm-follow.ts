@@ -19,6 +19,18 @@ import { type OpensmLogImport, storeOpensmLog } from './opensm-log.ts';
 
 /** The most one poll reads: a first poll of a big old log is spread over several polls. */
 const MAX_READ_PER_POLL = 16 << 20;
+/** The most kept from one poll to the next for a heavy sweep still running (it takes ms). */
+const MAX_CARRY = 1 << 20;
+
+/** `bytes` from the start of its 1-based line `line` on. */
+function fromLine(bytes: Buffer, line: number): Buffer {
+  let at = 0;
+  for (let n = 1; n < line && at >= 0; n++) {
+    const nl = bytes.indexOf(0x0a, at);
+    at = nl < 0 ? -1 : nl + 1;
+  }
+  return at < 0 ? Buffer.alloc(0) : bytes.subarray(at);
+}
 
 interface Open {
   fd: number;
@@ -44,6 +56,9 @@ export function createOpensmFollower(
   let open: Open | null = null;
   let lastPollAt: number | null = null;
   let error: string | null = null;
+  // The lines of a heavy sweep whose end was not read yet: parsed again with the next poll's
+  // lines so the sweep gets its duration (events read twice are stored once).
+  let carry: Buffer = Buffer.alloc(0);
 
   const openFile = (resume: FollowState | null): Open => {
     // Through input-file.ts: a regular file only, opened without blocking (the path is config).
@@ -72,9 +87,12 @@ export function createOpensmFollower(
     return buf.subarray(0, end);
   };
 
-  const store = (bytes: Buffer, at: number): OpensmLogImport | null => {
-    if (bytes.length === 0) return null;
+  const store = (fresh: Buffer, at: number): OpensmLogImport | null => {
+    if (fresh.length === 0) return null;
+    const bytes = carry.length > 0 ? Buffer.concat([carry, fresh]) : fresh;
     const r = storeOpensmLog(db, config, bytes, { source: `follow:${path}`, file: path, now: new Date(at), at });
+    const open = r.openSweepLine === undefined ? Buffer.alloc(0) : fromLine(bytes, r.openSweepLine);
+    carry = open.length <= MAX_CARRY ? Buffer.from(open) : Buffer.alloc(0);
     onImport?.(r);
     return r;
   };

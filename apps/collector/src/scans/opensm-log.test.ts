@@ -109,15 +109,21 @@ describe('following IBWATCH_OPENSM_LOG', () => {
     const kinds = createOpensmLogRepo(ctx.db)
       .list(4)
       .map((e) => e.state ?? e.kind);
-    expect(kinds).toEqual(['STANDBY', 'subnet-up', 'routing', 'MASTER']);
+    expect(kinds).toEqual(['STANDBY', 'heavy-sweep', 'subnet-up', 'routing']);
 
     // Truncation in place (copytruncate): read again from the start.
     truncateSync(path, 0);
     appendFileSync(path, chunk(32, 33));
     f2.poll(Date.UTC(2026, 10, 29, 18));
     expect(createOpensmLogRepo(ctx.db).list(1).at(0)?.kind).toBe('exit');
-    // All 18 events of the whole file but the heavy sweep: its start and end came in two polls.
-    expect(count()).toBe(17);
+    // All 18 events of the file: the heavy sweep too, although its start (DISCOVERING) and its
+    // end (SUBNET UP) came in two polls.
+    expect(count()).toBe(18);
+    expect(
+      createOpensmLogRepo(ctx.db)
+        .list(100)
+        .find((e) => e.kind === 'heavy-sweep')?.durationMs,
+    ).toBe(28.27);
     f2.stop();
   });
 

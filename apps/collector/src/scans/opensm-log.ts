@@ -23,6 +23,8 @@ export interface OpensmLogImport {
   stored: number;
   warnings: string[];
   findingsOpened: number;
+  /** A heavy sweep still open at the last line started at this line of the input. */
+  openSweepLine?: number;
 }
 
 /**
@@ -121,12 +123,14 @@ export function storeOpensmLog(
       opts.at,
       config.autoResolveMin * 60_000,
     );
-    return {
+    const r: OpensmLogImport = {
       events: rows.length,
       stored,
       warnings: parsed.warnings.map((w) => `${w.file ?? opts.file ?? ''}:${w.line ?? ''}: ${w.message}`),
       findingsOpened: sync.opened,
     };
+    if (parsed.value.openSweepLine !== undefined) r.openSweepLine = parsed.value.openSweepLine;
+    return r;
   });
 }
 

@@ -137,6 +137,8 @@ describe('parseOpensmLog() on a log cut mid-line', () => {
       'Dec 01 12:00:09 000003 [1] 0x02 -> SUBNET UP',
       'Dec 01 12:00:10 000004 [1] 0x02 -> do_sweep: Entering heavy sweep with flags: force_heavy_sweep 1',
     ].join('\n');
-    expect(kinds(parseOpensmLog(log + '\n').value.events)).toEqual(['state:DISCOVERING', 'state:STANDBY', 'subnet-up']);
+    const { value } = parseOpensmLog(log + '\n');
+    expect(kinds(value.events)).toEqual(['state:DISCOVERING', 'state:STANDBY', 'subnet-up']);
+    expect(value.openSweepLine).toBe(4);
   });
 });

@@ -71,6 +71,11 @@ export interface OpensmLogResult {
   otherLines: number;
   /** `systemctl status` lines and other programs' syslog lines skipped. */
   skippedLines: number;
+  /**
+   * Line where a heavy sweep started that had not ended by the last line: a follower reading
+   * the log in pieces passes the text from there on again with the next piece, to time it.
+   */
+  openSweepLine?: number;
 }
 
 export interface OpensmLogOptions extends ParseOptions {
@@ -259,7 +264,9 @@ export function createOpensmLogParser(opts: OpensmLogOptions = {}): LineParser<O
         }
       }
       const events = timed.map((t) => t.ev);
-      return ctx.result({ events, otherLines, skippedLines });
+      const result: OpensmLogResult = { events, otherLines, skippedLines };
+      if (sweep) result.openSweepLine = sweep.line;
+      return ctx.result(result);
     },
   };
 }
