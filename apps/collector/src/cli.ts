@@ -15,7 +15,7 @@ import { formatBytes, type NcclRunRow, type ScanRow } from '@ibwatch/fabric';
 import { windowProblems } from './queries/nccl-checks.ts';
 import { formatStatus, readStatus } from './cli-status.ts';
 import { failureKind } from './queries/scan-failure.ts';
-import { readNcclFile } from './scans/service.ts';
+import { importOpensmLogFile, readNcclFile } from './scans/service.ts';
 import type { NcclLabels } from './queries/nccl-checks.ts';
 import { backupDatabase } from './db/backup.ts';
 import { checkDatabase } from './db/check-db.ts';
@@ -27,6 +27,7 @@ const USAGE = `usage: ibwatch <command> [options]
                                 exit 0 OK, 1 DEGRADED, 2 CRITICAL, 3 STALE or no data (Nagios-style)
   scan [--kind pm|sm|topology|ibdiagnet]   run one scan now (default: topology, sm, pm)
   import ibdiagnet DIR          import an ibdiagnet2 output directory
+  import opensm-log FILE        import a copied OpenSM log (osm.log, syslog, systemctl status); again = no-op
   import nccl FILE [--label k=v ...] [--at TIME]
                                 import one nccl-tests output (labels: cluster, nodes, gpuModel, hcaCount,
                                 runBy); --at: when the run started (ISO 8601, e.g. 2025-06-01T12:00:00Z,
@@ -161,8 +162,20 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'import': {
         const [what, path] = rest;
-        if (!path || (what !== 'ibdiagnet' && what !== 'nccl'))
-          throw new UsageError('import ibdiagnet DIR | import nccl FILE');
+        if (!path || (what !== 'ibdiagnet' && what !== 'nccl' && what !== 'opensm-log'))
+          throw new UsageError('import ibdiagnet DIR | import nccl FILE | import opensm-log FILE');
+        if (what === 'opensm-log') {
+          const r = importOpensmLogFile(ctx.db, ctx.config, path);
+          if (json) out(JSON.stringify(r));
+          else {
+            for (const w of r.warnings) err(`warning: ${w}`);
+            out(
+              `opensm-log ${basename(path)}: ${r.events} events read, ${r.stored} stored ` +
+                `(${r.events - r.stored} already stored); findings opened: ${r.findingsOpened}`,
+            );
+          }
+          return 0;
+        }
         if (what === 'ibdiagnet') {
           const r = await whileBusy(() => ctx.scans.importIbdiagnet(path, 'cli'));
           printScan(r, json);

@@ -41,6 +41,10 @@ export interface Config {
    */
   ibdiagnetStrict: boolean;
   nodeNameMap: string | null;
+  /** OpenSM's log, followed where the collector runs on an SM host (IBWATCH_OPENSM_LOG). */
+  opensmLog: string | null;
+  /** How often the OpenSM log is polled for new lines. */
+  opensmLogPollMs: number;
   ncclDropDir: string | null;
   /** busbw (GB/s) above which an nccl-tests result is refused as no measurement. */
   ncclMaxBusbwGBs: number;
@@ -238,6 +242,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ibdiagnetOutDir: resolve(str('IBWATCH_IBDIAGNET_OUT', resolve(REPO_ROOT, '.ibwatch/ibdiagnet'))),
     ibdiagnetStrict: bool('IBWATCH_IBDIAGNET_STRICT', false),
     nodeNameMap: env.IBWATCH_NODE_NAME_MAP ? resolve(env.IBWATCH_NODE_NAME_MAP) : null,
+    opensmLog: env.IBWATCH_OPENSM_LOG ? resolve(env.IBWATCH_OPENSM_LOG) : null,
+    opensmLogPollMs: int('IBWATCH_OPENSM_LOG_POLL_MS', 2000, 100, 3_600_000),
     ncclDropDir: env.IBWATCH_NCCL_DROP_DIR ? resolve(env.IBWATCH_NCCL_DROP_DIR) : null,
     ncclMaxBusbwGBs: int('IBWATCH_NCCL_MAX_BUSBW_GBS', NCCL_MAX_BUSBW_GBS, 1, 1_000_000),
     webDist: resolve(str('IBWATCH_WEB_DIST', resolve(REPO_ROOT, 'apps/web/dist'))),

@@ -4,11 +4,11 @@
 // script copying the real ndr-fat-tree-b run (NVIDIA's ibdiagnet is not installable here; see
 // sources/ibdiagnet.test.ts).
 import type { ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { ScanRow } from '@ibwatch/fabric';
-import { listeningUrl, ncclFixture, SAMPLE_B, spawnServer, tempDir, TOKEN } from './test-support.ts';
+import type { FindingRow, ScanRow, SmLogReply } from '@ibwatch/fabric';
+import { listeningUrl, ncclFixture, REPO_ROOT, SAMPLE_B, spawnServer, tempDir, TOKEN } from './test-support.ts';
 
 const tmp = tempDir('ibwatch-server-');
 const started: ChildProcess[] = [];
@@ -90,4 +90,39 @@ describe('server.ts', () => {
     // Nothing on stderr at start or stop: no deprecation or other process warning.
     expect(s.stderr()).toBe('');
   }, 40_000);
+
+  it('follows IBWATCH_OPENSM_LOG: events as lines are appended, an exit becomes a finding', async () => {
+    const log = join(tmp.dir, 'opensm.log');
+    const lines = readFileSync(join(REPO_ROOT, 'packages/parsers/fixtures/opensm/lab-standby-failover.log'), 'utf8')
+      .split('\n')
+      .slice(0, -1);
+    writeFileSync(log, `${lines.slice(0, 29).join('\n')}\n`);
+    const s = serve({ IBWATCH_SOURCE: 'import-only', IBWATCH_OPENSM_LOG: log, IBWATCH_OPENSM_LOG_POLL_MS: '100' });
+    const base = await listeningUrl(s);
+    const read = async () => (await (await fetch(`${base}/api/sms/log`)).json()) as SmLogReply;
+    const first = await vi.waitFor(
+      async () => {
+        const r = await read();
+        if (!r.events.some((e) => e.state === 'MASTER')) throw new Error('no MASTER event yet');
+        return r;
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    expect(first.follow).toMatchObject({ path: log, error: null });
+    appendFileSync(log, `${lines.slice(29).join('\n')}\n`);
+    const exits = await vi.waitFor(
+      async () => {
+        const f = (await (await fetch(`${base}/api/findings?kind=opensm-log-exit`)).json()) as FindingRow[];
+        if (f.length === 0) throw new Error('no opensm-log-exit finding yet');
+        return f;
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    // The SM was STANDBY again when it exited (the priority-15 SM took mastership back).
+    expect(exits.map((f) => [f.severity, f.title])).toEqual([
+      ['minor', 'OpenSM exited (was STANDBY) (OpenSM log, Nov 29 17:47:15.616231)'],
+    ]);
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+  }, 30_000);
 });

@@ -5,6 +5,7 @@ import { buildApp } from './app.ts';
 import { startScheduler } from './scans/scheduler.ts';
 import { startMaintenance } from './scans/maintenance.ts';
 import { startDropDirWatcher } from './scans/drop-dir.ts';
+import { type OpensmFollower, startOpensmFollower } from './scans/opensm-follow.ts';
 import { refreshLinkHealth } from './scans/link-health-store.ts';
 import { writeTransaction, type Db } from './db/open-db.ts';
 import { createNotifier } from './notify/notifier.ts';
@@ -26,7 +27,9 @@ export async function serve(): Promise<void> {
   let log: { warn(obj: unknown, msg?: string): void } | null = null;
   const notifier = createNotifier(opened.db, config, opened.names, { log: { warn: (o, m) => log?.warn(o, m) } });
   const ctx = { ...opened, scans: notifyingScans(opened.scans, notifier) };
-  const app = await buildApp({ ...ctx, logger: { level: config.logLevel } });
+  let opensmLog: OpensmFollower | null = null;
+  const opensmFollow = () => opensmLog?.status() ?? null;
+  const app = await buildApp({ ...ctx, logger: { level: config.logLevel }, opensmFollow });
   for (const w of [...ctx.nameWarnings, ...config.notices]) app.log.warn(w);
   log = app.log;
   notifier.start();
@@ -37,6 +40,7 @@ export async function serve(): Promise<void> {
   const dropDir = config.ncclDropDir
     ? startDropDirWatcher(config.ncclDropDir, { scans: ctx.scans, db: ctx.db, log: app.log })
     : null;
+  opensmLog = startOpensmFollower(ctx.db, config, app.log);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -46,6 +50,7 @@ export async function serve(): Promise<void> {
     maintenance.stop();
     dropDir?.stop();
     notifier.stop();
+    opensmLog?.stop();
     await app.close();
     process.exit(0);
   };

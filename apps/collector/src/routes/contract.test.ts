@@ -109,6 +109,7 @@ describe('the API contract: every route declares its reply', () => {
       { method: 'GET', url: '/api/worklist', status: [200] },
       { method: 'GET', url: '/api/worklist.csv', status: [200] },
       { method: 'GET', url: '/api/sms', status: [200] },
+      { method: 'GET', url: '/api/sms/log?limit=10', status: [200] },
       { method: 'POST', url: '/api/sms/relearn', status: [200] },
       { method: 'GET', url: '/api/nccl/runs', status: [200] },
       { method: 'GET', url: `/api/nccl/runs/${runId}`, status: [200] },

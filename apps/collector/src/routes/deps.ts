@@ -1,3 +1,4 @@
+import type { SmLogFollow } from '@ibwatch/fabric';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/open-db.ts';
 import type { NameBook } from '../names.ts';
@@ -13,4 +14,6 @@ export interface RouteDeps {
   scans: ScanService;
   names: NameBook;
   logger?: boolean | object;
+  /** The IBWATCH_OPENSM_LOG follower's position and last problem (server.ts); absent in tests. */
+  opensmFollow?: () => SmLogFollow | null;
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { SmRelearnReply, SmReply } from '@ibwatch/fabric';
+import type { SmLogReply, SmRelearnReply, SmReply } from '@ibwatch/fabric';
+import { createOpensmLogRepo } from '../db/opensm-log-repo.ts';
 import type { RouteDeps } from './deps.ts';
 import { smReply } from '../queries/sm-view.ts';
 import { RelearnRefused, relearnSms } from '../scans/service.ts';
@@ -22,6 +23,28 @@ export async function smRoutes(app: FastifyInstance, deps: RouteDeps): Promise<v
       },
     },
     async (req) => smReply(deps, Date.now(), req.query.events),
+  );
+
+  app.get<{ Querystring: { limit: number }; Reply: SmLogReply }>(
+    '/api/sms/log',
+    {
+      schema: {
+        description:
+          "Events from OpenSM's own log (IBWATCH_OPENSM_LOG followed, or `ibwatch import opensm-log`), newest " +
+          "first, timed by the SM's stamps: state changes, handovers, SM port down, ERR lines, heavy sweeps; and " +
+          'where the log is followed from.',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { limit: { type: 'integer', minimum: 1, maximum: 5000, default: 500 } },
+        },
+        response: replySchema('GET /api/sms/log'),
+      },
+    },
+    async (req) => ({
+      events: createOpensmLogRepo(deps.db).list(req.query.limit),
+      follow: deps.opensmFollow?.() ?? null,
+    }),
   );
 
   app.post<{ Reply: SmRelearnReply }>(

@@ -26,6 +26,7 @@ export { RelearnRefused, relearnSms } from './sm-relearn.ts';
 export type { ScanService, Trigger } from './types.ts';
 /** `ibwatch import nccl FILE` reads the file as the drop directory does, then calls importNccl. */
 export { readNcclFile } from '../sources/nccl-file.ts';
+export { importOpensmLogFile } from './opensm-log.ts';
 
 /** Kinds that share one queue (see `guarded`); every other kind has a queue of its own. */
 const SHARED_QUEUE: Record<string, string> = { topology: 'whole-fabric', pm: 'whole-fabric' };

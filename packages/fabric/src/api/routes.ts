@@ -14,7 +14,7 @@ import { WatchReplySchema } from './watch.ts';
 import { BaselineValidationReplySchema } from './baseline.ts';
 import { PortTrafficReplySchema, TrafficHotReplySchema } from './traffic.ts';
 import { CounterHistoryReplySchema, PortDetailReplySchema, PortsReplySchema } from './ports.ts';
-import { SmRelearnReplySchema, SmReplySchema } from './sm.ts';
+import { SmLogReplySchema, SmRelearnReplySchema, SmReplySchema } from './sm.ts';
 import { FabricSummarySchema } from './summary.ts';
 import { TopologyReplySchema } from './topology.ts';
 
@@ -38,6 +38,7 @@ export const API_REPLIES = {
   'GET /api/worklist': Type.Array(WorklistEntrySchema),
   'GET /api/sms': SmReplySchema,
   'POST /api/sms/relearn': SmRelearnReplySchema,
+  'GET /api/sms/log': SmLogReplySchema,
   'GET /api/nccl/runs': Type.Array(NcclRunRowSchema),
   'GET /api/nccl/runs/:id': NcclRunDetailReplySchema,
   'POST /api/nccl-runs': NcclImportReplySchema,

@@ -2,7 +2,7 @@
  * Subnet managers: the SM table, events, designation.
  * Part of the HTTP API contract (see ../api.ts).
  */
-import { Int, Ms, NullInt, NullMs, NullText, Nullable, type Static, Str, Strings, Text, Type } from './kit.ts';
+import { Int, Ms, NullInt, NullMs, NullNum, NullText, Nullable, type Static, Str, Strings, Text, Type } from './kit.ts';
 import { ScanRowSchema } from './common.ts';
 import { SmSummarySchema } from './summary.ts';
 import { SmStateSchema } from './vocab.ts';
@@ -98,3 +98,52 @@ export const SmRelearnReplySchema = Type.Object({
   scan: Nullable(ScanRowSchema),
 });
 export type SmRelearnReply = Static<typeof SmRelearnReplySchema>;
+
+/**
+ * One event of OpenSM's own log (`GET /api/sms/log`): what the SM did, timed by the SM. `at` is
+ * the log's stamp read in the collector's time zone (null for a line without a stamp).
+ */
+export const SmLogEventSchema = Type.Object({
+  id: Int(),
+  at: NullMs(),
+  /** The stamp as printed, `Nov 29 17:47:04.666480`. */
+  time: NullText(),
+  /**
+   * `state`, `handover`, `sm-port-down`, `sm-port-up`, `bind-failed`, `exit`, `subnet-up`,
+   * `heavy-sweep`, `sminfo-timeout`, `error`, ... (the parser's OpensmEventKind).
+   */
+  kind: Text(),
+  /** `state` events: DISCOVERING, STANDBY, MASTER, NOTACTIVE. */
+  state: NullText(),
+  /** `ERR xxxx` code. */
+  errCode: NullText(),
+  /** GUID the message names (handover, remote master). */
+  guid: NullText(),
+  /** syslog forms: host and pid. */
+  host: NullText(),
+  pid: NullInt(),
+  /** `heavy-sweep`: its duration. */
+  durationMs: NullNum(),
+  message: Text(),
+  /** `follow:<path>` or `import:<file name>`. */
+  source: Text(),
+});
+export type SmLogEvent = Static<typeof SmLogEventSchema>;
+
+/** Where `IBWATCH_OPENSM_LOG` is followed from; null when it is not set. */
+export const SmLogFollowSchema = Type.Object({
+  path: Text(),
+  /** Bytes of the current file read (complete lines only). */
+  offset: Int(),
+  lastPollAt: NullMs(),
+  /** The last poll's problem (file missing, refused), null when it read fine. */
+  error: NullText(),
+});
+export type SmLogFollow = Static<typeof SmLogFollowSchema>;
+
+/** Answer to `GET /api/sms/log`: the newest events first. */
+export const SmLogReplySchema = Type.Object({
+  events: Type.Array(SmLogEventSchema),
+  follow: Nullable(SmLogFollowSchema),
+});
+export type SmLogReply = Static<typeof SmLogReplySchema>;

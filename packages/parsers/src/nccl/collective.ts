@@ -70,7 +70,7 @@ export function inferCollective(
 }
 
 /** busbw/algbw of the row with the largest algbw (least rounding error). */
-function busAlgRatio(rows: NcclRow[]): number | undefined {
+export function busAlgRatio(rows: NcclRow[]): number | undefined {
   let best: { alg: number; bus: number } | undefined;
   for (const r of rows) {
     for (const p of [r.outOfPlace, r.inPlace]) {
@@ -78,4 +78,59 @@ function busAlgRatio(rows: NcclRow[]): number | undefined {
     }
   }
   return best && best.alg >= 0.5 ? best.bus / best.alg : undefined;
+}
+
+/** Result of {@link inferFromRatio}: the collective and, where the ratio tells it, the rank count. */
+export interface RatioGuess {
+  collective?: NcclCollective;
+  candidates: NcclCollective[];
+  ratio?: number;
+  /** n solved from the ratio: 2(n-1)/n or (n-1)/n; absent for ratio-1 collectives. */
+  ranks?: number;
+}
+
+type Family = 'twice' | 'once' | 'one';
+const FAMILY: Record<NcclCollective, Family> = {
+  all_reduce: 'twice',
+  all_gather: 'once',
+  reduce_scatter: 'once',
+  alltoall: 'once',
+  gather: 'once',
+  scatter: 'once',
+  broadcast: 'one',
+  reduce: 'one',
+  sendrecv: 'one',
+  hypercube: 'one',
+};
+
+/**
+ * The rank count is unknown (a table pasted without its `# Using devices` block): solve n from
+ * the ratio itself. busbw/algbw is 2(n-1)/n (all_reduce: n = 2/(2-r)), (n-1)/n (all_gather,
+ * reduce_scatter, ...: n = 1/(1-r)) or 1 (broadcast, reduce, ...). A family fits when n comes out
+ * a whole number >= 2 (the ratio is rounded: 2 decimals on each bandwidth).
+ */
+export function inferFromRatio(rows: NcclRow[], candidates: NcclCollective[]): RatioGuess {
+  const ratio = busAlgRatio(rows);
+  if (ratio === undefined) return { candidates };
+  const fits = new Map<Family, number | undefined>();
+  const solve = (n: number, factor: (k: number) => number): number | undefined => {
+    const k = Math.round(n);
+    return k >= 2 && Math.abs(factor(k) - ratio) / factor(k) < 0.005 ? k : undefined;
+  };
+  if (Math.abs(ratio - 1) < 0.005) fits.set('one', undefined);
+  if (ratio > 1 && ratio < 2) {
+    const k = solve(2 / (2 - ratio), (m) => (2 * (m - 1)) / m);
+    if (k !== undefined) fits.set('twice', k);
+  }
+  if (ratio > 0 && ratio < 1) {
+    const k = solve(1 / (1 - ratio), (m) => (m - 1) / m);
+    if (k !== undefined) fits.set('once', k);
+  }
+  const left = candidates.filter((c) => fits.has(FAMILY[c]));
+  const guess: RatioGuess = { candidates: left, ratio };
+  if (left.length !== 1) return guess;
+  guess.collective = left[0];
+  const ranks = fits.get(FAMILY[left[0]]);
+  if (ranks !== undefined) guess.ranks = ranks;
+  return guess;
 }

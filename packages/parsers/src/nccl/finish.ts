@@ -2,7 +2,7 @@
  * Assembling an {@link NcclRun} from what the text or JSON parser collected: hosts, GPU
  * models, rank count and the collective (named by the output, given as a hint, or inferred).
  */
-import { inferCollective } from './collective.ts';
+import { inferCollective, inferFromRatio } from './collective.ts';
 import type { DebugCollector } from './debug.ts';
 import { collectiveFromBinary } from './header.ts';
 import { screenAverage } from './screen.ts';
@@ -111,14 +111,25 @@ export function finishRun(
     return run;
   }
   const guess = inferCollective(parts.rows, parts.header, nRanks);
+  const byRatio = guess.collective || nRanks !== undefined ? undefined : inferFromRatio(parts.rows, guess.candidates);
   if (guess.collective) {
     run.collective = guess.collective;
     run.collectiveSource = 'layout';
+  } else if (byRatio?.collective && byRatio.ratio !== undefined) {
+    // No rank lines to check against: say so, since the verdict rests on this guess.
+    run.collective = byRatio.collective;
+    run.collectiveSource = 'ratio';
+    const ratio = Math.round(byRatio.ratio * 10_000) / 10_000;
+    run.inferred = byRatio.ranks === undefined ? { ratio } : { ratio, ranks: byRatio.ranks };
+    const n = byRatio.ranks === undefined ? '' : `, n = ${byRatio.ranks} ranks`;
+    const what = `${byRatio.collective} inferred from busbw/algbw = ${byRatio.ratio.toFixed(3)}${n}`;
+    warn(parts.header?.line, `collective not named in the log: ${what}`);
   } else {
+    const candidates = byRatio?.ratio !== undefined ? byRatio.candidates : guess.candidates;
     warn(
       parts.header?.line,
       `collective not named in the output and not inferable from the table${
-        guess.candidates.length > 0 ? ` (candidates: ${guess.candidates.join(', ')})` : ''
+        candidates.length > 0 ? ` (candidates: ${candidates.join(', ')})` : ''
       }; pass it as a hint`,
     );
   }

@@ -17,9 +17,10 @@ import {
   parseParamsLine,
   parseToolVersionLine,
 } from './header.ts';
+import { headerFromRow, isSnipMarker, parseRcclVersionLine, stripLaunchPrefix } from './real-world.ts';
 import { screenRows } from './screen.ts';
 import { looksLikeRow, parseRow, parseTableHeader, type TableHeader } from './table.ts';
-import type { NcclDevice, NcclParseOptions, NcclRow, NcclRun, NcclTestParams } from './types.ts';
+import type { NcclDevice, NcclLinePrefix, NcclParseOptions, NcclRow, NcclRun, NcclTestParams } from './types.ts';
 
 /** Format name used in errors and warnings. */
 export const NCCL_TESTS_FORMAT = 'nccl-tests';
@@ -69,10 +70,16 @@ export function parseNcclTestsLines(lines: Iterable<string>, options: NcclParseO
   let firstText: { line: number; text: string } | undefined;
   let binaryLines = 0;
   let lineNo = 0;
+  let linePrefix: NcclLinePrefix | undefined;
+  let rcclTestsVersion: string | undefined;
+  const snipLines: number[] = [];
+  let headerless = false;
 
   for (const raw of lines) {
     lineNo++;
-    const line = stripCr(raw);
+    const stripped = stripLaunchPrefix(stripCr(raw));
+    const line = stripped.line;
+    linePrefix ??= stripped.prefix;
     if (looksBinary(line)) {
       binaryLines++;
       firstBinary ??= { line: lineNo, text: line };
@@ -87,6 +94,11 @@ export function parseNcclTestsLines(lines: Iterable<string>, options: NcclParseO
       if (tool) {
         toolVersion = tool.ncclTestsVersion;
         libraryCode = tool.ncclLibraryCode;
+        continue;
+      }
+      const rccl = parseRcclVersionLine(line);
+      if (rccl !== undefined) {
+        rcclTestsVersion ??= rccl;
         continue;
       }
       const name = parseCollectiveNameLine(line);
@@ -131,6 +143,16 @@ export function parseNcclTestsLines(lines: Iterable<string>, options: NcclParseO
       continue;
     }
 
+    if (!header && looksLikeRow(line)) {
+      header = headerFromRow(line, lineNo);
+      if (header) {
+        headerless = true;
+        warn(
+          lineNo,
+          `table without its column-name line: columns taken from the row's fields (${header.layout} layout)`,
+        );
+      }
+    }
     if (header && looksLikeRow(line)) {
       const r = parseRow(line, header, lineNo);
       if (r.ok) {
@@ -139,6 +161,11 @@ export function parseNcclTestsLines(lines: Iterable<string>, options: NcclParseO
       } else bad.push({ line: lineNo, text: line, reason: r.reason });
       continue;
     }
+    if (isSnipMarker(line)) {
+      snipLines.push(lineNo);
+      continue;
+    }
+    rcclTestsVersion ??= parseRcclVersionLine(line);
     commandBinary ??= findBinaryInCommand(line);
   }
 
@@ -198,7 +225,15 @@ export function parseNcclTestsLines(lines: Iterable<string>, options: NcclParseO
           ? { binary: commandBinary, source: 'command' }
           : undefined,
   };
-  return { value: finishRun(parts, options, warn), warnings };
+  const run = finishRun(parts, options, warn);
+  if (linePrefix) run.linePrefix = linePrefix;
+  if (rcclTestsVersion !== undefined) run.rcclTestsVersion = rcclTestsVersion;
+  if (headerless) run.headerless = true;
+  if (snipLines.length > 0) {
+    run.snipLines = snipLines;
+    warn(snipLines[0], `${snipLines.length} "--(snip)--" marker(s): rows were left out of the saved log`);
+  }
+  return { value: run, warnings };
 }
 
 /**

@@ -36,7 +36,10 @@ export const NCCL_COLLECTIVES: readonly NcclCollective[] = [
  * the command line, the JSON `args`), the caller's hint, or it was inferred from the table
  * layout and the busbw/algbw ratio.
  */
-export type NcclCollectiveSource = 'header' | 'command' | 'json-args' | 'hint' | 'layout' | 'unknown';
+export type NcclCollectiveSource = 'header' | 'command' | 'json-args' | 'hint' | 'layout' | 'ratio' | 'unknown';
+
+/** The launcher's per-line prefix a saved log carried: `srun -l` (` 0: `), `mpirun --tag-output`. */
+export type NcclLinePrefix = 'srun -l' | 'mpirun --tag-output';
 
 /** Test parameters from `# nThread 1 nGpus 1 minBytes 8 maxBytes ... validation: 1 graph: 0`. */
 export interface NcclTestParams {
@@ -204,6 +207,16 @@ export interface NcclRun {
   network?: string;
   /** NCCL WARN lines (at most 50). */
   ncclWarnings: NcclEvidence[];
+  /** Every line carried a launcher prefix (stripped before parsing). */
+  linePrefix?: NcclLinePrefix;
+  /** `rccl-tests: Version develop:7ec9c1c`: the output is AMD's rccl-tests. */
+  rcclTestsVersion?: string;
+  /** `collectiveSource: 'ratio'`: busbw/algbw and the rank count solved from it. */
+  inferred?: { ratio: number; ranks?: number };
+  /** Lines of `--(snip)--` markers: rows were cut out by whoever saved the log. */
+  snipLines?: number[];
+  /** The table had no column-name line: its layout was taken from the rows' field count. */
+  headerless?: boolean;
 }
 
 /** Options shared by the text and JSON parsers. */

@@ -1,63 +1,67 @@
 /**
- * OpenSM log -> timestamped SM events (state changes, SUBNET UP, SMInfo timeouts, routing engine,
- * handover signals, exit). Accepted line forms:
+ * OpenSM log -> timestamped SM events (state changes, handovers, SUBNET UP, heavy-sweep durations,
+ * SM port down, bind failures, `ERR xxxx` lines, exit). Accepted line forms, mixed freely:
  *
  * ```
- * Nov 29 17:47:04 666480 [5364A6C0] 0x80 -> Entering MASTER state          (opensm.log, -f FILE)
- * Dec 30 00:07:32 fili OpenSM[3110]: Entering STANDBY state                  (syslog / journal)
- * Entering STANDBY state                                                     (bare stdout)
+ * Nov 29 17:47:04 666480 [5364A6C0] 0x80 -> Entering MASTER state      (osm.log, -f FILE; MLNX 5.x too)
+ * OpenSM $ Jun 21 13:03:06 771114 [BE3ED6C0] 0x02 -> do_sweep:          (MLNX 5.x `-f -` with its prompt)
+ * Dec 30 00:07:32 fili OpenSM[3110]: Entering STANDBY state#012          (syslog, OpenSM 3.2-3.3)
+ * 2026-12-01T12:00:00.123456+00:00 sm1 OpenSM[3110]: SUBNET UP           (rsyslog RFC 3339 / journal)
+ * Entering STANDBY state                                                 (bare stdout)
  * ```
- * Events recognised (OpenSM 3.3.23 and MLNX 5.x strings):
- * `Entering <NOTACTIVE|DISCOVERING|STANDBY|MASTER> state`, `SUBNET UP` (`(sweep disabled)`),
- * `Exiting SM`, `ERR 3120: Timeout while getting attribute 0x20 (SMInfo)` (a standby polling a
- * dead master: `polling_retry_number` of them precede the takeover), `<engine> tables configured
- * on all switches` (which routing engine actually ran — ftree silently falls back to minhop),
- * `Found remote master SM with guid:...`, `Received a STANDBY signal`, `Reached polling_retry_number`
- * and `coming out of standby 1` (heavy sweep after a takeover). Any other `ERR xxxx:` line becomes
- * an `error` event. Everything else is ignored and only counted; continuation lines (leading
- * whitespace) extend the previous event's message.
+ * Around them: `systemctl status` (unit header, `Loaded:`/`Active:`/`CGroup:` ... lines: skipped),
+ * other programs' syslog lines (skipped), the star boxes OpenSM prints (`HEAVY SWEEP START`).
+ * A record continues on lines with leading whitespace (osm.log's wrapped `ERR 5411`), and a syslog
+ * message without its closing `#012` continues on the next line (a long message wrapped: the
+ * pieces are joined as they are, since the wrap may cut a word); `#012` inside a message is a
+ * newline. A last line without a newline (a log cut mid-line) is read and warned about.
  *
- * The log has no year: `time` is `{ month, day, hh:mm:ss.usec }` as printed, in the SM host's
- * local time; pass `year` to also get `at` (`YYYY-MM-DDTHH:MM:SS.ffffff`, no zone).
+ * Heavy sweeps: from `Entering heavy sweep` / `HEAVY SWEEP START` / `Entering DISCOVERING state`
+ * (3.3 logs nothing else at the default level) to `HEAVY SWEEP COMPLETE` or `SUBNET UP`; each
+ * gives a `heavy-sweep` event at its end with `durationMs`.
+ *
+ * Time: the log's stamps are in the SM host's local time and have no year (except the RFC 3339
+ * form). `time` is the stamp as printed; `at` (`YYYY-MM-DDTHH:MM:SS.ffffff`, no zone) is given
+ * when the year can be inferred: from an RFC 3339 line when there is one, else from `year` (the
+ * year of the log's LAST line) or `now` (that year, or the one before when the last line would
+ * otherwise lie more than a day in the future — a December log read in January). Going back
+ * from the end, a month lower than the line before (Dec -> Jan) is a new year.
  * Unusable: binary data. Empty input gives no events and a warning.
  */
-import type { SmState } from '@ibwatch/fabric';
 import { LineContext, type ParseOptions } from '../common/line-context.ts';
 import { type LineParser, type LineSource, runLineParser } from '../common/line-runner.ts';
+import {
+  bannerTitle,
+  type Classified,
+  classify,
+  isOtherSyslogLine,
+  isSystemctlLine,
+  MONTHS,
+  parseRecord,
+  type RawRecord,
+  type Stamp,
+  sweepMark,
+} from './log-shapes.ts';
 
-export type OpensmEventKind =
-  | 'state'
-  | 'subnet-up'
-  | 'exit'
-  | 'sminfo-timeout'
-  | 'routing'
-  | 'remote-master'
-  | 'standby-signal'
-  | 'polling-exhausted'
-  | 'out-of-standby-sweep'
-  | 'error';
+export type { OpensmEventKind } from './log-shapes.ts';
 
-export interface OpensmEvent {
-  kind: OpensmEventKind;
-  /** 1-based line number. */
+export interface OpensmEvent extends Classified {
+  /** 1-based line number where the event's record starts. */
   line: number;
   /** `Nov 29 17:47:04.666480` as printed (month, day, time + usec); absent for bare lines. */
   time?: string;
-  /** With `year`: local time `2026-11-29T17:47:04.666480`. */
+  /** Local time `2026-11-29T17:47:04.666480` when the year is known (see module doc). */
   at?: string;
-  /** Log level byte (`0x80` SYS, `0x01` ERROR, `0x02` INFO); opensm.log only. */
+  /** Log level byte (`0x80` SYS, `0x01` ERROR, `0x02` INFO); osm.log only. */
   level?: number;
-  /** syslog form only. */
+  /** syslog forms only. */
   host?: string;
   pid?: number;
-  /** `state` events. */
-  state?: SmState;
-  /** `routing` events: `minhop`, `ftree`, `ar_ftree`, ... */
-  engine?: string;
-  /** `ERR xxxx` code for `sminfo-timeout` / `error`. */
-  errCode?: string;
-  /** `remote-master`: GUID as printed. */
-  guid?: string;
+  /** `heavy-sweep`: from its start to its end, in ms (from the log's microsecond stamps). */
+  durationMs?: number;
+  /** `heavy-sweep`: line and stamp of its start. */
+  startLine?: number;
+  startTime?: string;
   message: string;
 }
 
@@ -65,83 +69,218 @@ export interface OpensmLogResult {
   events: OpensmEvent[];
   /** Lines that were not events (ignored). */
   otherLines: number;
+  /** `systemctl status` lines and other programs' syslog lines skipped. */
+  skippedLines: number;
+  /**
+   * Line where a heavy sweep started that had not ended by the last line: a follower reading
+   * the log in pieces passes the text from there on again with the next piece, to time it.
+   */
+  openSweepLine?: number;
 }
 
 export interface OpensmLogOptions extends ParseOptions {
+  /** Year of the log's last line. */
   year?: number;
+  /** Infer the year of the last line from this moment (see module doc). */
+  now?: Date;
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const OSM_RE = /^(\w{3}) +(\d{1,2}) (\d{2}:\d{2}:\d{2}) (\d{6}) \[([0-9A-Fa-f]+)\] 0x([0-9a-fA-F]{2}) -> (.*)$/;
-const SYSLOG_RE = /^(\w{3}) +(\d{1,2}) (\d{2}:\d{2}:\d{2}) (\S+) OpenSM\[(\d+)\]: (.*)$/;
+interface Pending {
+  rec: RawRecord;
+  line: number;
+  yearOffset: number;
+}
 
-function classify(msg: string): Omit<OpensmEvent, 'line' | 'message'> | undefined {
-  let m: RegExpExecArray | null;
-  if ((m = /Entering (NOTACTIVE|DISCOVERING|STANDBY|MASTER) state/.exec(msg)))
-    return { kind: 'state', state: m[1] as SmState };
-  if (/^SUBNET UP\b/.test(msg)) return { kind: 'subnet-up' };
-  if (/^Exiting SM\b/.test(msg)) return { kind: 'exit' };
-  if ((m = /ERR (3120): Timeout while getting attribute 0x20 \(SMInfo\)/.exec(msg)))
-    return { kind: 'sminfo-timeout', errCode: m[1] };
-  if ((m = /(?:^|: )(\S+) tables configured on all switches/.exec(msg))) return { kind: 'routing', engine: m[1] };
-  if ((m = /Found remote master SM with guid:\s*(0x[0-9a-fA-F]+)/.exec(msg)))
-    return { kind: 'remote-master', guid: m[1] };
-  if (/Received a STANDBY signal/.test(msg)) return { kind: 'standby-signal' };
-  if (/Reached polling_retry_number/.test(msg)) return { kind: 'polling-exhausted' };
-  if (/coming out of standby 1/.test(msg)) return { kind: 'out-of-standby-sweep' };
-  if ((m = /\bERR ([0-9A-Fa-f]{4}):/.exec(msg))) return { kind: 'error', errCode: m[1] };
-  return undefined;
+interface Timed {
+  ev: OpensmEvent;
+  stamp?: Stamp;
+  yearOffset: number;
+  start?: { stamp: Stamp; yearOffset: number };
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+function printed(s: Stamp): string {
+  return `${MONTHS[s.month]} ${pad(s.day)} ${s.hms}${s.usec ? '.' + s.usec : ''}`;
+}
+
+function localIso(s: Stamp, year: number): string {
+  return `${year}-${pad(s.month + 1)}-${pad(s.day)}T${s.hms}${s.usec ? '.' + s.usec : ''}`;
+}
+
+function epochMs(s: Stamp, year: number): number {
+  const [h, mi, sec] = s.hms.split(':').map(Number);
+  return Date.UTC(year, s.month, s.day, h, mi, sec) + Number(s.usec ?? 0) / 1000;
 }
 
 /** Line-at-a-time OpenSM log parser. */
 export function createOpensmLogParser(opts: OpensmLogOptions = {}): LineParser<OpensmLogResult> {
   const ctx = new LineContext('opensm-log', opts.file);
-  const events: OpensmEvent[] = [];
+  const timed: Timed[] = [];
   let otherLines = 0;
-  let last: OpensmEvent | undefined;
+  let skippedLines = 0;
+  let pending: Pending | undefined;
+  let last: Timed | undefined;
+  let usesEscapes = false;
+  // Year bookkeeping: rollovers seen so far, the previous stamp's month, an RFC 3339 anchor.
+  let yearOffset = 0;
+  let prevMonth: number | undefined;
+  let anchor: { year: number; offset: number } | undefined;
+  let lastStamped: { stamp: Stamp; yearOffset: number } | undefined;
+  let sweep: { stamp: Stamp; yearOffset: number; line: number; weak: boolean } | undefined;
 
-  const stamp = (mon: string, day: string, hms: string, usec?: string): Pick<OpensmEvent, 'time' | 'at'> => {
-    const time = `${mon} ${day.padStart(2, '0')} ${hms}${usec ? '.' + usec : ''}`;
-    const mi = MONTHS.indexOf(mon);
-    if (opts.year === undefined || mi < 0) return { time };
-    const date = `${opts.year}-${String(mi + 1).padStart(2, '0')}-${day.padStart(2, '0')}`;
-    const at = `${date}T${hms}${usec ? '.' + usec : ''}`;
-    return { time, at };
+  // `weak`: a sweep opened by `Entering DISCOVERING state`; an explicit heavy-sweep line replaces it.
+  const mark = (what: 'start' | 'end' | undefined, at: Pending | Timed | undefined, line: number, weak = false) => {
+    const stamp = at && ('rec' in at ? at.rec.stamp : lastStamped?.stamp);
+    if (!what || !stamp || !at) return;
+    if (what === 'start') {
+      if (!sweep || (sweep.weak && !weak)) sweep = { stamp, yearOffset: at.yearOffset, line, weak };
+      return;
+    }
+    if (!sweep) return;
+    const ev: OpensmEvent = {
+      kind: 'heavy-sweep',
+      line,
+      startLine: sweep.line,
+      startTime: printed(sweep.stamp),
+      message: 'heavy sweep',
+    };
+    timed.push({ ev, stamp, yearOffset: at.yearOffset, start: sweep });
+    sweep = undefined;
+  };
+
+  const flush = () => {
+    if (!pending) return;
+    const { rec, line } = pending;
+    const parts = rec.message.split('#012');
+    let message = parts[0].trim();
+    const titles: string[] = [];
+    for (const part of parts.slice(1)) {
+      const title = bannerTitle(part);
+      if (title) titles.push(title);
+      else if (part.trim() !== '') message += ' ' + part.trim();
+    }
+    const c = classify(message);
+    if (c?.kind === 'state' && c.state === 'DISCOVERING') mark('start', pending, line, true);
+    // A sweep that ends in STANDBY (or NOTACTIVE) never brought the subnet up: no duration.
+    if (c?.kind === 'state' && (c.state === 'STANDBY' || c.state === 'NOTACTIVE')) sweep = undefined;
+    if (!c) otherLines++;
+    else {
+      const ev: OpensmEvent = { ...c, line, message };
+      if (rec.stamp) ev.time = printed(rec.stamp);
+      if (rec.level !== undefined) ev.level = rec.level;
+      if (rec.host !== undefined) ev.host = rec.host;
+      if (rec.pid !== undefined) ev.pid = rec.pid;
+      last = { ev, stamp: rec.stamp, yearOffset: pending.yearOffset };
+      timed.push(last);
+    }
+    mark(sweepMark(message), pending, line);
+    for (const t of titles) mark(sweepMark(t), pending, line);
+    pending = undefined;
+  };
+
+  const startRecord = (rec: RawRecord) => {
+    const s = rec.stamp;
+    if (s) {
+      if (prevMonth !== undefined && s.month < prevMonth && prevMonth - s.month >= 6) yearOffset++;
+      prevMonth = s.month;
+      if (s.year !== undefined && !anchor) anchor = { year: s.year, offset: yearOffset };
+      lastStamped = { stamp: s, yearOffset };
+    }
+    pending = { rec, line: ctx.lineNo, yearOffset };
+  };
+
+  const resolveYears = (): ((offset: number) => number | undefined) => {
+    if (anchor) {
+      const a = anchor;
+      return (o) => a.year + (o - a.offset);
+    }
+    let endYear = opts.year;
+    if (endYear === undefined && opts.now && lastStamped) {
+      endYear = opts.now.getFullYear();
+      const lastMs = epochMs(lastStamped.stamp, endYear);
+      const nowMs = Date.UTC(endYear, opts.now.getMonth(), opts.now.getDate(), 23, 59, 59);
+      if (lastMs > nowMs + 86_400_000) endYear--;
+    }
+    if (endYear === undefined) return () => undefined;
+    const y = endYear;
+    return (o) => y - (yearOffset - o);
   };
 
   return {
     feed(raw) {
       const line = ctx.next(raw);
       if (line.trim() === '') return;
-      if (/^\s/.test(line)) {
-        if (last) last.message += ' ' + line.trim();
-        else otherLines++;
+      const rec = parseRecord(line);
+      if (rec) {
+        flush();
+        if (rec.terminated) usesEscapes = true;
+        startRecord(rec);
         return;
       }
-      let base: Omit<OpensmEvent, 'kind' | 'line'>;
-      let m: RegExpExecArray | null;
-      if ((m = OSM_RE.exec(line)))
-        base = { ...stamp(m[1], m[2], m[3], m[4]), level: parseInt(m[6], 16), message: m[7] };
-      else if ((m = SYSLOG_RE.exec(line)))
-        base = { ...stamp(m[1], m[2], m[3]), host: m[4], pid: Number(m[5]), message: m[6] };
-      else base = { message: line.trim() };
-      const c = classify(base.message);
-      if (!c) {
-        otherLines++;
-        last = undefined;
+      if (isSystemctlLine(line) || isOtherSyslogLine(line)) {
+        flush();
+        skippedLines++;
         return;
       }
-      last = { ...base, ...c, line: ctx.lineNo };
-      events.push(last);
+      if (/^\s*\*{10,}\s*$/.test(line)) return; // a box's frame
+      const title = bannerTitle(line);
+      if (title) {
+        // A box belongs to the record it follows (`do_sweep:`): its line, its stamp.
+        mark(sweepMark(title), pending ?? last, pending?.line ?? last?.ev.line ?? ctx.lineNo);
+        return;
+      }
+      if (pending && /^\s/.test(line)) {
+        pending.rec.message += ' ' + line.trim();
+        return;
+      }
+      if (pending?.rec.syslog && !pending.rec.terminated && usesEscapes) {
+        // A long syslog message wrapped onto this line: the rest of it, up to its `#012`.
+        const rest = line.trimEnd();
+        pending.rec.terminated = rest.endsWith('#012');
+        pending.rec.message += pending.rec.terminated ? rest.slice(0, -4) : rest;
+        return;
+      }
+      flush();
+      const bare = classify(line.trim());
+      if (bare) {
+        last = { ev: { ...bare, line: ctx.lineNo, message: line.trim() }, yearOffset };
+        timed.push(last);
+      } else otherLines++;
     },
     finish() {
+      flush();
       if (ctx.nonBlank === 0) ctx.warn('empty log', null);
-      return ctx.result({ events, otherLines });
+      const yearOf = resolveYears();
+      for (const t of timed) {
+        const year = yearOf(t.yearOffset);
+        if (t.stamp && year !== undefined) t.ev.at = localIso(t.stamp, year);
+        if (t.stamp && !t.ev.time) t.ev.time = printed(t.stamp);
+        if (t.start && t.stamp) {
+          // Without a year the two stamps still give the duration (same or next year).
+          const y = year ?? 2001;
+          const y0 = yearOf(t.start.yearOffset) ?? y - (t.yearOffset - t.start.yearOffset);
+          t.ev.durationMs = Math.round((epochMs(t.stamp, y) - epochMs(t.start.stamp, y0)) * 1000) / 1000;
+        }
+      }
+      const events = timed.map((t) => t.ev);
+      const result: OpensmLogResult = { events, otherLines, skippedLines };
+      if (sweep) result.openSweepLine = sweep.line;
+      return ctx.result(result);
     },
   };
 }
 
-/** Parse an OpenSM log (text or lines). */
+/** Parse an OpenSM log (text, bytes or lines); a last line without its newline is warned about. */
 export function parseOpensmLog(input: LineSource, opts: OpensmLogOptions = {}) {
-  return runLineParser(createOpensmLogParser(opts), input);
+  const result = runLineParser(createOpensmLogParser(opts), input);
+  let text: string | undefined;
+  if (typeof input === 'string') text = input;
+  else if (input instanceof Uint8Array) text = new TextDecoder().decode(input);
+  if (text !== undefined && text !== '' && !/[\r\n]$/.test(text)) {
+    const lines = text.split(/\r\n|\r|\n/);
+    const w = { message: 'log cut mid-line: the last line has no newline', line: lines.length };
+    result.warnings.push(opts.file === undefined ? w : { ...w, file: opts.file });
+  }
+  return result;
 }

@@ -24,9 +24,12 @@ describe('parseOpensmLog() on lab logs', () => {
       'state:MASTER',
       'routing',
       'subnet-up',
+      'heavy-sweep',
       'state:STANDBY',
       'exit',
     ]);
+    // The takeover's heavy sweep, DISCOVERING (17:47:04.645873) to SUBNET UP (17:47:04.674143).
+    expect(value.events.find((e) => e.kind === 'heavy-sweep')?.durationMs).toBe(28.27);
     const master = value.events.find((e) => e.state === 'MASTER')!;
     expect(master).toMatchObject({
       time: 'Nov 29 17:47:04.666480',
@@ -40,10 +43,23 @@ describe('parseOpensmLog() on lab logs', () => {
 
   it('master log: DISCOVERING -> MASTER -> SUBNET UP, and the killed master has no exit line', () => {
     const before = parseOpensmLog(fixture('opensm/lab-master-before-kill.log')).value.events;
-    expect(kinds(before).slice(0, 4)).toEqual(['state:DISCOVERING', 'state:MASTER', 'routing', 'subnet-up']);
+    expect(kinds(before).slice(0, 5)).toEqual([
+      'state:DISCOVERING',
+      'state:MASTER',
+      'routing',
+      'subnet-up',
+      'heavy-sweep',
+    ]);
     expect(kinds(before)).not.toContain('exit');
     const restart = parseOpensmLog(fixture('opensm/lab-master-restart.log')).value.events;
-    expect(kinds(restart)).toEqual(['state:DISCOVERING', 'state:MASTER', 'routing', 'subnet-up', 'exit']);
+    expect(kinds(restart)).toEqual([
+      'state:DISCOVERING',
+      'state:MASTER',
+      'routing',
+      'subnet-up',
+      'heavy-sweep',
+      'exit',
+    ]);
   });
 });
 

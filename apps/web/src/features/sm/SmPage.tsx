@@ -6,6 +6,7 @@ import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
 import { TokenHint, WriteButton } from '../../components/WriteButton.tsx';
 import { smVerdict } from '../overview/overview.ts';
+import { SmLogTimeline } from './SmLogTimeline.tsx';
 import { designationSource, eventLook, smAlarms, smPlace, smStateLook, sortEvents, sortSms } from './sm.ts';
 import './sm.css';
 
@@ -212,6 +213,7 @@ function SmView({ r, reload }: { r: SmReply; reload: () => void }) {
         <h2 id="sm-events">Failovers and state changes</h2>
         <Timeline r={r} />
       </section>
+      <SmLogTimeline />
     </>
   );
 }
