@@ -14,22 +14,22 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  * config), off in production, where the schemas only serialise and document.
  */
 export function checkReplies(app: FastifyInstance, onViolation: (message: string) => void = () => {}): void {
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  const validators = new Map<string, ValidateFunction>();
+  const schemas = new Map<string, object>();
   const key = (method: string, url: string) => `${method} ${url}`;
 
   app.addHook('onRoute', (route) => {
     const response = (route.schema as { response?: Record<string, unknown> } | undefined)?.response;
     const json = response?.['2xx'] ?? response?.['200'] ?? response?.['201'];
     if (!json || typeof json !== 'object' || 'content' in json) return;
-    for (const method of [route.method].flat())
-      validators.set(key(method, route.url), ajv.compile(strict(json) as object));
+    for (const method of [route.method].flat()) schemas.set(key(method, route.url), json);
   });
 
   const check = (req: FastifyRequest, reply: FastifyReply, value: unknown): void => {
     if (reply.statusCode < 200 || reply.statusCode > 299) return;
-    const validate = validators.get(key(req.method, req.routeOptions.url ?? ''));
-    if (!validate || validate(value)) return;
+    const schema = schemas.get(key(req.method, req.routeOptions.url ?? ''));
+    if (!schema) return;
+    const validate = validatorOf(schema);
+    if (validate(value)) return;
     const detail = (validate.errors ?? [])
       .slice(0, 5)
       .map((e) => {
@@ -53,6 +53,18 @@ export function checkReplies(app: FastifyInstance, onViolation: (message: string
     check(req, reply, JSON.parse(payload.toString('utf8')));
     return payload;
   });
+}
+
+const ajv = new Ajv({ strict: false, allErrors: true });
+/**
+ * Compiled on first use and kept per schema object (the contract's schemas are module constants):
+ * tests build many apps, and compiling every route's validator for each cost seconds.
+ */
+const validators = new WeakMap<object, ValidateFunction>();
+function validatorOf(schema: object): ValidateFunction {
+  let v = validators.get(schema);
+  if (!v) validators.set(schema, (v = ajv.compile(strict(schema) as object)));
+  return v;
 }
 
 /** A copy of `schema` in which no object may carry a property its schema does not name. */
