@@ -8,6 +8,8 @@ export default defineConfig({
       'apps/*',
       // The repository's own checks (scripts/check-size.mjs ...), plain Node scripts.
       { test: { name: 'scripts', include: ['scripts/**/*.test.mjs'], environment: 'node' } },
+      // The bench's own pieces (target table, command lines); the benches themselves are not tests.
+      { test: { name: 'bench', include: ['bench/**/*.test.ts'], environment: 'node' } },
     ],
   },
 });

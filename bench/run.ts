@@ -1,7 +1,8 @@
 /**
- * `pnpm bench [--quick] [--gpus N] [--only stage[,stage]]`: generates 1k/4k/10k-GPU fabrics (the
- * large one N GPUs with --gpus, e.g. 45000) with the lab's generator, the inputs ibwatch reads at
- * that scale, and measures every stage. Prints one table
+ * `pnpm bench [--quick] [--only stage[,stage]] [--gpus N]`: generates 1k/4k/10k-GPU fabrics (and
+ * N, the large one, with --gpus) with the lab's generator, the inputs ibwatch reads at that scale,
+ * and measures every stage, each figure against its size band's target (lib/targets.ts;
+ * `--targets` prints them). `--only cadence [--cadence-minutes 30]`: the 10-s PM cadence. Prints one table
  * (stage, size, median, floor and ratio where one is named, target, verdict: ok or MISSED) and
  * writes bench/out/results.json. --quick: the 4k fabric as the large one, fewer runs, 3 days of
  * history. Before any stage it builds the dashboard if it is stale and checks Chromium and the lab
@@ -9,7 +10,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseBenchArgs } from './lib/args.ts';
 import { type Need, preflight } from './lib/preflight.ts';
 import { runMain, tempDirs, type Stage, type StageCtx } from './lib/stage.ts';
 import { table, verdict, type Row } from './lib/stats.ts';
@@ -23,6 +24,8 @@ import { liveLabStage } from './stages/live-lab.ts';
 import { backupStage } from './stages/backup.ts';
 import { metricsStage } from './stages/metrics.ts';
 import { trafficSizeStage } from './stages/traffic-size.ts';
+import { cadenceStage } from './stages/cadence.ts';
+import { targetsMarkdown } from './lib/targets.ts';
 
 const STAGES: Record<string, Stage> = {
   parse: parseStage,
@@ -35,22 +38,28 @@ const STAGES: Record<string, Stage> = {
   metrics: metricsStage,
   serve: serveStage,
   'live-lab': liveLabStage,
+  cadence: cadenceStage,
 };
+
+/** Not in a plain `pnpm bench`: 30 minutes of 10-s sweeps; `--only cadence` runs it. */
+const ON_REQUEST = new Set(['cadence']);
 
 /** What a stage needs besides the workspace: the built SPA and Chromium, or the lab's tools. */
 const NEEDS: Record<string, Need[]> = { serve: ['web', 'chromium'], 'live-lab': ['lab'] };
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      quick: { type: 'boolean', default: false },
-      only: { type: 'string' },
-      markdown: { type: 'boolean', default: false },
-      // The large fabric's size (default 10000; 4000 with --quick), e.g. --gpus 45000.
-      gpus: { type: 'string' },
-    },
-  });
-  const only = values.only ? values.only.split(',') : Object.keys(STAGES);
+  let args: ReturnType<typeof parseBenchArgs>;
+  try {
+    args = parseBenchArgs(process.argv.slice(2));
+  } catch (err) {
+    console.error(`bench: ${(err as Error).message}`);
+    return 2;
+  }
+  if (args.targets) {
+    console.log(targetsMarkdown());
+    return 0;
+  }
+  const only = args.only ?? Object.keys(STAGES).filter((s) => !ON_REQUEST.has(s));
   for (const s of only)
     if (!STAGES[s]) throw new Error(`unknown stage "${s}" (stages: ${Object.keys(STAGES).join(', ')})`);
   try {
@@ -60,18 +69,13 @@ async function main(): Promise<number> {
     return 2;
   }
   const dirs = tempDirs();
-  const quick = values.quick ?? false;
-  const gpus = values.gpus === undefined ? undefined : Number(values.gpus);
-  if (gpus !== undefined && !(Number.isInteger(gpus) && gpus >= 16)) {
-    console.error(`bench: --gpus ${values.gpus}: expected a whole number of GPUs (16 or more)`);
-    return 2;
-  }
-  const big = gpus ?? (quick ? 4000 : 10000);
+  const quick = args.quick;
   const ctx: StageCtx = {
     quick,
-    big,
-    sizes: [...(quick ? [1000, 4000] : [1000, 4000, 10000]).filter((s) => s < big), big],
-    runs: quick ? 3 : 5,
+    big: args.big,
+    sizes: args.sizes,
+    runs: args.runs,
+    cadenceMinutes: args.cadenceMinutes,
     log: (m) => process.stderr.write(`[bench] ${m}\n`),
     tmp: dirs.make,
   };
@@ -116,6 +120,7 @@ async function main(): Promise<number> {
       {
         at: new Date().toISOString(),
         quick,
+        gpus: args.sizes,
         node: process.version,
         totalS: (Date.now() - started) / 1000,
         rows: rows.map((r) => ({ ...r, verdict: verdict(r) })),
@@ -124,7 +129,7 @@ async function main(): Promise<number> {
       2,
     ),
   );
-  console.log(table(rows, values.markdown));
+  console.log(table(rows, args.markdown));
   for (const r of rows) if (r.note) console.log(`  ${r.stage}: ${r.what}: ${r.note}`);
   console.log(
     `\n${rows.length} figures in ${((Date.now() - started) / 1000).toFixed(0)} s; results in bench/out/results.json`,

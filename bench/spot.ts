@@ -1,86 +1,153 @@
 /**
- * `pnpm bench:spot [--gpus 10000] [--runs 4]`: the quick spot check of the scale figures a user
- * feels first, without the 30-day database of `pnpm bench`. Generates the fabric's ibdiagnet2
- * directory, imports it through the real pipeline (parse + analyse + store, timed by the scan row),
- * starts the real server on that database, and measures in Debian Chromium: navigation to the
- * topology's first canvas frame, pan/zoom frame time, and the overview's first contentful paint.
- * Prints the same table as `pnpm bench`, each figure with its target and ok or MISSED. Builds the
- * dashboard first when it is stale, and stops within seconds when Chromium is missing.
+ * `pnpm bench:spot [--gpus 10000] [--runs 4] [--load-seconds 20]`: the spot check of the scale
+ * figures, at any size up to the largest subnet (--gpus 45000), without the 30-day database of
+ * `pnpm bench`. Through the real code paths, each figure against its size band's target
+ * (lib/targets.ts) with ok or MISSED:
+ * - ibdiagnet import: the fabric's first run into an empty database and the next hourly run
+ *   (parse + analyse + store), into the database the server then serves;
+ * - PM sweep ingest: the pm stage at this size (storePm against the sweep's raw insert, and the
+ *   whole scan: parse both ibqueryerrors outputs + store, the generated tools in process);
+ * - the real server on that database, sweeping every 20 s through generated tools on its PATH:
+ *   API p95 under the band's concurrent clients (50 from 32k GPUs) for --load-seconds per
+ *   endpoint (summary, worklist, findings, topology, one port's history), the `/metrics` scrape
+ *   with problem ports, the server's RSS sampled for the whole run, and in Debian Chromium the
+ *   topology's navigation to first frame, pan/zoom frame time and the overview's first paint.
+ * Builds the dashboard first when it is stale, and stops within seconds when Chromium is missing.
  */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { makeTempDir, removeDir } from '@ibwatch/testkit';
 import { loadConfig } from '../apps/collector/src/config.ts';
 import { createContext } from '../apps/collector/src/context.ts';
-import { writeIbdiagnetDir } from '../packages/parsers/bench/generate.ts';
-import { launchChromium, measureTopology, overviewFirstPaint } from './lib/browser.ts';
 import { benchFabric, sizeLabel } from '../packages/parsers/bench/fabric.ts';
+import { sweepIncrements } from '../packages/parsers/bench/sweeps.ts';
+import { parseSpotArgs, type SpotArgs } from './lib/args.ts';
+import { launchChromium, measureTopology, overviewFirstPaint } from './lib/browser.ts';
 import { preflight, WEB_DIST } from './lib/preflight.ts';
-import { freePort, startServer } from './lib/server.ts';
-import { runMain } from './lib/stage.ts';
-import { median, type Row, table, verdict } from './lib/stats.ts';
-import { topologyRows } from './stages/serve.ts';
+import { sampleRss } from './lib/server.ts';
+import { runMain, type StageCtx, tempDirs } from './lib/stage.ts';
+import { median, type Row, table, times, verdict } from './lib/stats.ts';
+import { startSweepingServer, waitForScan } from './lib/sweeping-server.ts';
+import { targetFor } from './lib/targets.ts';
+import { importFirstAndHourly, importRows, writeRuns } from './stages/ibdiagnet.ts';
+import { pmStage } from './stages/pm.ts';
+import { apiRows, maxOf, rssRow, sweepRows, topologyRows } from './stages/serve.ts';
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      gpus: { type: 'string', default: '10000' },
-      runs: { type: 'string', default: '4' },
-      markdown: { type: 'boolean', default: false },
-    },
-  });
-  const gpus = Number(values.gpus);
-  const runs = Number(values.runs);
+  let args: SpotArgs;
   try {
+    args = parseSpotArgs(process.argv.slice(2));
     await preflight(['chromium', 'web']);
   } catch (err) {
     console.error(`bench:spot: ${(err as Error).message}`);
     return 2;
   }
-  const dir = makeTempDir('ibwatch-spot');
+  const { gpus, runs } = args;
+  const dirs = tempDirs();
+  const ctx: StageCtx = {
+    quick: false,
+    big: gpus,
+    sizes: [gpus],
+    runs,
+    cadenceMinutes: 0,
+    log: (m) => process.stderr.write(`[spot] ${m}\n`),
+    tmp: dirs.make,
+  };
   const rows: Row[] = [];
   try {
     const fabric = benchFabric(gpus);
     const size = sizeLabel(fabric);
-    await writeIbdiagnetDir(join(dir, 'run'), fabric, 1);
+    const dir = ctx.tmp('spot');
+    ctx.log(`${size}: writing the first and the hourly ibdiagnet run`);
+    await writeRuns(dir, fabric);
     const config = loadConfig({
       IBWATCH_SOURCE: 'import-only',
       IBWATCH_DB: join(dir, 'ib.db'),
       IBWATCH_EXPECTED_RATE: '4X HDR',
       IBWATCH_WEB_DIST: WEB_DIST,
     });
-    const ctx = createContext(config);
-    const scan = await ctx.scans.importIbdiagnet(join(dir, 'run'), 'cli');
-    ctx.db.close();
-    if (scan.status === 'failed') throw new Error(`the ibdiagnet import failed: ${scan.error}`);
+    const c = createContext(config);
+    const imported = await importFirstAndHourly(c, dir);
+    c.db.close();
+    rows.push(...importRows(gpus, size, [imported.first], [imported.hourly]));
+
+    ctx.log('PM sweep ingest (the pm stage at this size)');
+    rows.push(...(await pmStage(ctx)));
+
+    rows.push(...(await serverRows(ctx, args, config.dbFile, size)));
+  } finally {
+    dirs.cleanup();
+  }
+  console.log(table(rows, args.markdown));
+  for (const r of rows) if (r.note) console.log(`  ${r.stage}: ${r.what}: ${r.note}`);
+  return rows.every((r) => verdict(r) === 'ok') ? 0 : 1;
+}
+
+/** The server's figures: API under load while sweeping, /metrics, RSS, and the browser's. */
+async function serverRows(ctx: StageCtx, args: SpotArgs, dbFile: string, size: string): Promise<Row[]> {
+  const { gpus, runs } = args;
+  const fabric = benchFabric(gpus);
+  const { server, started } = await startSweepingServer({
+    fabric,
+    dbFile,
+    toolDir: ctx.tmp('tools'),
+    periodS: 20,
+    env: { IBWATCH_METRICS_PORTS: 'problem' },
+    log: ctx.log,
+  });
+  const rss = sampleRss(server.pid);
+  const rows: Row[] = [];
+  try {
+    await waitForScan(server.url, 'pm', started);
+    const startup = rss.peek().length;
+    ctx.log(`start-up scans done after ${((Date.now() - started) / 1000).toFixed(1)} s; loading the API`);
+    // A port of the sweep model's marginal pool: symbol errors on most sweeps, so a history.
+    const i = [...sweepIncrements(fabric, 0)].find(([, inc]) => inc.SymbolErrorCounter)?.[0] ?? 0;
+    const p = fabric.connected[i]!;
+    rows.push(
+      ...(await apiRows(server.url, gpus, size, {
+        n: 200,
+        durationMs: args.loadSeconds * 1000,
+        history: {
+          path: `/api/ports/${p.node.guid}/${p.port}/counters?range=24h`,
+          size,
+          what: `one port's 24-h counter history (${p.node.name}/${p.port})`,
+        },
+      })),
+    );
+    let body = '';
+    const scrape = await times(
+      runs,
+      async () => {
+        const r = await fetch(`${server.url}/metrics`);
+        if (!r.ok) throw new Error(`/metrics answered ${r.status}`);
+        body = await r.text();
+      },
+      1,
+    );
     rows.push({
-      stage: 'import',
-      what: 'first ibdiagnet run into an empty database: parse + analyse + store (the scan row)',
+      stage: 'metrics',
+      what: 'scrape /metrics over HTTP, IBWATCH_METRICS_PORTS=problem',
       size,
-      value: scan.durationMs ?? Number.NaN,
+      value: median(scrape),
       unit: 'ms',
-      runs: 1,
-      target: { op: '<', value: 5000 },
+      runs: scrape.length,
+      target: targetFor('metrics.problem', gpus),
+      note: `${series(body)} series; max ${maxOf(scrape).toFixed(0)} ms`,
     });
 
-    const server = await startServer(
-      { IBWATCH_SOURCE: 'import-only', IBWATCH_DB: config.dbFile, IBWATCH_EXPECTED_RATE: '4X HDR' },
-      await freePort(),
-    );
     const browser = await launchChromium();
     try {
       const nav: number[] = [];
       const first: number[] = [];
       const frames: number[] = [];
       const fcp: number[] = [];
-      for (let i = 0; i < runs; i++) {
+      for (let k = 0; k < runs; k++) {
         const t = await measureTopology(browser, server.url, 5);
         nav.push(t.navigationMs);
         first.push(t.firstRenderMs);
         frames.push(...t.frameMs);
         fcp.push(await overviewFirstPaint(browser, server.url));
       }
-      rows.push(...topologyRows(size, nav, first, frames));
+      rows.push(...topologyRows(gpus, size, nav, first, frames));
       rows.push({
         stage: 'render',
         what: 'overview: first contentful paint',
@@ -88,19 +155,22 @@ async function main(): Promise<number> {
         value: median(fcp),
         unit: 'ms',
         runs: fcp.length,
-        target: { op: '<', value: 1000 },
+        target: targetFor('render.fcp', gpus),
         note: `runs ${fcp.map((x) => x.toFixed(0)).join(', ')} ms`,
       });
     } finally {
       await browser.close();
-      await server.stop();
     }
+    rows.push(...(await sweepRows(server.url, started, gpus, size)));
+    rows.push(rssRow(rss.stop(), startup, gpus, size));
   } finally {
-    removeDir(dir);
+    rss.stop();
+    await server.stop();
   }
-  console.log(table(rows, values.markdown));
-  for (const r of rows) if (r.note) console.log(`  ${r.stage}: ${r.what}: ${r.note}`);
-  return rows.every((r) => verdict(r) === 'ok') ? 0 : 1;
+  return rows;
 }
+
+/** Samples in a Prometheus text exposition (lines that are neither empty nor comments). */
+const series = (body: string): number => body.split('\n').filter((l) => l && !l.startsWith('#')).length;
 
 runMain(main);

@@ -6,10 +6,12 @@ import type { Row } from './stats.ts';
 
 export interface StageCtx {
   quick: boolean;
-  /** The large fabric (10k GPUs; 4k with --quick) and the smaller sizes also reported. */
+  /** The large fabric (10k GPUs; 4k with --quick; N with --gpus N) and every size reported. */
   big: number;
   sizes: number[];
   runs: number;
+  /** How long the cadence stage sweeps every 10 s. */
+  cadenceMinutes: number;
   log: (msg: string) => void;
   /** A temp dir owned by this stage, removed by run.ts afterwards. */
   tmp: (prefix: string) => string;

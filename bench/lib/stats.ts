@@ -7,7 +7,7 @@ interface RowBase {
   size: string;
   /** Median (or the single figure) in `unit`. */
   value: number;
-  unit: 'ms' | 'MB' | 'MB/s' | 'x' | 'GB' | 'count' | 's';
+  unit: 'ms' | 'MB' | 'MB/s' | 'x' | 'GB' | 'count' | 's' | '%';
   runs: number;
   /** The floor this figure is compared with, when one is named (same unit as value). */
   floor?: { what: string; value: number };

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { benchFabric, sizeLabel } from '../../packages/parsers/bench/fabric.ts';
 import type { Stage } from '../lib/stage.ts';
+import { targetFor } from '../lib/targets.ts';
 import { historyDb } from './db-size.ts';
 import { backupDatabase } from '../../apps/collector/src/db/backup.ts';
 import { checkDatabase } from '../../apps/collector/src/db/check-db.ts';
@@ -24,7 +25,7 @@ export const backupStage: Stage = async (ctx) => {
   const days = `${h.days} d of history, ${(r.bytes / 1e9).toFixed(2)} GB`;
   // A nightly backup and the check before a restore within 5 minutes for the 30-day database
   // (the 3 days of --quick get their share of it).
-  const target = { op: '<' as const, value: (300 * h.days) / 30 };
+  const target = { op: '<' as const, value: (targetFor('backup.30d', ctx.big).value * h.days) / 30 };
   return [
     {
       stage: 'backup',

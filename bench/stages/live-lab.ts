@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { startLab, stopLab } from '../../packages/lab/src/index.ts';
 import { benchConfig, type Stage } from '../lib/stage.ts';
 import { median, type Row } from '../lib/stats.ts';
+import { ratioFor, targetFor } from '../lib/targets.ts';
 import { createContext } from '../../apps/collector/src/context.ts';
 import { toolEnvProvider } from '../../apps/collector/src/sources/tool-env.ts';
 
@@ -65,7 +66,7 @@ export const liveLabStage: Stage = async (ctx) => {
         unit: 'ms',
         runs: ctx.runs,
         floor: { what: 'bare ibqueryerrors x2', value: median(bare) },
-        ratioMax: 1.2,
+        ratioMax: ratioFor('live-lab.ratio', gpus),
       },
       {
         stage: 'live-lab',
@@ -75,7 +76,7 @@ export const liveLabStage: Stage = async (ctx) => {
         unit: 's',
         runs: 1,
         // The bound the lab's own tests give a bring-up.
-        target: { op: '<', value: 60 },
+        target: targetFor('live-lab.bring-up', gpus),
       },
     ];
     return rows;

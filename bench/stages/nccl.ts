@@ -8,6 +8,7 @@ import { ncclRunText } from '../gen/nccl.ts';
 import { benchFabric, sizeLabel } from '../../packages/parsers/bench/fabric.ts';
 import { benchConfig, type Stage } from '../lib/stage.ts';
 import { median, type Row } from '../lib/stats.ts';
+import { targetFor } from '../lib/targets.ts';
 import { createContext } from '../../apps/collector/src/context.ts';
 import { buildApp } from '../../apps/collector/src/app.ts';
 
@@ -72,7 +73,7 @@ export const ncclStage: Stage = async (ctx) => {
       unit: 'ms',
       runs,
       // An upload from a job script is answered as fast as a read of the API.
-      target: { op: '<', value: 100 },
+      target: targetFor('nccl.import', ctx.big),
     },
     {
       stage: 'nccl',
@@ -81,7 +82,7 @@ export const ncclStage: Stage = async (ctx) => {
       value: median(q),
       unit: 'ms',
       runs: q.length,
-      target: { op: '<', value: 100 },
+      target: targetFor('nccl.report', ctx.big),
     },
     {
       stage: 'nccl',
@@ -90,7 +91,7 @@ export const ncclStage: Stage = async (ctx) => {
       value: median(detail),
       unit: 'ms',
       runs: detail.length,
-      target: { op: '<', value: 1000 },
+      target: targetFor('nccl.run-page', ctx.big),
     },
   ];
   return rows;

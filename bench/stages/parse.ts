@@ -22,6 +22,7 @@ import { writeIbdiagnetDir } from '../../packages/parsers/bench/generate.ts';
 import { FakeFabricTools } from '../lib/fake-tools.ts';
 import { mb, type Row } from '../lib/stats.ts';
 import type { Stage } from '../lib/stage.ts';
+import { ratioFor, targetFor } from '../lib/targets.ts';
 
 const BENCH = resolve(import.meta.dirname, '../../packages/parsers/bench/ibdiagnet.bench.ts');
 
@@ -60,7 +61,7 @@ export const parseStage: Stage = async (ctx) => {
     unit: 'ms',
     runs,
     floor: { what: 'read+split lines', value: ib.floor.wallMs },
-    ratioMax: 3,
+    ratioMax: ratioFor('parse.ratio', ctx.big),
     note: cpu(ib.parse, ib.floor),
   });
   rows.push({
@@ -70,7 +71,7 @@ export const parseStage: Stage = async (ctx) => {
     value: mb(ib.bytes) / (ib.parse.wallMs / 1000),
     unit: 'MB/s',
     runs,
-    target: { op: '>=', value: 50 },
+    target: targetFor('parse.throughput', ctx.big),
     note: `floor ${(mb(ib.bytes) / (ib.floor.wallMs / 1000)).toFixed(0)} MB/s`,
   });
   const qSize = `${q.ports} ports, ${mb(q.bytes).toFixed(0)} MB`;
@@ -82,7 +83,7 @@ export const parseStage: Stage = async (ctx) => {
     unit: 'ms',
     runs,
     floor: { what: 'read+split lines', value: q.floor.wallMs },
-    ratioMax: 3,
+    ratioMax: ratioFor('parse.ratio', ctx.big),
     note: cpu(q.parse, q.floor),
   });
   rows.push({
@@ -92,7 +93,7 @@ export const parseStage: Stage = async (ctx) => {
     value: mb(q.bytes) / (q.parse.wallMs / 1000),
     unit: 'MB/s',
     runs,
-    target: { op: '>=', value: 50 },
+    target: targetFor('parse.throughput', ctx.big),
   });
   return rows;
 };

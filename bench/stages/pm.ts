@@ -15,6 +15,7 @@ import { benchFabric, sizeLabel } from '../../packages/parsers/bench/fabric.ts';
 import { FakeFabricTools } from '../lib/fake-tools.ts';
 import { benchConfig, type Stage } from '../lib/stage.ts';
 import { median, times, type Row } from '../lib/stats.ts';
+import { ratioFor, targetFor } from '../lib/targets.ts';
 import { createContext } from '../../apps/collector/src/context.ts';
 import { createDiagsSource } from '../../apps/collector/src/sources/diags.ts';
 import { storePm } from '../../apps/collector/src/scans/pm-store.ts';
@@ -184,9 +185,10 @@ export const pmStage: Stage = async (ctx) => {
       unit: 'ms',
       runs,
       floor: { what: `the sweep's ${sweep.rows} port rows raw into SQLite`, value: median(rawMs) },
-      // The 10k-GPU targets: under a second and under twice the raw insert; smaller fabrics too.
-      target: { op: '<', value: 1000 },
-      ratioMax: 2,
+      // The band's targets: under a second and under twice the raw insert (10k), at most the raw
+      // insert itself (45k); smaller fabrics are held to the 10k ones.
+      target: targetFor('pm.store', gpus),
+      ratioMax: ratioFor('pm.store', gpus),
     });
     rows.push({
       stage: 'pm-ingest',
@@ -198,7 +200,7 @@ export const pmStage: Stage = async (ctx) => {
       floor: { what: 'rows written by storePm, raw', value: median(floorMs) },
       // The stricter floor is shown for what it says (the cost of judging 63k ports to write
       // ~3k rows); the target is storePm's own.
-      target: { op: '<', value: 1000 },
+      target: targetFor('pm.store-written', gpus),
     });
     rows.push({
       stage: 'pm-ingest',
@@ -207,7 +209,7 @@ export const pmStage: Stage = async (ctx) => {
       value: median(scanMs),
       unit: 'ms',
       runs,
-      target: { op: '<', value: 1000 },
+      target: targetFor('pm.scan', gpus),
     });
     c.db.close();
   }
