@@ -1,8 +1,9 @@
-import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, YAxis } from 'recharts';
 import type { CounterHistoryReply } from '@ibwatch/fabric';
 import { Empty } from '../../components/States.tsx';
 import { formatShort } from '../../lib/time.ts';
-import { chartDomain, formatPerHour, niceCeil, tickLabel, timeTicks } from './chart.ts';
+import { chartDomain, formatPerHour, niceCeil } from './chart.ts';
+import { timeXAxis } from './time-axis.tsx';
 import { counterSeries, RANGE_MS, stateMarkers, type Range } from './ports.ts';
 
 const MARKER_COLOUR = { down: 'var(--crit)', up: 'var(--ok)', change: 'var(--warn)' } as const;
@@ -18,8 +19,6 @@ export function RateCharts({ hist, range, now }: { hist: CounterHistoryReply; ra
     RANGE_MS[range],
     Number.isFinite(firstPoint) ? firstPoint : undefined,
   );
-  const ticks = timeTicks(domain[0], domain[1]);
-  const span = domain[1] - domain[0];
   const shown = markers.filter((m) => m.at >= domain[0]);
   // Only non-zero deltas are stored: no point means no error, as far back as the port was watched.
   const window =
@@ -50,16 +49,7 @@ export function RateCharts({ hist, range, now }: { hist: CounterHistoryReply; ra
               <ResponsiveContainer>
                 <LineChart data={s.rows} margin={{ top: 16, right: 16, bottom: 0, left: 8 }}>
                   <CartesianGrid strokeDasharray="3 3" />
-                  <XAxis
-                    dataKey="at"
-                    type="number"
-                    scale="time"
-                    domain={domain}
-                    ticks={ticks}
-                    allowDataOverflow
-                    tickFormatter={(v: number) => tickLabel(formatShort(v), span)}
-                    tick={{ fontSize: 11 }}
-                  />
+                  {timeXAxis(domain)}
                   <YAxis
                     tickFormatter={(v: number) => formatPerHour(v)}
                     width={70}

@@ -1,8 +1,9 @@
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, YAxis } from 'recharts';
 import type { PortTrafficReply } from '@ibwatch/fabric';
 import { Empty } from '../../components/States.tsx';
 import { formatShort } from '../../lib/time.ts';
-import { niceCeil, tickLabel, timeTicks } from './chart.ts';
+import { niceCeil } from './chart.ts';
+import { timeXAxis } from './time-axis.tsx';
 import { formatBitRate, formatTicks } from '../traffic/traffic.ts';
 import { RANGE_MS, type Range } from './ports.ts';
 
@@ -11,20 +12,7 @@ export function TrafficCharts({ t, range, now }: { t: PortTrafficReply; range: R
   if (t.points.length === 0)
     return <Empty>No traffic stored for this port in the last {range} (a port without traffic is not stored).</Empty>;
   const domain: [number, number] = [Math.min(now - RANGE_MS[range], t.points[0]!.at), now];
-  const ticks = timeTicks(domain[0], domain[1]);
-  const span = domain[1] - domain[0];
-  const x = (
-    <XAxis
-      dataKey="at"
-      type="number"
-      scale="time"
-      domain={domain}
-      ticks={ticks}
-      allowDataOverflow
-      tickFormatter={(v: number) => tickLabel(formatShort(v), span)}
-      tick={{ fontSize: 11 }}
-    />
-  );
+  const x = timeXAxis(domain);
   const dot = t.points.length < 40;
   const maxPct = Math.max(...t.points.map((p) => Math.max(p.txPct, p.rxPct, p.txMaxPct ?? 0, p.rxMaxPct ?? 0)));
   const hourly = t.resolution === 'hour';
