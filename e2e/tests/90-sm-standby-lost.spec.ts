@@ -21,9 +21,12 @@ test('a killed standby SM stays alarmed past the auto-resolve period, listed as 
   env,
 }) => {
   test.setTimeout(180_000);
-  const healthy = await until('one master and one designated standby', async () => {
+  // With the standby's name: the SM scan can answer before the first topology scan has stored
+  // the port GUIDs that name an SM, and the finding's title is compared with that name below.
+  const healthy = await until('one master and one designated standby, named', async () => {
     const r = await sm.api.get<SmReply>('/api/sms');
-    return r.summary.status === 'ok' && r.summary.standbyCount === 1 ? r : undefined;
+    const named = r.sms.some((s) => s.answering && s.state === 'STANDBY' && s.name);
+    return r.summary.status === 'ok' && r.summary.standbyCount === 1 && named ? r : undefined;
   });
   const standbyRow = healthy.sms.find((s) => s.answering && s.state === 'STANDBY')!;
   const lab = await attachLab(env.labDir);
