@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, vi } from 'vitest';
-import { tableToPortCounters, type PortCounters, type ScanRow } from '@ibwatch/fabric';
+import { COUNTER_SPECS, tableToPortCounters, type PortCounters, type ScanRow } from '@ibwatch/fabric';
 import { loadConfig, type Config } from './config.ts';
 import { createContext, type Context } from './context.ts';
 import { openDb } from './db/open-db.ts';
@@ -91,8 +91,9 @@ export function pmSweep(ctx: Context, at: number, counters: PortCounters[]): Pro
 }
 
 /**
- * Counters with `add` added to one counter of one port, and to its 64-bit `...Ext` twin when the
- * port has one (ibdiagnet's PM_INFO carries both; the twin is what is read). A copy.
+ * Counters with `add` added to one counter of one port, and to its 64-bit twin when the port has
+ * one (`SymbolErrorCounterExt`, `PortXmitDataExtended`: ibdiagnet's PM_INFO carries both, and the
+ * twin is what is read). A copy.
  */
 export function withErrors(
   counters: PortCounters[],
@@ -100,10 +101,11 @@ export function withErrors(
   name: string,
   add: bigint,
 ): PortCounters[] {
+  const twins = COUNTER_SPECS.get(name)?.extNames ?? [`${name}Ext`];
   return counters.map((p) => {
     if (p.nodeGuid !== port.nodeGuid || p.portNum !== port.portNum) return p;
     const c = { ...p.counters, [name]: (p.counters[name] ?? 0n) + add };
-    if (c[`${name}Ext`] !== undefined) c[`${name}Ext`] = c[`${name}Ext`]! + add;
+    for (const t of twins) if (c[t] !== undefined) c[t] = c[t]! + add;
     return { ...p, counters: c };
   });
 }

@@ -17,6 +17,7 @@
  */
 import { hcaHost } from './nccl-scope.ts';
 import { linkKey, portKey } from './findings.ts';
+import type { EntryImpact } from './api/findings.ts';
 import type { FabricTier } from './topology.ts';
 import type { Guid, NodeType, PortRef } from './types.ts';
 
@@ -47,7 +48,8 @@ export interface ImpactOptions {
 export const DEFAULT_RAIL_PATTERN = /mlx\d+_(\d+)\s*$/;
 export const DEFAULT_GPUS_PER_HOST = 8;
 
-export type ImpactKind = 'hca-link' | 'leaf-uplink' | 'spine-core' | 'unknown';
+/** What a cable joins: the reply's vocabulary (api/findings.ts), so the two cannot drift. */
+export type ImpactKind = EntryImpact['kind'];
 
 /** A switch's uplinks and what the cable costs them. */
 export interface UplinkLoss {

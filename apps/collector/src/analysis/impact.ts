@@ -18,8 +18,7 @@ import {
 } from '@ibwatch/fabric';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/open-db.ts';
-import { impactLinks, type ImpactLinkRow } from '../db/impact-queries.ts';
-import { worklistNodes } from '../db/worklist-queries.ts';
+import type { WorklistLinkRow } from '../db/worklist-queries.ts';
 import { createSlurmRepo, type StoredJob } from '../db/slurm-repo.ts';
 
 export interface ImpactSettings {
@@ -37,7 +36,7 @@ export function impactSettings(config: Pick<Config, 'impact' | 'expectedRate'>):
 }
 
 /** Current rate of a stored link: 0 when gone or not Active at both ends, null when unknown. */
-function rateOf(r: ImpactLinkRow): number | null {
+function rateOf(r: WorklistLinkRow): number | null {
   if (!r.present) return 0;
   if ((r.as && r.as !== 'Active') || (r.bs && r.bs !== 'Active')) return 0;
   const widths = [r.aw, r.bw].filter((w): w is LinkWidth => w !== null && w in WIDTH_LANES);
@@ -48,13 +47,18 @@ function rateOf(r: ImpactLinkRow): number | null {
   return nominalGbps(w, s);
 }
 
-export function loadImpactIndex(db: Db, settings: ImpactSettings = {}): ImpactIndex {
-  const links: ImpactLink[] = impactLinks(db).map((r) => ({
+/** The blast-radius index of the stored topology, from the link and node rows the worklist already read. */
+export function buildImpactIndex(
+  rows: readonly WorklistLinkRow[],
+  nodeRows: readonly { guid: string; type: string; description: string; tier: string | null }[],
+  settings: ImpactSettings = {},
+): ImpactIndex {
+  const links: ImpactLink[] = rows.map((r) => ({
     a: { nodeGuid: r.ag, portNum: r.ap },
     b: { nodeGuid: r.bg, portNum: r.bp },
     rateGbps: rateOf(r),
   }));
-  const nodes = worklistNodes(db).map((n) => ({
+  const nodes = nodeRows.map((n) => ({
     guid: n.guid,
     type: n.type as 'switch' | 'ca',
     description: n.description,

@@ -9,7 +9,7 @@ import {
   type WorklistEntry,
 } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
-import { entryImpact, loadImpactIndex, loadJobBook, type ImpactSettings } from './impact.ts';
+import { entryImpact, buildImpactIndex, loadJobBook, type ImpactSettings } from './impact.ts';
 import type { NameBook } from '../names.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import { REOPEN_WINDOW_DAYS, reopenedCables } from './reopened.ts';
@@ -96,13 +96,14 @@ export function loadWorklistFabric(db: Db, settings: ImpactSettings = {}): Workl
     if (r.al !== null) lids.set(`${r.ag}/${r.ap}`, r.al);
     if (r.bl !== null) lids.set(`${r.bg}/${r.bp}`, r.bl);
   }
-  const descs = new Map(worklistNodes(db).map((n) => [n.guid, n]));
+  const nodes = worklistNodes(db);
+  const descs = new Map(nodes.map((n) => [n.guid, n]));
   const cables = worklistCables(db).map((c) => ({
     nodeGuid: c.nodeGuid,
     portNum: c.portNum,
     ...(JSON.parse(c.info) as object),
   }));
-  return { links, lids, descs, cables, impact: loadImpactIndex(db, settings) };
+  return { links, lids, descs, cables, impact: buildImpactIndex(rows, nodes, settings) };
 }
 
 /**

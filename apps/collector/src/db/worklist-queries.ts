@@ -1,16 +1,36 @@
 /** What the reseat worklist (analysis/worklist.ts) reads besides the findings repository. */
 import type { Db } from './open-db.ts';
 
-/** Every stored link's ends with their LIDs. */
-export function worklistLinks(
-  db: Db,
-): { ag: string; ap: number; al: number | null; bg: string; bp: number; bl: number | null }[] {
+/**
+ * Every stored link's ends with their LIDs, and what its blast radius needs (analysis/impact.ts):
+ * whether the last scan saw it, both ends' state, width and speed. One walk of the 31k links at
+ * 10k GPUs for both.
+ */
+export interface WorklistLinkRow {
+  ag: string;
+  ap: number;
+  al: number | null;
+  bg: string;
+  bp: number;
+  bl: number | null;
+  present: number;
+  as: string | null;
+  bs: string | null;
+  aw: string | null;
+  bw: string | null;
+  asp: string | null;
+  bsp: string | null;
+}
+
+export function worklistLinks(db: Db): WorklistLinkRow[] {
   return db
     .prepare(
-      `SELECT pa.node_guid AS ag, pa.port_num AS ap, pa.lid AS al, pb.node_guid AS bg, pb.port_num AS bp, pb.lid AS bl
+      `SELECT pa.node_guid AS ag, pa.port_num AS ap, pa.lid AS al, pb.node_guid AS bg, pb.port_num AS bp, pb.lid AS bl,
+              l.present, pa.state AS "as", pb.state AS bs, pa.width_active AS aw, pb.width_active AS bw,
+              pa.speed_active AS asp, pb.speed_active AS bsp
        FROM links l JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id`,
     )
-    .all() as { ag: string; ap: number; al: number | null; bg: string; bp: number; bl: number | null }[];
+    .all() as WorklistLinkRow[];
 }
 
 export function worklistNodes(db: Db): { guid: string; description: string; type: string; tier: string | null }[] {

@@ -5,6 +5,7 @@ import type { Context } from '../context.ts';
 import { CounterBaseline } from './counter-baseline.ts';
 import { runPipeline } from './pipeline.ts';
 import { storePm } from './pm-store.ts';
+import { withErrors } from '../test-support.ts';
 
 /** `base` with `words` data words sent (half as many received) and `ticks` XmitWait on `port` (and twins). */
 export function loaded(
@@ -13,17 +14,8 @@ export function loaded(
   words: bigint,
   ticks: bigint,
 ): PortCounters[] {
-  return base.map((p) => {
-    if (p.nodeGuid !== port.nodeGuid || p.portNum !== port.portNum) return p;
-    const c = { ...p.counters };
-    const add = (names: string[], v: bigint) => {
-      for (const n of names) if (c[n] !== undefined) c[n] = c[n]! + v;
-    };
-    add(['PortXmitData', 'PortXmitDataExtended'], words);
-    add(['PortRcvData', 'PortRcvDataExtended'], words / 2n);
-    add(['PortXmitWait', 'PortXmitWaitExt'], ticks);
-    return { ...p, counters: c };
-  });
+  const sent = withErrors(base, port, 'PortXmitData', words);
+  return withErrors(withErrors(sent, port, 'PortRcvData', words / 2n), port, 'PortXmitWait', ticks);
 }
 
 /** A PM sweep at `at` through `baseline`, committed or invalidated as the scan service does. */

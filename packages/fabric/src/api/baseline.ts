@@ -1,10 +1,11 @@
 /** `GET /api/baseline/validation`: the topology validation report. Part of the HTTP API contract (see ../api.ts). */
 import { Int, Ms, Nullable, type Static, Str, Text, Type } from './kit.ts';
+import { NamedPortSchema } from './common.ts';
 import { LinkSpeedSchema, LinkWidthSchema } from './vocab.ts';
 
 export const VALIDATION_KINDS = ['missing-link', 'extra-link', 'moved-cable', 'wrong-rail', 'degraded'] as const;
 
-export const ValidationEndSchema = Type.Object({ guid: Text(), port: Int(), name: Text() });
+export const ValidationEndSchema = NamedPortSchema;
 export type ValidationEnd = Static<typeof ValidationEndSchema>;
 
 export const ValidationLinkSchema = Type.Object({

@@ -55,3 +55,7 @@ export const ScanRowSchema = Type.Object({
   summary: Dict(NumOrText()),
 });
 export type ScanRow = Static<typeof ScanRowSchema>;
+
+/** A port by GUID and number with its node's name: how watch, hot links and validation name cable ends. */
+export const NamedPortSchema = Type.Object({ guid: Text(), port: Int(), name: Text() });
+export type NamedPort = Static<typeof NamedPortSchema>;

@@ -6,6 +6,9 @@ import { Dict, Int, Ms, NullMs, NullText, Nullable, type Static, Str, Strings, T
 import { FindingStateSchema, SeveritySchema } from './common.ts';
 import { LinkEndSchema } from './topology.ts';
 
+/** What a cable joins, which decides its blast radius (docs/impact.md). */
+const ImpactKindSchema = Str(['hca-link', 'leaf-uplink', 'spine-core', 'unknown'] as const);
+
 /** A running Slurm job on hosts behind a cable. */
 export const ImpactJobSchema = Type.Object({
   id: Text(),
@@ -20,7 +23,7 @@ export type ImpactJob = Static<typeof ImpactJobSchema>;
 
 /** The blast radius of a worklist entry's cable, with the Slurm jobs on its hosts (docs/impact.md). */
 export const EntryImpactSchema = Type.Object({
-  kind: Str(['hca-link', 'leaf-uplink', 'spine-core', 'unknown'] as const),
+  kind: ImpactKindSchema,
   hosts: Strings(),
   gpus: Int(),
   rails: Type.Array(Int()),
@@ -48,7 +51,7 @@ export type EntryImpact = Static<typeof EntryImpactSchema>;
 
 /** A finding's blast radius in brief (its worklist entry's {@link EntryImpact}). */
 export const FindingImpactSchema = Type.Object({
-  kind: Str(['hca-link', 'leaf-uplink', 'spine-core', 'unknown'] as const),
+  kind: ImpactKindSchema,
   hosts: Int(),
   gpus: Int(),
   /** Running Slurm jobs behind the cable. */

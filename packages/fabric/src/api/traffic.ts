@@ -2,16 +2,11 @@
  * `GET /api/traffic/hot` and `GET /api/ports/:guid/:port/traffic`: traffic and XmitWait
  * (docs/traffic.md). Part of the HTTP API contract (see ../api.ts).
  */
-import { Int, Ms, Nullable, Num, NullText, type Static, Str, Text, Type } from './kit.ts';
-import { TierSchema } from './common.ts';
+import { Int, Ms, Nullable, Num, NullText, type Static, Str, Type } from './kit.ts';
+import { NamedPortSchema, TierSchema } from './common.ts';
 
 /** One end of a hot link as `/api/traffic/hot` lists it. */
-export const TrafficEndSchema = Type.Object({
-  guid: Text(),
-  port: Int(),
-  name: Text(),
-  tier: TierSchema,
-});
+export const TrafficEndSchema = Type.Object({ ...NamedPortSchema.properties, tier: TierSchema });
 export type TrafficEnd = Static<typeof TrafficEndSchema>;
 
 /**

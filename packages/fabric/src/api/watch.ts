@@ -1,9 +1,9 @@
 /** `GET /api/watch`: the early-warning watch list. Part of the HTTP API contract (see ../api.ts). */
 import { Int, Ms, Nullable, Num, type Static, Str, Text, Type } from './kit.ts';
-import { SeveritySchema } from './common.ts';
+import { NamedPortSchema, SeveritySchema } from './common.ts';
 
 /** One end of the watched port's cable. */
-export const WatchEndSchema = Type.Object({ guid: Text(), port: Int(), name: Text() });
+export const WatchEndSchema = NamedPortSchema;
 export type WatchEnd = Static<typeof WatchEndSchema>;
 
 /** A port whose error rate rises towards the major threshold while still below it. */

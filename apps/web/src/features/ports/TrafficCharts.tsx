@@ -7,6 +7,13 @@ import { timeXAxis } from './time-axis.tsx';
 import { formatBitRate, formatTicks } from '../traffic/traffic.ts';
 import { RANGE_MS, type Range } from './ports.ts';
 
+/** Hourly points only: the hour's maximum, dashed beside the average. An element, as Recharts wants. */
+function hourMax(name: string, dataKey: string, stroke: string) {
+  return (
+    <Line name={name} dataKey={dataKey} stroke={stroke} strokeDasharray="4 3" dot={false} isAnimationActive={false} />
+  );
+}
+
 /** Utilisation (% of the link data rate, tx and rx) and XmitWait (ticks/s) on one time axis. */
 export function TrafficCharts({ t, range, now }: { t: PortTrafficReply; range: Range; now: number }) {
   if (t.points.length === 0)
@@ -44,16 +51,7 @@ export function TrafficCharts({ t, range, now }: { t: PortTrafficReply; range: R
               <Legend />
               <Line name="tx %" dataKey="txPct" stroke="var(--accent)" dot={dot} isAnimationActive={false} />
               <Line name="rx %" dataKey="rxPct" stroke="var(--ok)" dot={dot} isAnimationActive={false} />
-              {hourly && (
-                <Line
-                  name="tx max %"
-                  dataKey="txMaxPct"
-                  stroke="var(--accent)"
-                  strokeDasharray="4 3"
-                  dot={false}
-                  isAnimationActive={false}
-                />
-              )}
+              {hourly && hourMax('tx max %', 'txMaxPct', 'var(--accent)')}
             </LineChart>
           </ResponsiveContainer>
         </div>
@@ -77,16 +75,7 @@ export function TrafficCharts({ t, range, now }: { t: PortTrafficReply; range: R
                 formatter={(v, name) => [formatTicks(Number(v)), String(name)]}
               />
               <Line name="XmitWait" dataKey="waitTps" stroke="var(--warn)" dot={dot} isAnimationActive={false} />
-              {hourly && (
-                <Line
-                  name="XmitWait max"
-                  dataKey="waitMaxTps"
-                  stroke="var(--warn)"
-                  strokeDasharray="4 3"
-                  dot={false}
-                  isAnimationActive={false}
-                />
-              )}
+              {hourly && hourMax('XmitWait max', 'waitMaxTps', 'var(--warn)')}
             </LineChart>
           </ResponsiveContainer>
         </div>
