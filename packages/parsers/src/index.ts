@@ -55,6 +55,7 @@ export {
 } from './diags/ibqueryerrors.ts';
 export {
   ibqueryerrorsTable,
+  IbqueryerrorsTableStream,
   type IbqueryerrorsTable,
   type IbqueryerrorsTableOptions,
 } from './diags/ibqueryerrors-table.ts';

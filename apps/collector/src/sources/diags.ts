@@ -5,6 +5,7 @@ import {
   parseIbnetdiscover,
   parseIblinkinfo,
   ibqueryerrorsTable,
+  IbqueryerrorsTableStream,
   parseSaquerySmir,
   parseSminfo,
   ParseError,
@@ -55,6 +56,27 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
       versions[tool] = m ? m[1]! : 'unknown';
     }
     return r;
+  }
+
+  /** Output size of the last sweep per file, to size the next sweep's table at once. */
+  const lastBytes = new Map<string, number>();
+
+  function streamFor(file: string, portToNode: ReadonlyMap<Guid, Guid>): IbqueryerrorsTableStream {
+    return new IbqueryerrorsTableStream({ file, portToNode }, lastBytes.get(file) ?? 0);
+  }
+
+  /**
+   * The streamed parse when it saw exactly the run's stdout, else a parse of the whole output:
+   * a crashed first run that printed something was fed to the stream too (the retry's output is
+   * what counts), a runner that does not stream fed nothing, and a parse that failed midway is
+   * done again to throw its error in the usual order.
+   */
+  function tableOf(s: IbqueryerrorsTableStream, r: ToolRun, portToNode: ReadonlyMap<Guid, Guid>) {
+    const file = s.file ?? 'ibqueryerrors';
+    const out = outputOf(r);
+    lastBytes.set(file, out.length);
+    if (r.stdoutBytes && s.ok && s.bytes === r.stdoutBytes.length) return s.end();
+    return ibqueryerrorsTable(out, { file, portToNode });
   }
 
   /** Fails the scan with the tool's own words unless it exited 0. */
@@ -117,10 +139,17 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
      */
     async collectPm(portToNode: ReadonlyMap<Guid, Guid>): Promise<Collected<CounterTable>> {
       const notes: string[] = [];
-      // As bytes: parsed without decoding, and kept (gzipped) as they came.
+      // Parsed while the tools still write (a 4k-GPU `--counters` run streams ~10 MB over
+      // seconds): when the second tool exits, little of the parse is left. As bytes: parsed
+      // without decoding, and kept (gzipped) as they came.
+      const errStream = streamFor('ibqueryerrors-errors', portToNode);
+      const dataStream = streamFor('ibqueryerrors-counters', portToNode);
       const [errs, data] = await Promise.all([
-        run('ibqueryerrors', ['--data', '--threshold-file', '/dev/null'], notes, { bytes: true }),
-        run('ibqueryerrors', ['--counters'], notes, { bytes: true }),
+        run('ibqueryerrors', ['--data', '--threshold-file', '/dev/null'], notes, {
+          bytes: true,
+          onStdout: (c) => errStream.push(c),
+        }),
+        run('ibqueryerrors', ['--counters'], notes, { bytes: true, onStdout: (c) => dataStream.push(c) }),
       ]);
       const raw = [
         { name: 'ibqueryerrors-errors.txt', text: outputOf(errs) },
@@ -130,14 +159,10 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
       for (const r of [errs, data])
         if (r.spawnError || r.timedOut || r.truncated || (r.exitCode !== 0 && isBlankOutput(r))) mustSucceed(r, raw);
       // Straight into counter tables: a 10k-GPU `--counters` output is ~25 MB and 69k ports.
-      const e = parse('ibqueryerrors', raw, () =>
-        ibqueryerrorsTable(outputOf(errs), { file: 'ibqueryerrors-errors', portToNode }),
-      );
-      // Each parse holds the event loop: serve waiting API requests between the two.
+      const e = parse('ibqueryerrors', raw, () => tableOf(errStream, errs, portToNode));
+      // A parse left to do holds the event loop: serve waiting API requests between the two.
       await new Promise((r) => setImmediate(r));
-      const d = parse('ibqueryerrors', raw, () =>
-        ibqueryerrorsTable(outputOf(data), { file: 'ibqueryerrors-counters', portToNode }),
-      );
+      const d = parse('ibqueryerrors', raw, () => tableOf(dataStream, data, portToNode));
       const warnings = [...e.warnings, ...d.warnings].map(
         (w) => `${w.file ?? 'ibqueryerrors'}:${w.line ?? '?'}: ${w.message}`,
       );

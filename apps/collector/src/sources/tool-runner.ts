@@ -31,6 +31,11 @@ export interface RunOptions {
    * the parsers read faster as bytes than as a string, and it need not be decoded at all.
    */
   bytes?: boolean;
+  /**
+   * With `bytes`: each stdout chunk as it arrives, so that a caller can parse the output while
+   * the tool still writes it (the chunks also make up `stdoutBytes` at the end).
+   */
+  onStdout?: (chunk: Buffer) => void;
 }
 
 /** Runs tools; tests substitute their own to simulate hangs, floods and missing binaries. */
@@ -63,7 +68,7 @@ export function createToolRunner(defaults: RunOptions, maxConcurrent = 6): ToolR
       const started = performance.now();
       try {
         return await new Promise<ToolRun>((resolveRun) => {
-          execFile(
+          const child = execFile(
             tool,
             args,
             {
@@ -100,6 +105,7 @@ export function createToolRunner(defaults: RunOptions, maxConcurrent = 6): ToolR
               });
             },
           );
+          if (o.bytes && o.onStdout) child.stdout?.on('data', o.onStdout);
         });
       } finally {
         release();

@@ -158,6 +158,27 @@ describe('tool faults', () => {
     healthy();
   });
 
+  it('a crash after part of the output: the retry is parsed alone, as a healthy sweep is', async () => {
+    healthy();
+    const ok = await ctx.scans.run('pm', 'api');
+    const marker = join(bin, 'crashed-midway');
+    rmSync(marker, { force: true });
+    // The --counters output is parsed as it arrives: the crashed run's first 3,000 bytes (cut
+    // mid-line) reached that parse too, and must not end up in the sweep.
+    const counters = lab('lab-ibqueryerrors-counters.txt');
+    tool(
+      'ibqueryerrors',
+      `case "$*" in *--counters*) if [ ! -e '${marker}' ]; then : > '${marker}'; head -c 3000 '${counters}'; ` +
+        `kill -SEGV $$; fi; cat '${counters}';; *) cat '${lab('lab-ibqueryerrors-nothr.txt')}'; exit 1;; esac`,
+    );
+    const r = await ctx.scans.run('pm', 'api');
+    expect(existsSync(marker)).toBe(true);
+    expect(r.status).toBe(ok.status);
+    expect(r.warnings).toEqual([...ok.warnings, 'ibqueryerrors --counters died of SIGSEGV; ran it again']);
+    expect(r.summary).toEqual(ok.summary);
+    healthy();
+  });
+
   it('SM tools missing: the SM scan fails and raises no false "no master" finding', async () => {
     healthy();
     tool('saquery', null);

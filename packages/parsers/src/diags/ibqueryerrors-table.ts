@@ -76,6 +76,77 @@ export function ibqueryerrorsTable(
   return new TableReader(options).run(typeof input === 'string' ? encodeUtf8(input) : input);
 }
 
+/**
+ * {@link ibqueryerrorsTable} fed chunk by chunk while the tool still writes its stdout, so that
+ * little of the parse is left when the tool exits (a PM sweep's `--counters` run streams ~10 MB
+ * over seconds at 4k GPUs). Whole lines are read as they complete; the result, warnings and
+ * `ParseError`s are those of `ibqueryerrorsTable` over the concatenated chunks. A `ParseError`
+ * is kept and thrown by `end()`. `sizeHint`: the expected output size (the last sweep's), for
+ * the table's first allocation.
+ */
+export class IbqueryerrorsTableStream {
+  private readonly reader: TableReader;
+  /** The unfinished last line of the chunks so far. */
+  private carry: Uint8Array | null = null;
+  private error: unknown;
+  /** Bytes pushed so far. */
+  bytes = 0;
+
+  /** The file name of warnings and errors (options.file). */
+  readonly file: string | undefined;
+
+  constructor(options: IbqueryerrorsTableOptions = {}, sizeHint = 0) {
+    this.file = options.file;
+    this.reader = new TableReader(options);
+    this.reader.begin(sizeHint);
+  }
+
+  /** False once a chunk made the parse fail (`end()` throws that error). */
+  get ok(): boolean {
+    return this.error === undefined;
+  }
+
+  push(chunk: Uint8Array): void {
+    this.bytes += chunk.length;
+    if (this.error !== undefined || chunk.length === 0) return;
+    try {
+      const last = chunk.lastIndexOf(10);
+      if (last === -1) {
+        this.carry = concat(this.carry, chunk);
+        return;
+      }
+      let from = 0;
+      if (this.carry) {
+        // The carried line ends in this chunk: read it whole, then the rest of the chunk in place.
+        const first = chunk.indexOf(10);
+        const line = concat(this.carry, chunk.subarray(0, first + 1));
+        this.carry = null;
+        this.reader.lines(line, 0, line.length);
+        from = first + 1;
+      }
+      this.reader.lines(chunk, from, last + 1);
+      // A copy: the caller may reuse its chunk (a Buffer's slice() would be a view).
+      if (last + 1 < chunk.length) this.carry = concat(null, chunk.subarray(last + 1));
+    } catch (e) {
+      this.error = e;
+    }
+  }
+
+  end(): ParseResult<IbqueryerrorsTable> {
+    if (this.error !== undefined) throw this.error;
+    if (this.carry) this.reader.lines(this.carry, 0, this.carry.length);
+    this.carry = null;
+    return this.reader.finish();
+  }
+}
+
+function concat(a: Uint8Array | null, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array((a?.length ?? 0) + b.length);
+  if (a) out.set(a);
+  out.set(b, a?.length ?? 0);
+  return out;
+}
+
 /** The state machine of the record parser (ibqueryerrors.ts), writing rows instead of records. */
 class TableReader {
   private readonly ctx: LineContext;
@@ -94,6 +165,8 @@ class TableReader {
   private portLines = 0;
   private unresolved = 0;
   private summary: IbqeSummary | undefined;
+  /** The first line was read (a BOM is looked for there only). */
+  private started = false;
 
   constructor(options: IbqueryerrorsTableOptions) {
     this.ctx = new LineContext('ibqueryerrors', options.file);
@@ -101,12 +174,21 @@ class TableReader {
   }
 
   run(bytes: Uint8Array): ParseResult<IbqueryerrorsTable> {
-    const ctx = this.ctx;
+    this.begin(bytes.length);
+    this.lines(bytes, 0, bytes.length);
+    return this.finish();
+  }
+
+  /** Sizes the table for an input of about `bytes` bytes (0: unknown, the table grows). */
+  begin(bytes: number): void {
     // Sized from the input, at most one row per 256 bytes (a `--counters` port line is ~340,
     // an error-mode one 100-200): growing 16 columns by doubling from 4096 rows allocated and
     // copied ~8 MB more per 10k-GPU sweep, and each sweep's garbage costs a full GC.
-    this.b = new CounterTableBuilder(Math.min(1 << 17, Math.max(4096, bytes.length >> 8)));
-    this.lines(bytes);
+    this.b = new CounterTableBuilder(Math.min(1 << 17, Math.max(4096, bytes >> 8)));
+  }
+
+  finish(): ParseResult<IbqueryerrorsTable> {
+    const ctx = this.ctx;
     ctx.requireContent();
     if (!this.summary && this.portLines === 0)
       ctx.fail('neither port lines nor a "## Summary" footer', undefined, null);
@@ -117,17 +199,20 @@ class TableReader {
   }
 
   /**
-   * The lines of `bytes` as `splitLines` cuts the decoded text (a leading BOM dropped; `\n`,
+   * The lines of `bytes[from, n)` as `splitLines` cuts the decoded text (a leading BOM dropped; `\n`,
    * `\r\n` and a lone `\r` end a line). A port line or node header in the tool's exact form is
    * read in place (ASCII only, so never one holding a `\r`); any other line is decoded and fed.
    */
-  private lines(bytes: Uint8Array): void {
-    let pos = hasBom(bytes, 0) ? 3 : 0;
-    const n = bytes.length;
+  lines(bytes: Uint8Array, from: number, n: number): void {
+    let pos = from;
+    if (!this.started) {
+      this.started = true;
+      if (hasBom(bytes, pos)) pos += 3;
+    }
     const q = this.quick;
     while (pos < n) {
       let nl = bytes.indexOf(10, pos);
-      if (nl === -1) nl = n;
+      if (nl === -1 || nl >= n) nl = n;
       const end = nl > pos && bytes[nl - 1] === 13 ? nl - 1 : nl;
       if (this.node !== undefined && q.read(bytes, pos, end)) {
         this.ctx.lineNo++;
