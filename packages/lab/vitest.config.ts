@@ -1,3 +1,6 @@
-import { defineProject } from 'vitest/config';
+import { configDefaults, defineProject } from 'vitest/config';
 
-export default defineProject({ test: { environment: 'node' } });
+// The lab's integration tests run one file at a time in a project of the root config.
+export default defineProject({
+  test: { environment: 'node', exclude: [...configDefaults.exclude, '**/*.integration.test.ts'] },
+});
