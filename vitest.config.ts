@@ -9,7 +9,12 @@ import lab from './packages/lab/vitest.config.ts';
  * umad2sim and an SM takeover miss its minute. The packages' own configs leave these files out;
  * here they get those configs' test options back.
  */
-function integration(dir: string, pkg: { test?: object }, name: string, include: string): TestProjectInlineConfiguration {
+function integration(
+  dir: string,
+  pkg: { test?: object },
+  name: string,
+  include: string,
+): TestProjectInlineConfiguration {
   return {
     test: {
       ...pkg.test,

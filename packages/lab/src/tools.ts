@@ -14,6 +14,8 @@ export interface ToolResult {
   stderr: string;
   /** Exit code, or null when killed by a signal (timeout). */
   exitCode: number | null;
+  /** The signal that ended the process (SIGKILL of a timeout, SIGSEGV of a crash), else null. */
+  signal: string | null;
   durationMs: number;
   timedOut: boolean;
 }
@@ -95,10 +97,15 @@ export async function runTool(te: ToolEnv, cmd: string, args: string[], o: RunTo
   // Under umad2sim a diags tool occasionally dies of SIGSEGV (seen with ibqueryerrors in about
   // 3% of runs: "exit SIGSEGV: ibwarn: [5016] sim_connect: attached as client 3 at node ...").
   // It is a simulator artefact, not a fabric event: the lab retries such a crash once, and says so.
+  // A tool that exited with an error of its own (any exit code) or hit its timeout is not retried.
   const first = await runToolOnce(te, cmd, args, o);
   if (first.exitCode !== null || first.timedOut) return first;
   if (o.onKilled) await o.onKilled(undefined);
-  process.stderr.write(`ibwatch lab: ${cmd} died of a signal under ibsim; retrying once\n`);
+  const said = first.stderr.trim().split('\n').slice(-1)[0]?.slice(0, 200);
+  process.stderr.write(
+    `ibwatch lab: ${[cmd, ...args].join(' ')} died of ${first.signal ?? 'a signal'} under ibsim` +
+      `${said ? ` (${said})` : ''}; retrying once\n`,
+  );
   return runToolOnce(te, cmd, args, o);
 }
 
@@ -129,6 +136,7 @@ async function runToolOnce(te: ToolEnv, cmd: string, args: string[], o: RunToolO
               stdout: '',
               stderr: `${cmd}: ${e.message}`,
               exitCode: 127,
+              signal: null,
               durationMs: performance.now() - t0,
               timedOut: false,
             });
@@ -141,6 +149,7 @@ async function runToolOnce(te: ToolEnv, cmd: string, args: string[], o: RunToolO
             stdout: String(stdout),
             stderr: String(stderr),
             exitCode: e ? (typeof e.code === 'number' ? e.code : null) : 0,
+            signal: e?.signal ?? null,
             durationMs: performance.now() - t0,
             timedOut,
           });
