@@ -59,6 +59,19 @@ describe('IbqueryerrorsTableStream gives what ibqueryerrorsTable gives over the 
     expect(() => s.end()).toThrowError(/ibqueryerrors:2: invalid GUID "0xZZ12"/);
   });
 
+  it('gives up on a flood of lines it does not understand (the caller parses the whole output)', () => {
+    const s = new IbqueryerrorsTableStream();
+    const junk = Buffer.from('   GUID 0xfc6a1c0300001010 port 3: [PortXmitDiscards == 55]\n'.repeat(2000));
+    s.push(junk);
+    expect(s.ok).toBe(true); // the warnings of one chunk are counted before the next
+    s.push(junk);
+    expect(s.ok).toBe(false);
+    expect(s.bytes).toBe(2 * junk.length);
+    expect(() => s.end()).toThrowError(/more than 1000 warnings/);
+    // The whole parse of the same bytes reads every line, and fails as it always did.
+    expect(() => ibqueryerrorsTable(Buffer.concat([junk, junk]))).toThrowError(/neither port lines nor/);
+  });
+
   it('does not depend on the caller keeping its chunks intact', () => {
     const text = 'Data Counters for 0x1 "n"\n   GUID 0x1 port 1: [PortXmitData == 46728]\n## Summary: 1 nodes\n';
     const bytes = Buffer.from(text);

@@ -84,6 +84,8 @@ export function ibqueryerrorsTable(
  * is kept and thrown by `end()`. `sizeHint`: the expected output size (the last sweep's), for
  * the table's first allocation.
  */
+const GIVE_UP_WARNINGS = 1000;
+
 export class IbqueryerrorsTableStream {
   private readonly reader: TableReader;
   /** The unfinished last line of the chunks so far. */
@@ -101,7 +103,13 @@ export class IbqueryerrorsTableStream {
     this.reader.begin(sizeHint);
   }
 
-  /** False once a chunk made the parse fail (`end()` throws that error). */
+  /**
+   * False once a chunk made the parse fail (`end()` throws that error), or once the output
+   * earned more than {@link GIVE_UP_WARNINGS} warnings: that is not the tool's output but a
+   * flood (the runner's output cap will kill it), and reading it line by line only slows the
+   * reading of the pipe. A caller then parses the whole output, if it is kept, with
+   * `ibqueryerrorsTable`.
+   */
   get ok(): boolean {
     return this.error === undefined;
   }
@@ -109,6 +117,10 @@ export class IbqueryerrorsTableStream {
   push(chunk: Uint8Array): void {
     this.bytes += chunk.length;
     if (this.error !== undefined || chunk.length === 0) return;
+    if (this.reader.warningCount > GIVE_UP_WARNINGS) {
+      this.error = new Error(`more than ${GIVE_UP_WARNINGS} warnings: not parsed as it came`);
+      return;
+    }
     try {
       const last = chunk.lastIndexOf(10);
       if (last === -1) {
@@ -167,6 +179,10 @@ class TableReader {
   private summary: IbqeSummary | undefined;
   /** The first line was read (a BOM is looked for there only). */
   private started = false;
+
+  get warningCount(): number {
+    return this.ctx.warnings.length;
+  }
 
   constructor(options: IbqueryerrorsTableOptions) {
     this.ctx = new LineContext('ibqueryerrors', options.file);
