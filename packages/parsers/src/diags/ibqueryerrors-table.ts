@@ -50,6 +50,12 @@ export interface IbqueryerrorsTableOptions {
    * ibnetdiscover. Ports it cannot place are left out and counted in `unresolved`.
    */
   portToNode?: ReadonlyMap<Guid, Guid>;
+  /**
+   * GUID strings to reuse: pass one table to every sweep and each GUID is read into the same
+   * string every time (made and hashed once, not per sweep), which is also what the next sweep's
+   * rows are matched against (by identity, see `matchRows`). A new table per call by default.
+   */
+  guids?: GuidTable;
 }
 
 export interface IbqueryerrorsTable {
@@ -96,8 +102,8 @@ function indentedLines(t: Uint8Array): number {
 class TableReader {
   private readonly ctx: LineContext;
   private readonly portToNode: ReadonlyMap<Guid, Guid>;
-  private readonly guids = new GuidTable();
-  private readonly quick = new QuickPortLine(this.guids);
+  private readonly guids: GuidTable;
+  private readonly quick: QuickPortLine;
   private b = new CounterTableBuilder(16);
   /** Item names of the last port line by position, and their columns (see `scanItem`). */
   private readonly itemNames: string[] = [];
@@ -114,6 +120,8 @@ class TableReader {
   constructor(options: IbqueryerrorsTableOptions) {
     this.ctx = new LineContext('ibqueryerrors', options.file);
     this.portToNode = options.portToNode ?? new Map<Guid, Guid>();
+    this.guids = options.guids ?? new GuidTable();
+    this.quick = new QuickPortLine(this.guids);
   }
 
   run(bytes: Uint8Array): ParseResult<IbqueryerrorsTable> {
@@ -124,7 +132,12 @@ class TableReader {
     // up to one row per 128 bytes (a port line is 34 bytes at the least, a `--counters` one
     // ~340, an error-mode one 100-200), so that indented junk cannot make the table huge.
     this.b = new CounterTableBuilder(Math.min(indentedLines(bytes), Math.max(4096, bytes.length >> 7)));
-    this.lines(bytes);
+    try {
+      this.lines(bytes);
+    } finally {
+      // A table kept for the next sweep must not keep this output alive (100 MB at 45k GPUs).
+      this.guids.forgetInput();
+    }
     ctx.requireContent();
     if (!this.summary && this.portLines === 0)
       ctx.fail('neither port lines nor a "## Summary" footer', undefined, null);
