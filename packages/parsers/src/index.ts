@@ -42,6 +42,7 @@ export {
   type LineSource,
 } from './common/line-runner.ts';
 export { decodeUtf8, type TextOrBytes } from './common/bytes.ts';
+export { GuidTable } from './common/guids.ts';
 // infiniband-diags tools (src/diags/)
 export { IBQE_ERROR_MODE_COUNTERS } from './diags/ibqueryerrors-grammar.ts';
 export {

@@ -4,6 +4,7 @@ import {
   IBQE_ERROR_MODE_COUNTERS,
   parseIbnetdiscover,
   parseIblinkinfo,
+  GuidTable,
   ibqueryerrorsTable,
   IbqueryerrorsTableStream,
   parseSaquerySmir,
@@ -22,6 +23,9 @@ export interface TopologyData {
   links: FabricLink[];
 }
 
+/** GUIDs a subnet's sweeps name: ~100k at 45k GPUs (node and port GUIDs); 1M is never a real fabric. */
+const MAX_KEPT_GUIDS = 1 << 20;
+
 /** stdout as the runner kept it: bytes when asked for (and the runner is the real one), else text. */
 const outputOf = (r: ToolRun): string | Uint8Array => r.stdoutBytes ?? r.stdout;
 
@@ -34,6 +38,9 @@ function isBlankOutput(r: ToolRun): boolean {
 /** infiniband-diags as a fabric source: topology, all-port PM counters, every SM's state. */
 export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolEnv>) {
   const versions: Record<string, string> = {};
+  // The fabric's GUIDs, read into the same strings sweep after sweep (see ibqueryerrorsTable).
+  // Started afresh if it ever holds far more GUIDs than a fabric has (junk in some output).
+  let pmGuids = new GuidTable();
 
   /**
    * Runs one tool. A tool that died of a signal it was not sent by us (not our timeout, not
@@ -62,7 +69,8 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
   const lastBytes = new Map<string, number>();
 
   function streamFor(file: string, portToNode: ReadonlyMap<Guid, Guid>): IbqueryerrorsTableStream {
-    return new IbqueryerrorsTableStream({ file, portToNode }, lastBytes.get(file) ?? 0);
+    if (pmGuids.count > MAX_KEPT_GUIDS) pmGuids = new GuidTable();
+    return new IbqueryerrorsTableStream({ file, portToNode, guids: pmGuids }, lastBytes.get(file) ?? 0);
   }
 
   /**
@@ -76,7 +84,7 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
     const out = outputOf(r);
     lastBytes.set(file, out.length);
     if (r.stdoutBytes && s.ok && s.bytes === r.stdoutBytes.length) return s.end();
-    return ibqueryerrorsTable(out, { file, portToNode });
+    return ibqueryerrorsTable(out, { file, portToNode, guids: pmGuids });
   }
 
   /** Fails the scan with the tool's own words unless it exited 0. */
@@ -158,7 +166,7 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
       // ibqueryerrors exits non-zero when it found errors or PMA failures; the output is still whole.
       for (const r of [errs, data])
         if (r.spawnError || r.timedOut || r.truncated || (r.exitCode !== 0 && isBlankOutput(r))) mustSucceed(r, raw);
-      // Straight into counter tables: a 10k-GPU `--counters` output is ~25 MB and 69k ports.
+      // Straight into counter tables: a 10k-GPU `--counters` output is ~25 MB and 69k ports, at 45k ~100 MB and 293k.
       const e = parse('ibqueryerrors', raw, () => tableOf(errStream, errs, portToNode));
       // A parse left to do holds the event loop: serve waiting API requests between the two.
       await new Promise((r) => setImmediate(r));

@@ -9,7 +9,10 @@ import { allAbsent, appendRows, type CounterColumn, type CounterName, type Count
  * ports only error mode printed are added at the end. Port 0 (a switch's management port: no
  * cable, no link errors) is dropped.
  *
- * Pure over the two tables; `data` is consumed (its columns are reused, not copied).
+ * Pure over the two tables; `data` is consumed (its columns are reused, not copied). The zero
+ * columns no error-mode value lands in share one array of zeros (for `hi` and `lo`): at 45k GPUs
+ * 8 of the 13 are all 0, 19 MB per sweep that the baseline would hold for a whole interval.
+ * Tables are never written after they are built, so sharing is safe.
  */
 export function mergePmSweep(
   data: CounterTable,
@@ -19,25 +22,37 @@ export function mergePmSweep(
   const base = withoutPortZero(data);
   const cols = new Map<CounterName, CounterColumn>(base.columns.map((c) => [c.name, c]));
   const columns = [...base.columns];
-  /** The column `name`, added with every row absent, or 0 with `zero` (an absent cell becomes 0 too). */
+  let zeros: Uint32Array | undefined;
+  /**
+   * The column `name` to write into, added with every row absent, or 0 with `zero` (an absent
+   * cell becomes 0 too; a new one shares `zeros` until written).
+   */
   const column = (name: CounterName, zero: boolean): CounterColumn => {
     let c = cols.get(name);
     if (!c) {
-      c = { name, hi: new Uint32Array(base.rows), lo: new Uint32Array(base.rows) };
-      if (!zero) c.absent = allAbsent(base.rows);
+      if (zero) c = { name, hi: (zeros ??= new Uint32Array(base.rows)), lo: zeros };
+      else c = { name, hi: new Uint32Array(base.rows), lo: new Uint32Array(base.rows), absent: allAbsent(base.rows) };
       cols.set(name, c);
       columns.push(c);
     } else if (zero && c.absent) {
       // An absent cell's halves are already 0.
       delete c.absent;
     }
+    if (!zero && c.hi === zeros) {
+      c.hi = new Uint32Array(base.rows);
+      c.lo = new Uint32Array(base.rows);
+    }
     return c;
   };
   for (const name of zeroColumns) column(name, true);
 
-  // Rows of one node are consecutive in ibqueryerrors output: index each node's first row.
+  // Rows of one node are consecutive in ibqueryerrors output (one GUID string per run of rows,
+  // the parser's): index each node's first row, one look-up per run rather than per row.
   const firstRow = new Map<string, number>();
-  for (let r = base.rows - 1; r >= 0; r--) firstRow.set(base.nodeGuids[r]!, r);
+  for (let r = 0; r < base.rows; r++) {
+    const g = base.nodeGuids[r]!;
+    if ((r === 0 || base.nodeGuids[r - 1] !== g) && !firstRow.has(g)) firstRow.set(g, r);
+  }
   let byKey: Map<string, number> | undefined;
   const rowOf = (g: string, n: number): number => {
     let r = firstRow.get(g);
@@ -75,6 +90,8 @@ export function mergePmSweep(
 }
 
 function withoutPortZero(t: CounterTable): CounterTable {
+  // `--counters` of a real fabric has none: one native search before any copy.
+  if (t.portNums.indexOf(0) === -1) return t;
   let n = 0;
   for (let r = 0; r < t.rows; r++) if (t.portNums[r] !== 0) n++;
   if (n === t.rows) return t;

@@ -3,69 +3,89 @@ import { createToolRunner, describeFailure, type ToolRun } from './tool-runner.t
 
 const runner = createToolRunner({ timeoutMs: 5000, maxOutputBytes: 1 << 20 });
 
-describe('createToolRunner() with real processes', () => {
-  it('returns stdout and exit code 0 of a tool that succeeds', async () => {
-    const r = await runner.run('echo', ['hello', 'fabric']);
-    expect(r).toMatchObject({
-      tool: 'echo',
-      args: ['hello', 'fabric'],
-      stdout: 'hello fabric\n',
-      stderr: '',
-      exitCode: 0,
-      signal: null,
-      timedOut: false,
-      truncated: false,
-      spawnError: null,
+// Both ways of keeping stdout (decoded text, and bytes read into one buffer) behave alike.
+for (const bytes of [false, true]) {
+  describe(`createToolRunner() with real processes${bytes ? ', stdout as bytes' : ''}`, () => {
+    const run = (tool: string, args: string[], opts: Parameters<typeof runner.run>[2] = {}) =>
+      runner.run(tool, args, { ...opts, bytes });
+
+    it('returns stdout and exit code 0 of a tool that succeeds', async () => {
+      const r = await run('echo', ['hello', 'fabric']);
+      expect(r).toMatchObject({
+        tool: 'echo',
+        args: ['hello', 'fabric'],
+        stdout: 'hello fabric\n',
+        stderr: '',
+        exitCode: 0,
+        signal: null,
+        timedOut: false,
+        truncated: false,
+        spawnError: null,
+      });
+      expect(describeFailure(r)).toBeNull();
     });
-    expect(describeFailure(r)).toBeNull();
-  });
 
-  it('passes arguments without a shell: metacharacters arrive verbatim', async () => {
-    const r = await runner.run('echo', ['$(id)', ';', '`true`', '*']);
-    expect(r.stdout).toBe('$(id) ; `true` *\n');
-  });
+    it('passes arguments without a shell: metacharacters arrive verbatim', async () => {
+      const r = await run('echo', ['$(id)', ';', '`true`', '*']);
+      expect(r.stdout).toBe('$(id) ; `true` *\n');
+    });
 
-  it('reports a non-zero exit as data, not an exception', async () => {
-    const r = await runner.run('false', []);
-    expect(r).toMatchObject({ exitCode: 1, timedOut: false, truncated: false, spawnError: null });
-    expect(describeFailure(r)).toBe('false: exit 1');
-  });
+    it('reports a non-zero exit as data, not an exception', async () => {
+      const r = await run('false', []);
+      expect(r).toMatchObject({ exitCode: 1, timedOut: false, truncated: false, spawnError: null });
+      expect(describeFailure(r)).toBe('false: exit 1');
+    });
 
-  it('keeps stderr of a tool that writes only to stderr and names it in the failure', async () => {
-    const r = await runner.run('ls', ['/nonexistent-ibwatch-path']);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('/nonexistent-ibwatch-path');
-    expect(r.exitCode).not.toBe(0);
-    expect(describeFailure(r)).toMatch(/^ls \/nonexistent-ibwatch-path: exit 2: .*nonexistent-ibwatch-path/);
-  });
+    it('keeps stderr of a tool that writes only to stderr and names it in the failure', async () => {
+      const r = await run('ls', ['/nonexistent-ibwatch-path']);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('/nonexistent-ibwatch-path');
+      expect(r.exitCode).not.toBe(0);
+      expect(describeFailure(r)).toMatch(/^ls \/nonexistent-ibwatch-path: exit 2: .*nonexistent-ibwatch-path/);
+    });
 
-  it('reports a missing binary as ENOENT', async () => {
-    const r = await runner.run('ibwatch-no-such-tool', ['-x']);
-    expect(r).toMatchObject({ spawnError: 'ENOENT', exitCode: null, timedOut: false });
-    expect(describeFailure(r)).toBe('ibwatch-no-such-tool: not found on PATH');
-  });
+    it('reports a missing binary as ENOENT', async () => {
+      const r = await run('ibwatch-no-such-tool', ['-x']);
+      expect(r).toMatchObject({ spawnError: 'ENOENT', exitCode: null, timedOut: false });
+      expect(describeFailure(r)).toBe('ibwatch-no-such-tool: not found on PATH');
+    });
 
-  it('kills a hanging tool at its timeout', async () => {
-    const r = await runner.run('sleep', ['30'], { timeoutMs: 200 });
-    expect(r).toMatchObject({ timedOut: true, signal: 'SIGKILL', exitCode: null, truncated: false });
-    expect(r.durationMs).toBeGreaterThanOrEqual(190);
-    expect(r.durationMs).toBeLessThan(5000);
-    expect(describeFailure(r)).toMatch(/^sleep 30: killed after timeout \(\d+ ms\)$/);
-  });
+    it('kills a hanging tool at its timeout', async () => {
+      const r = await run('sleep', ['30'], { timeoutMs: 200 });
+      expect(r).toMatchObject({ timedOut: true, signal: 'SIGKILL', exitCode: null, truncated: false });
+      expect(r.durationMs).toBeGreaterThanOrEqual(190);
+      expect(r.durationMs).toBeLessThan(5000);
+      expect(describeFailure(r)).toMatch(/^sleep 30: killed after timeout \(\d+ ms\)$/);
+    });
 
-  it('kills a tool whose stdout floods past maxOutputBytes', async () => {
-    const r = await runner.run('yes', ['port'], { maxOutputBytes: 64 * 1024 });
-    expect(r).toMatchObject({ truncated: true, timedOut: false, spawnError: null, exitCode: null });
-    expect(r.stdout.length).toBeLessThanOrEqual(64 * 1024);
-    expect(describeFailure(r)).toBe('yes: output exceeded the cap and the process was killed');
-  });
+    it('kills a tool whose stdout floods past maxOutputBytes', async () => {
+      const r = await run('yes', ['port'], { maxOutputBytes: 64 * 1024 });
+      expect(r).toMatchObject({ truncated: true, timedOut: false, spawnError: null, exitCode: null });
+      expect(r.stdout.length).toBeLessThanOrEqual(64 * 1024);
+      expect(describeFailure(r)).toBe('yes: output exceeded the cap and the process was killed');
+    });
 
-  it('does not count output of exactly the cap as a flood', async () => {
-    const r = await runner.run('head', ['-c', '4096', '/dev/zero'], { maxOutputBytes: 8192 });
-    expect(r).toMatchObject({ truncated: false, exitCode: 0 });
-    expect(r.stdout.length).toBe(4096);
-  });
+    it('does not count output of exactly the cap as a flood', async () => {
+      const r = await run('head', ['-c', '4096', '/dev/zero'], { maxOutputBytes: 8192 });
+      expect(r).toMatchObject({ truncated: false, exitCode: 0 });
+      expect(r.stdout.length).toBe(4096);
+    });
 
+    if (bytes)
+      it('reads an output of many pipe chunks whole, larger and smaller than the one before', async () => {
+        const many = createToolRunner({ timeoutMs: 20_000, maxOutputBytes: 16 << 20 });
+        const expected = (n: number) => Array.from({ length: n }, (_, i) => `${i + 1}\n`).join('');
+        for (const n of [1000, 300_000, 120_000, 300_000]) {
+          const r = await many.run('seq', ['1', String(n)], { bytes: true });
+          expect(r).toMatchObject({ exitCode: 0, truncated: false, timedOut: false });
+          expect(r.stdoutBytes!.equals(Buffer.from(expected(n)))).toBe(true);
+          expect(r.stdout).toBe(expected(n));
+        }
+      });
+  });
+}
+
+describe('createToolRunner() with real processes: concurrency', () => {
   it('runs at most maxConcurrent tools at once and queues the rest', async () => {
     const bounded = createToolRunner({ timeoutMs: 20_000, maxOutputBytes: 1024 }, 2);
     // Each child reports its own lifetime (wall clock at its first and last statement), so the

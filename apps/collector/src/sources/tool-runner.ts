@@ -1,6 +1,7 @@
 // The only module of the collector that starts processes. Every tool runs through `execFile`
-// with an argument array (no shell), a timeout that kills it, and a cap on stdout.
-import { execFile } from 'node:child_process';
+// (or, when its stdout is kept as bytes, `spawn`: see runBytes) with an argument array (no
+// shell), a timeout that kills it, and a cap on stdout.
+import { execFile, spawn } from 'node:child_process';
 
 export interface ToolRun {
   tool: string;
@@ -61,12 +62,16 @@ export function createToolRunner(defaults: RunOptions, maxConcurrent = 6): ToolR
     waiting.shift()?.();
   };
 
+  /** Bytes the last run of each command line printed: the next run's stdout buffer is sized from it. */
+  const lastSize = new Map<string, number>();
+
   return {
     async run(tool, args, opts = {}) {
       const o = { ...defaults, ...opts };
       await acquire();
       const started = performance.now();
       try {
+        if (o.bytes) return await runBytes(tool, args, o, started, lastSize);
         return await new Promise<ToolRun>((resolveRun) => {
           const child = execFile(
             tool,
@@ -105,13 +110,113 @@ export function createToolRunner(defaults: RunOptions, maxConcurrent = 6): ToolR
               });
             },
           );
-          if (o.bytes && o.onStdout) child.stdout?.on('data', o.onStdout);
         });
       } finally {
         release();
       }
     },
   };
+}
+
+/**
+ * A run whose stdout is kept as bytes, read into ONE buffer sized from the command's previous
+ * output (1/16 more, grown if it is not enough): execFile keeps every 64 KB pipe chunk and then
+ * concatenates them, so for a moment each output is held twice, 200 MB for a 45k-GPU
+ * `ibqueryerrors --counters` (100 MB), the collector's largest RSS peak while it sweeps. The
+ * result is execFile's: timeout and cap kill with SIGKILL, a spawn error is reported by its code.
+ */
+function runBytes(
+  tool: string,
+  args: string[],
+  o: RunOptions,
+  started: number,
+  lastSize: Map<string, number>,
+): Promise<ToolRun> {
+  const key = [tool, ...args].join('\0');
+  const cap = o.maxOutputBytes;
+  const hint = lastSize.get(key) ?? 0;
+  return new Promise<ToolRun>((resolveRun) => {
+    let buf = Buffer.allocUnsafe(Math.min(cap + 1, Math.max(64 * 1024, hint + (hint >> 4))));
+    let len = 0;
+    let stderr = '';
+    let truncated = false;
+    let timedOut = false;
+    let spawnError: string | null = null;
+    let done = false;
+    const child = spawn(tool, args, {
+      env: o.env ?? process.env,
+      cwd: o.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const kill = () => {
+      try {
+        child.kill('SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, o.timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (truncated) return;
+      let n = chunk.length;
+      if (len + n > cap) {
+        // execFile's maxBuffer: what fits is kept, the tool is killed.
+        n = cap - len;
+        truncated = true;
+        kill();
+      }
+      if (len + n > buf.length) {
+        const bigger = Buffer.allocUnsafe(Math.min(cap + 1, Math.max(len + n, buf.length * 2)));
+        buf.copy(bigger, 0, 0, len);
+        buf = bigger;
+      }
+      chunk.copy(buf, len, 0, n);
+      len += n;
+      o.onStdout?.(n === chunk.length ? chunk : chunk.subarray(0, n));
+    });
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      if (stderr.length + chunk.length > cap) {
+        truncated = true;
+        kill();
+        return;
+      }
+      stderr += chunk;
+    });
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (!truncated && !spawnError) lastSize.set(key, len);
+      const bytes = buf.subarray(0, len);
+      let text: string | undefined;
+      resolveRun({
+        tool,
+        args,
+        get stdout() {
+          return (text ??= bytes.toString('utf8'));
+        },
+        stdoutBytes: bytes,
+        stderr,
+        exitCode: spawnError ? null : code,
+        signal: spawnError ? null : signal,
+        durationMs: Math.round(performance.now() - started),
+        timedOut: timedOut && !truncated,
+        truncated,
+        spawnError,
+      });
+    };
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      spawnError = typeof err.code === 'string' ? err.code : 'spawn failed';
+      kill();
+      finish(null, null);
+    });
+    child.on('close', finish);
+  });
 }
 
 /** One-line description of why a run failed, or null when it exited 0. */

@@ -109,6 +109,20 @@ export class GuidTable {
     return guid;
   }
 
+  /** Distinct GUIDs held. */
+  get count(): number {
+    return this.size;
+  }
+
+  /**
+   * Drops the reference to the bytes last read (kept to reuse their DataView), so that a table
+   * kept from one input to the next does not keep the previous input alive.
+   */
+  forgetInput(): void {
+    this.viewOf = undefined;
+    this.view = new DataView(new ArrayBuffer(0));
+  }
+
   /** The last GUID read by {@link getBytes}, as the four words of its digits. */
   private last0 = 0;
   private last1 = 0;

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ParseError } from '../common/parse-error.ts';
 import { ibqePortCounters, parseIbqueryerrors } from './ibqueryerrors.ts';
 import { ibqueryerrorsTable } from './ibqueryerrors-table.ts';
+import { GuidTable } from '../common/guids.ts';
 import { fixture } from './fixture.test-helper.ts';
 import { VARIANTS } from './ibqueryerrors-variants.test-helper.ts';
 
@@ -221,5 +222,25 @@ describe('ibqueryerrorsTable() values', () => {
     expect(r.warnings.map((w) => [w.line, w.message.slice(0, 40)])).toEqual([
       [2, '1 counter item(s) not understood (output'],
     ]);
+  });
+});
+
+describe('ibqueryerrorsTable() with a GUID table kept from sweep to sweep', () => {
+  it('reads each GUID into the same string every sweep, with the same result as a fresh table', () => {
+    const counters = fixture('diags/lab-ibqueryerrors-counters.txt');
+    const errors = fixture('diags/lab-ibqueryerrors-data.txt');
+    const guids = new GuidTable();
+    const opts = { portToNode: PORT_TO_NODE, guids };
+    const first = ibqueryerrorsTable(Buffer.from(counters), opts).value.table;
+    const held = guids.count;
+    expect(held).toBeGreaterThan(10);
+    const between = ibqueryerrorsTable(Buffer.from(errors), opts).value;
+    expect(between).toEqual(ibqueryerrorsTable(Buffer.from(errors), { portToNode: PORT_TO_NODE }).value);
+    const known = guids.count;
+    expect(known).toBeGreaterThanOrEqual(held);
+    const second = ibqueryerrorsTable(Buffer.from(counters), opts).value.table;
+    expect(tableToPortCounters(second)).toEqual(tableToPortCounters(first));
+    // Every GUID of the second sweep came out of the table: none was made again.
+    expect(guids.count).toBe(known);
   });
 });

@@ -50,6 +50,12 @@ export interface IbqueryerrorsTableOptions {
    * ibnetdiscover. Ports it cannot place are left out and counted in `unresolved`.
    */
   portToNode?: ReadonlyMap<Guid, Guid>;
+  /**
+   * GUID strings to reuse: pass one table to every sweep and each GUID is read into the same
+   * string every time (made and hashed once, not per sweep), which is also what the next sweep's
+   * rows are matched against (by identity, see `matchRows`). A new table per call by default.
+   */
+  guids?: GuidTable;
 }
 
 export interface IbqueryerrorsTable {
@@ -159,12 +165,28 @@ function concat(a: Uint8Array | null, b: Uint8Array): Uint8Array {
   return out;
 }
 
+/**
+ * Lines of `t` that start with a space or a tab: every port line does (a line cut by a lone
+ * `\r` is not counted, and the table then grows as before). One native newline search per line.
+ */
+function indentedLines(t: Uint8Array): number {
+  let n = 0;
+  for (let s = 0; s < t.length; ) {
+    const c = t[s];
+    if (c === 32 || c === 9) n++;
+    const nl = t.indexOf(10, s);
+    if (nl === -1) break;
+    s = nl + 1;
+  }
+  return n;
+}
+
 /** The state machine of the record parser (ibqueryerrors.ts), writing rows instead of records. */
 class TableReader {
   private readonly ctx: LineContext;
   private readonly portToNode: ReadonlyMap<Guid, Guid>;
-  private readonly guids = new GuidTable();
-  private readonly quick = new QuickPortLine(this.guids);
+  private readonly guids: GuidTable;
+  private readonly quick: QuickPortLine;
   private b = new CounterTableBuilder(16);
   /** Item names of the last port line by position, and their columns (see `scanItem`). */
   private readonly itemNames: string[] = [];
@@ -187,23 +209,34 @@ class TableReader {
   constructor(options: IbqueryerrorsTableOptions) {
     this.ctx = new LineContext('ibqueryerrors', options.file);
     this.portToNode = options.portToNode ?? new Map<Guid, Guid>();
+    this.guids = options.guids ?? new GuidTable();
+    this.quick = new QuickPortLine(this.guids);
   }
 
   run(bytes: Uint8Array): ParseResult<IbqueryerrorsTable> {
-    this.begin(bytes.length);
+    // Sized from the input: growing the columns by doubling (and cutting them to size at the
+    // end) allocated and copied ~100 MB more per 45k-GPU `--counters` sweep (293k rows), and each
+    // sweep's garbage costs a full GC. Port lines are the indented ones; their count is trusted
+    // up to one row per 128 bytes (a port line is 34 bytes at the least, a `--counters` one
+    // ~340, an error-mode one 100-200), so that indented junk cannot make the table huge.
+    this.b = new CounterTableBuilder(Math.min(indentedLines(bytes), Math.max(4096, bytes.length >> 7)));
     this.lines(bytes, 0, bytes.length);
     return this.finish();
   }
 
-  /** Sizes the table for an input of about `bytes` bytes (0: unknown, the table grows). */
+  /**
+   * Sizes the table for an output of about `bytes` bytes (the last sweep's; 0: unknown, the
+   * table grows), for a parse fed chunk by chunk: one row per 256 bytes (a `--counters` port
+   * line is ~340, an error-mode one 100-200), at most 2^19 rows (49,151 LIDs: no subnet has
+   * half a million ports).
+   */
   begin(bytes: number): void {
-    // Sized from the input, at most one row per 256 bytes (a `--counters` port line is ~340,
-    // an error-mode one 100-200): growing 16 columns by doubling from 4096 rows allocated and
-    // copied ~8 MB more per 10k-GPU sweep, and each sweep's garbage costs a full GC.
-    this.b = new CounterTableBuilder(Math.min(1 << 17, Math.max(4096, bytes >> 8)));
+    this.b = new CounterTableBuilder(Math.min(1 << 19, Math.max(4096, bytes >> 8)));
   }
 
   finish(): ParseResult<IbqueryerrorsTable> {
+    // A GUID table kept for the next sweep must not keep this output alive (100 MB at 45k GPUs).
+    this.guids.forgetInput();
     const ctx = this.ctx;
     ctx.requireContent();
     if (!this.summary && this.portLines === 0)
