@@ -25,6 +25,8 @@ export interface TopologyChanges {
   stateChanges: { portId: number; from: StoredPort; to: FabricPort }[];
   newLinks: number;
   goneLinks: { id: number; aPortId: number; bPortId: number }[];
+  /** Row ids of the stored links the scan listed. */
+  seenLinks: Set<number>;
 }
 
 const list = (v: string[] | undefined) => (v && v.length ? v.join(',') : null);
@@ -129,7 +131,15 @@ export function createTopologyRepo(db: Db) {
       complete: boolean,
     ): TopologyChanges {
       bump.run();
-      const changes: TopologyChanges = { newNodes: 0, newPorts: 0, stateChanges: [], newLinks: 0, goneLinks: [] };
+      const seen = new Set<number>();
+      const changes: TopologyChanges = {
+        newNodes: 0,
+        newPorts: 0,
+        stateChanges: [],
+        newLinks: 0,
+        goneLinks: [],
+        seenLinks: seen,
+      };
       const knownNodes = new Set(db.prepare('SELECT guid FROM nodes').pluck().all() as string[]);
       const upsertNodes = new BatchInsert(
         db,
@@ -278,7 +288,6 @@ export function createTopologyRepo(db: Db) {
           ids.set(guid, port, id);
         }
       }
-      const seen = new Set<number>();
       const upsertLinks = new BatchInsert(
         db,
         'INSERT INTO links (a_port_id, b_port_id, present, first_seen, last_seen)',
