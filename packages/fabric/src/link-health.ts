@@ -1,5 +1,6 @@
 import type { PortDelta } from './counters.ts';
 import { linkKey, portKey, type Severity, type Verdict } from './findings.ts';
+import { PortIndex } from './port-index.ts';
 import { nominalGbps, SPEED_RANK, WIDTH_LANES } from './rates.ts';
 import { resolveThresholds, type DeepPartial, type HealthThresholds } from './thresholds.ts';
 import type { ExpectedRate } from './api.ts';
@@ -68,13 +69,12 @@ function isDown(p: FabricPort | undefined): boolean {
  * that went down is major. Both ends are named. Linear in links + ports.
  */
 export function evaluateLinks(current: FabricSnapshot, opts: LinkHealthOptions = {}): Verdict[] {
-  const ports = new Map<string, FabricPort>();
-  for (const p of current.ports) ports.set(portKey(p), p);
+  const ports = portsOf(current.ports);
   const name = nameFn(current, opts.nodeName);
   const out: Verdict[] = [];
   for (const l of current.links) {
-    const a = ports.get(portKey(l.a));
-    const b = ports.get(portKey(l.b));
+    const a = ports.get(l.a.nodeGuid, l.a.portNum);
+    const b = ports.get(l.b.nodeGuid, l.b.portNum);
     if (!a || !b || a.state !== 'Active' || b.state !== 'Active') continue;
     // Named only for a verdict: building both ends' labels for every healthy link was most of this loop.
     const ends = (): string => `${portLabel(l.a, name)} <-> ${portLabel(l.b, name)}`;
@@ -150,25 +150,36 @@ function rateEvidence(
   return { gbpsActive: s ? nominalGbps(w, s) : null, gbpsTarget: ts ? nominalGbps(tw, ts) : null };
 }
 
+/**
+ * Ports by GUID and number, the last of a duplicate winning (as a Map keyed `guid/port` did):
+ * no key string per port, which for the ~270k ports of a 45k-GPU fabric (both scans' ports)
+ * was most of this module's time and garbage.
+ */
+function portsOf(list: readonly FabricPort[]): PortIndex<FabricPort> {
+  const ports = new PortIndex<FabricPort>();
+  for (const p of list) ports.set(p.nodeGuid, p.portNum, p);
+  return ports;
+}
+
 function wentDown(
   prev: FabricSnapshot,
   cur: FabricSnapshot,
-  curPorts: Map<string, FabricPort>,
+  curPorts: PortIndex<FabricPort>,
   name: (g: string) => string | undefined,
 ): Verdict[] {
-  const prevPorts = new Map<string, FabricPort>();
-  for (const p of prev.ports) prevPorts.set(portKey(p), p);
+  const prevPorts = portsOf(prev.ports);
   const out: Verdict[] = [];
   const seen = new Set<string>();
+  const wasUpIsDown = (e: PortRef) =>
+    prevPorts.get(e.nodeGuid, e.portNum)?.state === 'Active' && isDown(curPorts.get(e.nodeGuid, e.portNum));
   // Links of the previous scan: the current scan may have dropped a down link from LINKS.
   for (const l of prev.links) {
-    const ends = [l.a, l.b];
-    const downEnd = ends.find((e) => prevPorts.get(portKey(e))?.state === 'Active' && isDown(curPorts.get(portKey(e))));
+    const downEnd = wasUpIsDown(l.a) ? l.a : wasUpIsDown(l.b) ? l.b : undefined;
     if (!downEnd) continue;
     const k = linkKey(l.a, l.b);
     if (seen.has(k)) continue;
     seen.add(k);
-    const p = curPorts.get(portKey(downEnd))!;
+    const p = curPorts.get(downEnd.nodeGuid, downEnd.portNum)!;
     out.push({
       kind: 'link-down',
       severity: 'major',

@@ -1,4 +1,5 @@
 import { linkKey, portKey, type Verdict } from './findings.ts';
+import { PortIndex } from './port-index.ts';
 import { asymmetry } from './topology-asymmetry.ts';
 import type { FabricNode, FabricSnapshot, Guid, PortRef } from './types.ts';
 
@@ -90,7 +91,8 @@ export function inferTopology(g: Graph): TopologyModel {
   return { tiers, linkTiers, rails, leafRails, counts };
 }
 
-function linkTierOf(x: FabricTier | undefined, y: FabricTier | undefined): LinkTier {
+/** Tier of a link between nodes of tiers `x` and `y` (what `inferTopology` puts in `linkTiers`). */
+export function linkTierOf(x: FabricTier | undefined, y: FabricTier | undefined): LinkTier {
   if (!x || !y) return 'other';
   const [lo, hi] = TIER_RANK[x] <= TIER_RANK[y] ? [x, y] : [y, x];
   if (lo === 'hca' && hi === 'leaf') return 'hca-leaf';
@@ -156,13 +158,24 @@ export function topologyAnomalies(model: TopologyModel, current: Graph, opts: To
 function missingVsBaseline(base: Graph, cur: Graph, pl: (p: PortRef) => string, name: (g: Guid) => string): Verdict[] {
   const out: Verdict[] = [];
   const curNodes = new Set(cur.nodes.map((n) => n.guid));
-  const peerNow = new Map<string, PortRef>();
-  const curLinks = new Set<string>();
+  // The peers of each port now, the last listing winning, by GUID and port number: a string key
+  // per port and link (~270k ports at 45k GPUs, each scan) was most of this check's time.
+  const peerNow = new PortIndex<PortRef>();
   for (const l of cur.links) {
-    curLinks.add(linkKey(l.a, l.b));
-    peerNow.set(portKey(l.a), l.b);
-    peerNow.set(portKey(l.b), l.a);
+    peerNow.set(l.a.nodeGuid, l.a.portNum, l.b);
+    peerNow.set(l.b.nodeGuid, l.b.portNum, l.a);
   }
+  const isPeer = (x: PortRef, y: PortRef) => {
+    const p = peerNow.get(x.nodeGuid, x.portNum);
+    return p !== undefined && p.nodeGuid === y.nodeGuid && p.portNum === y.portNum;
+  };
+  // Exact membership only for a link the peers above do not show (a port listed twice): built
+  // at most once, and only when the fabric changed.
+  let curLinks: Set<string> | undefined;
+  const isCurrent = (l: { a: PortRef; b: PortRef }) =>
+    isPeer(l.a, l.b) ||
+    isPeer(l.b, l.a) ||
+    (curLinks ??= new Set(cur.links.map((c) => linkKey(c.a, c.b)))).has(linkKey(l.a, l.b));
   for (const n of base.nodes) {
     if (curNodes.has(n.guid)) continue;
     out.push({
@@ -175,17 +188,17 @@ function missingVsBaseline(base: Graph, cur: Graph, pl: (p: PortRef) => string, 
     });
   }
   for (const l of base.links) {
-    if (curLinks.has(linkKey(l.a, l.b))) continue;
+    if (isCurrent(l)) continue;
     if (!curNodes.has(l.a.nodeGuid) || !curNodes.has(l.b.nodeGuid)) continue; // reported as node-missing
     const moved = (
       [
         [l.a, l.b],
         [l.b, l.a],
       ] as const
-    ).find(([x]) => peerNow.has(portKey(x)));
+    ).find(([x]) => peerNow.get(x.nodeGuid, x.portNum) !== undefined);
     if (moved) {
       const [x, was] = moved;
-      const now = peerNow.get(portKey(x))!;
+      const now = peerNow.get(x.nodeGuid, x.portNum)!;
       out.push({
         kind: 'topology-link-moved',
         severity: 'major',

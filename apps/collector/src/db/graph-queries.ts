@@ -44,15 +44,16 @@ export function linkEndsAtPorts(db: Db, portIds: number[]): LinkEndsRow[] {
     .all(ids, ids) as LinkEndsRow[];
 }
 
-/** Every stored link with its id and tier. */
-export function linkTiers(db: Db): (LinkEndsRow & { id: number; tier: string | null })[] {
+/** `[id, tier, tier of the a end's node, tier of the b end's node]` of every stored link. */
+export function linkAndEndTiers(db: Db): Iterable<[number, string | null, string | null, string | null]> {
   return db
     .prepare(
-      'SELECT l.id, l.tier, pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp FROM ' +
-        'links l ' +
-        'JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id',
+      'SELECT l.id, l.tier, na.tier, nb.tier FROM links l JOIN ports pa ON pa.id = l.a_port_id ' +
+        'JOIN ports pb ON pb.id = l.b_port_id LEFT JOIN nodes na ON na.guid = pa.node_guid ' +
+        'LEFT JOIN nodes nb ON nb.guid = pb.node_guid',
     )
-    .all() as (LinkEndsRow & { id: number; tier: string | null })[];
+    .raw()
+    .iterate() as Iterable<[number, string | null, string | null, string | null]>;
 }
 
 /** Sets the tier of the links given as `[id, tier]`, in one statement (31k at a first scan). */

@@ -25,6 +25,8 @@ export interface TopologyChanges {
   stateChanges: { portId: number; from: StoredPort; to: FabricPort }[];
   newLinks: number;
   goneLinks: { id: number; aPortId: number; bPortId: number }[];
+  /** Row ids of the stored links the scan listed. */
+  seenLinks: Set<number>;
 }
 
 const list = (v: string[] | undefined) => (v && v.length ? v.join(',') : null);
@@ -88,15 +90,16 @@ export function createTopologyRepo(db: Db) {
       '?, ?, ?, ?)',
   );
 
-  // One stored port with everything `ingest` compares, looked up by id as the scan's ports
-  // come: loading all 69k into maps first (two of them, with a string key per port) held ~50 MB
-  // for the whole scan, while these rows are garbage right away.
-  const storedPort = db.prepare(
-    `SELECT id, node_guid AS nodeGuid, port_num AS portNum, lid, state, phys_state AS physState,
+  // The stored ports with everything `ingest` compares, one at a time (read beside the scan's
+  // ports, or looked up by id): loading all 69k into maps first (two of them, with a string key
+  // per port) held ~50 MB for the whole scan, while these rows are garbage right away.
+  const STORED = `SELECT id, node_guid AS nodeGuid, port_num AS portNum, lid, state, phys_state AS physState,
        width_active AS widthActive, speed_active AS speedActive, remote_guid AS remoteGuid,
        remote_port AS remotePort, first_seen AS firstSeen, port_guid AS portGuid, width_enabled AS we,
-       width_supported AS ws, speed_enabled AS se, speed_supported AS ss FROM ports WHERE id = ?`,
-  );
+       width_supported AS ws, speed_enabled AS se, speed_supported AS ss FROM ports`;
+  const storedPort = db.prepare(`${STORED} WHERE id = ?`);
+  /** Every stored port, one row at a time (the rows are garbage as soon as they are compared). */
+  const storedPorts = db.prepare(STORED);
 
   /** Row ids of every stored port. */
   function portIds(): PortIndex<number> {
@@ -128,7 +131,15 @@ export function createTopologyRepo(db: Db) {
       complete: boolean,
     ): TopologyChanges {
       bump.run();
-      const changes: TopologyChanges = { newNodes: 0, newPorts: 0, stateChanges: [], newLinks: 0, goneLinks: [] };
+      const seen = new Set<number>();
+      const changes: TopologyChanges = {
+        newNodes: 0,
+        newPorts: 0,
+        stateChanges: [],
+        newLinks: 0,
+        goneLinks: [],
+        seenLinks: seen,
+      };
       const knownNodes = new Set(db.prepare('SELECT guid FROM nodes').pluck().all() as string[]);
       const upsertNodes = new BatchInsert(
         db,
@@ -147,7 +158,8 @@ export function createTopologyRepo(db: Db) {
         remoteOf.set(l.a.nodeGuid, l.a.portNum, l.b);
         remoteOf.set(l.b.nodeGuid, l.b.portNum, l.a);
       }
-      const ids = portIds();
+      // Row ids of the stored ports, by GUID and number (for the links below).
+      let ids = new PortIndex<number>();
       const unchanged: number[] = [];
       // New ports go in batches (all 63k at a fabric's first import), their first state row
       // and their ids follow in one statement each after the loop.
@@ -159,9 +171,9 @@ export function createTopologyRepo(db: Db) {
         last_seen)`,
         16,
       );
-      for (const p of ports) {
+      const rowOf = (p: FabricPort) => {
         const remote = remoteOf.get(p.nodeGuid, p.portNum);
-        const row = {
+        return {
           nodeGuid: p.nodeGuid,
           portNum: p.portNum,
           portGuid: p.portGuid ?? null,
@@ -178,32 +190,30 @@ export function createTopologyRepo(db: Db) {
           remotePort: remote?.portNum ?? null,
           at,
         };
-        const id = ids.get(p.nodeGuid, p.portNum);
-        if (id === NEW) continue; // the same port twice in one scan: the first is kept
-        if (id === undefined) {
-          ids.set(p.nodeGuid, p.portNum, NEW);
-          newPorts.add(
-            row.nodeGuid,
-            row.portNum,
-            row.portGuid,
-            row.lid,
-            row.state,
-            row.physState,
-            row.widthActive,
-            row.speedActive,
-            row.widthEnabled,
-            row.widthSupported,
-            row.speedEnabled,
-            row.speedSupported,
-            row.remoteGuid,
-            row.remotePort,
-            at,
-            at,
-          );
-          changes.newPorts++;
-          continue;
-        }
-        const old = storedPort.get(id) as StoredRow;
+      };
+      const addNew = (row: ReturnType<typeof rowOf>) => {
+        newPorts.add(
+          row.nodeGuid,
+          row.portNum,
+          row.portGuid,
+          row.lid,
+          row.state,
+          row.physState,
+          row.widthActive,
+          row.speedActive,
+          row.widthEnabled,
+          row.widthSupported,
+          row.speedEnabled,
+          row.speedSupported,
+          row.remoteGuid,
+          row.remotePort,
+          at,
+          at,
+        );
+        changes.newPorts++;
+      };
+      /** Writes what changed of a stored port the scan saw again. */
+      const restore = (id: number, p: FabricPort, row: ReturnType<typeof rowOf>, old: StoredRow) => {
         // A port exactly as stored only needs its last-seen time (one statement for all of them
         // below): updating all 69k ports of a 10k-GPU fabric was most of a topology scan.
         if (sameAsStored(row, old)) unchanged.push(id);
@@ -216,6 +226,46 @@ export function createTopologyRepo(db: Db) {
         ) {
           insertHistory.run(id, at, scanId, row.state, row.physState, row.widthActive, row.speedActive);
           changes.stateChanges.push({ portId: id, from: old, to: p });
+        }
+      };
+      // Where the scan lists each port. Without a port listed twice (as every source delivers
+      // them), the stored ports are read in one pass beside it: one statement per port (272k at
+      // 45k GPUs) cost more than the comparison. A port listed twice keeps the per-port path
+      // below, which applies its listings in order.
+      const listed = new PortIndex<FabricPort>();
+      let twice = false;
+      for (const p of ports) {
+        if (listed.get(p.nodeGuid, p.portNum) === undefined) listed.set(p.nodeGuid, p.portNum, p);
+        else twice = true;
+      }
+      if (!twice) {
+        // Statements cannot run while the SELECT is open: the few changed ports are applied after it.
+        const again: [number, FabricPort, ReturnType<typeof rowOf>, StoredRow][] = [];
+        for (const old of storedPorts.iterate() as Iterable<StoredRow>) {
+          ids.set(old.nodeGuid, old.portNum, old.id);
+          const p = listed.get(old.nodeGuid, old.portNum);
+          if (p === undefined) continue;
+          const row = rowOf(p);
+          if (sameAsStored(row, old)) unchanged.push(old.id);
+          else again.push([old.id, p, row, old]);
+        }
+        for (const [id, p, row, old] of again) restore(id, p, row, old);
+        for (const p of ports) {
+          if (ids.get(p.nodeGuid, p.portNum) !== undefined) continue;
+          ids.set(p.nodeGuid, p.portNum, NEW);
+          addNew(rowOf(p));
+        }
+      } else {
+        ids = portIds();
+        for (const p of ports) {
+          const id = ids.get(p.nodeGuid, p.portNum);
+          if (id === NEW) continue; // the same port twice in one scan: the first is kept
+          if (id === undefined) {
+            ids.set(p.nodeGuid, p.portNum, NEW);
+            addNew(rowOf(p));
+            continue;
+          }
+          restore(id, p, rowOf(p), storedPort.get(id) as StoredRow);
         }
       }
       if (unchanged.length)
@@ -238,7 +288,6 @@ export function createTopologyRepo(db: Db) {
           ids.set(guid, port, id);
         }
       }
-      const seen = new Set<number>();
       const upsertLinks = new BatchInsert(
         db,
         'INSERT INTO links (a_port_id, b_port_id, present, first_seen, last_seen)',

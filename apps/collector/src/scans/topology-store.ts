@@ -2,18 +2,20 @@ import {
   asBuiltVerdicts,
   evaluateLinks,
   inferTopology,
-  linkKey,
+  linkTierOf,
   tableFromPortCounters,
   topologyAnomalies,
   type FabricLink,
   type FabricNode,
   type FabricPort,
   type FabricSnapshot,
+  type FabricTier,
+  type LinkTier,
   type PortRef,
 } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import { createTopologyRepo } from '../db/topology-repo.ts';
-import { allLinkEnds, allNodes, linkTiers, setLinkTiers } from '../db/graph-queries.ts';
+import { allLinkEnds, allNodes, linkAndEndTiers, setLinkTiers } from '../db/graph-queries.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import type { Config } from '../config.ts';
 import type { NameBook } from '../names.ts';
@@ -77,11 +79,27 @@ export function storeTopology(
       rail: model.rails.get(n.guid) ?? model.leafRails.get(n.guid)?.rail ?? null,
     })),
   );
+  // A link's tier is that of its ends' nodes (linkTierOf), and setTiers just stored every
+  // node's: read them with the links, for the links the model was given (the scan's, or all
+  // stored ones without any), instead of a `linkKey` string and a look-up per link.
   const tierChanges: [number, string][] = [];
-  for (const l of linkTiers(db)) {
-    const tier = model.linkTiers.get(linkKey({ nodeGuid: l.ag, portNum: l.ap }, { nodeGuid: l.bg, portNum: l.bp }));
+  const byPair = new Map<string | null, Map<string | null, LinkTier>>();
+  const tierOf = (x: string | null, y: string | null): LinkTier => {
+    let m = byPair.get(x);
+    if (!m) byPair.set(x, (m = new Map()));
+    let tier = m.get(y);
+    if (tier === undefined)
+      m.set(
+        y,
+        (tier = linkTierOf((x ?? undefined) as FabricTier | undefined, (y ?? undefined) as FabricTier | undefined)),
+      );
+    return tier;
+  };
+  for (const [id, stored, ta, tb] of linkAndEndTiers(db)) {
+    if (t.links.length && !changes.seenLinks.has(id)) continue;
+    const tier = tierOf(ta, tb);
     // Only links whose tier changed: rewriting all 30k every topology scan was a second at 10k GPUs.
-    if (tier && tier !== l.tier) tierChanges.push([l.id, tier]);
+    if (tier !== stored) tierChanges.push([id, tier]);
   }
   // One statement: every link is new at a fabric's first scan (31k at 10k GPUs).
   if (tierChanges.length) setLinkTiers(db, tierChanges);

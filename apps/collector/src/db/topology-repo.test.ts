@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { FabricLink, FabricNode, FabricPort } from '@ibwatch/fabric';
+import { openDb, type Db } from './open-db.ts';
+import { createTopologyRepo } from './topology-repo.ts';
+
+const SW = '0xa000000000000001';
+const CA = '0xb000000000000001';
+const nodes: FabricNode[] = [
+  { guid: SW, type: 'switch', description: 'leaf-01', numPorts: 3 },
+  { guid: CA, type: 'ca', description: 'gpu-01 mlx5_0', numPorts: 1 },
+];
+const up = (nodeGuid: string, portNum: number, lid: number): FabricPort => ({
+  nodeGuid,
+  portNum,
+  lid,
+  state: 'Active',
+  physState: 'LinkUp',
+  widthActive: '4X',
+  speedActive: 'HDR',
+  widthEnabled: ['1X', '4X'],
+});
+const links: FabricLink[] = [{ a: { nodeGuid: SW, portNum: 1 }, b: { nodeGuid: CA, portNum: 1 } }];
+
+function stored(db: Db) {
+  return db
+    .prepare(
+      'SELECT node_guid AS g, port_num AS n, lid, state, last_seen AS seen FROM ports ORDER BY node_guid, port_num',
+    )
+    .all();
+}
+const history = (db: Db) =>
+  db.prepare('SELECT port_id AS id, at, state FROM port_state_history ORDER BY at, port_id').all();
+
+describe('topology repo ingest', () => {
+  it('writes only what changed of known ports, their state history, and the new ports', () => {
+    const db = openDb(':memory:');
+    const repo = createTopologyRepo(db);
+    const first = repo.ingest(1, 1000, nodes, [up(SW, 1, 5), up(SW, 2, 5), up(CA, 1, 7)], links, true);
+    expect(first).toMatchObject({ newNodes: 2, newPorts: 3, newLinks: 1, stateChanges: [] });
+    expect(history(db)).toHaveLength(3);
+
+    // Port 2 goes down, the HCA gets another LID (no state change), port 3 is new.
+    const down: FabricPort = { ...up(SW, 2, 5), state: 'Down', physState: 'Polling' };
+    const second = repo.ingest(2, 2000, nodes, [up(SW, 1, 5), down, up(CA, 1, 9), up(SW, 3, 5)], links, true);
+    expect(second.newPorts).toBe(1);
+    expect(second.stateChanges.map((c) => [c.from.nodeGuid, c.from.portNum, c.from.state, c.to.state])).toEqual([
+      [SW, 2, 'Active', 'Down'],
+    ]);
+    expect(stored(db)).toEqual([
+      { g: SW, n: 1, lid: 5, state: 'Active', seen: 2000 },
+      { g: SW, n: 2, lid: 5, state: 'Down', seen: 2000 },
+      { g: SW, n: 3, lid: 5, state: 'Active', seen: 2000 },
+      { g: CA, n: 1, lid: 9, state: 'Active', seen: 2000 },
+    ]);
+    expect(history(db).filter((h) => (h as { at: number }).at === 2000)).toEqual([
+      { id: second.stateChanges[0]!.portId, at: 2000, state: 'Down' },
+      { id: 4, at: 2000, state: 'Active' },
+    ]);
+
+    // A port the scan does not list keeps its last state and last-seen time.
+    repo.ingest(3, 3000, nodes, [up(SW, 1, 5), up(CA, 1, 9)], links, true);
+    expect(stored(db)).toContainEqual({ g: SW, n: 2, lid: 5, state: 'Down', seen: 2000 });
+    expect(stored(db)).toContainEqual({ g: CA, n: 1, lid: 9, state: 'Active', seen: 3000 });
+  });
+
+  it('applies a known port listed twice in order, and keeps the first listing of a new one', () => {
+    const db = openDb(':memory:');
+    const repo = createTopologyRepo(db);
+    repo.ingest(1, 1000, nodes, [up(SW, 1, 5), up(CA, 1, 7)], links, true);
+    const down: FabricPort = { ...up(SW, 1, 5), state: 'Down', physState: 'Polling' };
+    const r = repo.ingest(2, 2000, nodes, [down, up(SW, 1, 5), up(SW, 2, 6), up(SW, 2, 8), up(CA, 1, 7)], links, true);
+    // Down, then Active again: two history rows, the last listing stored.
+    expect(r.stateChanges.map((c) => c.to.state)).toEqual(['Down', 'Active']);
+    expect(stored(db)).toContainEqual({ g: SW, n: 1, lid: 5, state: 'Active', seen: 2000 });
+    expect(stored(db)).toContainEqual({ g: SW, n: 2, lid: 6, state: 'Active', seen: 2000 });
+    expect(r.newPorts).toBe(1);
+  });
+});
