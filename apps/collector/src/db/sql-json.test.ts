@@ -40,6 +40,31 @@ describe('JSON built by SQLite', () => {
     expect(json.linksJson()).toBe(JSON.stringify(expected));
   });
 
+  it('topology links: the first and the last link re-cut or left out, names in UTF-8, none left', () => {
+    const names = NameBook.fromMap([[ERROR_PORT.nodeGuid, { name: 'spine «1» ü', rack: 'Räck 7' }]]);
+    const json = createTopologyJson(ctx.db, names);
+    const q = createFabricQueries(ctx.db, names);
+    const set = ctx.db.prepare('UPDATE links SET present = ?, health = ?, reason = ? WHERE id = ?');
+    const ids = ctx.db.prepare('SELECT id FROM links ORDER BY id').pluck().all() as number[];
+    expect(json.linksJson()).toBe(JSON.stringify(q.links()));
+    set.run(1, 'errors', '12 symbol errors «ü»', ids[0]);
+    set.run(0, 'ok', null, ids[ids.length - 1]);
+    expect(json.linksJson()).toBe(JSON.stringify(q.links()));
+    set.run(1, 'degraded', 'width 4X->2X', ids[ids.length - 1]);
+    set.run(0, 'ok', null, ids[0]);
+    expect(json.linksJson()).toBe(JSON.stringify(q.links()));
+    const all = ctx.db.prepare('SELECT id, present, health, reason FROM links').all() as {
+      id: number;
+      present: number;
+      health: string;
+      reason: string | null;
+    }[];
+    ctx.db.prepare("UPDATE links SET present = 0, health = 'ok', reason = NULL").run();
+    expect(json.linksJson()).toBe('[]');
+    for (const l of all) set.run(l.present, l.health, l.reason, l.id);
+    expect(json.linksJson()).toBe(JSON.stringify(q.links()));
+  });
+
   it('counter history: the points the counters repository gives, with the same rates', () => {
     const portId = createFabricQueries(ctx.db, ctx.names).portId(ERROR_PORT.nodeGuid, ERROR_PORT.portNum)!;
     const repo = createCountersRepo(ctx.db);

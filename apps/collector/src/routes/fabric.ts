@@ -29,7 +29,7 @@ export async function fabricRoutes(app: FastifyInstance, deps: RouteDeps): Promi
   // At 10k GPUs ~11k nodes, ~31k links, 10 MB of JSON: built once, and again only when a commit
   // changed what it shows. A sweep recolours links but leaves nodes alone: their part is kept.
   const topologyCache = new ReplyCache(topologyStamp, { maxKeys: 1 });
-  const nodesJson = stamped(nodesStamp, () => JSON.stringify(q.nodes()));
+  const nodesJson = stamped(nodesStamp, () => Buffer.from(JSON.stringify(q.nodes())));
 
   app.get<{ Reply: FabricSummary }>(
     '/api/summary',
@@ -52,13 +52,16 @@ export async function fabricRoutes(app: FastifyInstance, deps: RouteDeps): Promi
         response: replySchema('GET /api/topology'),
       },
     },
-    // The text of a TopologyReply: {generatedAt, nodes, links}, the links serialised by SQLite.
+    // The bytes of a TopologyReply: {generatedAt, nodes, links}, the links serialised by SQLite.
     async (req, reply) =>
-      topologyCache.sendJson(
-        req,
-        reply,
-        '',
-        () => `{"generatedAt":${Date.now()},"nodes":${nodesJson()},"links":${topoJson.linksJson()}}`,
+      topologyCache.sendJson(req, reply, '', () =>
+        Buffer.concat([
+          Buffer.from(`{"generatedAt":${Date.now()},"nodes":`),
+          nodesJson(),
+          Buffer.from(',"links":'),
+          ...topoJson.linksPieces(),
+          Buffer.from('}'),
+        ]),
       ),
   );
 }

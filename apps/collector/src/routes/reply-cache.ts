@@ -59,8 +59,11 @@ export class ReplyCache {
     return this.getJson(key, () => JSON.stringify(build()), now);
   }
 
-  /** As `get`, for a builder that returns the JSON text itself (e.g. assembled by SQLite). */
-  getJson(key: string, buildJson: () => string, now = Date.now()): CachedReply {
+  /**
+   * As `get`, for a builder that returns the JSON itself (e.g. assembled by SQLite), as text or
+   * as UTF-8 bytes (then kept as they are, not copied).
+   */
+  getJson(key: string, buildJson: () => string | Buffer, now = Date.now()): CachedReply {
     // The stamp first: what the build reads is then at least as new as the stamp it is kept under.
     const s = this.stamp();
     if (s !== this.stamped) {
@@ -75,7 +78,8 @@ export class ReplyCache {
       this.entries.set(key, e);
       return e;
     }
-    e = entry(Buffer.from(buildJson()), now);
+    const json = buildJson();
+    e = entry(typeof json === 'string' ? Buffer.from(json) : json, now);
     this.drop(key);
     this.entries.set(key, e);
     this.bytes += e.body.length;
@@ -102,7 +106,12 @@ export class ReplyCache {
   }
 
   /** As `send`, with `getJson`'s builder. */
-  sendJson(req: FastifyRequest, reply: FastifyReply, key: string, buildJson: () => string): Promise<FastifyReply> {
+  sendJson(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    buildJson: () => string | Buffer,
+  ): Promise<FastifyReply> {
     return sendJson(req, reply, this.getJson(key, buildJson));
   }
 }

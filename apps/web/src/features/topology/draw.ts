@@ -1,14 +1,16 @@
 /**
  * Canvas 2D rendering of a layout. Edges are batched into one path per health style (four
- * strokes for 30k links), nodes and labels are culled to the viewport, labels appear only
- * when there is room. Health is told by colour AND by dash pattern / width (see LINK_STYLES,
- * also used by the legend).
+ * strokes), healthy links first and at a level of detail, problem links after them, each as it
+ * lies (edges.ts); nodes and labels are culled to the viewport, labels appear only when there
+ * is room. Health is told by colour AND by dash pattern / width (see LINK_STYLES, also used by
+ * the legend).
  */
 import type { LinkHealth, TopoNode } from '@ibwatch/fabric';
 
 type Tier = TopoNode['tier'];
 import { healthLook } from '../../lib/status.ts';
 import { fitLabel, GLYPH_PX } from './labels.ts';
+import { edgeGeometry, okSnap, projectSegments } from './edges.ts';
 import type { TopoLayout } from './layout.ts';
 import { nodeRect, toScreen, type View } from './viewport.ts';
 
@@ -79,6 +81,8 @@ export interface DrawState {
 }
 
 const HEALTHS: LinkHealth[] = ['ok', 'degraded', 'errors', 'down'];
+/** Screen coordinates of the segments of one stroke, reused from frame to frame. */
+let out = new Float32Array(0);
 
 export function drawTopology(ctx: CanvasRenderingContext2D, s: DrawState): { nodes: number; edges: number } {
   const { layout, view, width, height, palette } = s;
@@ -89,32 +93,20 @@ export function drawTopology(ctx: CanvasRenderingContext2D, s: DrawState): { nod
   let drawnEdges = 0;
   let drawnNodes = 0;
 
-  // Edges, one path per health style.
-  const M = 4;
+  // Edges, one path per health style, healthy first: a problem link is stroked over them.
+  const geom = edgeGeometry(layout);
   for (const h of HEALTHS) {
+    const xy = geom.xy[h];
+    if (out.length < xy.length) out = new Float32Array(xy.length);
+    const n = projectSegments(xy, view, width, height, out, h === 'ok' ? okSnap(geom, layout, view) : 1);
+    if (n === 0) continue;
     const st = LINK_STYLES[h];
     ctx.beginPath();
-    let any = false;
-    for (let i = 0; i < layout.edges.length; i++) {
-      const e = layout.edges[i];
-      if (e.health !== h) continue;
-      const a = layout.nodes[e.a];
-      const b = layout.nodes[e.b];
-      const [ax, ay] = toScreen(view, a.x, a.y);
-      const [bx, by] = toScreen(view, b.x, b.y);
-      if (
-        (ax < -M && bx < -M) ||
-        (ax > width + M && bx > width + M) ||
-        (ay < -M && by < -M) ||
-        (ay > height + M && by > height + M)
-      )
-        continue;
-      ctx.moveTo(ax, ay);
-      ctx.lineTo(bx, by);
-      any = true;
-      drawnEdges++;
+    for (let j = 0; j < n * 4; j += 4) {
+      ctx.moveTo(out[j], out[j + 1]);
+      ctx.lineTo(out[j + 2], out[j + 3]);
     }
-    if (!any) continue;
+    drawnEdges += n;
     ctx.globalAlpha = dimmed ? 0.18 : h === 'ok' ? 0.55 : 1;
     ctx.strokeStyle = palette.link[h];
     ctx.lineWidth = st.width;
