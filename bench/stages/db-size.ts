@@ -14,6 +14,7 @@ import { sweepIncrements } from '../../packages/parsers/bench/sweeps.ts';
 import { createContext } from '../../apps/collector/src/context.ts';
 import { createCountersRepo } from '../../apps/collector/src/db/counters-repo.ts';
 import { createScansRepo } from '../../apps/collector/src/db/scans-repo.ts';
+import { dbSplit, splitText } from '../lib/db-split.ts';
 
 const MIN = 60_000;
 const DAY = 86_400_000;
@@ -135,7 +136,7 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
   const note =
     `${count('counter_deltas')} delta rows (${rawDays} d), ${count('counter_rollups')} ` +
     `rollups, ${count('scans')} scans, ${count('raw_outputs')} raw outputs; ${rows} deltas modelled, ` +
-    `written in ${writeS.toFixed(0)} s`;
+    `written in ${writeS.toFixed(0)} s; by table and index: ${splitText(dbSplit(c.db))}`;
   const top = c.db
     .prepare('SELECT port_id AS id, COUNT(*) AS n FROM counter_rollups GROUP BY port_id ORDER BY n DESC LIMIT 1')
     .get() as { id: number; n: number };

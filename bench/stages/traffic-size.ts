@@ -18,6 +18,7 @@ import { createContext } from '../../apps/collector/src/context.ts';
 import { createTrafficRepo, type RecentRow } from '../../apps/collector/src/db/traffic-repo.ts';
 import { TrafficHour } from '../../apps/collector/src/scans/traffic-hour.ts';
 import { builtHistory } from './db-size.ts';
+import { dbSplit, splitText } from '../lib/db-split.ts';
 
 const HOUR = 3_600_000;
 
@@ -74,12 +75,13 @@ export const trafficSizeStage: Stage = async (ctx) => {
   const writeS = (performance.now() - t0) / 1000;
   const trafficBytes = vacuumed() - before;
   const rows = c.db.prepare('SELECT COUNT(*) FROM traffic_hourly').pluck().get() as number;
+  const split = splitText(dbSplit(c.db).filter((r) => r.name.startsWith('traffic_')));
   c.db.close();
   const history = await builtHistory();
   const total = trafficBytes + (history?.bytes ?? 0);
   const note =
     `traffic ${(trafficBytes / 1e9).toFixed(2)} GB (${rows} hourly chunks, ${busiest.length} ports x ${sweeps} ` +
-    `sweeps at sweep resolution; written in ${writeS.toFixed(0)} s with traffic-hour.ts/traffic-repo.ts)` +
+    `sweeps at sweep resolution; written in ${writeS.toFixed(0)} s with traffic-hour.ts/traffic-repo.ts; ${split})` +
     (history
       ? ` + the db-size stage's ${(history.bytes / 1e9).toFixed(2)} GB`
       : '; the db-size stage did not run: the rest of the database is not included');
