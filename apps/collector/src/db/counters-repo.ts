@@ -59,7 +59,9 @@ export function createCountersRepo(db: Db) {
       'excluded.at, scan_id = excluded.scan_id',
   );
   const insertDelta = db.prepare(
-    'INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id) VALUES (?, ?, ?, ?, ?, ?) ' +
+      // One row per port, counter and time (migration 0017): a port listed twice in a sweep adds up.
+      'ON CONFLICT (at, port_id, counter_id) DO UPDATE SET delta = delta + excluded.delta',
   );
   const upsertRollup = db.prepare(
     `INSERT INTO counter_rollups (port_id, counter_id, hour, delta) VALUES (?, ?, ?, ?)
