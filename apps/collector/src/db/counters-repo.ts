@@ -169,7 +169,8 @@ export function createCountersRepo(db: Db) {
     },
     /** Ports with any stored delta since `since` (for "ports over threshold"). */
     portsWithDeltasSince(since: number): number[] {
-      return db.prepare('SELECT DISTINCT port_id FROM counter_deltas WHERE at >= ?').pluck().all(since) as number[];
+      // `+port_id`: read the time range of the table (keyed by time), not all of the port index.
+      return db.prepare('SELECT DISTINCT +port_id FROM counter_deltas WHERE at >= ?').pluck().all(since) as number[];
     },
     prune(now: number, rawDays: number, rollupDays: number): { deltas: number; rollups: number } {
       const deltas = db.prepare('DELETE FROM counter_deltas WHERE at < ?').run(now - rawDays * 86_400_000).changes;
