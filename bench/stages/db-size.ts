@@ -1,8 +1,10 @@
 /**
  * Database size after 30 days of 60-s sweeps (43,200 sweeps) at the default retention
- * (per-sweep deltas 7 days, hourly rollups 365 days, raw output 3 days: one PM sweep an hour).
- * Not 43k full ingests: the sparse model's delta rows and hourly rollups are written directly
- * through the counters repo, on top of a real topology + counter_last from one scan.
+ * (per-sweep deltas 7 days, hourly rollups 365 days, raw output 3 days: one PM sweep an hour),
+ * traffic included: one file, one figure (issue 19). Not 43k full ingests: the sparse model's
+ * delta rows and hourly rollups are written directly through the counters repo, on top of a real
+ * topology + counter_last from one scan, then every cabled port's hourly traffic as the
+ * traffic-size stage writes it (`writeTraffic`).
  */
 import { statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -14,6 +16,8 @@ import { sweepIncrements } from '../../packages/parsers/bench/sweeps.ts';
 import { createContext } from '../../apps/collector/src/context.ts';
 import { createCountersRepo } from '../../apps/collector/src/db/counters-repo.ts';
 import { createScansRepo } from '../../apps/collector/src/db/scans-repo.ts';
+import { dbSplit, splitText } from '../lib/db-split.ts';
+import { writeTraffic } from './traffic-size.ts';
 
 const MIN = 60_000;
 const DAY = 86_400_000;
@@ -29,11 +33,6 @@ export interface HistoryDb {
 
 let built: Promise<HistoryDb> | null = null;
 
-/** The 30-day database if a stage of this run built it (traffic-size adds its traffic to it), else null. */
-export function builtHistory(): Promise<HistoryDb> | null {
-  return built;
-}
-
 /** The 30-day database (3 days with --quick), built once per run. */
 export function historyDb(ctx: StageCtx): Promise<HistoryDb> {
   built ??= build(ctx);
@@ -46,7 +45,7 @@ export const dbSizeStage: Stage = async (ctx) => {
   return [
     {
       stage: 'db-size',
-      what: `database after ${h.days} d of 60-s sweeps (VACUUMed)`,
+      what: `database after ${h.days} d of 60-s sweeps incl. traffic (VACUUMed)`,
       size: sizeLabel(f),
       value: h.bytes / 1e9,
       unit: 'GB',
@@ -108,9 +107,12 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
           scans.addRawOutput(scanId, 'ibqueryerrors-counters.txt', at, rawText.counters.length, gz[1]!);
         }
         const raw = at > end - rawDays * DAY;
+        // A sweep's interval is measured between two millisecond times: a whole number of seconds
+        // is the exception, and a fractional one is stored as an 8-byte REAL.
+        const intervalS = 60 + ((s * 7919) % 1000) / 1000;
         for (const [i, inc] of sweepIncrements(f, s)) {
           for (const k in inc) {
-            if (raw) repo.addDelta(ids[i]!, k, at, 60, BigInt(inc[k]!), scanId);
+            if (raw) repo.addDelta(ids[i]!, k, at, intervalS, BigInt(inc[k]!), scanId);
             else hour.set(`${ids[i]}|${k}`, (hour.get(`${ids[i]}|${k}`) ?? 0) + inc[k]!);
             rows++;
           }
@@ -128,14 +130,23 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
     })();
   }
   const writeS = (performance.now() - t0) / 1000;
+  ctx.log(`db-size: sweeps written in ${writeS.toFixed(0)} s; traffic next`);
+  const traffic = writeTraffic(c, days, end);
   c.db.pragma('wal_checkpoint(TRUNCATE)');
+  // The collector never VACUUMs: a live file keeps the pages freed by pruning and the slack of
+  // index pages split by inserts. Its size as written is said beside the VACUUMed figure.
+  const unvacuumed = statSync(c.config.dbFile).size;
   c.db.exec('VACUUM');
   const bytes = statSync(c.config.dbFile).size;
+  const split = dbSplit(c.db);
+  const trafficBytes = split.filter((r) => r.name.startsWith('traffic_')).reduce((a, r) => a + r.bytes, 0);
+  const gb = (b: number) => `${(b / 1e9).toFixed(2)} GB`;
   const count = (t: string) => c.db.prepare(`SELECT COUNT(*) FROM ${t}`).pluck().get() as number;
   const note =
+    `without traffic ${gb(bytes - trafficBytes)}, traffic ${gb(trafficBytes)}; ${gb(unvacuumed)} before VACUUM; ` +
     `${count('counter_deltas')} delta rows (${rawDays} d), ${count('counter_rollups')} ` +
     `rollups, ${count('scans')} scans, ${count('raw_outputs')} raw outputs; ${rows} deltas modelled, ` +
-    `written in ${writeS.toFixed(0)} s`;
+    `written in ${writeS.toFixed(0)} s; traffic: ${traffic.note}; by table and index: ${splitText(split)}`;
   const top = c.db
     .prepare('SELECT port_id AS id, COUNT(*) AS n FROM counter_rollups GROUP BY port_id ORDER BY n DESC LIMIT 1')
     .get() as { id: number; n: number };

@@ -1,47 +1,37 @@
 /**
- * Database size of 30 days of 60-s sweeps with traffic (issue 17: < 5 GB at 10k GPUs; issue 19:
- * also at 45k, `--gpus 45000`). Method: the traffic tables are written with the collector's own
- * code (TrafficHour sums -> packed hourly chunks -> traffic-repo) for every hour of the window and
- * every cabled port of the generated fabric, each with non-zero traffic and XmitWait (the worst
- * case: no idle port is trimmed), plus the sweep-resolution rows of the busiest ports
- * (IBWATCH_TRAFFIC_RECENT_PORTS x 2 for IBWATCH_TRAFFIC_RECENT_HOURS of sweeps), on a database
- * holding the fabric's topology. The traffic's share is the VACUUMed file's growth; the total adds
- * the rest of a 30-day database as the db-size stage measured it in the same run (without that
- * stage, the rest is left out and the note says so).
+ * Traffic's share of 30 days of 60-s sweeps (issue 17; issue 19: also at 45k, `--gpus 45000`).
+ * Method: the traffic tables are written with the collector's own code (TrafficHour sums ->
+ * packed hourly chunks -> traffic-repo) for every hour of the window and every cabled port of the
+ * generated fabric, each with non-zero traffic and XmitWait (the worst case: no idle port is
+ * trimmed), plus the sweep-resolution rows of the busiest ports (IBWATCH_TRAFFIC_RECENT_PORTS x 2
+ * for IBWATCH_TRAFFIC_RECENT_HOURS of sweeps), on a database holding the fabric's topology. The
+ * figure is the VACUUMed file's growth. The whole 30-day database, traffic included, is the
+ * db-size stage's row: it writes the same traffic (`writeTraffic`) into its own file.
  */
 import { targetFor } from '../lib/targets.ts';
 import { statSync } from 'node:fs';
 import { benchFabric, sizeLabel } from '../../packages/parsers/bench/fabric.ts';
 import { FakeFabricTools } from '../lib/fake-tools.ts';
 import { benchConfig, type Stage } from '../lib/stage.ts';
-import { createContext } from '../../apps/collector/src/context.ts';
+import { createContext, type Context } from '../../apps/collector/src/context.ts';
 import { createTrafficRepo, type RecentRow } from '../../apps/collector/src/db/traffic-repo.ts';
 import { TrafficHour } from '../../apps/collector/src/scans/traffic-hour.ts';
-import { builtHistory } from './db-size.ts';
+import { dbSplit, splitText } from '../lib/db-split.ts';
 
 const HOUR = 3_600_000;
 
-export const trafficSizeStage: Stage = async (ctx) => {
-  const f = benchFabric(ctx.big);
-  const dir = ctx.tmp('traffic-size');
-  const c = createContext(benchConfig(dir), { runner: new FakeFabricTools(f).runner() });
-  await c.scans.run('topology', 'cli');
-  const vacuumed = () => {
-    c.db.pragma('wal_checkpoint(TRUNCATE)');
-    c.db.exec('VACUUM');
-    return statSync(c.config.dbFile).size;
-  };
-  const before = vacuumed();
+/**
+ * Writes `days` of hourly traffic up to the hour of `endMs` for every cabled port of `c`'s
+ * database, and the sweep-resolution rows of the busiest ports; returns what it wrote.
+ */
+export function writeTraffic(c: Context, days: number, endMs: number): { chunks: number; note: string } {
   const ids = c.db.prepare('SELECT id FROM ports WHERE remote_guid IS NOT NULL ORDER BY id').pluck().all() as number[];
-  const maxId = ids.at(-1) ?? 0;
-  const days = ctx.quick ? 3 : 30;
   const repo = createTrafficRepo(c.db);
   const hour = new TrafficHour();
-  hour.ensure(maxId);
-  const end = Math.floor(Date.now() / HOUR) * HOUR;
+  hour.ensure(ids.at(-1) ?? 0);
+  const end = Math.floor(endMs / HOUR) * HOUR;
   const start = end - days * 24 * HOUR;
   const t0 = performance.now();
-  ctx.log(`traffic-size: ${days} d of hourly traffic for ${ids.length} ports`);
   for (let h = start; h < end; h += 24 * HOUR) {
     c.db.transaction(() => {
       for (let at = h; at < h + 24 * HOUR; at += HOUR) {
@@ -72,27 +62,45 @@ export const trafficSizeStage: Stage = async (ctx) => {
     }
   })();
   const writeS = (performance.now() - t0) / 1000;
+  const chunks = c.db.prepare('SELECT COUNT(*) FROM traffic_hourly').pluck().get() as number;
+  return {
+    chunks,
+    note:
+      `${chunks} hourly chunks of ${ids.length} ports, ${busiest.length} ports x ${sweeps} sweeps at sweep ` +
+      `resolution; written in ${writeS.toFixed(0)} s with traffic-hour.ts/traffic-repo.ts`,
+  };
+}
+
+export const trafficSizeStage: Stage = async (ctx) => {
+  const f = benchFabric(ctx.big);
+  const dir = ctx.tmp('traffic-size');
+  const c = createContext(benchConfig(dir), { runner: new FakeFabricTools(f).runner() });
+  await c.scans.run('topology', 'cli');
+  const vacuumed = () => {
+    c.db.pragma('wal_checkpoint(TRUNCATE)');
+    c.db.exec('VACUUM');
+    return statSync(c.config.dbFile).size;
+  };
+  const before = vacuumed();
+  const days = ctx.quick ? 3 : 30;
+  ctx.log(`traffic-size: ${days} d of hourly traffic`);
+  const wrote = writeTraffic(c, days, Date.now());
   const trafficBytes = vacuumed() - before;
-  const rows = c.db.prepare('SELECT COUNT(*) FROM traffic_hourly').pluck().get() as number;
+  const split = splitText(dbSplit(c.db).filter((r) => r.name.startsWith('traffic_')));
   c.db.close();
-  const history = await builtHistory();
-  const total = trafficBytes + (history?.bytes ?? 0);
   const note =
-    `traffic ${(trafficBytes / 1e9).toFixed(2)} GB (${rows} hourly chunks, ${busiest.length} ports x ${sweeps} ` +
-    `sweeps at sweep resolution; written in ${writeS.toFixed(0)} s with traffic-hour.ts/traffic-repo.ts)` +
-    (history
-      ? ` + the db-size stage's ${(history.bytes / 1e9).toFixed(2)} GB`
-      : '; the db-size stage did not run: the rest of the database is not included');
+    `traffic ${(trafficBytes / 1e9).toFixed(2)} GB (${wrote.note}; ${split}); ` +
+    'the whole database is the db-size row';
   ctx.log(`traffic-size: ${note}`);
   return [
     {
       stage: 'traffic-size',
-      what: `database after ${days} d of 60-s sweeps incl. traffic (VACUUMed)`,
+      what: `traffic alone: ${days} d of hourly traffic of every cabled port (VACUUMed growth)`,
       size: sizeLabel(f),
-      value: total / 1e9,
+      value: trafficBytes / 1e9,
       unit: 'GB',
       runs: 1,
-      // The 30-day target of the database with traffic; the 3 days of --quick get their share of it.
+      // A part of the 30-day database: held to the whole database's target (the db-size row).
       target: { op: '<', value: (targetFor('db.size-30d', ctx.big).value * days) / 30 },
       note,
     },

@@ -59,7 +59,9 @@ export function createCountersRepo(db: Db) {
       'excluded.at, scan_id = excluded.scan_id',
   );
   const insertDelta = db.prepare(
-    'INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id) VALUES (?, ?, ?, ?, ?, ?) ' +
+      // One row per port, counter and time (migration 0017): a port listed twice in a sweep adds up.
+      'ON CONFLICT (at, port_id, counter_id) DO UPDATE SET delta = delta + excluded.delta',
   );
   const upsertRollup = db.prepare(
     `INSERT INTO counter_rollups (port_id, counter_id, hour, delta) VALUES (?, ?, ?, ?)
@@ -167,7 +169,8 @@ export function createCountersRepo(db: Db) {
     },
     /** Ports with any stored delta since `since` (for "ports over threshold"). */
     portsWithDeltasSince(since: number): number[] {
-      return db.prepare('SELECT DISTINCT port_id FROM counter_deltas WHERE at >= ?').pluck().all(since) as number[];
+      // `+port_id`: read the time range of the table (keyed by time), not all of the port index.
+      return db.prepare('SELECT DISTINCT +port_id FROM counter_deltas WHERE at >= ?').pluck().all(since) as number[];
     },
     prune(now: number, rawDays: number, rollupDays: number): { deltas: number; rollups: number } {
       const deltas = db.prepare('DELETE FROM counter_deltas WHERE at < ?').run(now - rawDays * 86_400_000).changes;

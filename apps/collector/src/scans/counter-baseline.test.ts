@@ -72,7 +72,7 @@ describe('counter baseline: only changed ports are written, restarts lose and do
       db
         .prepare(
           `SELECT p.node_guid || '/' || p.port_num AS port, d.delta, d.interval_s AS s FROM counter_deltas d
-          JOIN ports p ON p.id = d.port_id ORDER BY d.rowid`,
+          JOIN ports p ON p.id = d.port_id ORDER BY d.at, d.port_id`,
         )
         .all();
 
