@@ -56,10 +56,10 @@ export {
 } from './diags/ibqueryerrors.ts';
 export {
   ibqueryerrorsTable,
-  IbqueryerrorsTableStream,
   type IbqueryerrorsTable,
   type IbqueryerrorsTableOptions,
 } from './diags/ibqueryerrors-table.ts';
+export { IbqueryerrorsTableStream } from './diags/ibqueryerrors-table-stream.ts';
 export {
   parseIblinkinfo,
   createIblinkinfoParser,

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../common/parse-error.ts';
-import { ibqueryerrorsTable, IbqueryerrorsTableStream } from './ibqueryerrors-table.ts';
+import { ibqueryerrorsTable } from './ibqueryerrors-table.ts';
+import { IbqueryerrorsTableStream } from './ibqueryerrors-table-stream.ts';
 import { VARIANTS } from './ibqueryerrors-variants.test-helper.ts';
 
 /** Every ibqueryerrors capture, and every bad input the diags parsers are tested with. */
