@@ -94,7 +94,6 @@ function withoutPortZero(t: CounterTable): CounterTable {
   if (t.portNums.indexOf(0) === -1) return t;
   let n = 0;
   for (let r = 0; r < t.rows; r++) if (t.portNums[r] !== 0) n++;
-  if (n === t.rows) return t;
   const keep = new Uint32Array(n);
   for (let r = 0, i = 0; r < t.rows; r++) if (t.portNums[r] !== 0) keep[i++] = r;
   // Plain loops, not `Uint32Array.from(keep, fn)`: with a map function V8 takes its slow

@@ -73,7 +73,7 @@ export function createToolRunner(defaults: RunOptions, maxConcurrent = 6): ToolR
       try {
         if (o.bytes) return await runBytes(tool, args, o, started, lastSize);
         return await new Promise<ToolRun>((resolveRun) => {
-          const child = execFile(
+          execFile(
             tool,
             args,
             {
@@ -82,7 +82,7 @@ export function createToolRunner(defaults: RunOptions, maxConcurrent = 6): ToolR
               maxBuffer: o.maxOutputBytes,
               env: o.env ?? process.env,
               cwd: o.cwd,
-              encoding: o.bytes ? 'buffer' : 'utf8',
+              encoding: 'utf8',
               windowsHide: true,
             },
             (err, stdout, stderr) => {
@@ -91,15 +91,11 @@ export function createToolRunner(defaults: RunOptions, maxConcurrent = 6): ToolR
                 e && typeof e.code === 'string' && e.code !== 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER' ? e.code : null;
               const truncated = e?.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER';
               const signal = e?.signal ?? null;
-              const bytes = o.bytes && Buffer.isBuffer(stdout) ? stdout : undefined;
-              let text: string | undefined = bytes ? undefined : String(stdout ?? '');
+              // A run kept as bytes went to runBytes: this one is text.
               resolveRun({
                 tool,
                 args,
-                get stdout() {
-                  return (text ??= bytes!.toString('utf8'));
-                },
-                ...(bytes ? { stdoutBytes: bytes } : {}),
+                stdout: String(stdout ?? ''),
                 stderr: String(stderr ?? ''),
                 exitCode: e ? (typeof e.code === 'number' ? e.code : null) : 0,
                 signal,
