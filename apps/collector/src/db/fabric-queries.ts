@@ -9,6 +9,7 @@ import {
 } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
 import { topologyVersion } from './topology-repo.ts';
+import { lastSeenSql } from './topology-seen.ts';
 import type { NameLookup } from './name-lookup.ts';
 
 /**
@@ -38,13 +39,18 @@ export function createFabricQueries(db: Db, names: NameLookup) {
   // The other end of the port's most recently seen link: links stay stored with present = 0
   // after a scan stops seeing them, while the port itself forgets its remote end.
   const lastLink = db.prepare(
-    `SELECT op.node_guid AS guid, op.port_num AS port, op.lid, n.description, l.last_seen AS lastSeen FROM links l
+    `SELECT op.node_guid AS guid, op.port_num AS port, op.lid, n.description,
+       ${lastSeenSql('l')} AS lastSeen FROM links l
      JOIN ports op ON op.id = CASE WHEN l.a_port_id = @id THEN l.b_port_id ELSE l.a_port_id END
      JOIN nodes n ON n.guid = op.node_guid
-     WHERE l.a_port_id = @id OR l.b_port_id = @id ORDER BY l.last_seen DESC LIMIT 1`,
+     WHERE l.a_port_id = @id OR l.b_port_id = @id ORDER BY lastSeen DESC LIMIT 1`,
   );
   const everLinked = db.prepare(`SELECT ${EVER_LINKED('@id')}`).pluck();
-  const latestSeen = () => (db.prepare('SELECT MAX(last_seen) FROM ports').pluck().get() as number | null) ?? 0;
+  const latestSeen = () =>
+    (db
+      .prepare(`SELECT MAX(${lastSeenSql('p')}) FROM ports p`)
+      .pluck()
+      .get() as number | null) ?? 0;
   const lastRemote = (id: number): PortRow['lastRemote'] => {
     const r = lastLink.get({ id }) as
       | { guid: string; port: number; lid: number | null; description: string; lastSeen: number }
@@ -134,8 +140,8 @@ export function createFabricQueries(db: Db, names: NameLookup) {
           .prepare(
             `SELECT l.c, l.ls, l.p, (SELECT group_concat(id || ' ' || health || ' ' || COALESCE(reason, ''),
             char(10)) FROM links
-                WHERE health != 'ok' OR reason IS NOT NULL) AS h FROM (SELECT COUNT(*) AS c, MAX(last_seen) AS
-                ls, SUM(present) AS p FROM links) l`,
+                WHERE health != 'ok' OR reason IS NOT NULL) AS h FROM (SELECT COUNT(*) AS c, MAX(${lastSeenSql('x')}) AS
+                ls, SUM(present) AS p FROM links x) l`,
           )
           .raw()
           .get(),
@@ -241,7 +247,7 @@ export function createFabricQueries(db: Db, names: NameLookup) {
           lid: ['p.lid'],
           state: ['p.state', 'n.description'],
           findings: ['open_findings', 'n.description'],
-          lastSeen: ['p.last_seen'],
+          lastSeen: ['seen_at'],
         } as Record<string, string[]>
       )[key] ?? ['n.description', 'p.port_num'];
       const dir = desc ? 'DESC' : 'ASC';
@@ -253,8 +259,8 @@ export function createFabricQueries(db: Db, names: NameLookup) {
         .get(args) as number;
       const rows = db
         .prepare(
-          `SELECT p.*, n.description, rn.description AS remote_desc, rp.lid AS remote_lid,
-             (SELECT COUNT(*) FROM findings f WHERE f.state != 'resolved' AND
+          `SELECT p.*, ${lastSeenSql('p')} AS seen_at, n.description, rn.description AS remote_desc,
+             rp.lid AS remote_lid, (SELECT COUNT(*) FROM findings f WHERE f.state != 'resolved' AND
              ${SUBJECT_IS_PORT("p.node_guid || '/' || p.port_num")}) AS open_findings
            FROM ports p JOIN nodes n ON n.guid = p.node_guid
            LEFT JOIN nodes rn ON rn.guid = p.remote_guid LEFT JOIN ports rp ON rp.node_guid = p.remote_guid
@@ -268,7 +274,8 @@ export function createFabricQueries(db: Db, names: NameLookup) {
     portRow(guid: string, port: number): (PortRow & { raw: PortDbRow }) | null {
       const r = db
         .prepare(
-          `SELECT p.*, n.description, rn.description AS remote_desc, rp.lid AS remote_lid, 0 AS open_findings
+          `SELECT p.*, ${lastSeenSql('p')} AS seen_at, n.description, rn.description AS remote_desc,
+             rp.lid AS remote_lid, 0 AS open_findings
            FROM ports p JOIN nodes n ON n.guid = p.node_guid
            LEFT JOIN nodes rn ON rn.guid = p.remote_guid LEFT JOIN ports rp ON rp.node_guid = p.remote_guid
            AND rp.port_num = p.remote_port
@@ -278,8 +285,8 @@ export function createFabricQueries(db: Db, names: NameLookup) {
       return r ? { ...this.toPortRow(r, latestSeen()), raw: r } : null;
     },
     /**
-     * The API row of a stored port. `latest` is the newest `last_seen` of any port: every
-     * topology scan sets `last_seen` of each port it saw, so a port behind it was not in the
+     * The API row of a stored port. `latest` is the newest last-seen time of any port: every
+     * topology scan sees again each port it lists, so a port behind it was not in the
      * latest scan (stale). Worked out for the rows of a page only, not in the query that sorts
      * all 69k ports.
      */
@@ -296,8 +303,8 @@ export function createFabricQueries(db: Db, names: NameLookup) {
         speedActive: r.speed_active as PortRow['speedActive'],
         remote: r.remote_guid ? end(r.remote_guid, r.remote_desc, r.remote_port!, r.remote_lid) : null,
         openFindings: r.open_findings,
-        lastSeen: r.last_seen,
-        stale: r.last_seen < latest,
+        lastSeen: r.seen_at,
+        stale: r.seen_at < latest,
         unused,
         lastRemote: r.remote_guid || unused ? null : lastRemote(r.id),
       };
@@ -345,7 +352,11 @@ export interface PortDbRow {
   remote_guid: string | null;
   remote_port: number | null;
   first_seen: number;
+  /** As stored: out of date while the latest scan saw the port (seen_latest = 1); see `seen_at`. */
   last_seen: number;
+  seen_latest: number;
+  /** When a topology scan last saw the port (topology-seen.ts). */
+  seen_at: number;
   description: string;
   remote_desc: string | null;
   remote_lid: number | null;

@@ -1,4 +1,5 @@
 import type { Db } from './open-db.ts';
+import { lastSeenSql } from './topology-seen.ts';
 import type { NameLookup } from './name-lookup.ts';
 
 /**
@@ -49,8 +50,8 @@ export function createTopologyJson(db: Db, names: NameLookup) {
   // links' last_seen (ports, LIDs, rates and tiers change only there).
   const shape = db
     .prepare(
-      `SELECT (SELECT COUNT(*) FROM nodes), (SELECT MAX(last_seen) FROM nodes), (SELECT COUNT(*) FROM links),
-      (SELECT MAX(last_seen) FROM links),
+      `SELECT (SELECT COUNT(*) FROM nodes), (SELECT MAX(${lastSeenSql('x')}) FROM nodes x), (SELECT COUNT(*) FROM
+      links), (SELECT MAX(${lastSeenSql('x')}) FROM links x),
             (SELECT TOTAL(LENGTH(tier)) FROM links)`,
     )
     .raw();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FabricLink, FabricNode, FabricPort } from '@ibwatch/fabric';
 import { openDb, type Db } from './open-db.ts';
-import { createTopologyRepo } from './topology-repo.ts';
+import { createTopologyRepo, topologyVersion } from './topology-repo.ts';
+import { lastSeenSql } from './topology-seen.ts';
 
 const SW = '0xa000000000000001';
 const CA = '0xb000000000000001';
@@ -24,7 +25,8 @@ const links: FabricLink[] = [{ a: { nodeGuid: SW, portNum: 1 }, b: { nodeGuid: C
 function stored(db: Db) {
   return db
     .prepare(
-      'SELECT node_guid AS g, port_num AS n, lid, state, last_seen AS seen FROM ports ORDER BY node_guid, port_num',
+      `SELECT node_guid AS g, port_num AS n, lid, state, ${lastSeenSql('p')} AS seen FROM ports p
+       ORDER BY node_guid, port_num`,
     )
     .all();
 }
@@ -74,5 +76,53 @@ describe('topology repo ingest', () => {
     expect(stored(db)).toContainEqual({ g: SW, n: 1, lid: 5, state: 'Active', seen: 2000 });
     expect(stored(db)).toContainEqual({ g: SW, n: 2, lid: 6, state: 'Active', seen: 2000 });
     expect(r.newPorts).toBe(1);
+  });
+
+  it('writes no node, port or link an unchanged re-scan sees again, and keeps last-seen times exact', () => {
+    const db = openDb(':memory:');
+    const repo = createTopologyRepo(db);
+    const ports = [up(SW, 1, 5), up(SW, 2, 5), up(CA, 1, 7)];
+    repo.ingest(1, 1000, nodes, ports, links, true);
+    const version = topologyVersion(db);
+    const changes = () => db.prepare('SELECT total_changes()').pluck().get() as number;
+    const before = changes();
+    const again = repo.ingest(2, 2000, nodes, ports, links, true);
+    // One row: the scan's time in topology_seen. Readers of the topology version keep what they built.
+    expect(changes() - before).toBe(1);
+    expect(topologyVersion(db)).toBe(version);
+    expect(again).toMatchObject({ newNodes: 0, newPorts: 0, newLinks: 0, stateChanges: [], goneLinks: [] });
+    expect(again.seenLinks.size).toBe(1);
+    const seen = (table: string) =>
+      db
+        .prepare(`SELECT ${lastSeenSql('t')} FROM ${table} t ORDER BY rowid`)
+        .pluck()
+        .all() as number[];
+    const nodeSeen = () =>
+      db
+        .prepare(`SELECT ${lastSeenSql('t')} FROM nodes t ORDER BY guid`)
+        .pluck()
+        .all() as number[];
+    expect(stored(db).map((p) => (p as { seen: number }).seen)).toEqual([2000, 2000, 2000]);
+    expect(nodeSeen()).toEqual([2000, 2000]);
+    expect(seen('links')).toEqual([2000]);
+
+    // The HCA, its port and the link are gone at 3000: they keep 2000, the rest moves on.
+    const gone = repo.ingest(3, 3000, [nodes[0]!], [up(SW, 1, 5), up(SW, 2, 5)], [], true);
+    expect(gone.goneLinks).toHaveLength(1);
+    expect(topologyVersion(db)).toBeGreaterThan(version);
+    expect(stored(db).map((p) => (p as { seen: number }).seen)).toEqual([3000, 3000, 2000]);
+    expect(nodeSeen()).toEqual([3000, 2000]);
+    expect(seen('links')).toEqual([2000]);
+    repo.ingest(4, 4000, [nodes[0]!], [up(SW, 1, 5), up(SW, 2, 5)], [], true);
+    expect(nodeSeen()).toEqual([4000, 2000]);
+    expect(seen('links')).toEqual([2000]);
+
+    // Back at 5000: seen again, the link present again.
+    const back = repo.ingest(5, 5000, nodes, ports, links, true);
+    expect(back.seenLinks.size).toBe(1);
+    expect(stored(db).map((p) => (p as { seen: number }).seen)).toEqual([5000, 5000, 5000]);
+    expect(nodeSeen()).toEqual([5000, 5000]);
+    expect(seen('links')).toEqual([5000]);
+    expect(db.prepare('SELECT present FROM links').pluck().all()).toEqual([1]);
   });
 });

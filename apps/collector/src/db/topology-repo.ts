@@ -1,6 +1,8 @@
 import { PortIndex, type FabricLink, type FabricNode, type FabricPort, type Guid, type PortRef } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
 import { BatchInsert } from './batch-insert.ts';
+import { ingestLinks } from './link-ingest.ts';
+import { latestSeenAt, setLatestSeenAt, stopSeeing } from './topology-seen.ts';
 
 /** A port `ingest` is about to insert (its id is not known yet). */
 const NEW = -1;
@@ -38,6 +40,8 @@ type StoredRow = StoredPort & {
   ws: string | null;
   se: string | null;
   ss: string | null;
+  /** 1 when the latest topology scan saw it (topology-seen.ts). */
+  seen: number;
 };
 
 /** True when `updatePort` would write back exactly what is stored (its COALESCEs included). */
@@ -83,7 +87,7 @@ export function createTopologyRepo(db: Db) {
        width_supported),
        speed_enabled = COALESCE(@speedEnabled, speed_enabled), speed_supported = COALESCE(@speedSupported,
        speed_supported),
-       remote_guid = @remoteGuid, remote_port = @remotePort, last_seen = @at WHERE id = @id`,
+       remote_guid = @remoteGuid, remote_port = @remotePort, last_seen = @at, seen_latest = 1 WHERE id = @id`,
   );
   const insertHistory = db.prepare(
     'INSERT INTO port_state_history (port_id, at, scan_id, state, phys_state, width, speed) VALUES (?, ?, ?, ' +
@@ -96,7 +100,7 @@ export function createTopologyRepo(db: Db) {
   const STORED = `SELECT id, node_guid AS nodeGuid, port_num AS portNum, lid, state, phys_state AS physState,
        width_active AS widthActive, speed_active AS speedActive, remote_guid AS remoteGuid,
        remote_port AS remotePort, first_seen AS firstSeen, port_guid AS portGuid, width_enabled AS we,
-       width_supported AS ws, speed_enabled AS se, speed_supported AS ss FROM ports`;
+       width_supported AS ws, speed_enabled AS se, speed_supported AS ss, seen_latest AS seen FROM ports`;
   const storedPort = db.prepare(`${STORED} WHERE id = ?`);
   /** Every stored port, one row at a time (the rows are garbage as soon as they are compared). */
   const storedPorts = db.prepare(STORED);
@@ -112,11 +116,63 @@ export function createTopologyRepo(db: Db) {
     return ids;
   }
 
-  // Every write to nodes or ports goes through ingest/setTiers: they bump the topology version,
-  // which readers compare instead of scanning 69k ports for a change (see topologyVersion).
+  // Every write to nodes or ports goes through ingest/setTiers: they bump the topology version
+  // when they wrote a row, which readers compare instead of scanning 69k ports for a change (see
+  // topologyVersion). An unchanged re-scan writes none, so the readers keep what they built.
   const bump = db.prepare(
     "INSERT INTO change_counters (name, n) VALUES ('topology', 1) ON CONFLICT (name) DO UPDATE SET n = n + 1",
   );
+
+  /**
+   * Upserts the scan's nodes that are new or differ from the stored row, or that the latest scan
+   * did not see; the nodes it saw and this one lacks keep `previousAt`. True when it wrote.
+   */
+  function ingestNodes(at: number, previousAt: number | null, nodes: FabricNode[], changes: TopologyChanges) {
+    const stored = new Map<string, [string, string, number, number | null, number]>();
+    for (const r of db
+      .prepare('SELECT guid, type, description, num_ports, lid, seen_latest FROM nodes')
+      .raw()
+      .iterate() as Iterable<[string, string, string, number, number | null, number]>)
+      stored.set(r[0], [r[1], r[2], r[3], r[4], r[5]]);
+    const listed = new Set<string>();
+    // A node listed twice is upserted every time, in order, as it always was.
+    let twice = false;
+    for (const n of nodes) {
+      if (listed.has(n.guid)) twice = true;
+      listed.add(n.guid);
+    }
+    const upsert = new BatchInsert(
+      db,
+      'INSERT INTO nodes (guid, type, description, num_ports, lid, first_seen, last_seen, seen_latest)',
+      8,
+      `ON CONFLICT (guid) DO UPDATE SET type = excluded.type, description = excluded.description,
+         num_ports = excluded.num_ports, lid = COALESCE(excluded.lid, nodes.lid), last_seen = excluded.last_seen,
+         seen_latest = 1`,
+    );
+    let written = 0;
+    for (const n of nodes) {
+      const old = stored.get(n.guid);
+      if (old === undefined) changes.newNodes++;
+      else if (
+        !twice &&
+        old[4] === 1 &&
+        old[0] === n.type &&
+        old[1] === n.description &&
+        old[2] === n.numPorts &&
+        (n.lid ?? old[3]) === old[3]
+      )
+        continue;
+      upsert.add(n.guid, n.type, n.description, n.numPorts, n.lid ?? null, at, at, 1);
+      written++;
+    }
+    upsert.flush();
+    const unseen: string[] = [];
+    if (previousAt !== null) {
+      for (const [guid, old] of stored) if (old[4] === 1 && !listed.has(guid)) unseen.push(guid);
+      stopSeeing(db, 'nodes', 'guid', unseen, previousAt);
+    }
+    return written > 0 || unseen.length > 0;
+  }
   return {
     /**
      * Stores one topology observation. Must run inside the scan's transaction. Ports not in
@@ -130,29 +186,18 @@ export function createTopologyRepo(db: Db) {
       links: FabricLink[],
       complete: boolean,
     ): TopologyChanges {
-      bump.run();
-      const seen = new Set<number>();
+      // The latest scan's time: what rows it saw and this one does not keep as their last-seen.
+      const previousAt = latestSeenAt(db);
+      let wrote = false;
       const changes: TopologyChanges = {
         newNodes: 0,
         newPorts: 0,
         stateChanges: [],
         newLinks: 0,
         goneLinks: [],
-        seenLinks: seen,
+        seenLinks: new Set(),
       };
-      const knownNodes = new Set(db.prepare('SELECT guid FROM nodes').pluck().all() as string[]);
-      const upsertNodes = new BatchInsert(
-        db,
-        'INSERT INTO nodes (guid, type, description, num_ports, lid, first_seen, last_seen)',
-        7,
-        `ON CONFLICT (guid) DO UPDATE SET type = excluded.type, description = excluded.description,
-           num_ports = excluded.num_ports, lid = COALESCE(excluded.lid, nodes.lid), last_seen = excluded.last_seen`,
-      );
-      for (const n of nodes) {
-        if (!knownNodes.has(n.guid)) changes.newNodes++;
-        upsertNodes.add(n.guid, n.type, n.description, n.numPorts, n.lid ?? null, at, at);
-      }
-      upsertNodes.flush();
+      wrote = ingestNodes(at, previousAt, nodes, changes) || wrote;
       const remoteOf = new PortIndex<PortRef>();
       for (const l of links) {
         remoteOf.set(l.a.nodeGuid, l.a.portNum, l.b);
@@ -168,8 +213,8 @@ export function createTopologyRepo(db: Db) {
         db,
         `INSERT INTO ports (node_guid, port_num, port_guid, lid, state, phys_state, width_active, speed_active,
         width_enabled, width_supported, speed_enabled, speed_supported, remote_guid, remote_port, first_seen,
-        last_seen)`,
-        16,
+        last_seen, seen_latest)`,
+        17,
       );
       const rowOf = (p: FabricPort) => {
         const remote = remoteOf.get(p.nodeGuid, p.portNum);
@@ -209,15 +254,21 @@ export function createTopologyRepo(db: Db) {
           row.remotePort,
           at,
           at,
+          1,
         );
         changes.newPorts++;
       };
+      let restored = 0;
       /** Writes what changed of a stored port the scan saw again. */
       const restore = (id: number, p: FabricPort, row: ReturnType<typeof rowOf>, old: StoredRow) => {
-        // A port exactly as stored only needs its last-seen time (one statement for all of them
-        // below): updating all 69k ports of a 10k-GPU fabric was most of a topology scan.
-        if (sameAsStored(row, old)) unchanged.push(id);
-        else updatePort.run(Object.assign({}, row, { id })); // not a spread: on Node 20 that is a hidden class per port
+        // A port exactly as stored and seen by the latest scan needs no write at all; one the
+        // latest scan did not see only its flag and last-seen time (one statement for all).
+        if (sameAsStored(row, old)) {
+          if (old.seen !== 1) unchanged.push(id);
+        } else {
+          updatePort.run(Object.assign({}, row, { id })); // not a spread: on Node 20 that is a hidden class per port
+          restored++;
+        }
         if (
           old.state !== row.state ||
           old.physState !== row.physState ||
@@ -233,6 +284,8 @@ export function createTopologyRepo(db: Db) {
       // 45k GPUs) cost more than the comparison. A port listed twice keeps the per-port path
       // below, which applies its listings in order.
       const listed = new PortIndex<FabricPort>();
+      // Stored ports the latest scan saw and this one does not list.
+      const unseen: number[] = [];
       let twice = false;
       for (const p of ports) {
         if (listed.get(p.nodeGuid, p.portNum) === undefined) listed.set(p.nodeGuid, p.portNum, p);
@@ -244,10 +297,13 @@ export function createTopologyRepo(db: Db) {
         for (const old of storedPorts.iterate() as Iterable<StoredRow>) {
           ids.set(old.nodeGuid, old.portNum, old.id);
           const p = listed.get(old.nodeGuid, old.portNum);
-          if (p === undefined) continue;
+          if (p === undefined) {
+            if (old.seen === 1) unseen.push(old.id);
+            continue;
+          }
           const row = rowOf(p);
-          if (sameAsStored(row, old)) unchanged.push(old.id);
-          else again.push([old.id, p, row, old]);
+          if (!sameAsStored(row, old)) again.push([old.id, p, row, old]);
+          else if (old.seen !== 1) unchanged.push(old.id);
         }
         for (const [id, p, row, old] of again) restore(id, p, row, old);
         for (const p of ports) {
@@ -267,13 +323,21 @@ export function createTopologyRepo(db: Db) {
           }
           restore(id, p, rowOf(p), storedPort.get(id) as StoredRow);
         }
+        for (const [id, guid, port] of db
+          .prepare('SELECT id, node_guid, port_num FROM ports WHERE seen_latest = 1')
+          .raw()
+          .iterate() as Iterable<[number, Guid, number]>) {
+          if (listed.get(guid, port) === undefined) unseen.push(id);
+        }
       }
       if (unchanged.length)
-        db.prepare('UPDATE ports SET last_seen = ? WHERE id IN (SELECT value FROM json_each(?))').run(
+        db.prepare('UPDATE ports SET last_seen = ?, seen_latest = 1 WHERE id IN (SELECT value FROM json_each(?))').run(
           at,
           JSON.stringify(unchanged),
         );
+      if (previousAt !== null) stopSeeing(db, 'ports', 'id', unseen, previousAt);
       newPorts.flush();
+      wrote ||= unchanged.length > 0 || unseen.length > 0 || changes.newPorts > 0 || changes.stateChanges.length > 0;
       if (changes.newPorts > 0) {
         db.prepare(`INSERT INTO port_state_history (port_id, at, scan_id, state, phys_state, width, speed)
           SELECT id, ?, ?, state, phys_state, width_active, speed_active FROM ports WHERE id >= ?`).run(
@@ -288,39 +352,15 @@ export function createTopologyRepo(db: Db) {
           ids.set(guid, port, id);
         }
       }
-      const upsertLinks = new BatchInsert(
-        db,
-        'INSERT INTO links (a_port_id, b_port_id, present, first_seen, last_seen)',
-        5,
-        'ON CONFLICT (a_port_id, b_port_id) DO UPDATE SET present = 1, last_seen = excluded.last_seen ' +
-          'RETURNING id, first_seen',
-        (rows) => {
-          for (const r of rows as { id: number; first_seen: number }[]) {
-            if (r.first_seen === at) changes.newLinks++;
-            seen.add(r.id);
-          }
-        },
-      );
-      for (const l of links) {
-        const a = ids.get(l.a.nodeGuid, l.a.portNum);
-        const b = ids.get(l.b.nodeGuid, l.b.portNum);
-        if (a === undefined || b === undefined) continue;
-        upsertLinks.add(Math.min(a, b), Math.max(a, b), 1, at, at);
-      }
-      upsertLinks.flush();
-      if (complete) {
-        const present = db.prepare(
-          'SELECT id, a_port_id AS aPortId, b_port_id AS bPortId FROM links WHERE present = 1',
-        );
-        for (const l of present.iterate() as Iterable<TopologyChanges['goneLinks'][number]>)
-          if (!seen.has(l.id)) changes.goneLinks.push(l);
-        const markGone = db.prepare('UPDATE links SET present = 0 WHERE id = ?');
-        for (const l of changes.goneLinks) markGone.run(l.id);
-      }
+      const l = ingestLinks(db, at, previousAt, links, ids, complete);
+      changes.newLinks = l.newLinks;
+      changes.goneLinks = l.goneLinks;
+      changes.seenLinks = l.seenLinks;
+      setLatestSeenAt(db, at);
+      if (wrote || restored > 0 || l.wrote) bump.run();
       return changes;
     },
     setTiers(tiers: { guid: Guid; tier: string | null; rail: number | null }[]): void {
-      bump.run();
       const now = new Map(
         (
           db.prepare('SELECT guid, tier, rail FROM nodes').all() as {
@@ -337,6 +377,7 @@ export function createTopologyRepo(db: Db) {
       }
       // One statement for all (every node changes at a fabric's first scan: 11k at 10k GPUs).
       if (changed.length) {
+        bump.run();
         db.prepare(
           'UPDATE nodes SET tier = j.value ->> 1, rail = j.value ->> 2 FROM json_each(?) AS j WHERE nodes.guid ' +
             '= j.value ->> 0',

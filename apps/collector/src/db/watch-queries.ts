@@ -1,5 +1,6 @@
 /** What the early-warning watch list (analysis/watch.ts) reads: sweeps, error deltas, ports, findings. */
 import type { Db } from './open-db.ts';
+import { lastSeenSql } from './topology-seen.ts';
 
 /** Scans that store counter deltas (PM sweeps, ibdiagnet runs and imports) that ended after `from`. */
 export function sweepsSince(db: Db, from: number): { id: number; at: number }[] {
@@ -51,7 +52,7 @@ export function portWithPeer(db: Db, portId: number): WatchedPort | undefined {
        LEFT JOIN links l ON l.a_port_id = p.id OR l.b_port_id = p.id
        LEFT JOIN ports q ON q.id = CASE WHEN l.a_port_id = p.id THEN l.b_port_id ELSE l.a_port_id END
        LEFT JOIN nodes rd ON rd.guid = q.node_guid
-       WHERE p.id = ? ORDER BY l.present DESC, l.last_seen DESC LIMIT 1`,
+       WHERE p.id = ? ORDER BY l.present DESC, ${lastSeenSql('l')} DESC LIMIT 1`,
     )
     .get(portId) as WatchedPort | undefined;
 }

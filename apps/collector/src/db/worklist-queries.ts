@@ -1,5 +1,6 @@
 /** What the reseat worklist (analysis/worklist.ts) reads besides the findings repository. */
 import type { Db } from './open-db.ts';
+import { lastSeenSql } from './topology-seen.ts';
 
 /**
  * Every stored link's ends with their LIDs, and what its blast radius needs (analysis/impact.ts):
@@ -96,10 +97,10 @@ export function worklistFabricStamp(db: Db): string {
     db
       .prepare(
         `SELECT (SELECT COUNT(*) FROM links) AS lc, (SELECT MAX(id) FROM links) AS li,
-              (SELECT MAX(last_seen) FROM links) AS ll,
+              (SELECT MAX(${lastSeenSql('x')}) FROM links x) AS ll,
               (SELECT COUNT(*) FROM ports) AS pc, (SELECT MAX(id) FROM ports) AS pi,
-              (SELECT MAX(last_seen) FROM ports) AS pl,
-              (SELECT COUNT(*) FROM nodes) AS nc, (SELECT MAX(last_seen) FROM nodes) AS nl,
+              (SELECT MAX(${lastSeenSql('x')}) FROM ports x) AS pl,
+              (SELECT COUNT(*) FROM nodes) AS nc, (SELECT MAX(${lastSeenSql('x')}) FROM nodes x) AS nl,
               (SELECT COUNT(*) FROM cables) AS cc, (SELECT MAX(updated_at) FROM cables) AS cu`,
       )
       .raw()

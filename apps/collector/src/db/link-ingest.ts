@@ -1,0 +1,102 @@
+import type { FabricLink, PortIndex } from '@ibwatch/fabric';
+import type { Db } from './open-db.ts';
+import { BatchInsert } from './batch-insert.ts';
+import { stopSeeing } from './topology-seen.ts';
+
+/** What a scan's links changed (see TopologyChanges). */
+export interface LinkChanges {
+  newLinks: number;
+  goneLinks: { id: number; aPortId: number; bPortId: number }[];
+  seenLinks: Set<number>;
+  /** True when any link row was written. */
+  wrote: boolean;
+}
+
+/** A stored link: id, present, seen by the latest scan (0/1), first seen; -1 for one inserted by this scan. */
+type Stored = [id: number, present: number, seen: number, firstSeen: number];
+
+/**
+ * Stores the links a scan saw, by their ends' port row ids (`ids`). A link stored, present and
+ * seen by the latest scan is not written again: an unchanged re-scan of 136k links (45k GPUs)
+ * writes none. New links are inserted, links seen again after a gap marked present and seen;
+ * with `complete`, present links the scan lacks are marked gone. Links the latest scan saw and
+ * this one does not keep `previousAt` as their last-seen time (topology-seen.ts).
+ */
+export function ingestLinks(
+  db: Db,
+  at: number,
+  previousAt: number | null,
+  links: FabricLink[],
+  ids: PortIndex<number>,
+  complete: boolean,
+): LinkChanges {
+  const seen = new Set<number>();
+  const out: LinkChanges = { newLinks: 0, goneLinks: [], seenLinks: seen, wrote: false };
+  // By the ends' row ids, as one number while they fit (a string per link otherwise).
+  const rows = db
+    .prepare('SELECT id, a_port_id, b_port_id, present, seen_latest, first_seen FROM links')
+    .raw()
+    .all() as [number, number, number, number, number, number][];
+  const maxId = (db.prepare('SELECT COALESCE(MAX(id), 0) FROM ports').pluck().get() as number) + 1;
+  const small = maxId < 2 ** 21;
+  const key = (a: number, b: number): number | string => (small ? a * 2 ** 32 + b : `${a},${b}`);
+  const stored = new Map<number | string, Stored>();
+  const ends = new Map<number, [number, number]>();
+  for (const [id, a, b, present, s, firstSeen] of rows) {
+    stored.set(key(a, b), [id, present, s, firstSeen]);
+    if (present === 1) ends.set(id, [a, b]);
+  }
+
+  const insert = new BatchInsert(
+    db,
+    'INSERT INTO links (a_port_id, b_port_id, present, first_seen, last_seen, seen_latest)',
+    6,
+    'ON CONFLICT (a_port_id, b_port_id) DO UPDATE SET present = 1, last_seen = excluded.last_seen, seen_latest = 1 ' +
+      'RETURNING id',
+    (rs) => {
+      for (const r of rs as { id: number }[]) seen.add(r.id);
+    },
+  );
+  const again: number[] = [];
+  for (const l of links) {
+    const x = ids.get(l.a.nodeGuid, l.a.portNum);
+    const y = ids.get(l.b.nodeGuid, l.b.portNum);
+    if (x === undefined || y === undefined) continue;
+    const a = Math.min(x, y);
+    const b = Math.max(x, y);
+    const k = key(a, b);
+    const s = stored.get(k);
+    if (s === undefined) {
+      // New: first seen now (a second listing of it below counts again, as the upsert did).
+      stored.set(k, [-1, 1, 1, at]);
+      insert.add(a, b, 1, at, at, 1);
+      out.newLinks++;
+      continue;
+    }
+    if (s[3] === at) out.newLinks++;
+    if (s[0] === -1) continue;
+    seen.add(s[0]);
+    if (s[1] !== 1 || s[2] !== 1) {
+      again.push(s[0]);
+      s[1] = 1;
+      s[2] = 1;
+    }
+  }
+  insert.flush();
+  if (again.length)
+    db.prepare(
+      'UPDATE links SET present = 1, last_seen = ?, seen_latest = 1 WHERE id IN (SELECT value FROM json_each(?))',
+    ).run(at, JSON.stringify(again));
+  if (complete) {
+    for (const [id, [a, b]] of ends) if (!seen.has(id)) out.goneLinks.push({ id, aPortId: a, bPortId: b });
+    const markGone = db.prepare('UPDATE links SET present = 0 WHERE id = ?');
+    for (const l of out.goneLinks) markGone.run(l.id);
+  }
+  const unseen: number[] = [];
+  if (previousAt !== null) {
+    for (const r of rows) if (r[4] === 1 && !seen.has(r[0])) unseen.push(r[0]);
+    stopSeeing(db, 'links', 'id', unseen, previousAt);
+  }
+  out.wrote = out.newLinks > 0 || again.length > 0 || out.goneLinks.length > 0 || unseen.length > 0;
+  return out;
+}
