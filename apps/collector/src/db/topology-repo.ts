@@ -2,7 +2,8 @@ import { PortIndex, type FabricLink, type FabricNode, type FabricPort, type Guid
 import type { Db } from './open-db.ts';
 import { BatchInsert } from './batch-insert.ts';
 import { ingestLinks } from './link-ingest.ts';
-import { latestSeenAt, setLatestSeenAt, stopSeeing } from './topology-seen.ts';
+import { ingestNodes } from './node-ingest.ts';
+import { inputFingerprint, latestSeen, setLatestSeen, shapeOf, stopSeeing, unchangedSince } from './topology-seen.ts';
 
 /** A port `ingest` is about to insert (its id is not known yet). */
 const NEW = -1;
@@ -29,6 +30,8 @@ export interface TopologyChanges {
   goneLinks: { id: number; aPortId: number; bPortId: number }[];
   /** Row ids of the stored links the scan listed. */
   seenLinks: Set<number>;
+  /** True when a node, port or link row was written (false: the stored topology is as it was). */
+  wrote: boolean;
 }
 
 const list = (v: string[] | undefined) => (v && v.length ? v.join(',') : null);
@@ -123,56 +126,6 @@ export function createTopologyRepo(db: Db) {
     "INSERT INTO change_counters (name, n) VALUES ('topology', 1) ON CONFLICT (name) DO UPDATE SET n = n + 1",
   );
 
-  /**
-   * Upserts the scan's nodes that are new or differ from the stored row, or that the latest scan
-   * did not see; the nodes it saw and this one lacks keep `previousAt`. True when it wrote.
-   */
-  function ingestNodes(at: number, previousAt: number | null, nodes: FabricNode[], changes: TopologyChanges) {
-    const stored = new Map<string, [string, string, number, number | null, number]>();
-    for (const r of db
-      .prepare('SELECT guid, type, description, num_ports, lid, seen_latest FROM nodes')
-      .raw()
-      .iterate() as Iterable<[string, string, string, number, number | null, number]>)
-      stored.set(r[0], [r[1], r[2], r[3], r[4], r[5]]);
-    const listed = new Set<string>();
-    // A node listed twice is upserted every time, in order, as it always was.
-    let twice = false;
-    for (const n of nodes) {
-      if (listed.has(n.guid)) twice = true;
-      listed.add(n.guid);
-    }
-    const upsert = new BatchInsert(
-      db,
-      'INSERT INTO nodes (guid, type, description, num_ports, lid, first_seen, last_seen, seen_latest)',
-      8,
-      `ON CONFLICT (guid) DO UPDATE SET type = excluded.type, description = excluded.description,
-         num_ports = excluded.num_ports, lid = COALESCE(excluded.lid, nodes.lid), last_seen = excluded.last_seen,
-         seen_latest = 1`,
-    );
-    let written = 0;
-    for (const n of nodes) {
-      const old = stored.get(n.guid);
-      if (old === undefined) changes.newNodes++;
-      else if (
-        !twice &&
-        old[4] === 1 &&
-        old[0] === n.type &&
-        old[1] === n.description &&
-        old[2] === n.numPorts &&
-        (n.lid ?? old[3]) === old[3]
-      )
-        continue;
-      upsert.add(n.guid, n.type, n.description, n.numPorts, n.lid ?? null, at, at, 1);
-      written++;
-    }
-    upsert.flush();
-    const unseen: string[] = [];
-    if (previousAt !== null) {
-      for (const [guid, old] of stored) if (old[4] === 1 && !listed.has(guid)) unseen.push(guid);
-      stopSeeing(db, 'nodes', 'guid', unseen, previousAt);
-    }
-    return written > 0 || unseen.length > 0;
-  }
   return {
     /**
      * Stores one topology observation. Must run inside the scan's transaction. Ports not in
@@ -187,8 +140,8 @@ export function createTopologyRepo(db: Db) {
       complete: boolean,
     ): TopologyChanges {
       // The latest scan's time: what rows it saw and this one does not keep as their last-seen.
-      const previousAt = latestSeenAt(db);
-      let wrote = false;
+      const last = latestSeen(db);
+      const previousAt = last?.at ?? null;
       const changes: TopologyChanges = {
         newNodes: 0,
         newPorts: 0,
@@ -196,8 +149,19 @@ export function createTopologyRepo(db: Db) {
         newLinks: 0,
         goneLinks: [],
         seenLinks: new Set(),
+        wrote: false,
       };
-      wrote = ingestNodes(at, previousAt, nodes, changes) || wrote;
+      // The same scan output as the latest one, into the rows it left: nothing to compare or
+      // write (reading 293k stored ports to find that out was most of an hourly 45k import).
+      const input = inputFingerprint(nodes, ports, links, complete);
+      if (last && unchangedSince(db, last, input, at)) {
+        changes.seenLinks = new Set(db.prepare('SELECT id FROM links WHERE seen_latest = 1').pluck().all() as number[]);
+        setLatestSeen(db, at, input, last.shape);
+        return changes;
+      }
+      const n = ingestNodes(db, at, previousAt, nodes);
+      changes.newNodes = n.newNodes;
+      let wrote = n.wrote;
       const remoteOf = new PortIndex<PortRef>();
       for (const l of links) {
         remoteOf.set(l.a.nodeGuid, l.a.portNum, l.b);
@@ -356,11 +320,14 @@ export function createTopologyRepo(db: Db) {
       changes.newLinks = l.newLinks;
       changes.goneLinks = l.goneLinks;
       changes.seenLinks = l.seenLinks;
-      setLatestSeenAt(db, at);
-      if (wrote || restored > 0 || l.wrote) bump.run();
+      changes.wrote = wrote || restored > 0 || l.wrote;
+      if (changes.wrote) bump.run();
+      // A node or port listed twice is applied listing by listing: such a scan is never skipped.
+      setLatestSeen(db, at, n.twice || twice ? null : input, shapeOf(db));
       return changes;
     },
-    setTiers(tiers: { guid: Guid; tier: string | null; rail: number | null }[]): void {
+    /** Stores the nodes' tiers and rails; returns how many nodes changed. */
+    setTiers(tiers: { guid: Guid; tier: string | null; rail: number | null }[]): number {
       const now = new Map(
         (
           db.prepare('SELECT guid, tier, rail FROM nodes').all() as {
@@ -383,6 +350,7 @@ export function createTopologyRepo(db: Db) {
             '= j.value ->> 0',
         ).run(JSON.stringify(changed));
       }
+      return changed.length;
     },
     setLinkHealth(rows: { id: number; tier: string | null; health: string; reason: string | null }[]): void {
       const st = db.prepare('UPDATE links SET tier = ?, health = ?, reason = ? WHERE id = ?');

@@ -72,7 +72,7 @@ export function storeTopology(
 
   const nodes = allNodes(db);
   const model = inferTopology({ nodes, links: t.links.length ? t.links : before.links });
-  repo.setTiers(
+  const tiersChanged = repo.setTiers(
     nodes.map((n) => ({
       guid: n.guid,
       tier: model.tiers.get(n.guid) ?? null,
@@ -95,12 +95,15 @@ export function storeTopology(
       );
     return tier;
   };
-  for (const [id, stored, ta, tb] of linkAndEndTiers(db)) {
-    if (t.links.length && !changes.seenLinks.has(id)) continue;
-    const tier = tierOf(ta, tb);
-    // Only links whose tier changed: rewriting all 30k every topology scan was a second at 10k GPUs.
-    if (tier !== stored) tierChanges.push([id, tier]);
-  }
+  // When no link was written and no node's tier changed, the links judged are the ones the
+  // latest scan judged, against the same tiers: theirs are stored already.
+  if (changes.wrote || tiersChanged > 0)
+    for (const [id, stored, ta, tb] of linkAndEndTiers(db)) {
+      if (t.links.length && !changes.seenLinks.has(id)) continue;
+      const tier = tierOf(ta, tb);
+      // Only links whose tier changed: rewriting all 30k every topology scan was a second at 10k GPUs.
+      if (tier !== stored) tierChanges.push([id, tier]);
+    }
   // One statement: every link is new at a fabric's first scan (31k at 10k GPUs).
   if (tierChanges.length) setLinkTiers(db, tierChanges);
 

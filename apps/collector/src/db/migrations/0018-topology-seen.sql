@@ -10,7 +10,12 @@
 ALTER TABLE nodes ADD COLUMN seen_latest INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE ports ADD COLUMN seen_latest INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE links ADD COLUMN seen_latest INTEGER NOT NULL DEFAULT 0;
+-- `input` is a hash of the latest scan's nodes, ports and links and `shape` the row counts it
+-- left: a scan with the same input into the same rows skips the comparison (topology-seen.ts).
+-- A migration that rewrites these tables' rows must set `input` to NULL.
 CREATE TABLE topology_seen (
-  id INTEGER PRIMARY KEY CHECK (id = 1),
-  at INTEGER NOT NULL
+  id    INTEGER PRIMARY KEY CHECK (id = 1),
+  at    INTEGER NOT NULL,
+  input TEXT,
+  shape TEXT NOT NULL
 );
