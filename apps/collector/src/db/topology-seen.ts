@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FabricLink, FabricNode, FabricPort } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
 
@@ -56,50 +55,100 @@ export function unchangedSince(db: Db, last: LatestSeen, input: string, at: numb
   return firstSeen === null || at > firstSeen;
 }
 
-const list = (v: readonly string[] | undefined) => (v && v.length ? v.join(',') : null);
-
 /**
- * A hash of everything ingest stores of a scan's nodes, ports and links, in the scan's order
- * (JSON per row: no two inputs share a text).
+ * Two 32-bit multiply-xor lanes over every value, seeded per process: a 64-bit hash of a scan's
+ * input in ~0.1 s at 45k GPUs (JSON and SHA-256 took ~1.5 s, more than comparing saved). The
+ * seed is random and never stored, so node descriptions cannot be chosen to collide with the
+ * latest input; after a restart the first scan is compared in full.
  */
+class InputHash {
+  private a: number;
+  private b: number;
+  constructor(seed: Uint32Array) {
+    this.a = seed[0]! | 0;
+    this.b = seed[1]! | 0;
+  }
+  /** A string, then its length past the last char code: no two sequences of values share a text. */
+  str(s: string): void {
+    let a = this.a;
+    let b = this.b;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+      b ^= b >>> 15;
+    }
+    this.a = Math.imul(a ^ (s.length + 0x10000), 0x01000193);
+    this.b = Math.imul(b ^ (s.length + 0x10000), 0x5bd1e995);
+  }
+  /** A value ingest stores: strings as they are, numbers as text, absent as its own mark. */
+  value(v: string | number | null | undefined): void {
+    if (v === undefined || v === null) {
+      this.a = Math.imul(this.a ^ 0x20000, 0x01000193);
+      this.b = Math.imul(this.b ^ 0x20000, 0x5bd1e995);
+    } else if (typeof v === 'number') {
+      this.a = Math.imul(this.a ^ 0x30000, 0x01000193);
+      if ((v | 0) === v) {
+        this.a = Math.imul(this.a ^ v, 0x01000193);
+        this.b = Math.imul(this.b ^ v, 0x5bd1e995);
+      } else this.str(String(v));
+    } else this.str(v);
+  }
+  /** A list as ingest stores it (joined, empty as absent), without joining it. */
+  list(v: readonly string[] | undefined): void {
+    if (v === undefined || v.length === 0) return this.value(null);
+    this.a = Math.imul(this.a ^ (0x40000 + v.length), 0x01000193);
+    for (const s of v) this.str(s);
+  }
+  digest(): string {
+    return `${(this.a >>> 0).toString(16)}.${(this.b >>> 0).toString(16)}`;
+  }
+}
+
+const SEED = crypto.getRandomValues(new Uint32Array(2));
+/** Which process's seed a stored fingerprint was made with. */
+const SEED_TAG = crypto.getRandomValues(new Uint32Array(2)).join('.');
+
+/** A fingerprint of everything ingest stores of a scan's nodes, ports and links, in the scan's order. */
 export function inputFingerprint(
   nodes: readonly FabricNode[],
   ports: readonly FabricPort[],
   links: readonly FabricLink[],
   complete: boolean,
 ): string {
-  const h = createHash('sha256');
-  let buf = complete ? 'complete\n' : 'partial\n';
-  const put = (s: string) => {
-    buf += s;
-    if (buf.length > 65_536) {
-      h.update(buf);
-      buf = '';
-    }
-  };
-  for (const n of nodes) put(JSON.stringify([n.guid, n.type, n.description, n.numPorts, n.lid ?? null]));
-  put('\n');
-  for (const p of ports)
-    put(
-      JSON.stringify([
-        p.nodeGuid,
-        p.portNum,
-        p.portGuid ?? null,
-        p.lid ?? null,
-        p.state ?? null,
-        p.physState ?? null,
-        p.widthActive ?? null,
-        p.speedActive ?? null,
-        list(p.widthEnabled),
-        list(p.widthSupported),
-        list(p.speedEnabled),
-        list(p.speedSupported),
-      ]),
-    );
-  put('\n');
-  for (const l of links) put(JSON.stringify([l.a.nodeGuid, l.a.portNum, l.b.nodeGuid, l.b.portNum]));
-  h.update(buf);
-  return h.digest('base64');
+  const h = new InputHash(SEED);
+  h.value(complete ? 1 : 0);
+  h.value(nodes.length);
+  for (const n of nodes) {
+    h.value(n.guid);
+    h.value(n.type);
+    h.value(n.description);
+    h.value(n.numPorts);
+    h.value(n.lid);
+  }
+  h.value(ports.length);
+  for (const p of ports) {
+    h.value(p.nodeGuid);
+    h.value(p.portNum);
+    h.value(p.portGuid);
+    h.value(p.lid);
+    h.value(p.state);
+    h.value(p.physState);
+    h.value(p.widthActive);
+    h.value(p.speedActive);
+    h.list(p.widthEnabled);
+    h.list(p.widthSupported);
+    h.list(p.speedEnabled);
+    h.list(p.speedSupported);
+  }
+  h.value(links.length);
+  for (const l of links) {
+    h.value(l.a.nodeGuid);
+    h.value(l.a.portNum);
+    h.value(l.b.nodeGuid);
+    h.value(l.b.portNum);
+  }
+  return `${SEED_TAG}:${h.digest()}`;
 }
 
 /**
