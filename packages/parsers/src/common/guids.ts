@@ -144,9 +144,10 @@ export class GuidTable {
       if (this.hi[i] === hi && this.lo[i] === lo) return name;
       i = (i + 1) & mask;
     }
-    // Built from two short pieces: V8 copies substrings under 13 chars, so the canonical
-    // string shares nothing with the line (a slice of it would keep its whole chunk alive).
-    const canonical = '0x' + hex8(hi) + hex8(lo);
+    // Made from its characters: the string shares nothing with the line (a slice of it would
+    // keep its whole chunk alive), and it is one flat string, where `'0x' + a + b` of 18
+    // characters was a cons string of three objects until first hashed (100k GUIDs at 45k GPUs).
+    const canonical = guidString(hi, lo);
     this.hi[i] = hi;
     this.lo[i] = lo;
     this.names[i] = canonical;
@@ -182,8 +183,33 @@ const PAIR = Int16Array.from({ length: 65536 }, (_, w) => {
   return h < 0 || l < 0 ? -1 : (h << 4) | l;
 });
 
-// By byte from a table: `Number#toString(16)` cost ~250 ns a call, and a 10k-GPU
-// `ibqueryerrors` output makes ~20k GUIDs per sweep. (Eight characters: V8 makes them one flat
-// string, as it did the `toString` result.)
-const HEX2 = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
-const hex8 = (n: number): string => HEX2[n >>> 24]! + HEX2[(n >>> 16) & 255]! + HEX2[(n >>> 8) & 255]! + HEX2[n & 255]!;
+/** Character code of each hex digit value (lower case, as `normalizeGuid` writes them). */
+const DIGIT = Int32Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+
+/**
+ * `0x%016x` of GUID `hi:lo` from a table by nibble: `Number#toString(16)` cost ~250 ns a call,
+ * and a 10k-GPU `ibqueryerrors` output makes ~20k GUIDs per sweep.
+ */
+function guidString(hi: number, lo: number): Guid {
+  const d = DIGIT;
+  return String.fromCharCode(
+    48,
+    120,
+    d[(hi >>> 28) & 15]!,
+    d[(hi >>> 24) & 15]!,
+    d[(hi >>> 20) & 15]!,
+    d[(hi >>> 16) & 15]!,
+    d[(hi >>> 12) & 15]!,
+    d[(hi >>> 8) & 15]!,
+    d[(hi >>> 4) & 15]!,
+    d[hi & 15]!,
+    d[(lo >>> 28) & 15]!,
+    d[(lo >>> 24) & 15]!,
+    d[(lo >>> 20) & 15]!,
+    d[(lo >>> 16) & 15]!,
+    d[(lo >>> 12) & 15]!,
+    d[(lo >>> 8) & 15]!,
+    d[(lo >>> 4) & 15]!,
+    d[lo & 15]!,
+  );
+}

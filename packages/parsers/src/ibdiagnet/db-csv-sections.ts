@@ -61,17 +61,27 @@ function nodesReader(data: DbCsvData, ctx: SectionContext): SectionReader {
       const type = nodeTypeFromCode(code >= 0 ? code : Number(r.text(c.type)));
       if (!type) return `unknown NodeType ${show(r, c.type)}`;
       const desc = r.text(c.desc);
-      const node: FabricNode = {
-        guid,
-        type,
-        description: desc === undefined ? '' : desc,
-        numPorts: numPorts.check(intCell(r, c.ports), line) ?? 0,
-      };
+      const description = desc === undefined ? '' : desc;
+      const ports = numPorts.check(intCell(r, c.ports), line) ?? 0;
       const sys = guidCell(r, c.sys, guids);
-      if (sys) node.systemImageGuid = sys;
       const vendor = intCell(r, c.vendor);
-      if (vendor !== undefined) node.vendorId = vendor;
       const device = intCell(r, c.device);
+      if (sys && vendor !== undefined && device !== undefined) {
+        // Every field there: the record below, allocated at once with its fields inside it.
+        data.nodes.push({
+          guid,
+          type,
+          description,
+          numPorts: ports,
+          systemImageGuid: sys,
+          vendorId: vendor,
+          deviceId: device,
+        });
+        return undefined;
+      }
+      const node: FabricNode = { guid, type, description, numPorts: ports };
+      if (sys) node.systemImageGuid = sys;
+      if (vendor !== undefined) node.vendorId = vendor;
       if (device !== undefined) node.deviceId = device;
       data.nodes.push(node);
       return undefined;

@@ -100,7 +100,11 @@ export class PlannedCells {
   int(slot: number): number | undefined {
     if (!this.has[slot]) return undefined;
     const v = this.ints[slot]!;
-    return v >= 0 ? v : parseIntField(this.text(slot));
+    // As a small integer: an element of a Float64Array reads as a heap number, and a record
+    // field that once held one stays a boxed double in every record (PORTS' PortNum and LID:
+    // 545k boxes at 45k GPUs, each copied by the young-generation GC).
+    if (v >= 0) return v <= 0x7fffffff ? v | 0 : v;
+    return parseIntField(this.text(slot));
   }
 
   guid(slot: number, guids: GuidTable): string | undefined {

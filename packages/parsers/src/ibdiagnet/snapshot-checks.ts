@@ -91,8 +91,14 @@ export function buildFirmware(db: DbCsvData | undefined, nodes: Map<Guid, Fabric
     const had = best.get(f.nodeGuid);
     if (!had || (had.source !== 'NODES_INFO' && f.source === 'NODES_INFO')) best.set(f.nodeGuid, f);
   }
-  return [...best.values()].map(({ source: _source, ...f }) => {
-    const deviceId = f.deviceId ?? nodes.get(f.nodeGuid)?.deviceId;
+  return [...best.values()].map((r) => {
+    const { nodeGuid, version, psid, deviceId: id, hwRevision } = r;
+    // A NODES_INFO record has every field: one literal (a rest copy grew each record a field at a time).
+    if (psid !== undefined && id !== undefined && hwRevision !== undefined)
+      return { nodeGuid, version, psid, deviceId: id, hwRevision };
+    const { source: _source, ...f } = r;
+    if (f.deviceId !== undefined) return f;
+    const deviceId = nodes.get(f.nodeGuid)?.deviceId;
     return deviceId === undefined ? f : { ...f, deviceId };
   });
 }

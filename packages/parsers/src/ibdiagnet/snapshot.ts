@@ -20,7 +20,7 @@ import type {
   ParseWarning,
   SmObservation,
 } from '@ibwatch/fabric';
-import { CounterTableBuilder, PortIndex, tableFromPortCounters } from '@ibwatch/fabric';
+import { CounterTableBuilder, tableFromPortCounters } from '@ibwatch/fabric';
 import type { CablesData } from './cables.ts';
 import { toCableInfo } from './cables.ts';
 import type { DbCsvData } from './db-csv-types.ts';
@@ -198,19 +198,51 @@ function buildNodes(p: IbdiagnetParsed): FabricNode[] {
   return [...byGuid.values()];
 }
 
+/**
+ * Values by port, held per node in an array indexed by port number (as `PortIndex`), with the
+ * last node's array at hand: PORTS lists a node's ports together and LINKS a node's links, so
+ * 272k ports at 45k GPUs need ~49k look-ups by GUID, not 272k.
+ */
+class NodeSlots<T> {
+  private readonly byNode = new Map<Guid, (T | undefined)[]>();
+  private lastGuid: Guid | undefined;
+  private lastSlots: (T | undefined)[] = [];
+
+  /** Node `g`'s values by port number, undefined when it has none. */
+  of(g: Guid): (T | undefined)[] | undefined {
+    return g === this.lastGuid ? this.lastSlots : this.byNode.get(g);
+  }
+
+  /** Node `g`'s values by port number, made empty on first use. */
+  slots(g: Guid): (T | undefined)[] {
+    if (g === this.lastGuid) return this.lastSlots;
+    let slots = this.byNode.get(g);
+    if (slots === undefined) this.byNode.set(g, (slots = []));
+    this.lastGuid = g;
+    this.lastSlots = slots;
+    return slots;
+  }
+}
+
 /** Ports in insertion order, one per (node GUID, port number): the first added is kept. */
 class PortMap {
-  private readonly index = new PortIndex<FabricPort>();
+  private readonly index = new NodeSlots<FabricPort>();
   readonly list: FabricPort[] = [];
 
   get(g: Guid, p: number): FabricPort | undefined {
-    return this.index.get(g, p);
+    return this.index.of(g)?.[p];
+  }
+
+  /** Node `g`'s ports by port number, undefined when it has none yet. */
+  of(g: Guid): (FabricPort | undefined)[] | undefined {
+    return this.index.of(g);
   }
 
   /** Adds `port` unless its (node, port) is already present. */
   add(port: FabricPort): void {
-    if (this.index.get(port.nodeGuid, port.portNum) !== undefined) return;
-    this.index.set(port.nodeGuid, port.portNum, port);
+    const slots = this.index.slots(port.nodeGuid);
+    if (slots[port.portNum] !== undefined) return;
+    slots[port.portNum] = port;
     this.list.push(port);
   }
 }
@@ -221,8 +253,10 @@ function buildPorts(p: IbdiagnetParsed): FabricPort[] {
   // ibdiagnet 2.10 leaves DOWN ports out of PORTS; .net_dump lists every switch port:
   //   `1/17/1     : 33  : DOWN : POLL       : N/A : N/A ...`
   for (const sw of p.netDump?.value.switches ?? []) {
+    // One look-up per switch, not per port (248k .net_dump ports at 45k GPUs).
+    let known = ports.of(sw.guid);
     for (const np of sw.ports) {
-      const existing = ports.get(sw.guid, np.portNum);
+      const existing = known?.[np.portNum];
       if (existing) {
         if (np.label && existing.label === undefined) existing.label = np.label;
         continue;
@@ -232,6 +266,7 @@ function buildPorts(p: IbdiagnetParsed): FabricPort[] {
       if (np.width) port.widthActive = np.width;
       if (np.speed) port.speedActive = np.speed;
       ports.add(port);
+      known ??= ports.of(sw.guid);
     }
   }
   if (!p.dbCsv?.value.ports.length) {
@@ -265,17 +300,18 @@ function ordered(a: { nodeGuid: Guid; portNum: number }, b: { nodeGuid: Guid; po
  * cabled fabric does not have).
  */
 class LinkSet {
-  private readonly byEnd = new PortIndex<FabricLink | FabricLink[]>();
+  private readonly byEnd = new NodeSlots<FabricLink | FabricLink[]>();
   readonly list: FabricLink[] = [];
 
   add(l: FabricLink): void {
-    const same = this.byEnd.get(l.a.nodeGuid, l.a.portNum);
+    const slots = this.byEnd.slots(l.a.nodeGuid);
+    const same = slots[l.a.portNum];
     if (same !== undefined) {
       const list = Array.isArray(same) ? same : [same];
       if (list.some((o) => o.b.nodeGuid === l.b.nodeGuid && o.b.portNum === l.b.portNum)) return;
       list.push(l);
-      if (list !== same) this.byEnd.set(l.a.nodeGuid, l.a.portNum, list);
-    } else this.byEnd.set(l.a.nodeGuid, l.a.portNum, l);
+      if (list !== same) slots[l.a.portNum] = list;
+    } else slots[l.a.portNum] = l;
     this.list.push(l);
   }
 }
