@@ -79,12 +79,17 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
     return r;
   }
 
-  /** Output size of the last sweep per file, to size the next sweep's table at once. */
+  /** Output size and table rows of the last sweep per file, to size the next sweep's table at once. */
   const lastBytes = new Map<string, number>();
+  const lastRows = new Map<string, number>();
 
   function streamFor(file: string, portToNode: ReadonlyMap<Guid, Guid>): IbqueryerrorsTableStream {
     if (pmGuids.count > MAX_KEPT_GUIDS) pmGuids = new GuidTable();
-    return new IbqueryerrorsTableStream({ file, portToNode, guids: pmGuids }, lastBytes.get(file) ?? 0);
+    return new IbqueryerrorsTableStream(
+      { file, portToNode, guids: pmGuids },
+      lastBytes.get(file) ?? 0,
+      lastRows.get(file) ?? 0,
+    );
   }
 
   /**
@@ -97,8 +102,12 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
     const file = s.file ?? 'ibqueryerrors';
     const size = bytesSize(r);
     lastBytes.set(file, size ?? r.stdout.length);
-    if (size !== undefined && s.ok && s.bytes === size) return s.end();
-    return ibqueryerrorsTable(outputOf(r), { file, portToNode, guids: pmGuids });
+    const t =
+      size !== undefined && s.ok && s.bytes === size
+        ? s.end()
+        : ibqueryerrorsTable(outputOf(r), { file, portToNode, guids: pmGuids });
+    lastRows.set(file, t.value.table.rows);
+    return t;
   }
 
   /** Fails the scan with the tool's own words unless it exited 0. */
