@@ -29,6 +29,20 @@ const MAX_KEPT_GUIDS = 1 << 20;
 /** stdout as the runner kept it: bytes when asked for (and the runner is the real one), else text. */
 const outputOf = (r: ToolRun): string | Uint8Array => r.stdoutBytes ?? r.stdout;
 
+/** The bytes of a run kept as bytes, without joining its chunks (undefined for text). */
+const bytesSize = (r: ToolRun): number | undefined => r.stdoutSize ?? r.stdoutBytes?.length;
+
+/**
+ * A raw output read only when it is stored (once an hour for a clean PM sweep): the runner joins
+ * a run's chunks into one buffer only then.
+ */
+const lazyRaw = (name: string, r: ToolRun): RawOutput => ({
+  name,
+  get text() {
+    return outputOf(r);
+  },
+});
+
 function isBlankOutput(r: ToolRun): boolean {
   if (!r.stdoutBytes) return r.stdout.trim() === '';
   for (const b of r.stdoutBytes) if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return false;
@@ -65,12 +79,17 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
     return r;
   }
 
-  /** Output size of the last sweep per file, to size the next sweep's table at once. */
+  /** Output size and table rows of the last sweep per file, to size the next sweep's table at once. */
   const lastBytes = new Map<string, number>();
+  const lastRows = new Map<string, number>();
 
   function streamFor(file: string, portToNode: ReadonlyMap<Guid, Guid>): IbqueryerrorsTableStream {
     if (pmGuids.count > MAX_KEPT_GUIDS) pmGuids = new GuidTable();
-    return new IbqueryerrorsTableStream({ file, portToNode, guids: pmGuids }, lastBytes.get(file) ?? 0);
+    return new IbqueryerrorsTableStream(
+      { file, portToNode, guids: pmGuids },
+      lastBytes.get(file) ?? 0,
+      lastRows.get(file) ?? 0,
+    );
   }
 
   /**
@@ -81,10 +100,14 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
    */
   function tableOf(s: IbqueryerrorsTableStream, r: ToolRun, portToNode: ReadonlyMap<Guid, Guid>) {
     const file = s.file ?? 'ibqueryerrors';
-    const out = outputOf(r);
-    lastBytes.set(file, out.length);
-    if (r.stdoutBytes && s.ok && s.bytes === r.stdoutBytes.length) return s.end();
-    return ibqueryerrorsTable(out, { file, portToNode, guids: pmGuids });
+    const size = bytesSize(r);
+    lastBytes.set(file, size ?? r.stdout.length);
+    const t =
+      size !== undefined && s.ok && s.bytes === size
+        ? s.end()
+        : ibqueryerrorsTable(outputOf(r), { file, portToNode, guids: pmGuids });
+    lastRows.set(file, t.value.table.rows);
+    return t;
   }
 
   /** Fails the scan with the tool's own words unless it exited 0. */
@@ -159,10 +182,7 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
         }),
         run('ibqueryerrors', ['--counters'], notes, { bytes: true, onStdout: (c) => dataStream.push(c) }),
       ]);
-      const raw = [
-        { name: 'ibqueryerrors-errors.txt', text: outputOf(errs) },
-        { name: 'ibqueryerrors-counters.txt', text: outputOf(data) },
-      ];
+      const raw = [lazyRaw('ibqueryerrors-errors.txt', errs), lazyRaw('ibqueryerrors-counters.txt', data)];
       // ibqueryerrors exits non-zero when it found errors or PMA failures; the output is still whole.
       for (const r of [errs, data])
         if (r.spawnError || r.timedOut || r.truncated || (r.exitCode !== 0 && isBlankOutput(r))) mustSucceed(r, raw);

@@ -3,7 +3,7 @@ import { createToolRunner, describeFailure, type ToolRun } from './tool-runner.t
 
 const runner = createToolRunner({ timeoutMs: 5000, maxOutputBytes: 1 << 20 });
 
-// Both ways of keeping stdout (decoded text, and bytes read into one buffer) behave alike.
+// Both ways of keeping stdout (decoded text, and bytes kept as their pipe chunks) behave alike.
 for (const bytes of [false, true]) {
   describe(`createToolRunner() with real processes${bytes ? ', stdout as bytes' : ''}`, () => {
     const run = (tool: string, args: string[], opts: Parameters<typeof runner.run>[2] = {}) =>
@@ -62,6 +62,7 @@ for (const bytes of [false, true]) {
       const r = await run('yes', ['port'], { maxOutputBytes: 64 * 1024 });
       expect(r).toMatchObject({ truncated: true, timedOut: false, spawnError: null, exitCode: null });
       expect(r.stdout.length).toBeLessThanOrEqual(64 * 1024);
+      if (bytes) expect(r.stdoutSize).toBe(r.stdoutBytes!.length);
       expect(describeFailure(r)).toBe('yes: output exceeded the cap and the process was killed');
     });
 
@@ -76,8 +77,12 @@ for (const bytes of [false, true]) {
         const many = createToolRunner({ timeoutMs: 20_000, maxOutputBytes: 16 << 20 });
         const expected = (n: number) => Array.from({ length: n }, (_, i) => `${i + 1}\n`).join('');
         for (const n of [1000, 300_000, 120_000, 300_000]) {
-          const r = await many.run('seq', ['1', String(n)], { bytes: true });
+          const seen: Buffer[] = [];
+          const r = await many.run('seq', ['1', String(n)], { bytes: true, onStdout: (c) => seen.push(c) });
           expect(r).toMatchObject({ exitCode: 0, truncated: false, timedOut: false });
+          // The size is known before the chunks are joined, and the chunks seen are the output.
+          expect(r.stdoutSize).toBe(expected(n).length);
+          expect(Buffer.concat(seen).equals(Buffer.from(expected(n)))).toBe(true);
           expect(r.stdoutBytes!.equals(Buffer.from(expected(n)))).toBe(true);
           expect(r.stdout).toBe(expected(n));
         }

@@ -8,8 +8,10 @@ export interface ToolRun {
   args: string[];
   /** Decoded stdout (with `bytes`, decoded only when read). */
   stdout: string;
-  /** stdout as received, when the run was asked for `bytes`. */
+  /** stdout as received, when the run was asked for `bytes` (its pipe chunks joined when first read). */
   stdoutBytes?: Buffer;
+  /** The length of `stdoutBytes`, known without joining the chunks. */
+  stdoutSize?: number;
   stderr: string;
   /** null when the process was killed by a signal (timeout, cap). */
   exitCode: number | null;
@@ -34,7 +36,7 @@ export interface RunOptions {
   bytes?: boolean;
   /**
    * With `bytes`: each stdout chunk as it arrives, so that a caller can parse the output while
-   * the tool still writes it (the chunks also make up `stdoutBytes` at the end).
+   * the tool still writes it (the chunks also make up `stdoutBytes`; they are never reused).
    */
   onStdout?: (chunk: Buffer) => void;
 }
@@ -62,16 +64,13 @@ export function createToolRunner(defaults: RunOptions, maxConcurrent = 6): ToolR
     waiting.shift()?.();
   };
 
-  /** Bytes the last run of each command line printed: the next run's stdout buffer is sized from it. */
-  const lastSize = new Map<string, number>();
-
   return {
     async run(tool, args, opts = {}) {
       const o = { ...defaults, ...opts };
       await acquire();
       const started = performance.now();
       try {
-        if (o.bytes) return await runBytes(tool, args, o, started, lastSize);
+        if (o.bytes) return await runBytes(tool, args, o, started);
         return await new Promise<ToolRun>((resolveRun) => {
           execFile(
             tool,
@@ -115,24 +114,19 @@ export function createToolRunner(defaults: RunOptions, maxConcurrent = 6): ToolR
 }
 
 /**
- * A run whose stdout is kept as bytes, read into ONE buffer sized from the command's previous
- * output (1/16 more, grown if it is not enough): execFile keeps every 64 KB pipe chunk and then
- * concatenates them, so for a moment each output is held twice, 200 MB for a 45k-GPU
- * `ibqueryerrors --counters` (100 MB), the collector's largest RSS peak while it sweeps. The
- * result is execFile's: timeout and cap kill with SIGKILL, a spawn error is reported by its code.
+ * A run whose stdout is kept as bytes: the pipe's chunks as they came, joined into one buffer
+ * only when `stdoutBytes` is read. A PM sweep parses the chunks as they arrive and keeps the raw
+ * output once an hour, so on most sweeps they are never joined. execFile keeps the chunks and
+ * joins them too, so for a moment each output is held twice (200 MB for a 45k-GPU `ibqueryerrors
+ * --counters` of 100 MB); copying each chunk into one buffer instead wrote every byte a second
+ * time, into memory that is new every sweep (~25 MB at 10k GPUs: page faults were a large part of
+ * a sweep's CPU time). The result is execFile's: timeout and cap kill with SIGKILL, a spawn error
+ * is reported by its code.
  */
-function runBytes(
-  tool: string,
-  args: string[],
-  o: RunOptions,
-  started: number,
-  lastSize: Map<string, number>,
-): Promise<ToolRun> {
-  const key = [tool, ...args].join('\0');
+function runBytes(tool: string, args: string[], o: RunOptions, started: number): Promise<ToolRun> {
   const cap = o.maxOutputBytes;
-  const hint = lastSize.get(key) ?? 0;
   return new Promise<ToolRun>((resolveRun) => {
-    let buf = Buffer.allocUnsafe(Math.min(cap + 1, Math.max(64 * 1024, hint + (hint >> 4))));
+    let chunks: Buffer[] = [];
     let len = 0;
     let stderr = '';
     let truncated = false;
@@ -158,21 +152,16 @@ function runBytes(
     }, o.timeoutMs);
     child.stdout!.on('data', (chunk: Buffer) => {
       if (truncated) return;
-      let n = chunk.length;
-      if (len + n > cap) {
+      let part = chunk;
+      if (len + chunk.length > cap) {
         // execFile's maxBuffer: what fits is kept, the tool is killed.
-        n = cap - len;
+        part = chunk.subarray(0, cap - len);
         truncated = true;
         kill();
       }
-      if (len + n > buf.length) {
-        const bigger = Buffer.allocUnsafe(Math.min(cap + 1, Math.max(len + n, buf.length * 2)));
-        buf.copy(bigger, 0, 0, len);
-        buf = bigger;
-      }
-      chunk.copy(buf, len, 0, n);
-      len += n;
-      o.onStdout?.(n === chunk.length ? chunk : chunk.subarray(0, n));
+      chunks.push(part);
+      len += part.length;
+      o.onStdout?.(part);
     });
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {
@@ -187,16 +176,25 @@ function runBytes(
       if (done) return;
       done = true;
       clearTimeout(timer);
-      if (!truncated && !spawnError) lastSize.set(key, len);
-      const bytes = buf.subarray(0, len);
+      let bytes: Buffer | undefined;
       let text: string | undefined;
+      const joined = (): Buffer => {
+        if (bytes === undefined) {
+          bytes = Buffer.concat(chunks, len);
+          chunks = []; // held once: the joined copy, not the chunks as well
+        }
+        return bytes;
+      };
       resolveRun({
         tool,
         args,
         get stdout() {
-          return (text ??= bytes.toString('utf8'));
+          return (text ??= joined().toString('utf8'));
         },
-        stdoutBytes: bytes,
+        get stdoutBytes() {
+          return joined();
+        },
+        stdoutSize: len,
         stderr,
         exitCode: spawnError ? null : code,
         signal: spawnError ? null : signal,

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ParseError } from '../common/parse-error.ts';
 import { ibqueryerrorsTable } from './ibqueryerrors-table.ts';
 import { IbqueryerrorsTableStream } from './ibqueryerrors-table-stream.ts';
@@ -71,6 +71,30 @@ describe('IbqueryerrorsTableStream gives what ibqueryerrorsTable gives over the 
     expect(() => s.end()).toThrowError(/more than 1000 warnings/);
     // The whole parse of the same bytes reads every line, and fails as it always did.
     expect(() => ibqueryerrorsTable(Buffer.concat([junk, junk]))).toThrowError(/neither port lines nor/);
+  });
+
+  it("sized from the last sweep's rows: a table of exactly that many rows, whatever the next one has", () => {
+    const bytes = readFileSync(new URL('../../fixtures/diags/lab-ibqueryerrors-counters.txt', import.meta.url));
+    const want = ibqueryerrorsTable(bytes, { file: 'c', portToNode: PORT_TO_NODE });
+    const rows = want.value.table.rows;
+    expect(rows).toBeGreaterThan(1);
+    // As many rows as the last sweep (the columns are not cut to size), fewer, and more.
+    const slice = vi.spyOn(Uint32Array.prototype, 'slice');
+    try {
+      for (const hint of [rows, rows + 5, 1]) {
+        const s = new IbqueryerrorsTableStream({ file: 'c', portToNode: PORT_TO_NODE }, bytes.length, hint);
+        s.push(bytes);
+        slice.mockClear();
+        const got = s.end();
+        expect(got, `rows hint ${hint}`).toEqual(want);
+        for (const c of got.value.table.columns) expect(c.hi.length).toBe(rows);
+        // Exactly sized: the columns are the ones filled, not copies cut to size.
+        if (hint === rows) expect(slice).not.toHaveBeenCalled();
+        else expect(slice).toHaveBeenCalled();
+      }
+    } finally {
+      slice.mockRestore();
+    }
   });
 
   it('does not depend on the caller keeping its chunks intact', () => {

@@ -9,8 +9,9 @@ const GIVE_UP_WARNINGS = 1000;
  * little of the parse is left when the tool exits (a PM sweep's `--counters` run streams ~10 MB
  * over seconds at 4k GPUs). Whole lines are read as they complete; the result, warnings and
  * `ParseError`s are those of `ibqueryerrorsTable` over the concatenated chunks. A `ParseError`
- * is kept and thrown by `end()`. `sizeHint`: the expected output size (the last sweep's), for
- * the table's first allocation.
+ * is kept and thrown by `end()`. `sizeHint`: the expected output size (the last sweep's), and
+ * `rowsHint` the rows of the last sweep's table, for the table's first allocation (see
+ * `TableReader.begin`).
  */
 export class IbqueryerrorsTableStream {
   private readonly reader: TableReader;
@@ -23,10 +24,10 @@ export class IbqueryerrorsTableStream {
   /** The file name of warnings and errors (options.file). */
   readonly file: string | undefined;
 
-  constructor(options: IbqueryerrorsTableOptions = {}, sizeHint = 0) {
+  constructor(options: IbqueryerrorsTableOptions = {}, sizeHint = 0, rowsHint = 0) {
     this.file = options.file;
     this.reader = new TableReader(options);
-    this.reader.begin(sizeHint);
+    this.reader.begin(sizeHint, rowsHint);
   }
 
   /**
