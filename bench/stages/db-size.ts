@@ -2,13 +2,14 @@
  * Database size after 30 days of 60-s sweeps (43,200 sweeps) at the default retention
  * (per-sweep deltas 7 days, hourly rollups 365 days, raw output 3 days: one PM sweep an hour),
  * traffic included: one file, one figure (issue 19). Not 43k full ingests: the sparse model's
- * delta rows and hourly rollups are written directly through the counters repo, on top of a real
+ * delta rows (the rows counters-repo's addDelta writes, 256 to a statement, a day to a
+ * transaction) and their hourly rollups are written directly, on top of a real
  * topology + counter_last from one scan, then every cabled port's hourly traffic as the
  * traffic-size stage writes it (`writeTraffic`).
  */
 import { statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { benchFabric, sizeLabel } from '../../packages/parsers/bench/fabric.ts';
+import { benchFabric, sizeLabel, type BenchFabric } from '../../packages/parsers/bench/fabric.ts';
 import { FakeFabricTools } from '../lib/fake-tools.ts';
 import { benchConfig, type Stage, type StageCtx } from '../lib/stage.ts';
 import { targetFor } from '../lib/targets.ts';
@@ -17,6 +18,8 @@ import { createContext } from '../../apps/collector/src/context.ts';
 import { createCountersRepo } from '../../apps/collector/src/db/counters-repo.ts';
 import { createScansRepo } from '../../apps/collector/src/db/scans-repo.ts';
 import { dbSplit, splitText } from '../lib/db-split.ts';
+import { BatchInsert } from '../../apps/collector/src/db/batch-insert.ts';
+import { openDb, writeTransaction } from '../../apps/collector/src/db/open-db.ts';
 import { writeTraffic } from './traffic-size.ts';
 
 const MIN = 60_000;
@@ -86,7 +89,28 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
   const rawText = tools.nextSweep();
   const gz = [gzipSync(rawText.errors), gzipSync(rawText.counters)];
   let rows = 0;
-  const hour = new Map<string, number>();
+  // The hour's sums per port and counter (key: port id * 64 + counter id), written as the
+  // rollups the collector's per-delta upsert leaves at the end of the hour.
+  const hour = new Map<number, number>();
+  const counterIds = new Map<string, number>();
+  const cid = (k: string) => {
+    let id = counterIds.get(k);
+    if (id === undefined) counterIds.set(k, (id = repo.counterId(k)));
+    if (id >= 64) throw new Error('db-size: more than 64 counter ids');
+    return id;
+  };
+  // The same rows the collector's addDelta writes (counters-repo.ts), 256 to a statement.
+  const deltaRows = new BatchInsert(
+    c.db,
+    'INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id)',
+    6,
+    'ON CONFLICT (at, port_id, counter_id) DO UPDATE SET delta = delta + excluded.delta',
+  );
+  // A day of sweeps is one transaction here (the collector commits each sweep): with SQLite's
+  // default 2 MB cache, the (port_id, at) index pages a day's deltas touch are spilled and read
+  // back many times over, which made 45k take > 20 min. The bench's connection caches more; the
+  // collector's cost of one sweep on the finished file is measured below (`sweepCost`).
+  c.db.pragma('cache_size = -524288');
   const t0 = performance.now();
   const sweeps = days * 1440;
   ctx.log(`db-size: writing ${sweeps} sweeps of sparse deltas (${days} d)`);
@@ -112,18 +136,18 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
         const intervalS = 60 + ((s * 7919) % 1000) / 1000;
         for (const [i, inc] of sweepIncrements(f, s)) {
           for (const k in inc) {
-            if (raw) repo.addDelta(ids[i]!, k, at, intervalS, BigInt(inc[k]!), scanId);
-            else hour.set(`${ids[i]}|${k}`, (hour.get(`${ids[i]}|${k}`) ?? 0) + inc[k]!);
+            const id = cid(k);
+            if (raw) deltaRows.add(ids[i]!, id, at, intervalS, inc[k]!, scanId);
+            const key = ids[i]! * 64 + id;
+            hour.set(key, (hour.get(key) ?? 0) + inc[k]!);
             rows++;
           }
         }
-        // Sweeps older than the raw retention: only their hourly sums are left after pruning.
-        if (!raw && (s + 1) % 60 === 0) {
+        // Every hour's sums become its rollups (older sweeps' deltas are pruned, these stay).
+        if (Math.floor((at + MIN) / 3_600_000) !== Math.floor(at / 3_600_000) || s === sweeps - 1) {
+          deltaRows.flush();
           const h = Math.floor(at / 3_600_000) * 3_600_000;
-          for (const [key, v] of hour) {
-            const [id, k] = key.split('|');
-            rollup.run(Number(id), repo.counterId(k!), h, v);
-          }
+          for (const [key, v] of hour) rollup.run(Math.floor(key / 64), key % 64, h, v);
           hour.clear();
         }
       }
@@ -133,6 +157,7 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
   ctx.log(`db-size: sweeps written in ${writeS.toFixed(0)} s; traffic next`);
   const traffic = writeTraffic(c, days, end);
   c.db.pragma('wal_checkpoint(TRUNCATE)');
+  const cost = sweepCost(c.config.dbFile, f, ids, sweeps, end);
   // The collector never VACUUMs: a live file keeps the pages freed by pruning and the slack of
   // index pages split by inserts. Its size as written is said beside the VACUUMed figure.
   const unvacuumed = statSync(c.config.dbFile).size;
@@ -146,7 +171,7 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
     `without traffic ${gb(bytes - trafficBytes)}, traffic ${gb(trafficBytes)}; ${gb(unvacuumed)} before VACUUM; ` +
     `${count('counter_deltas')} delta rows (${rawDays} d), ${count('counter_rollups')} ` +
     `rollups, ${count('scans')} scans, ${count('raw_outputs')} raw outputs; ${rows} deltas modelled, ` +
-    `written in ${writeS.toFixed(0)} s; traffic: ${traffic.note}; by table and index: ${splitText(split)}`;
+    `written in ${writeS.toFixed(0)} s; ${cost}; traffic: ${traffic.note}; by table and index: ${splitText(split)}`;
   const top = c.db
     .prepare('SELECT port_id AS id, COUNT(*) AS n FROM counter_rollups GROUP BY port_id ORDER BY n DESC LIMIT 1')
     .get() as { id: number; n: number };
@@ -165,3 +190,41 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
     port: { ...p, points: `${top.n} hourly rollups, ${deltas} sweep deltas` },
   };
 }
+
+/**
+ * What the collector pays to store one more sweep's deltas on the finished 30-day file: a new
+ * connection with the collector's settings (openDb), counters-repo's addDelta per delta, one
+ * transaction per sweep as pm-store writes it; rolled back, so the file keeps its 30 days.
+ */
+function sweepCost(file: string, f: BenchFabric, ids: readonly number[], next: number, end: number): string {
+  const db = openDb(file);
+  const repo = createCountersRepo(db);
+  const times: number[] = [];
+  let n = 0;
+  try {
+    for (let k = 0; k < 3; k++) {
+      const inc = sweepIncrements(f, next + k);
+      const t = performance.now();
+      try {
+        writeTransaction(db, () => {
+          n = 0;
+          for (const [i, o] of inc)
+            for (const c in o) {
+              repo.addDelta(ids[i]!, c, end + (k + 1) * MIN, 60, BigInt(o[c]!), 1);
+              n++;
+            }
+          throw new RolledBack();
+        });
+      } catch (e) {
+        if (!(e instanceof RolledBack)) throw e;
+      }
+      times.push(performance.now() - t);
+    }
+  } finally {
+    db.close();
+  }
+  const ms = times.map((x) => x.toFixed(0)).join(' / ');
+  return `one more sweep's ${n} deltas on this file with the collector's settings: ${ms} ms`;
+}
+
+class RolledBack extends Error {}

@@ -44,6 +44,8 @@ export function writeTraffic(c: Context, days: number, endMs: number): { chunks:
           hour.add(ids[k]!, v + 1, 10_000 - v, v * 400 + 1);
         }
         repo.putChunks(at, hour.chunks());
+        // The next hour's first sweep packs this one (traffic-store.ts, migration 0019).
+        repo.packClosed(at + HOUR, 2);
       }
     })();
   }
@@ -62,11 +64,14 @@ export function writeTraffic(c: Context, days: number, endMs: number): { chunks:
     }
   })();
   const writeS = (performance.now() - t0) / 1000;
-  const chunks = c.db.prepare('SELECT COUNT(*) FROM traffic_hourly').pluck().get() as number;
+  const count = (t: string) => c.db.prepare(`SELECT COUNT(*) FROM ${t}`).pluck().get() as number;
+  const chunks = count('traffic_hourly');
+  const packed = count('traffic_packed');
   return {
     chunks,
     note:
-      `${chunks} hourly chunks of ${ids.length} ports, ${busiest.length} ports x ${sweeps} sweeps at sweep ` +
+      `${chunks} plain hourly chunks and ${packed} packed rows of 16 chunks, of ${ids.length} ports, ` +
+      `${busiest.length} ports x ${sweeps} sweeps at sweep ` +
       `resolution; written in ${writeS.toFixed(0)} s with traffic-hour.ts/traffic-repo.ts`,
   };
 }

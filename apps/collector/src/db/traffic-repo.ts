@@ -1,9 +1,10 @@
 import type { Db } from './open-db.ts';
 import { BatchInsert } from './batch-insert.ts';
+import { GROUP_CHUNKS, packGroup, SLOT_BYTES, unpackGroup } from './traffic-pack.ts';
 
 /** Port ids per hourly row: 240 x 16-byte slots = 3,840 bytes, one row per 4 KB page. */
 export const CHUNK_PORTS = 240;
-export const SLOT_BYTES = 16;
+export { SLOT_BYTES };
 const CHUNK_SPAN = 2 ** 20;
 export const HOUR_MS = 3_600_000;
 
@@ -71,35 +72,114 @@ export interface TrafficPortInfo {
 
 const hourOf = (at: number) => Math.floor(at / HOUR_MS);
 
+const GROUP_SPAN = 2 ** 16;
+
+type Stored = { id: number; n: number; data: Buffer };
+
 export function createTrafficRepo(db: Db) {
   const put = db.prepare('INSERT OR REPLACE INTO traffic_hourly (id, n, data) VALUES (?, ?, ?)');
   const slot = db.prepare('SELECT n, substr(data, ?, ?) AS s FROM traffic_hourly WHERE id = ?');
   const range = db.prepare('SELECT id, n, data FROM traffic_hourly WHERE id >= ? AND id < ?');
+  const packedRange = db.prepare('SELECT id, data FROM traffic_packed WHERE id >= ? AND id < ? ORDER BY id');
+  const packedRow = db.prepare('SELECT data FROM traffic_packed WHERE id = ?').pluck();
+  const hasPacked = db.prepare('SELECT 1 FROM traffic_packed WHERE id >= ? AND id < ? LIMIT 1').pluck();
+  const putPacked = db.prepare('INSERT OR REPLACE INTO traffic_packed (id, data) VALUES (?, ?)');
+  const oldest = db.prepare('SELECT MIN(id) FROM traffic_hourly WHERE id < ?').pluck();
+  const dropHour = db.prepare('DELETE FROM traffic_hourly WHERE id >= ? AND id < ?');
+  const dropPacked = db.prepare('DELETE FROM traffic_packed WHERE id >= ? AND id < ?');
+
+  /** The packed chunks of hours [h0, h1) as rows of traffic_hourly's form, in id order. */
+  function* packedChunks(h0: number, h1: number): Generator<Stored> {
+    for (const r of packedRange.iterate(h0 * GROUP_SPAN, h1 * GROUP_SPAN) as Iterable<{ id: number; data: Buffer }>) {
+      const h = Math.floor(r.id / GROUP_SPAN);
+      const first = (r.id - h * GROUP_SPAN) * GROUP_CHUNKS;
+      for (const c of unpackGroup(r.data)) {
+        const data = Buffer.from(c.data.buffer, c.data.byteOffset, c.data.byteLength);
+        yield { id: h * CHUNK_SPAN + first + c.at, n: c.n, data };
+      }
+    }
+  }
+
+  /** Back to plain rows: an hour that is written again after it was packed (a clock set back). */
+  function unpackHour(h: number): void {
+    if (hasPacked.get(h * GROUP_SPAN, (h + 1) * GROUP_SPAN) === undefined) return;
+    for (const r of [...packedChunks(h, h + 1)]) put.run(r.id, r.n, r.data);
+    dropPacked.run(h * GROUP_SPAN, (h + 1) * GROUP_SPAN);
+  }
+
   return {
     /** Writes (replaces) chunks of one hour; `hour` in epoch ms, any time within it. */
     putChunks(hourMs: number, chunks: readonly { chunk: number; n: number; data: Uint8Array }[]): void {
       const h = hourOf(hourMs);
+      unpackHour(h);
       for (const c of chunks) put.run(h * CHUNK_SPAN + c.chunk, c.n, c.data);
+    },
+    /**
+     * Packs up to `maxHours` of the oldest hours before the hour of `beforeMs` (closed hours: no
+     * sweep adds to them) into traffic_packed; returns the hours packed. A bounded number per
+     * call: after an upgrade, a month of plain hours is packed over the next sweeps, not in one.
+     */
+    packClosed(beforeMs: number, maxHours: number): number {
+      let done = 0;
+      for (; done < maxHours; done++) {
+        const first = oldest.get(hourOf(beforeMs) * CHUNK_SPAN) as number | null;
+        if (first === null) break;
+        const h = Math.floor(first / CHUNK_SPAN);
+        const groups = new Map<number, { at: number; n: number; data: Uint8Array }[]>();
+        for (const r of range.iterate(h * CHUNK_SPAN, (h + 1) * CHUNK_SPAN) as Iterable<Stored>) {
+          const chunk = r.id - h * CHUNK_SPAN;
+          const g = Math.floor(chunk / GROUP_CHUNKS);
+          let list = groups.get(g);
+          if (!list) groups.set(g, (list = []));
+          // An empty row (no slot) is the same as no row to every reader.
+          if (r.data.byteLength >= SLOT_BYTES) list.push({ at: chunk % GROUP_CHUNKS, n: r.n, data: r.data });
+        }
+        for (const [g, list] of groups) if (list.length > 0) putPacked.run(h * GROUP_SPAN + g, packGroup(list));
+        dropHour.run(h * CHUNK_SPAN, (h + 1) * CHUNK_SPAN);
+      }
+      return done;
     },
     /** The stored chunks of the hours in [fromMs, toMs], oldest first. */
     *chunks(fromMs: number, toMs: number): Generator<HourChunk> {
-      const rows = range.iterate(hourOf(fromMs) * CHUNK_SPAN, (hourOf(toMs) + 1) * CHUNK_SPAN) as Iterable<{
-        id: number;
-        n: number;
-        data: Buffer;
-      }>;
-      for (const r of rows) {
-        const h = Math.floor(r.id / CHUNK_SPAN);
-        yield { hour: h * HOUR_MS, chunk: r.id - h * CHUNK_SPAN, n: r.n, data: r.data };
+      const h0 = hourOf(fromMs);
+      const h1 = hourOf(toMs) + 1;
+      // Packed (closed) and plain hours, merged in id order; an hour is one or the other.
+      const plain = (range.iterate(h0 * CHUNK_SPAN, h1 * CHUNK_SPAN) as Iterable<Stored>)[Symbol.iterator]();
+      const packed = packedChunks(h0, h1);
+      let a = plain.next();
+      let b = packed.next();
+      try {
+        while (!a.done || !b.done) {
+          let r: Stored;
+          if (b.done || (!a.done && a.value.id < b.value.id)) {
+            r = a.value as Stored;
+            a = plain.next();
+          } else {
+            r = b.value;
+            b = packed.next();
+          }
+          const h = Math.floor(r.id / CHUNK_SPAN);
+          yield { hour: h * HOUR_MS, chunk: r.id - h * CHUNK_SPAN, n: r.n, data: r.data };
+        }
+      } finally {
+        // A reader that stops early must not leave the statements busy.
+        plain.return?.();
+        packed.return(undefined);
       }
     },
     /** One port's hours in [fromMs, toMs] (hours without a row are left out): a point look-up per hour. */
     portHours(portId: number, fromMs: number, toMs: number): ({ at: number; n: number } & HourSlot)[] {
       const chunk = Math.floor(portId / CHUNK_PORTS);
       const offset = (portId % CHUNK_PORTS) * SLOT_BYTES;
+      const group = Math.floor(chunk / GROUP_CHUNKS);
       const out: ({ at: number; n: number } & HourSlot)[] = [];
       for (let h = hourOf(fromMs); h <= hourOf(toMs); h++) {
-        const r = slot.get(offset + 1, SLOT_BYTES, h * CHUNK_SPAN + chunk) as { n: number; s: Buffer } | undefined;
+        let r = slot.get(offset + 1, SLOT_BYTES, h * CHUNK_SPAN + chunk) as { n: number; s: Uint8Array } | undefined;
+        if (!r) {
+          const row = packedRow.get(h * GROUP_SPAN + group) as Buffer | undefined;
+          const c = row && unpackGroup(row, chunk % GROUP_CHUNKS)[0];
+          if (c) r = { n: c.n, s: c.data.subarray(offset, offset + SLOT_BYTES) };
+        }
         if (!r || r.s.byteLength < SLOT_BYTES) continue;
         out.push({ at: h * HOUR_MS, n: r.n, ...readSlot(r.s, 0) });
       }
@@ -140,7 +220,9 @@ export function createTrafficRepo(db: Db) {
       return db.prepare('DELETE FROM traffic_recent WHERE at < ?').run(before).changes;
     },
     pruneHourly(before: number): number {
-      return db.prepare('DELETE FROM traffic_hourly WHERE id < ?').run(hourOf(before) * CHUNK_SPAN).changes;
+      const plain = db.prepare('DELETE FROM traffic_hourly WHERE id < ?').run(hourOf(before) * CHUNK_SPAN).changes;
+      const packed = dropPacked.run(0, hourOf(before) * GROUP_SPAN).changes;
+      return plain + packed;
     },
   };
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PortCounters, PortTrafficReply, TrafficHotReply } from '@ibwatch/fabric';
 import { appOf, ERROR_PORT, SAMPLE_A, seedCounters, testContext } from '../test-support.ts';
 import { CounterBaseline, loaded, sweepWith } from '../scans/traffic.test-helper.ts';
+import { createTrafficRepo, HOUR_MS } from '../db/traffic-repo.ts';
 
 const ctx = testContext({ IBWATCH_METRICS_PORTS: 'all' });
 let app: FastifyInstance;
@@ -104,5 +105,35 @@ describe('/metrics with IBWATCH_METRICS_PORTS=all', () => {
           l.includes(`port="${HOST.portNum}"`),
       );
     expect(Number(wait?.split(' ').pop())).toBe(5_000_000);
+  });
+});
+
+describe('a closed hour, packed (migration 0019)', () => {
+  it('answers the same from a packed hour as from the plain one', async () => {
+    const repo = createTrafficRepo(ctx.db);
+    // The sweeps' hour, stored again as an hour three hours ago: a closed hour with real slots.
+    const now = Date.now();
+    const closed = (Math.floor(now / HOUR_MS) - 3) * HOUR_MS;
+    const stored = [...repo.chunks(now - HOUR_MS, now)];
+    const last = Math.max(...stored.map((c) => c.hour));
+    const latest = stored.filter((c) => c.hour === last);
+    expect(latest.length).toBeGreaterThan(0);
+    repo.putChunks(closed, latest);
+    const get = async (url: string) => (await app.inject({ url })).json<Record<string, unknown>>();
+    const port = `/api/ports/${HOST.nodeGuid}/${HOST.portNum}/traffic?range=7d`;
+    const busy = `/api/ports/${ERROR_PORT.nodeGuid}/${ERROR_PORT.portNum}/traffic?range=30d`;
+    const hot = '/api/traffic/hot?hours=6&limit=50';
+    const lists = (r: Record<string, unknown>) => [r.byUtilisation, r.byXmitWait];
+    const plain = { port: await get(port), busy: await get(busy), hot: lists(await get(hot)) };
+    expect((plain.port.points as { at: number }[]).some((p) => p.at === closed)).toBe(true);
+    expect(repo.packClosed(Date.now(), 10)).toBeGreaterThanOrEqual(1);
+    const count = (sql: string) =>
+      ctx.db
+        .prepare(sql)
+        .pluck()
+        .get(closed / HOUR_MS) as number;
+    expect(count('SELECT COUNT(*) FROM traffic_hourly WHERE id >> 20 = ?')).toBe(0);
+    expect(count('SELECT COUNT(*) FROM traffic_packed WHERE id >> 16 = ?')).toBeGreaterThan(0);
+    expect({ port: await get(port), busy: await get(busy), hot: lists(await get(hot)) }).toEqual(plain);
   });
 });

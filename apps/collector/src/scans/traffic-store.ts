@@ -18,6 +18,7 @@ import { observeTraffic } from '../metrics/registry.ts';
 import { endsOfSubjectKey, refreshLinkHealth } from './link-health-store.ts';
 
 export const XMIT_WAIT_KIND = 'port-xmit-wait';
+const PACK_HOURS_PER_SWEEP = 2;
 
 export interface TrafficInput {
   previous: CounterTable | undefined;
@@ -92,6 +93,9 @@ export function storeTraffic(db: Db, config: Config, hour: TrafficHour, input: T
     hour.add(id, tu, ru, Number.isNaN(wait[r]!) ? 0 : wait[r]!);
   }
   repo.putChunks(at, hour.chunks());
+  // Closed hours are packed (migration 0019); two a sweep, so an upgraded month of plain hours
+  // does not hold one sweep for a minute.
+  repo.packClosed(at, PACK_HOURS_PER_SWEEP);
   observeTraffic(db, { table: current, txBps: tx, rxBps: rx, waitTps: wait });
 
   // Sweep resolution for the busiest: the top N by utilisation and the top N by XmitWait.
