@@ -37,11 +37,13 @@ const link = (id: number, a: TopoLink['a'], b: TopoLink['b'], health: TopoLink['
   speedActive: health === 'down' ? null : 'NDR',
   reason: health === 'ok' ? null : `${health} "really"`,
 });
+// As the tools report them: a switch's external ports say LID 0, an HCA port has its own LID.
 const links = [
-  link(5, end(hcaA, 1), end(leaf10, 3)),
-  link(7, end(hcaB, 1, 99), end(leaf2, 1), 'errors'),
-  link(9, end(leaf2, 40), end(spine, 1), 'down'),
-  link(11, end(hcaC, 1), end(leaf2, 2)),
+  link(5, end(hcaA, 1, 41), end(leaf10, 3, 0)),
+  link(7, end(hcaB, 1, 99), end(leaf2, 1, 0), 'errors'),
+  link(9, end(leaf2, 40, 0), end(spine, 1, 0), 'down'),
+  link(11, end(hcaC, 1), end(leaf2, 2, 0)),
+  link(12, end(hcaA, 2, 42), end(leaf10, 4, 0)),
 ];
 
 describe('topology columns (GET /api/topology, format 2)', () => {
@@ -72,19 +74,22 @@ describe('topology columns (GET /api/topology, format 2)', () => {
       [1, 'errors', 'errors "really"'],
       [2, 'down', 'down "really"'],
     ]);
-    expect(reply.endLids).toEqual([[1, 0, 99]]);
+    // Each node's end LID is the one most of its ends have; only the others are listed.
+    expect(reply.nodes.endLid).toEqual([0, 0, 0, 99, null, 41]);
+    expect(reply.endLids).toEqual([[4, 0, 42]]);
     // A link end is a node index: ends name their node once.
     expect(reply.links.a.map((i) => reply.nodes.name[i])).toEqual([
       'dgx-10 mlx5_0',
       'dgx-2 mlx5_0',
       'leaf-2',
       'dgx-2 mlx5_1',
+      'dgx-10 mlx5_0',
     ]);
   });
 
   it('leaves out a link whose end is not a node (it has no index to send)', () => {
     const stray = link(13, end(hcaA, 2), { ...end(leaf2, 9), guid: '0xdead' });
     const reply = topologyColumns({ generatedAt: 0, nodes, links: [...links, stray] });
-    expect(reply.links.id).toEqual([5, 7, 9, 11]);
+    expect(reply.links.id).toEqual([5, 7, 9, 11, 12]);
   });
 });

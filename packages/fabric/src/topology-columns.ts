@@ -93,14 +93,36 @@ export function topologyColumnsOf(
       rail: sorted.map((n) => n.rail),
       rack: sorted.map((n) => n.rack),
       lid: sorted.map((n) => n.lid),
+      endLid: [],
       host: sorted.map((n) => n.host),
     },
     links: { id: [], a: [], aPort: [], b: [], bPort: [], tier: [], width: [], speed: [] },
     endLids: [],
     problems: [],
   };
+  // Each node's end LID: the one most of its link ends have (a majority vote, one pass), so that
+  // `endLids` lists only the exceptions (a second port of an HCA, a switch port without a LID).
+  const rows = [...links];
+  const vote = new Float64Array(sorted.length).fill(Number.NaN);
+  const votes = new Int32Array(sorted.length);
+  const cast = (node: number, lid: number | null) => {
+    const v = lid ?? -1;
+    if (votes[node] === 0) {
+      vote[node] = v;
+      votes[node] = 1;
+    } else votes[node] += vote[node] === v ? 1 : -1;
+  };
+  for (const r of rows) {
+    const a = indexOf.get(r.a);
+    const b = indexOf.get(r.b);
+    if (a === undefined || b === undefined) continue;
+    cast(a, r.aLid);
+    cast(b, r.bLid);
+  }
+  const endLid = sorted.map((n, i) => (Number.isNaN(vote[i]) ? n.lid : vote[i] === -1 ? null : vote[i]));
+  reply.nodes.endLid = endLid;
   const L = reply.links;
-  for (const r of links) {
+  for (const r of rows) {
     const a = indexOf.get(r.a);
     const b = indexOf.get(r.b);
     if (a === undefined || b === undefined) continue;
@@ -113,8 +135,8 @@ export function topologyColumnsOf(
     L.tier.push(linkTier.get(r.tier) ?? linkTier.get('other')!);
     L.width.push(r.width === null ? null : (width.get(r.width) ?? null));
     L.speed.push(r.speed === null ? null : (speed.get(r.speed) ?? null));
-    if (r.aLid !== sorted[a].lid) reply.endLids.push([i, 0, r.aLid]);
-    if (r.bLid !== sorted[b].lid) reply.endLids.push([i, 1, r.bLid]);
+    if (r.aLid !== endLid[a]) reply.endLids.push([i, 0, r.aLid]);
+    if (r.bLid !== endLid[b]) reply.endLids.push([i, 1, r.bLid]);
     if (r.health !== 'ok' || r.reason !== null) reply.problems.push([i, r.health, r.reason]);
   }
   return reply;
@@ -177,7 +199,7 @@ export function topoLink(r: TopologyReply, i: number, lids = topoEndLids(r), pro
     guid: r.nodes.guid[node],
     name: r.nodes.name[node],
     port,
-    lid: lids.has(2 * i + e) ? lids.get(2 * i + e)! : r.nodes.lid[node],
+    lid: lids.has(2 * i + e) ? lids.get(2 * i + e)! : r.nodes.endLid[node],
     rack: r.nodes.rack[node],
   });
   const p = problems.get(i);

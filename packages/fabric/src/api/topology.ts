@@ -75,13 +75,18 @@ export const TopoNodeColumnsSchema = Type.Object({
   rail: column(NullInt(), 'Rail of an HCA (mlx5_N), else null.'),
   rack: column(NullText(), 'Rack from the node-name map, else null.'),
   lid: column(NullInt(), "The node's LID (a switch's port 0), else null."),
+  endLid: column(
+    NullInt(),
+    "The LID of the node's link ends unless `endLids` lists one: a switch's external ports say 0, an HCA " +
+      'port its own LID.',
+  ),
   host: column(NullText(), 'Host name of an HCA (`dgx-0042` of `dgx-0042 mlx5_3`), else null.'),
 });
 
 /**
  * One entry per link shown (present, or gone while down), by link id. A link end is its node
  * (index into the node columns) and port; its name and rack are its node's, and its LID is its
- * node's unless `endLids` says otherwise.
+ * node's `endLid` unless `endLids` says otherwise.
  */
 export const TopoLinkColumnsSchema = Type.Object({
   id: column(Int(), 'Link id (as in `l:<id>` selections and the worklist).'),
@@ -101,7 +106,7 @@ export const TopologyReplySchema = Type.Object({
   vocab: TopoVocabSchema,
   nodes: TopoNodeColumnsSchema,
   links: TopoLinkColumnsSchema,
-  /** Link ends whose port LID differs from their node's: `[link index, end (0 = A, 1 = B), LID]`. */
+  /** Link ends whose port LID is not their node's `endLid`: `[link index, end (0 = A, 1 = B), LID]`. */
   endLids: Type.Array(Type.Tuple([Int(), Int(), NullInt()])),
   /**
    * Every link whose health is not ok or that has a reason: `[link index, health, reason]`.

@@ -92,7 +92,7 @@ export function DetailsPanel({
   problems: number[];
 }) {
   if (sel?.type === 'link') {
-    const li = idx.linkIndexById.get(sel.id);
+    const li = idx.linkIndexOf(sel.id);
     if (li === undefined) return <p className="muted">Link {sel.id} is not in this topology.</p>;
     const l = idx.link(li);
     return (

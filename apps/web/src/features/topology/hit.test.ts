@@ -77,7 +77,7 @@ describe('search and host rails', () => {
     for (const g of hcas) expect(h.nodes.has(g)).toBe(true);
     const tiers = new Set([...h.nodes].map((g) => idx.node(g)!.tier));
     expect(tiers).toEqual(new Set(['hca', 'leaf', 'spine']));
-    const linkTiers = new Set([...h.links].map((id) => idx.link(idx.linkIndexById.get(id)!).tier));
+    const linkTiers = new Set([...h.links].map((id) => idx.link(idx.linkIndexOf(id)!).tier));
     expect(linkTiers).toEqual(new Set(['hca-leaf', 'leaf-spine']));
     expect(hostRails(idx, 'nope').nodes.size).toBe(0);
   });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { topologyColumns, type TopoLink, type TopologyObjects } from '@ibwatch/fabric';
+import {
+  compareLinkEnds,
+  generateFatTree,
+  topologyColumns,
+  type TopoLink,
+  type TopologyObjects,
+} from '@ibwatch/fabric';
+import { fatTreeReply, indexOf } from './fixtures.ts';
 import { indexTopology, linkRateText, parseSelection, serializeSelection } from './model.ts';
 
 describe('selection in the URL', () => {
@@ -66,6 +73,24 @@ describe('indexTopology(): link ends as every view orders them', () => {
       1,
     ]);
     expect(Array.from(idx.swapped)).toEqual([1, 1]);
+  });
+});
+
+describe('indexTopology() on a generated fabric', () => {
+  it('orients every link as compareLinkEnds does, and finds each by id', () => {
+    const t = fatTreeReply(generateFatTree({ gpus: 256, tiers: 3 }));
+    const idx = indexOf(t);
+    const node = new Map(t.nodes.map((n) => [n.guid, n]));
+    const facts = (e: TopoLink['a']) => ({ ...e, type: node.get(e.guid)!.type, tier: node.get(e.guid)!.tier });
+    let swapped = 0;
+    for (let i = 0; i < idx.linkCount; i++) {
+      const l = idx.link(i);
+      expect(compareLinkEnds(facts(l.a), facts(l.b))).toBeLessThanOrEqual(0);
+      expect(idx.linkIndexOf(l.id)).toBe(i);
+      swapped += idx.swapped[i];
+    }
+    expect(swapped).toBeGreaterThan(0);
+    expect(idx.linkIndexOf(-5)).toBeUndefined();
   });
 });
 

@@ -4,7 +4,7 @@
  * columns: at 45k GPUs turning them into objects cost ~0.7 s, what the columns save on parsing.
  */
 import {
-  compareLinkEnds,
+  linkEndRank,
   normalizeGuid,
   topoEndLids,
   topoLink,
@@ -45,8 +45,8 @@ export interface TopoIndex {
   problems: number[];
   /** guid → node index. */
   nodeIndex: Map<string, number>;
-  /** link id → link index. */
-  linkIndexById: Map<number, number>;
+  /** Link index of the link with this id (undefined when not in the reply). */
+  linkIndexOf(id: number): number | undefined;
   /** Links of node i: linkList[linkStart[i]] .. linkList[linkStart[i + 1] - 1]. */
   linkStart: Int32Array;
   linkList: Int32Array;
@@ -103,12 +103,15 @@ export function indexTopology(reply: TopologyReply): TopoIndex {
   const portB = new Int32Array(m);
   const swapped = new Uint8Array(m);
   const degree = new Int32Array(n + 1);
-  const linkIndexById = new Map<number, number>();
-  const facts = (node: number, port: number) => ({ guid: N.guid[node], port, type: typeOf[node], tier: tierOf[node] });
+  // compareLinkEnds, with each node's rank computed once.
+  const rank = new Int8Array(n);
+  for (let i = 0; i < n; i++) rank[i] = linkEndRank(typeOf[i], tierOf[i]);
   for (let i = 0; i < m; i++) {
     const a = L.a[i];
     const b = L.b[i];
-    const swap = compareLinkEnds(facts(a, L.aPort[i]), facts(b, L.bPort[i])) > 0;
+    const ga = N.guid[a];
+    const gb = N.guid[b];
+    const swap = rank[a] !== rank[b] ? rank[a] > rank[b] : ga !== gb ? ga > gb : L.aPort[i] > L.bPort[i];
     swapped[i] = swap ? 1 : 0;
     endA[i] = swap ? b : a;
     portA[i] = swap ? L.bPort[i] : L.aPort[i];
@@ -116,7 +119,6 @@ export function indexTopology(reply: TopologyReply): TopoIndex {
     portB[i] = swap ? L.aPort[i] : L.bPort[i];
     degree[a + 1]++;
     degree[b + 1]++;
-    linkIndexById.set(L.id[i], i);
   }
   const linkStart = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) linkStart[i + 1] = linkStart[i] + degree[i + 1];
@@ -147,7 +149,19 @@ export function indexTopology(reply: TopologyReply): TopoIndex {
     linkTierOf,
     problems,
     nodeIndex,
-    linkIndexById,
+    linkIndexOf(id) {
+      // The reply lists links by id: a binary search, no map of 136k entries to build.
+      let lo = 0;
+      let hi = m - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const v = L.id[mid];
+        if (v === id) return mid;
+        if (v < id) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      return L.id.indexOf(id) >= 0 ? L.id.indexOf(id) : undefined;
+    },
     linkStart,
     linkList,
     hcasOfHost,
