@@ -60,8 +60,8 @@ export interface LayoutEdge {
 export interface TopoLayout {
   nodes: LayoutNode[];
   edges: LayoutEdge[];
-  /** Every node GUID of the reply → index of the layout node drawn for it. */
-  nodeOf: Map<string, number>;
+  /** Every node GUID of the reply → index of the layout node drawn for it (no map of its own). */
+  nodeOf: Pick<Map<string, number>, 'get' | 'has'>;
   /** Rows present, top to bottom, with their y; `aggregation`: Aggregation Nodes drawn in the row. */
   tiers: { tier: Tier; y: number; count: number; aggregation?: number }[];
   width: number;
@@ -90,13 +90,14 @@ function worse(a: LinkHealth, b: LinkHealth): LinkHealth {
 }
 
 /** Order node indices by the mean x of their neighbours already placed, then by index (name order). */
-function barycentreOrder(ids: number[], neighbours: (i: number) => Iterable<number>, xOf: Float64Array): number[] {
+function barycentreOrder(idx: TopoIndex, ids: number[], xOf: Float64Array): number[] {
   const key = new Map<number, number>();
   for (const id of ids) {
     let sum = 0;
     let n = 0;
-    for (const nb of neighbours(id)) {
-      const x = xOf[nb];
+    for (let k = idx.linkStart[id]; k < idx.linkStart[id + 1]; k++) {
+      const li = idx.linkList[k];
+      const x = xOf[idx.endA[li] === id ? idx.endB[li] : idx.endA[li]];
       if (!Number.isNaN(x)) {
         sum += x;
         n++;
@@ -127,9 +128,6 @@ export function layoutTopology(idx: TopoIndex, opts: LayoutOptions = {}): TopoLa
   for (let i = 0; i < n; i++) byTier[tierOf[i]].push(i);
 
   const other = (li: number, i: number) => (idx.endA[li] === i ? idx.endB[li] : idx.endA[li]);
-  function* neighbours(i: number): Iterable<number> {
-    for (let k = idx.linkStart[i]; k < idx.linkStart[i + 1]; k++) yield other(idx.linkList[k], i);
-  }
 
   // Each HCA's leaf: its first link to a leaf.
   const leafOfHca = new Int32Array(n).fill(-1);
@@ -175,9 +173,9 @@ export function layoutTopology(idx: TopoIndex, opts: LayoutOptions = {}): TopoLa
   const spread = (ids: number[]) => ids.forEach((id, i) => (xOf[id] = ((i + 0.5) * width) / ids.length));
   spread(leaves);
   // Switches with no leaf below them (2-tier fabrics) still get ordered, by name.
-  const spines = barycentreOrder(byTier.spine, neighbours, xOf);
+  const spines = barycentreOrder(idx, byTier.spine, xOf);
   spread(spines);
-  const cores = barycentreOrder(byTier.core, neighbours, xOf);
+  const cores = barycentreOrder(idx, byTier.core, xOf);
   spread(cores);
 
   // Switches sharing one name (the real NDR run's eight leaves all say "Quantum-2 Mellanox
@@ -195,11 +193,9 @@ export function layoutTopology(idx: TopoIndex, opts: LayoutOptions = {}): TopoLa
   const unknown = [...byTier.unknown];
   for (const an of byTier.aggregation) {
     let sw = -1;
-    for (const g of neighbours(an)) {
-      if ((SWITCH_TIERS as readonly string[]).includes(tierOf[g])) {
-        sw = g;
-        break;
-      }
+    for (let k = idx.linkStart[an]; k < idx.linkStart[an + 1] && sw < 0; k++) {
+      const g = other(idx.linkList[k], an);
+      if ((SWITCH_TIERS as readonly string[]).includes(tierOf[g])) sw = g;
     }
     if (sw < 0) unknown.push(an);
     else ansOf.set(sw, [...(ansOf.get(sw) ?? []), an]);
@@ -333,8 +329,15 @@ export function layoutTopology(idx: TopoIndex, opts: LayoutOptions = {}): TopoLa
     });
     height = y + NODE_H;
   }
-  const nodeOf = new Map<string, number>();
-  for (let i = 0; i < n; i++) if (drawnAs[i] >= 0) nodeOf.set(guids[i], drawnAs[i]);
+  const nodeOf: TopoLayout['nodeOf'] = {
+    get(guid) {
+      const i = idx.nodeIndex.get(guid);
+      return i === undefined || drawnAs[i] < 0 ? undefined : drawnAs[i];
+    },
+    has(guid) {
+      return this.get(guid) !== undefined;
+    },
+  };
 
   // Edges: one per link, except HCA links inside an aggregate, which merge per group.
   const edges: LayoutEdge[] = [];
