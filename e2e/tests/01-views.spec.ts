@@ -46,7 +46,7 @@ test.describe('every view loads with real lab data', () => {
   });
 
   test('topology draws every node of the fabric', async ({ page, api }) => {
-    const topo = await api.get<{ nodes: unknown[]; links: unknown[] }>('/api/topology');
+    const topo = await api.topology();
     await page.goto('/topology');
     await expect(page.getByTestId('topology-canvas')).toBeVisible();
     const stats = await page.waitForFunction(

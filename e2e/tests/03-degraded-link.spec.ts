@@ -1,5 +1,5 @@
 import { attachLab, degradeLink } from '@ibwatch/lab';
-import { expect, test, type TopoLink, type TopologyReply } from './fixtures.ts';
+import { expect, test, type TopoLink } from './fixtures.ts';
 
 // A leaf–spine cable trained down to 2X (ibportstate on both ends; HCA links do not hold a
 // degraded width under ibsim, see packages/lab/README.md).
@@ -13,8 +13,7 @@ test('a link degraded to 2X is listed and explained on the topology', async ({ p
 
   const link = await api.scanUntil(
     'topology',
-    async () =>
-      (await api.get<TopologyReply>('/api/topology')).links.find((l) => isUplink(l) && l.health === 'degraded'),
+    async () => (await api.topology()).links.find((l) => isUplink(l) && l.health === 'degraded'),
     `${UPLINK.node} port ${UPLINK.port} to be degraded`,
   );
   expect(link.tier).toBe('leaf-spine');

@@ -1,6 +1,6 @@
 import { attachLab, degradeLink, restoreLink } from '@ibwatch/lab';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, snap, test, type Api, type FabricSummary, type TopoLink, type TopologyReply } from './fixtures.ts';
+import { expect, snap, test, type Api, type FabricSummary, type TopoLink } from './fixtures.ts';
 
 // What the screen says is what the fabric is now: a leaf-spine cable trained down to 2X is red
 // in every view at the first topology scan that sees it, and green in every view at the first
@@ -51,7 +51,7 @@ test('a repaired cable is green in every view at the first scan after the repair
   test.setTimeout(120_000);
   const lab = await attachLab(env.labDir);
   const before = await api.get<FabricSummary>('/api/summary');
-  const link = (await api.get<TopologyReply>('/api/topology')).links.find(onCable)!;
+  const link = (await api.topology()).links.find(onCable)!;
   expect(link.health).toBe('ok');
   const end = link.a.name === CABLE.node ? link.a : link.b;
   const portApi = `/api/ports/${end.guid}/${end.port}`;
@@ -64,7 +64,7 @@ test('a repaired cable is green in every view at the first scan after the repair
   expect(red.brokenNow.find((r) => r.key === linkKey)).toMatchObject({ kind: 'cable', reasons: ['width 4X->2X'] });
   expect(red.degradedLinks).toBe(before.degradedLinks + 1);
   expect(red.fabricStatus.word).not.toBe('OK');
-  expect((await api.get<TopologyReply>('/api/topology')).links.find(onCable)).toMatchObject({ health: 'degraded' });
+  expect((await api.topology()).links.find(onCable)).toMatchObject({ health: 'degraded' });
   expect((await api.get<{ health: string }>(portApi)).health).toBe('degraded');
   const m1 = await metrics(request);
   expect(degradedCount(m1)).toBe(before.degradedLinks + 1);
@@ -100,7 +100,7 @@ test('a repaired cable is green in every view at the first scan after the repair
   // The fabric is as it was before the fault, and the status word says so (01 checks OK on the
   // healthy fabric; here 03's cable may still be at 2X).
   expect(green.fabricStatus).toEqual(before.fabricStatus);
-  expect((await api.get<TopologyReply>('/api/topology')).links.find(onCable)).toMatchObject({ health: 'ok' });
+  expect((await api.topology()).links.find(onCable)).toMatchObject({ health: 'ok' });
   expect(await api.get<{ health: string; healthReason: string | null }>(portApi)).toMatchObject({
     health: 'ok',
     healthReason: null,

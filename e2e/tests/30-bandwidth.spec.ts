@@ -2,15 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { addCounter, attachLab } from '@ibwatch/lab';
 import { REPO_ROOT } from '../state.ts';
-import {
-  expect,
-  setTokenViaUi,
-  snap,
-  test,
-  type NcclRunDetailReply,
-  type NcclRunRow,
-  type TopologyReply,
-} from './fixtures.ts';
+import { expect, setTokenViaUi, snap, test, type NcclRunDetailReply, type NcclRunRow } from './fixtures.ts';
 
 // The real 2 x 8 H100 all_reduce run with GPUDirect RDMA (392.85 GB/s at 8 GiB), its two hosts
 // renamed to hosts of the lab so that the run lands on the lab's fabric.
@@ -71,7 +63,7 @@ test("a run's page lists the findings on its hosts' links, not those elsewhere i
   env,
 }) => {
   // Symbol errors on the leaf port of one host of the run, and on one of a host outside it.
-  const topo = await api.get<TopologyReply>('/api/topology');
+  const topo = await api.topology();
   const leafEndOf = (hca: string) => {
     const l = topo.links.find((x) => x.a.name === hca || x.b.name === hca)!;
     return l.a.name === hca ? l.b : l.a;

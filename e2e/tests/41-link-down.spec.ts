@@ -1,12 +1,5 @@
 import { attachLab, linkDown, linkUp, peerOf } from '@ibwatch/lab';
-import {
-  expect,
-  test,
-  type PortDetailReply,
-  type PortsReply,
-  type TopologyReply,
-  type WorklistEntry,
-} from './fixtures.ts';
+import { expect, test, type PortDetailReply, type PortsReply, type WorklistEntry } from './fixtures.ts';
 
 // A host cable flaps and stays dark (Unlink with LinkDownedCounter +1 on both ends): what every
 // view says afterwards, where the review found them wrong (issue 13, item 6). The HCA is then
@@ -77,7 +70,7 @@ test('a cable that went dark: stale HCA port, last known remote end, one worklis
     }
 
     // The topology's link panel: switch end A, and no "Active: ? ?".
-    const link = (await api.get<TopologyReply>('/api/topology')).links.find(
+    const link = (await api.topology()).links.find(
       (l) => [l.a.guid, l.b.guid].includes(hca.guid) && l.health === 'down',
     )!;
     expect(link).toBeDefined();

@@ -1,5 +1,5 @@
 import { snap } from './fixtures.ts';
-import type { FabricSummary, PortsReply, ScanRow, TopologyReply } from './fixtures.ts';
+import type { FabricSummary, PortsReply, ScanRow } from './fixtures.ts';
 import { expect, expectNoFailures, test } from './real-fixtures.ts';
 
 // Every view on the two real NDR fabrics (ndr-fat-tree-a, and -b: the same fabric run with
@@ -41,7 +41,7 @@ for (const run of ['a', 'b'] as const) {
     });
 
     test('topology draws all 272 nodes, the Aggregation Nodes among them', async ({ page, api, failures }) => {
-      const topo = await api.get<TopologyReply>('/api/topology');
+      const topo = await api.topology();
       expect(topo.nodes.filter((n) => n.tier === 'aggregation')).toHaveLength(7);
       await page.goto('/topology');
       await expect(page.getByTestId('topology-canvas')).toBeVisible();

@@ -5,6 +5,7 @@ import { OUTPUT_DIR, readState, type E2eState } from '../state.ts';
 export { expect };
 // The API contract. A relative type-only import because e2e/package.json does not (yet) declare
 // @ibwatch/fabric; switch to the package name once it does.
+import type { TopologyReply } from '../../packages/fabric/src/api.ts';
 export type {
   CounterHistoryReply,
   FabricSummary,
@@ -19,6 +20,7 @@ export type {
   TopologyReply,
   WorklistEntry,
 } from '../../packages/fabric/src/api.ts';
+import { topologyObjects, type TopologyObjects } from '../../packages/fabric/src/topology-columns.ts';
 
 type ScanKind = 'pm' | 'sm' | 'topology';
 
@@ -33,6 +35,11 @@ export class Api {
     const res = await this.req.get(path);
     expect(res.status(), `GET ${path}: ${await res.text()}`).toBe(200);
     return (await res.json()) as T;
+  }
+
+  /** GET /api/topology (columns, format 2) as nodes and links objects. */
+  async topology(): Promise<TopologyObjects> {
+    return topologyObjects(await this.get<TopologyReply>('/api/topology'));
   }
 
   async post<T>(path: string, data: unknown): Promise<T> {

@@ -10,7 +10,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { NcclRunRow, TopologyReply } from '@ibwatch/fabric';
+import { topologyObjects, type NcclRunRow, type TopologyReply } from '@ibwatch/fabric';
 import { isAlive, readState } from '@ibwatch/lab';
 import { until } from './lab-harness.ts';
 
@@ -71,7 +71,7 @@ describe('scripts/demo.sh', () => {
     const base = `http://127.0.0.1:${port}`;
     const html = await (await fetch(`${base}/`)).text();
     expect(html).toContain('<div id="root">');
-    const topo = (await (await fetch(`${base}/api/topology`)).json()) as TopologyReply;
+    const topo = topologyObjects((await (await fetch(`${base}/api/topology`)).json()) as TopologyReply);
     expect(topo.nodes.length).toBeGreaterThan(0);
     expect(topo.nodes.filter((n) => !n.rack).map((n) => n.name)).toEqual([]);
     await until('the demo history', async () => (out.includes('scenario "quiet"') ? true : undefined), 60_000);

@@ -7,7 +7,13 @@
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FindingRow, NcclRunRow, PortDetailReply, TopologyReply } from '@ibwatch/fabric';
+import {
+  topologyObjects,
+  type FindingRow,
+  type NcclRunRow,
+  type PortDetailReply,
+  type TopologyReply,
+} from '@ibwatch/fabric';
 import {
   DEMO_LABELS,
   demoHistoryPlan,
@@ -120,7 +126,7 @@ describe('the demo on a live lab', () => {
   }, 120_000);
 
   it('names racks from the lab node-name map without any setting', async () => {
-    const topo = await h.get<TopologyReply>('/api/topology');
+    const topo = topologyObjects(await h.get<TopologyReply>('/api/topology'));
     expect(topo.nodes.filter((n) => !n.rack).map((n) => n.name)).toEqual([]);
   });
 

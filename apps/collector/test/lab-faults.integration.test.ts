@@ -7,14 +7,15 @@
  * the fabric's own reactions (OpenSM re-sweep, SM takeover, link retraining) are polled, bounded.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  CounterHistoryReply,
-  FabricSummary,
-  FindingRow,
-  PortDetailReply,
-  SmReply,
-  TopologyReply,
-  WorklistEntry,
+import {
+  topologyObjects,
+  type CounterHistoryReply,
+  type FabricSummary,
+  type FindingRow,
+  type PortDetailReply,
+  type SmReply,
+  type TopologyReply,
+  type WorklistEntry,
 } from '@ibwatch/fabric';
 import { addCounter, degradeLink, killMasterSm, linkDown, linkUp, resetCounters, restoreLink } from '@ibwatch/lab';
 import { endsOf, entryEnds, startHarness, toolAttached, until, type Harness, type Port } from './lab-harness.ts';
@@ -57,7 +58,7 @@ async function history(p: Port, counter: string) {
 }
 
 async function nonOkLinks() {
-  return (await h.get<TopologyReply>('/api/topology')).links.filter((l) => l.health !== 'ok');
+  return topologyObjects(await h.get<TopologyReply>('/api/topology')).links.filter((l) => l.health !== 'ok');
 }
 
 describe('collector against a live 256-GPU lab', () => {
@@ -67,7 +68,7 @@ describe('collector against a live 256-GPU lab', () => {
     expect(active.filter((f) => MAJOR_OR_WORSE.has(f.severity)).map((f) => f.title)).toEqual([]);
     expect(await h.linkFindings()).toEqual([]);
     expect(await h.get<WorklistEntry[]>('/api/worklist')).toEqual([]);
-    const topo = await h.get<TopologyReply>('/api/topology');
+    const topo = topologyObjects(await h.get<TopologyReply>('/api/topology'));
     expect(topo.links).toHaveLength(h.lab.state.counts.links);
     expect(await nonOkLinks()).toEqual([]);
     await scanOk('sm');

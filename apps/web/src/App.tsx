@@ -1,3 +1,4 @@
+import { prefetch } from './api/prefetch.ts';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link } from './components/Link.tsx';
 import { Loading } from './components/States.tsx';
@@ -9,7 +10,11 @@ import { href, useLocation, type Route } from './router.ts';
 
 // The overview is the wall screen and must paint fast, so only it is in the main chunk;
 // every other view (and Recharts with it) loads on demand.
-const TopologyPage = lazy(() => import('./features/topology/TopologyPage.tsx'));
+const TopologyPage = lazy(() => {
+  // The reply is fetched while the page's chunk loads (see api/prefetch.ts).
+  prefetch('/api/topology');
+  return import('./features/topology/TopologyPage.tsx');
+});
 const PortsPage = lazy(() => import('./features/ports/PortsPage.tsx'));
 const PortDetailPage = lazy(() => import('./features/ports/PortDetailPage.tsx'));
 const WorklistPage = lazy(() => import('./features/worklist/WorklistPage.tsx'));

@@ -17,6 +17,7 @@ export * from './blast-radius.ts';
 export * from './nccl-report.ts';
 export * from './worklist.ts';
 export * from './link-ends.ts';
+export * from './topology-columns.ts';
 export * from './fat-tree/model.ts';
 export * from './fat-tree/generate.ts';
 export * from './fat-tree/snapshot.ts';

@@ -14,6 +14,15 @@ const TYPE_RANK: Record<string, number> = { switch: 0, router: 1 };
 const TIER_RANK: Record<string, number> = { leaf: 0, spine: 1, aggregation: 1, core: 2 };
 
 /**
+ * What `compareLinkEnds` compares first, as one number: type, then tier. Two ends of equal rank
+ * are ordered by GUID, then port. For callers that order many links (the topology's 136k at 45k
+ * GPUs) and rank each node once.
+ */
+export function linkEndRank(type: NodeType | null | undefined, tier: string | null | undefined): number {
+  return (TYPE_RANK[type ?? ''] ?? 2) * 4 + (TIER_RANK[tier ?? ''] ?? 3);
+}
+
+/**
  * Order of the two ends of a cable, the same in every view (worklist, its CSV, the topology's
  * link panel and lists): **end A is the switch end**, the port a technician walks to; between
  * two switches it is the one lower in the tree (leaf before spine before core), then the lower

@@ -5,54 +5,77 @@ import { createFabricQueries } from './fabric-queries.ts';
 import { createCountersRepo } from './counters-repo.ts';
 import { createCounterHistory } from './counter-history.ts';
 import { createTopologyJson } from './topology-json.ts';
+import { topologyColumns, topologyObjects, type TopologyReply } from '@ibwatch/fabric';
 
 const ctx = testContext();
 beforeAll(() => seedFabric(ctx));
 afterAll(() => ctx.cleanup());
 
 describe('JSON built by SQLite', () => {
-  it('topology links: the same objects, in the same order, as fabric-queries builds', () => {
+  // The reply as the pure builder of packages/fabric makes it from fabric-queries' objects.
+  const expectedReply = (q: ReturnType<typeof createFabricQueries>, at: number) =>
+    topologyColumns({ generatedAt: at, nodes: q.nodes(), links: q.links() });
+
+  it("topology: the columns fabric-queries' objects give, byte for byte, as objects the same objects", () => {
     for (const names of [
       new NameBook(),
       NameBook.fromMap([[ERROR_PORT.nodeGuid, { name: 'spine "1"', rack: 'R7' }]]),
     ]) {
-      const expected = createFabricQueries(ctx.db, names).links();
-      const text = createTopologyJson(ctx.db, names).linksJson();
-      expect(JSON.parse(text)).toEqual(expected);
-      expect(text).toBe(JSON.stringify(expected));
+      const q = createFabricQueries(ctx.db, names);
+      const text = createTopologyJson(ctx.db, names).json(42);
+      const reply = JSON.parse(text) as TopologyReply;
+      expect(reply).toEqual(expectedReply(q, 42));
+      expect(text.length).toBe(JSON.stringify(expectedReply(q, 42)).length);
+      const objects = topologyObjects(reply);
+      expect(objects.links).toEqual(q.links());
+      expect(new Set(objects.nodes.map((n) => JSON.stringify(n)))).toEqual(
+        new Set(q.nodes().map((n) => JSON.stringify(n))),
+      );
     }
   });
 
-  it("topology links: recoloured and vanished links, each link's JSON kept from the last build", () => {
+  it('topology: recoloured and vanished links, the columns kept from the last build', () => {
     const json = createTopologyJson(ctx.db, ctx.names);
     const q = createFabricQueries(ctx.db, ctx.names);
-    expect(json.linksJson()).toBe(JSON.stringify(q.links()));
+    const head = json.parts(1).head;
+    expect(JSON.parse(json.json(1))).toEqual(expectedReply(q, 1));
     const [a, b, c] = q
       .links()
       .filter((l) => l.health === 'ok')
       .map((l) => l.id);
     const set = ctx.db.prepare('UPDATE links SET present = ?, health = ?, reason = ? WHERE id = ?');
     set.run(1, 'degraded', 'running at 2X (expected 4X) "x"', a);
-    set.run(0, 'down', 'link down', b);
+    // A recolouring keeps the columns (the same bytes, not rebuilt).
+    expect(JSON.parse(json.json(2))).toEqual(expectedReply(q, 2));
+    expect(json.parts(2).head).toBe(head);
+    set.run(0, 'down', 'link down', b); // gone while down: still on the map
+    expect(JSON.parse(json.json(2))).toEqual(expectedReply(q, 2));
     set.run(0, 'ok', null, c); // gone and not down: off the map
-    const expected = q.links();
-    expect(expected.map((l) => l.id)).not.toContain(c);
-    expect(json.linksJson()).toBe(JSON.stringify(expected));
+    const expected = expectedReply(q, 3);
+    expect(expected.links.id).not.toContain(c);
+    expect(JSON.parse(json.json(3))).toEqual(expected);
+    const problems = topologyObjects(expected).links.filter((l) => l.health !== 'ok');
+    expect(problems.map((l) => [l.id, l.health, l.reason])).toEqual(
+      expect.arrayContaining([
+        [a, 'degraded', 'running at 2X (expected 4X) "x"'],
+        [b, 'down', 'link down'],
+      ]),
+    );
   });
 
-  it('topology links: the first and the last link re-cut or left out, names in UTF-8, none left', () => {
+  it('topology: the first and the last link recoloured or left out, names in UTF-8, none left', () => {
     const names = NameBook.fromMap([[ERROR_PORT.nodeGuid, { name: 'spine «1» ü', rack: 'Räck 7' }]]);
     const json = createTopologyJson(ctx.db, names);
     const q = createFabricQueries(ctx.db, names);
     const set = ctx.db.prepare('UPDATE links SET present = ?, health = ?, reason = ? WHERE id = ?');
     const ids = ctx.db.prepare('SELECT id FROM links ORDER BY id').pluck().all() as number[];
-    expect(json.linksJson()).toBe(JSON.stringify(q.links()));
+    expect(JSON.parse(json.json(1))).toEqual(expectedReply(q, 1));
     set.run(1, 'errors', '12 symbol errors «ü»', ids[0]);
     set.run(0, 'ok', null, ids[ids.length - 1]);
-    expect(json.linksJson()).toBe(JSON.stringify(q.links()));
+    expect(JSON.parse(json.json(2))).toEqual(expectedReply(q, 2));
     set.run(1, 'degraded', 'width 4X->2X', ids[ids.length - 1]);
     set.run(0, 'ok', null, ids[0]);
-    expect(json.linksJson()).toBe(JSON.stringify(q.links()));
+    expect(JSON.parse(json.json(3))).toEqual(expectedReply(q, 3));
     const all = ctx.db.prepare('SELECT id, present, health, reason FROM links').all() as {
       id: number;
       present: number;
@@ -60,9 +83,11 @@ describe('JSON built by SQLite', () => {
       reason: string | null;
     }[];
     ctx.db.prepare("UPDATE links SET present = 0, health = 'ok', reason = NULL").run();
-    expect(json.linksJson()).toBe('[]');
+    const none = JSON.parse(json.json(4)) as TopologyReply;
+    expect(none.links.id).toEqual([]);
+    expect(none.problems).toEqual([]);
     for (const l of all) set.run(l.present, l.health, l.reason, l.id);
-    expect(json.linksJson()).toBe(JSON.stringify(q.links()));
+    expect(JSON.parse(json.json(5))).toEqual(expectedReply(q, 5));
   });
 
   it('counter history: the points the counters repository gives, with the same rates', () => {

@@ -2,6 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   tableToPortCounters,
+  topologyObjects,
   type FabricSummary,
   type FindingRow,
   type TopologyReply,
@@ -21,7 +22,7 @@ describe('cached replies', () => {
     'a PM sweep that opens a finding shows in /api/summary, /api/findings, /api/worklist and /api/topology at ' +
       'once',
     async () => {
-      const topo = await get<TopologyReply>('/api/topology');
+      const topo = topologyObjects(await get<TopologyReply>('/api/topology'));
       // A cabled port with no finding yet: the far end of a healthy link of the error port's switch.
       const link = topo.links.find(
         (l) => l.health === 'ok' && l.a.guid === ERROR_PORT.nodeGuid && l.a.port !== ERROR_PORT.portNum,
@@ -64,7 +65,7 @@ describe('cached replies', () => {
       );
       const worklist = await get<WorklistEntry[]>('/api/worklist');
       expect(worklist.length).toBe(before.worklist.length + 1);
-      const after = (await get<TopologyReply>('/api/topology')).links.find((l) => l.id === link.id)!;
+      const after = topologyObjects(await get<TopologyReply>('/api/topology')).links.find((l) => l.id === link.id)!;
       expect(after.health).toBe('errors');
     },
   );
@@ -105,6 +106,40 @@ describe('cached replies', () => {
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gz.headers.vary).toMatch(/accept-encoding/i);
     expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
-    expect(plain.json<TopologyReply>().nodes.length).toBeGreaterThan(0);
+    expect(plain.json<TopologyReply>().nodes.guid.length).toBeGreaterThan(0);
+  });
+
+  it('revalidates the topology with a strong ETag per encoding: 304 until a link changes', async () => {
+    const plain = await fx.app.inject('/api/topology');
+    const gz = await fx.app.inject({ url: '/api/topology', headers: { 'accept-encoding': 'gzip' } });
+    const tag = plain.headers.etag as string;
+    expect(tag).toMatch(/^"[^"]+"$/);
+    expect(gz.headers.etag).toMatch(/^"[^"]+"$/);
+    expect(gz.headers.etag).not.toBe(tag);
+    expect(plain.headers['cache-control']).toBe('no-cache');
+    for (const [inm, enc] of [
+      [tag, 'identity'],
+      [gz.headers.etag as string, 'gzip'],
+    ]) {
+      const again = await fx.app.inject({
+        url: '/api/topology',
+        headers: { 'if-none-match': inm, 'accept-encoding': enc },
+      });
+      expect(again.statusCode).toBe(304);
+      expect(again.body).toBe('');
+    }
+    const link = plain.json<TopologyReply>().links.id[0];
+    const was = fx.ctx.db.prepare('SELECT health, reason FROM links WHERE id = ?').get(link) as {
+      health: string;
+      reason: string | null;
+    };
+    fx.ctx.db.prepare("UPDATE links SET health = 'errors', reason = 'etag test' WHERE id = ?").run(link);
+    const changed = await fx.app.inject({ url: '/api/topology', headers: { 'if-none-match': tag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(tag);
+    expect(changed.json<TopologyReply>().problems).toContainEqual([0, 'errors', 'etag test']);
+    const changedGz = await fx.app.inject({ url: '/api/topology', headers: { 'accept-encoding': 'gzip' } });
+    expect(gunzipSync(changedGz.rawPayload).toString()).toBe(changed.body);
+    fx.ctx.db.prepare('UPDATE links SET health = ?, reason = ? WHERE id = ?').run(was.health, was.reason, link);
   });
 });

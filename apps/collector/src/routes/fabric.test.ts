@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { FabricSummary, SmReply, TopologyReply, WorklistEntry } from '@ibwatch/fabric';
+import {
+  topologyObjects,
+  type FabricSummary,
+  type SmReply,
+  type TopologyReply,
+  type WorklistEntry,
+} from '@ibwatch/fabric';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import { PM_KINDS } from '../queries/finding-kinds.ts';
 import { ERROR_PORT, useSeededApp } from '../test-support.ts';
@@ -97,7 +103,9 @@ describe('GET /api/summary: what is broken now', () => {
 
 describe('GET /api/topology', () => {
   it('lists every node with its tier and every present link', async () => {
-    const t = (await fx.app.inject('/api/topology')).json<TopologyReply>();
+    const r = (await fx.app.inject('/api/topology')).json<TopologyReply>();
+    expect(r.format).toBe(2);
+    const t = topologyObjects(r);
     expect(t.nodes).toHaveLength(272);
     expect(t.links).toHaveLength(271);
     expect(t.nodes.filter((n) => n.tier === 'spine')).toHaveLength(1);

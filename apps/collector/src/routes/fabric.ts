@@ -5,6 +5,7 @@ import { createFabricQueries } from '../db/fabric-queries.ts';
 import { contentStamp, stamped, writeStamp } from '../db/stamps.ts';
 import { createTopologyJson } from '../db/topology-json.ts';
 import { ReplyCache } from './reply-cache.ts';
+import { deflatedHead, gzipWithHead, type DeflatedHead } from './gzip-tail.ts';
 import { PROCESS_STARTED_AT } from '../analysis/fabric-status.ts';
 import { createSummaryBuilder } from '../analysis/summary.ts';
 import { replySchema } from '@ibwatch/fabric/api-schemas';
@@ -26,10 +27,11 @@ export async function fabricRoutes(app: FastifyInstance, deps: RouteDeps): Promi
   const summary = createSummaryBuilder(deps.db, deps.names, deps.config);
   // Rebuilt after any commit (every scan writes its scan row, and lastScans shows it).
   const summaryCache = new ReplyCache(writeStamp(deps.db), { maxKeys: 1, maxAgeMs: SUMMARY_MAX_AGE_MS });
-  // At 10k GPUs ~11k nodes, ~31k links, 10 MB of JSON: built once, and again only when a commit
-  // changed what it shows. A sweep recolours links but leaves nodes alone: their part is kept.
-  const topologyCache = new ReplyCache(topologyStamp, { maxKeys: 1 });
-  const nodesJson = stamped(nodesStamp, () => Buffer.from(JSON.stringify(q.nodes())));
+  // At 45k GPUs 49k nodes, 136k links, ~8 MB of columns: built once, and again only when a commit
+  // changed what it shows. A sweep recolours links but leaves the columns alone: they are kept,
+  // gzipped, and only the problems list is built and gzipped again (see topology-json.ts).
+  const topologyCache = new ReplyCache(topologyStamp, { maxKeys: 1, strongEtag: true });
+  let topoHead: DeflatedHead | null = null;
 
   app.get<{ Reply: FabricSummary }>(
     '/api/summary',
@@ -52,16 +54,16 @@ export async function fabricRoutes(app: FastifyInstance, deps: RouteDeps): Promi
         response: replySchema('GET /api/topology'),
       },
     },
-    // The bytes of a TopologyReply: {generatedAt, nodes, links}, the links serialised by SQLite.
-    async (req, reply) =>
-      topologyCache.sendJson(req, reply, '', () =>
-        Buffer.concat([
-          Buffer.from(`{"generatedAt":${Date.now()},"nodes":`),
-          nodesJson(),
-          Buffer.from(',"links":'),
-          ...topoJson.linksPieces(),
-          Buffer.from('}'),
-        ]),
-      ),
+    // The bytes of a TopologyReply. `no-cache`: a browser keeps it and revalidates with the ETag
+    // (a 304 costs the stamp), so a dashboard reload does not download megabytes again.
+    async (req, reply) => {
+      reply.header('cache-control', 'no-cache');
+      return topologyCache.sendJson(req, reply, '', () => {
+        const { head, tail } = topoJson.parts(Date.now());
+        if (topoHead?.bytes !== head) topoHead = deflatedHead(head);
+        const h = topoHead;
+        return { body: Buffer.concat([head, tail]), gzip: () => gzipWithHead(h, tail) };
+      });
+    },
   );
 }

@@ -11,8 +11,14 @@ export interface CachedReply {
   /** The reply, serialised once as UTF-8 JSON. */
   body: Buffer;
   builtAt: number;
-  /** Weak validator, new for every build (process start + build number): polling clients get 304s. */
+  /**
+   * Validator, new for every build (process start + build number): polling clients get 304s.
+   * Weak, or strong (`strongEtag`): then the gzipped body's differs (`gzipEtag`), as RFC 9110
+   * wants of two encodings of one reply.
+   */
   etag: string;
+  /** The gzipped body's validator (the same as `etag` when weak). */
+  gzipEtag: string;
   /** The body gzipped, compressed once on the thread pool on first demand. */
   gzip: () => Promise<Buffer>;
 }
@@ -24,6 +30,14 @@ export interface ReplyCacheOptions {
   maxAgeMs?: number;
   /** Bodies kept in all, in bytes (the newest entry is kept whatever its size). */
   maxBytes?: number;
+  /** Strong ETags (`"…"`, one per encoding) rather than weak ones (`W/"…"`). */
+  strongEtag?: boolean;
+}
+
+/** A body built with its own gzip (e.g. a kept head's deflate and a fresh tail, see gzip-tail.ts). */
+export interface PreparedBody {
+  body: Buffer;
+  gzip: () => Promise<Buffer>;
 }
 
 /**
@@ -40,6 +54,7 @@ export class ReplyCache {
   private readonly maxAgeMs: number;
   private readonly maxBytes: number;
   private bytes = 0;
+  private readonly strong: boolean;
 
   constructor(
     private readonly stamp: () => string,
@@ -48,6 +63,7 @@ export class ReplyCache {
     this.maxKeys = opts.maxKeys ?? 32;
     this.maxAgeMs = opts.maxAgeMs ?? Infinity;
     this.maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
+    this.strong = opts.strongEtag ?? false;
   }
 
   get size(): number {
@@ -61,9 +77,9 @@ export class ReplyCache {
 
   /**
    * As `get`, for a builder that returns the JSON itself (e.g. assembled by SQLite), as text or
-   * as UTF-8 bytes (then kept as they are, not copied).
+   * as UTF-8 bytes (then kept as they are, not copied), or as bytes with their own gzip.
    */
-  getJson(key: string, buildJson: () => string | Buffer, now = Date.now()): CachedReply {
+  getJson(key: string, buildJson: () => string | Buffer | PreparedBody, now = Date.now()): CachedReply {
     // The stamp first: what the build reads is then at least as new as the stamp it is kept under.
     const s = this.stamp();
     if (s !== this.stamped) {
@@ -79,7 +95,10 @@ export class ReplyCache {
       return e;
     }
     const json = buildJson();
-    e = entry(typeof json === 'string' ? Buffer.from(json) : json, now);
+    e =
+      typeof json === 'string' || Buffer.isBuffer(json)
+        ? entry(typeof json === 'string' ? Buffer.from(json) : json, now, this.strong)
+        : entry(json.body, now, this.strong, json.gzip);
     this.drop(key);
     this.entries.set(key, e);
     this.bytes += e.body.length;
@@ -110,7 +129,7 @@ export class ReplyCache {
     req: FastifyRequest,
     reply: FastifyReply,
     key: string,
-    buildJson: () => string | Buffer,
+    buildJson: () => string | Buffer | PreparedBody,
   ): Promise<FastifyReply> {
     return sendJson(req, reply, this.getJson(key, buildJson));
   }
@@ -121,12 +140,14 @@ export class ReplyCache {
  * ETag), gzipped when accepted and worth it (the 10 MB topology of 10k GPUs is 0.5 MB).
  */
 export async function sendJson(req: FastifyRequest, reply: FastifyReply, e: CachedReply): Promise<FastifyReply> {
-  reply.type('application/json; charset=utf-8').header('etag', e.etag);
   const large = e.body.length >= GZIP_MIN_BYTES;
+  const gzipped = large && acceptsGzip(req.headers['accept-encoding']);
+  reply.type('application/json; charset=utf-8').header('etag', gzipped ? e.gzipEtag : e.etag);
   if (large) reply.header('vary', 'accept-encoding');
-  if (matches(req.headers['if-none-match'], e.etag)) return reply.code(304).send();
-  if (!large) return reply.send(e.body);
-  if (!acceptsGzip(req.headers['accept-encoding'])) return reply.send(e.body);
+  // Either encoding's tag revalidates: If-None-Match compares weakly (RFC 9110, 13.1.2).
+  const inm = req.headers['if-none-match'];
+  if (matches(inm, e.etag) || matches(inm, e.gzipEtag)) return reply.code(304).send();
+  if (!gzipped) return reply.send(e.body);
   const gz = await e.gzip();
   return reply.header('content-encoding', 'gzip').send(gz);
 }
@@ -152,12 +173,14 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 const BOOT = Date.now().toString(36);
 let builds = 0;
 
-function entry(body: Buffer, builtAt: number): CachedReply {
+function entry(body: Buffer, builtAt: number, strong: boolean, gzipOf?: () => Promise<Buffer>): CachedReply {
   let gz: Promise<Buffer> | null = null;
+  const tag = `${BOOT}-${(++builds).toString(36)}`;
   return {
     body,
     builtAt,
-    etag: `W/"${BOOT}-${(++builds).toString(36)}"`,
-    gzip: () => (gz ??= gzipAsync(body, { level: 6 })),
+    etag: strong ? `"${tag}"` : `W/"${tag}"`,
+    gzipEtag: strong ? `"${tag}-gz"` : `W/"${tag}"`,
+    gzip: () => (gz ??= gzipOf ? gzipOf() : gzipAsync(body, { level: 6 })),
   };
 }

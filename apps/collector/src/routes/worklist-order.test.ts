@@ -1,18 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareLinkEnds, type TopologyReply, type WorklistEntry } from '@ibwatch/fabric';
+import {
+  compareLinkEnds,
+  topologyObjects,
+  type TopologyObjects,
+  type TopologyReply,
+  type WorklistEntry,
+} from '@ibwatch/fabric';
 import { NameBook } from '../names.ts';
 import { appOf, seedFabric, testContext } from '../test-support.ts';
 
 const ctx = testContext();
 let plain: FastifyInstance;
 let entries: WorklistEntry[];
-let topo: TopologyReply;
+let topo: TopologyObjects;
 beforeAll(async () => {
   await seedFabric(ctx);
   plain = await appOf(ctx);
   entries = (await plain.inject('/api/worklist')).json<WorklistEntry[]>();
-  topo = (await plain.inject('/api/topology')).json<TopologyReply>();
+  topo = topologyObjects((await plain.inject('/api/topology')).json<TopologyReply>());
 });
 afterAll(async () => {
   await plain.close();

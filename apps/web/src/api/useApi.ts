@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReplyOf } from '@ibwatch/fabric';
 import { api, ApiError } from './client.ts';
+import { takePrefetched } from './prefetch.ts';
 
 export interface ApiState<T> {
   data: T | undefined;
@@ -39,9 +40,12 @@ export function useApi<P extends string, T = ReplyOf<'GET', P>>(
       data: samePath ? s.data : undefined,
       error: samePath ? s.error : undefined,
     }));
-    api
-      .get(path, ctl.signal)
-      .then((data) => setState({ data: data as T, error: undefined, loading: false, updatedAt: Date.now() }))
+    (takePrefetched(path) ?? api.get(path, ctl.signal))
+      .then((data) => {
+        // A prefetched request is not aborted with the effect: its reply may come after it.
+        if (ctl.signal.aborted) return;
+        setState({ data: data as T, error: undefined, loading: false, updatedAt: Date.now() });
+      })
       .catch((e: unknown) => {
         if (ctl.signal.aborted) return;
         const err = e instanceof ApiError ? e : new ApiError(0, e instanceof Error ? e.message : String(e));

@@ -1,9 +1,9 @@
 import type { LinkEnd, TopoLink, TopoNode } from '@ibwatch/fabric';
 import { Badge } from '../../components/Badge.tsx';
 import { Link } from '../../components/Link.tsx';
-import { HEALTH_RANK, healthLook } from '../../lib/status.ts';
+import { healthLook } from '../../lib/status.ts';
 import { portHref } from '../../router.ts';
-import { linkRateText, otherEnd, type Selection, type TopoIndex } from './model.ts';
+import { HEALTHS, linkRateText, otherEnd, type Selection, type TopoIndex } from './model.ts';
 
 const MAX_LIST = 60;
 
@@ -50,13 +50,11 @@ function LinkList({
   from: string | null;
   onSelect: (s: Selection) => void;
 }) {
-  const sorted = [...links].sort(
-    (x, y) => HEALTH_RANK[idx.reply.links[y].health] - HEALTH_RANK[idx.reply.links[x].health],
-  );
+  const sorted = [...links].sort((x, y) => idx.health[y] - idx.health[x]);
   return (
     <ul className="links">
       {sorted.slice(0, MAX_LIST).map((li) => {
-        const l: TopoLink = idx.reply.links[li];
+        const l: TopoLink = idx.link(li);
         const near = from && l.b.guid === from ? l.b : l.a;
         const far = from ? otherEnd(l, from) : l.b;
         return (
@@ -75,7 +73,7 @@ function LinkList({
 
 function healthCounts(idx: TopoIndex, links: number[]): string {
   const c = { ok: 0, degraded: 0, errors: 0, down: 0 };
-  for (const li of links) c[idx.reply.links[li].health]++;
+  for (const li of links) c[HEALTHS[idx.health[li]]]++;
   return (Object.keys(c) as (keyof typeof c)[])
     .filter((k) => c[k] > 0)
     .map((k) => `${healthLook[k].icon} ${c[k]} ${healthLook[k].label.toLowerCase()}`)
@@ -94,9 +92,9 @@ export function DetailsPanel({
   problems: number[];
 }) {
   if (sel?.type === 'link') {
-    const li = idx.linkIndexById.get(sel.id);
+    const li = idx.linkIndexOf(sel.id);
     if (li === undefined) return <p className="muted">Link {sel.id} is not in this topology.</p>;
-    const l = idx.reply.links[li];
+    const l = idx.link(li);
     return (
       <div data-testid="topology-details" data-kind="link">
         <h2>Link #{l.id}</h2>
@@ -111,9 +109,9 @@ export function DetailsPanel({
     );
   }
   if (sel?.type === 'node') {
-    const n = idx.nodeByGuid.get(sel.guid);
+    const n = idx.node(sel.guid);
     if (!n) return <p className="muted">Node {sel.guid} is not in this topology.</p>;
-    const links = idx.linksOf.get(n.guid) ?? [];
+    const links = idx.linksOf(n.guid);
     return (
       <div data-testid="topology-details" data-kind="node">
         <h2>{n.name}</h2>
@@ -148,14 +146,13 @@ export function DetailsPanel({
     );
   }
   if (sel?.type === 'group') {
-    const leaf = sel.leaf ? idx.nodeByGuid.get(sel.leaf) : undefined;
-    const hcaLinks = sel.leaf
-      ? (idx.linksOf.get(sel.leaf) ?? []).filter((li) => idx.reply.links[li].tier === 'hca-leaf')
-      : [];
+    const leaf = sel.leaf ? idx.node(sel.leaf) : undefined;
+    const hcaLinks = sel.leaf ? idx.linksOf(sel.leaf).filter((li) => idx.linkTierOf[li] === 'hca-leaf') : [];
     const hosts = new Set<string>();
+    const leafAt = idx.nodeIndex.get(sel.leaf);
     for (const li of hcaLinks) {
-      const e = otherEnd(idx.reply.links[li], sel.leaf);
-      const h = idx.nodeByGuid.get(e.guid)?.host;
+      const far = idx.endA[li] === leafAt ? idx.endB[li] : idx.endA[li];
+      const h = idx.reply.nodes.host[far];
       if (h) hosts.add(h);
     }
     return (

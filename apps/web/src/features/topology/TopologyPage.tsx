@@ -10,7 +10,6 @@ import { Legend } from './Legend.tsx';
 import {
   hostRails,
   indexTopology,
-  orientTopology,
   parseSelection,
   searchTopology,
   serializeSelection,
@@ -27,28 +26,26 @@ const HIT_LABEL: Record<SearchHit['what'], string> = {
   aggregation: 'SHARP AN ',
 };
 
-function TopologyView({ reply: raw }: { reply: TopologyReply }) {
+function TopologyView({ reply }: { reply: TopologyReply }) {
   const t0 = useRef(performance.now()).current;
-  const reply = useMemo(() => orientTopology(raw), [raw]);
   const { query } = useLocation();
   const groupBy = query.group === 'name' ? 'name' : 'rail';
   const idx = useMemo(() => indexTopology(reply), [reply]);
-  const aggregated = useMemo(() => layoutTopology(reply, { groupBy }), [reply, groupBy]);
+  const aggregated = useMemo(() => layoutTopology(idx, { groupBy }), [idx, groupBy]);
   // The per-HCA layout is built the first time the user zooms in far enough.
   const expandedCache = useRef<{ key: string; layout: TopoLayout } | null>(null);
   const expanded = useCallback(() => {
     const key = groupBy;
     if (expandedCache.current?.key !== key)
-      expandedCache.current = { key, layout: layoutTopology(reply, { groupBy, expandHcas: true }) };
+      expandedCache.current = { key, layout: layoutTopology(idx, { groupBy, expandHcas: true }) };
     return expandedCache.current.layout;
-  }, [reply, groupBy]);
+  }, [idx, groupBy]);
 
   const selKey = query.sel ?? '';
   // Parsed once per URL value so the canvas only redraws when the selection really changes.
   const selection = useMemo(() => parseSelection(selKey), [selKey]);
   const host = query.host ?? null;
   const highlight = useMemo(() => (host ? hostRails(idx, host) : null), [idx, host]);
-  const problems = useMemo(() => reply.links.map((_, i) => i).filter((i) => reply.links[i].health !== 'ok'), [reply]);
 
   const [search, setSearch] = useState(query.q ?? '');
   const hits = useMemo<SearchHit[]>(() => (query.q ? searchTopology(idx, query.q) : []), [idx, query.q]);
@@ -85,7 +82,7 @@ function TopologyView({ reply: raw }: { reply: TopologyReply }) {
     if (s?.type === 'link') setFocus({ linkId: s.id, nonce: Date.now() });
   }
 
-  if (reply.nodes.length === 0) {
+  if (idx.nodeCount === 0) {
     return <Empty>The topology is empty: no topology scan has completed yet. See the Scans page.</Empty>;
   }
 
@@ -129,8 +126,8 @@ function TopologyView({ reply: raw }: { reply: TopologyReply }) {
           </p>
         )}
         <span className="muted small">
-          Topology of <Time at={reply.generatedAt} /> · {reply.nodes.length.toLocaleString()} nodes ·{' '}
-          {reply.links.length.toLocaleString()} links
+          Topology of <Time at={reply.generatedAt} /> · {idx.nodeCount.toLocaleString()} nodes ·{' '}
+          {idx.linkCount.toLocaleString()} links
         </span>
       </div>
       {query.q && (
@@ -157,13 +154,13 @@ function TopologyView({ reply: raw }: { reply: TopologyReply }) {
               onPick={select}
               focus={focus}
               t0={t0}
-              counts={{ nodes: reply.nodes.length, links: reply.links.length }}
+              counts={{ nodes: idx.nodeCount, links: idx.linkCount }}
             />
           </div>
           <Legend />
         </div>
         <aside className="topo-panel" aria-label="Details">
-          <DetailsPanel idx={idx} sel={selection} onSelect={pickFromPanel} problems={problems} />
+          <DetailsPanel idx={idx} sel={selection} onSelect={pickFromPanel} problems={idx.problems} />
         </aside>
       </div>
     </>

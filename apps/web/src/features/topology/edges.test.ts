@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateFatTree, type LinkHealth } from '@ibwatch/fabric';
 import { edgeGeometry, okSnap, projectSegments } from './edges.ts';
-import { fatTreeReply } from './fixtures.ts';
-import { layoutTopology } from './layout.ts';
+import { fatTreeReply, layoutOf } from './fixtures.ts';
 import { fitView, toScreen, type View, zoomAt } from './viewport.ts';
 
 const HEALTHS: LinkHealth[] = ['ok', 'degraded', 'errors', 'down'];
@@ -16,7 +15,7 @@ function segments(xy: Float64Array, v: View, w: number, h: number, snap: number)
 
 describe('edge geometry and its level of detail (10k-GPU fat-tree, one link in 97 not ok)', () => {
   const reply = fatTreeReply(generateFatTree({ gpus: 10_000, tiers: 3 }), 97);
-  const layout = layoutTopology(reply);
+  const layout = layoutOf(reply);
   const g = edgeGeometry(layout);
   const [W, H] = [1600, 1000];
   const fit = fitView(layout, W, H);

@@ -1,5 +1,6 @@
 /**
- * Topology replies for tests (not imported by the app). Shapes follow api.ts.
+ * Topology replies for tests (not imported by the app), as objects (format 1's shape, easy to
+ * read and edit); `indexOf` and `layoutOf` turn them into the columns the API sends first.
  * `fatTreeReply` is the fabric generator's tree (@ibwatch/fabric, the one the lab simulates).
  * `syntheticFabric` stays only for shapes the generator cannot make: spines cabled to single
  * leaves out of name order (barycentre test) and the real run's single spine with SHARP
@@ -12,8 +13,17 @@ import {
   type Tier,
   type TopoLink,
   type TopoNode,
-  type TopologyReply,
+  topologyColumns,
+  type TopologyObjects,
 } from '@ibwatch/fabric';
+import { layoutTopology, type LayoutOptions, type TopoLayout } from './layout.ts';
+import { indexTopology, type TopoIndex } from './model.ts';
+
+/** The index the page builds from the reply the collector would send for `t`. */
+export const indexOf = (t: TopologyObjects): TopoIndex => indexTopology(topologyColumns(t));
+
+/** The layout the page draws for `t`. */
+export const layoutOf = (t: TopologyObjects, opts?: LayoutOptions): TopoLayout => layoutTopology(indexOf(t), opts);
 
 const guid = (prefix: number, i: number) =>
   `0x${prefix.toString(16).padStart(4, '0')}${i.toString(16).padStart(12, '0')}`;
@@ -30,7 +40,7 @@ export interface SynthOptions {
   badEvery?: number;
 }
 
-export function syntheticFabric(o: SynthOptions): TopologyReply {
+export function syntheticFabric(o: SynthOptions): TopologyObjects {
   const nodes: TopoNode[] = [];
   const links: TopoLink[] = [];
   const sw = (tier: 'core' | 'spine' | 'leaf', i: number, prefix: number, rail: number | null): TopoNode => ({
@@ -107,7 +117,7 @@ export function syntheticFabric(o: SynthOptions): TopologyReply {
  * The generator's smallest tree, for readable assertions: 2 hosts of 2 GPUs (radix 4, so 2 hosts
  * per SU) on 2 rail leaves, the management leaf with the 2 head nodes, 2 spines, no core.
  */
-export function tinyFabric(): TopologyReply {
+export function tinyFabric(): TopologyObjects {
   return fatTreeReply(generateFatTree({ gpus: 4, gpusPerNode: 2, radix: 4, tiers: 2 }));
 }
 
@@ -116,7 +126,7 @@ export function tinyFabric(): TopologyReply {
  * spine, eight leaves, seven of them with their SHARP Aggregation Node on port 65 (tier
  * `aggregation`), 4 HCAs per leaf here instead of 32; plus an isolated switch (tier `unknown`).
  */
-export function ndrWithSharp(): TopologyReply {
+export function ndrWithSharp(): TopologyObjects {
   const reply = syntheticFabric({ hosts: 4, rails: 8, leavesPerRail: 1, spines: 1, cores: 0, uplinks: 8 });
   const leaves = reply.nodes.filter((n) => n.tier === 'leaf');
   let id = 10_000;
@@ -160,7 +170,7 @@ export function ndrWithSharp(): TopologyReply {
  * The reply the collector would give for a generated fat-tree (`generateFatTree`): tiers from the
  * generator's roles, LIDs in ibsim order (switches first), every `badEvery`-th link not ok.
  */
-export function fatTreeReply(t: FatTree, badEvery = 0): TopologyReply {
+export function fatTreeReply(t: FatTree, badEvery = 0): TopologyObjects {
   const tierOf: Record<FatTree['nodes'][number]['role'], Tier> = {
     leaf: 'leaf',
     spine: 'spine',

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { generateFatTree } from '@ibwatch/fabric';
-import { fatTreeReply, tinyFabric } from './fixtures.ts';
+import { fatTreeReply, indexOf, layoutOf, tinyFabric } from './fixtures.ts';
 import { pickAt, segmentDistance } from './hit.ts';
-import { edgeIndexByLinkId, layoutTopology } from './layout.ts';
+import { edgeIndexByLinkId } from './layout.ts';
 import { centerOn, fitView, focusOnSegment, ky, toScreen, toWorld, zoomAt } from './viewport.ts';
-import { hostRails, indexTopology, searchTopology } from './model.ts';
+import { hostRails, searchTopology } from './model.ts';
 
 describe('viewport', () => {
   it('fits the layout and round-trips world ↔ screen', () => {
@@ -35,7 +35,7 @@ describe('viewport', () => {
 
 describe('pickAt()', () => {
   const reply = tinyFabric();
-  const l = layoutTopology(reply);
+  const l = layoutOf(reply);
   const v = fitView(l, 1200, 600);
 
   it('finds a node under its centre', () => {
@@ -58,10 +58,11 @@ describe('pickAt()', () => {
 });
 
 describe('search and host rails', () => {
-  const idx = indexTopology(tinyFabric());
+  const fabric = tinyFabric();
+  const idx = indexOf(fabric);
   it('finds switches by name, HCAs by GUID and hosts by name', () => {
     expect(searchTopology(idx, 'spine-01')[0]).toMatchObject({ name: 'spine-01', what: 'switch' });
-    const hca = idx.reply.nodes.find((n) => n.tier === 'hca')!;
+    const hca = fabric.nodes.find((n) => n.tier === 'hca')!;
     expect(searchTopology(idx, hca.guid.toUpperCase().replace('0X', ''))[0].guid).toBe(hca.guid);
     // The colon form of vendor dumps is the same GUID, an exact hit (normalizeGuid).
     const colons = hca.guid.slice(2).match(/../g)!.join(':');
@@ -74,9 +75,9 @@ describe('search and host rails', () => {
     const hcas = idx.hcasOfHost.get('dgx-0001')!;
     expect(hcas).toHaveLength(2); // tinyFabric's hosts have 2 GPUs, one HCA each
     for (const g of hcas) expect(h.nodes.has(g)).toBe(true);
-    const tiers = new Set([...h.nodes].map((g) => idx.nodeByGuid.get(g)!.tier));
+    const tiers = new Set([...h.nodes].map((g) => idx.node(g)!.tier));
     expect(tiers).toEqual(new Set(['hca', 'leaf', 'spine']));
-    const linkTiers = new Set([...h.links].map((id) => idx.reply.links[idx.linkIndexById.get(id)!].tier));
+    const linkTiers = new Set([...h.links].map((id) => idx.link(idx.linkIndexOf(id)!).tier));
     expect(linkTiers).toEqual(new Set(['hca-leaf', 'leaf-spine']));
     expect(hostRails(idx, 'nope').nodes.size).toBe(0);
   });
@@ -86,7 +87,7 @@ describe('focusing a link', () => {
   it('keeps every tier on screen when a leaf-HCA link is picked at the fitted scale', () => {
     // The e2e lab's fabric (e2e/global-setup.ts): the generator's 256-GPU 3-tier tree.
     const reply = fatTreeReply(generateFatTree({ gpus: 256, tiers: 3 }));
-    const l = layoutTopology(reply);
+    const l = layoutOf(reply);
     const [w, h] = [870, 600];
     const v = fitView(l, w, h);
     const link = reply.links.find((x) => x.tier === 'hca-leaf')!;

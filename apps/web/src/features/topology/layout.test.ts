@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { generateFatTree, type TopologyReply } from '@ibwatch/fabric';
-import { fatTreeReply, ndrWithSharp, syntheticFabric, tinyFabric } from './fixtures.ts';
-import { layoutTopology } from './layout.ts';
+import { generateFatTree, topologyColumns, type TopologyObjects } from '@ibwatch/fabric';
+import { fatTreeReply, layoutOf, ndrWithSharp, syntheticFabric, tinyFabric } from './fixtures.ts';
 import { fitLabel } from './labels.ts';
 
-function tierYs(l: ReturnType<typeof layoutTopology>) {
+function tierYs(l: ReturnType<typeof layoutOf>) {
   return l.tiers.map((t) => t.y);
 }
 
@@ -13,7 +12,7 @@ describe("layoutTopology() on the fabric generator's 10k-GPU fat-tree", () => {
   const reply = fatTreeReply(tree, 97);
 
   it('places every switch, groups every HCA under its leaf and every link end on a node', () => {
-    const l = layoutTopology(reply);
+    const l = layoutOf(reply);
     const switches = tree.nodes.filter((n) => n.type === 'switch').length;
     const leaves = tree.nodes.filter((n) => n.role === 'leaf').length;
     expect(l.tiers.map((t) => t.tier)).toEqual(['core', 'spine', 'leaf', 'hca']);
@@ -27,7 +26,7 @@ describe("layoutTopology() on the fabric generator's 10k-GPU fat-tree", () => {
   }, 60_000);
 });
 
-describe("layoutTopology() on the generator's 10k-GPU fat-tree, one link in 97 not ok", () => {
+describe("layoutOf() on the generator's 10k-GPU fat-tree, one link in 97 not ok", () => {
   const tree = generateFatTree({ gpus: 10_000, tiers: 3 });
   const reply = fatTreeReply(tree, 97);
   const switches = tree.nodes.filter((n) => n.type === 'switch').length;
@@ -43,7 +42,7 @@ describe("layoutTopology() on the generator's 10k-GPU fat-tree, one link in 97 n
 
   it('aggregates HCAs per leaf and positions every link endpoint', () => {
     const t0 = performance.now();
-    const l = layoutTopology(reply);
+    const l = layoutOf(reply);
     const ms = performance.now() - t0;
     expect(l.tiers.map((t) => t.tier)).toEqual(['core', 'spine', 'leaf', 'hca']);
     const ys = tierYs(l);
@@ -75,7 +74,7 @@ describe("layoutTopology() on the generator's 10k-GPU fat-tree, one link in 97 n
   });
 
   it('expands to one box per HCA without overlaps between leaves', () => {
-    const l = layoutTopology(reply, { expandHcas: true });
+    const l = layoutOf(reply, { expandHcas: true });
     expect(l.nodes).toHaveLength(switches + hcas);
     expect(l.edges).toHaveLength(reply.links.length);
     expect(l.groups).toBe(0);
@@ -94,7 +93,7 @@ describe("layoutTopology() on the generator's 10k-GPU fat-tree, one link in 97 n
   });
 
   it('propagates the worst link health to group boxes and edges', () => {
-    const l = layoutTopology(reply);
+    const l = layoutOf(reply);
     const bad = reply.links.find((x) => x.tier === 'hca-leaf' && x.health === 'down')!;
     const g = l.nodes[l.nodeOf.get(bad.a.guid)!];
     expect(g.kind).toBe('group');
@@ -104,10 +103,10 @@ describe("layoutTopology() on the generator's 10k-GPU fat-tree, one link in 97 n
   });
 });
 
-describe('layoutTopology() on small fabrics', () => {
+describe('layoutOf() on small fabrics', () => {
   it('lays out a 2-tier fabric without a core tier', () => {
     const reply = tinyFabric();
-    const l = layoutTopology(reply);
+    const l = layoutOf(reply);
     expect(l.tiers.map((t) => t.tier)).toEqual(['spine', 'leaf', 'hca']);
     // One box per leaf; each holds the HCAs cabled to it (2 hosts per rail leaf, 2 heads on mgmt).
     const leaves = reply.nodes.filter((n) => n.tier === 'leaf');
@@ -124,10 +123,10 @@ describe('layoutTopology() on small fabrics', () => {
     const leaves = reply.nodes.filter((n) => n.tier === 'leaf');
     leaves[0].name = 'leaf-z';
     leaves[1].name = 'leaf-a';
-    const byRail = layoutTopology(reply)
+    const byRail = layoutOf(reply)
       .nodes.filter((n) => n.tier === 'leaf')
       .map((n) => n.label);
-    const byName = layoutTopology(reply, { groupBy: 'name' })
+    const byName = layoutOf(reply, { groupBy: 'name' })
       .nodes.filter((n) => n.tier === 'leaf')
       .map((n) => n.label);
     // The management leaf has no rail: last by rail, between the two by name.
@@ -135,8 +134,8 @@ describe('layoutTopology() on small fabrics', () => {
     expect(byName).toEqual(['leaf-a', 'leaf-mgmt-01', 'leaf-z']);
   });
 
-  it('puts HCAs without a leaf into one orphan box and counts links to unknown nodes', () => {
-    const reply: TopologyReply = tinyFabric();
+  it('puts HCAs without a leaf into one orphan box; a link to an unknown node is not sent', () => {
+    const reply: TopologyObjects = tinyFabric();
     reply.nodes.push({
       guid: '0x00ff000000000001',
       name: 'lonely mlx5_0',
@@ -149,18 +148,18 @@ describe('layoutTopology() on small fabrics', () => {
     });
     const first = reply.links[0];
     reply.links.push({ ...first, id: 999, b: { ...first.b, guid: '0xdead000000000000' } });
-    const l = layoutTopology(reply);
+    const l = layoutOf(reply);
     const orphan = l.nodes.find((n) => n.kind === 'group' && n.leaf === undefined);
     expect(orphan?.members).toEqual(['0x00ff000000000001']);
-    expect(l.unplaced).toBe(1);
+    // Format 2 sends a link end as a node index: a link to a node not in the reply has none.
+    expect(topologyColumns(reply).links.id).not.toContain(999);
+    expect(l.unplaced).toBe(0);
   });
 
   it('places spines over the leaves they connect (barycentre order)', () => {
     // Hand-made: the generator cables every leaf to every spine of its pod, so its spines have
     // no barycentre order to find; this shape gives each spine one leaf, out of name order.
-    const l = layoutTopology(
-      syntheticFabric({ hosts: 4, rails: 2, leavesPerRail: 2, spines: 4, cores: 0, uplinks: 4 }),
-    );
+    const l = layoutOf(syntheticFabric({ hosts: 4, rails: 2, leavesPerRail: 2, spines: 4, cores: 0, uplinks: 4 }));
     // uplink k joins leaf k to spine (7k mod 4): spine-000←leaf0, spine-003←leaf1, spine-002←leaf2, spine-001←leaf3.
     expect(l.nodes.filter((n) => n.tier === 'spine').map((n) => n.label)).toEqual([
       'spine-000',
@@ -172,23 +171,23 @@ describe('layoutTopology() on small fabrics', () => {
 
   it('knows what each tier’s names share, to drop from labels too wide for their box', () => {
     // The generator's names: core-NN, spine-pP-NN, leaf-rR-SS and leaf-mgmt-01 (2 pods at 8 GPUs).
-    const l = layoutTopology(fatTreeReply(generateFatTree({ gpus: 8, tiers: 3 })));
+    const l = layoutOf(fatTreeReply(generateFatTree({ gpus: 8, tiers: 3 })));
     expect(l.labelPrefix).toMatchObject({ core: 'core-', spine: 'spine-', leaf: 'leaf-' });
   });
 
   it('handles an empty reply', () => {
-    const l = layoutTopology({ generatedAt: 0, nodes: [], links: [] });
+    const l = layoutOf({ generatedAt: 0, nodes: [], links: [] });
     expect(l.nodes).toEqual([]);
     expect(l.tiers).toEqual([]);
     expect(l.width).toBeGreaterThan(0);
   });
 });
 
-describe('layoutTopology() on a fabric with SHARP Aggregation Nodes and nodes without a tier', () => {
+describe('layoutOf() on a fabric with SHARP Aggregation Nodes and nodes without a tier', () => {
   const reply = ndrWithSharp();
 
   it('draws every node and every link (the page used to go blank on tier "aggregation")', () => {
-    const l = layoutTopology(reply);
+    const l = layoutOf(reply);
     expect(reply.nodes.every((n) => l.nodeOf.has(n.guid))).toBe(true);
     expect(l.unplaced).toBe(0);
     expect(l.edges.flatMap((e) => e.linkIds).sort((a, b) => a - b)).toEqual(
@@ -197,7 +196,7 @@ describe('layoutTopology() on a fabric with SHARP Aggregation Nodes and nodes wi
   });
 
   it('puts each Aggregation Node beside its leaf, in the leaf row, without overlapping it', () => {
-    const l = layoutTopology(reply);
+    const l = layoutOf(reply);
     const ans = l.nodes.filter((n) => n.kind === 'aggregation');
     expect(ans).toHaveLength(7);
     for (const an of ans) {
@@ -214,7 +213,7 @@ describe('layoutTopology() on a fabric with SHARP Aggregation Nodes and nodes wi
   it('gives nodes of tier unknown, or of a tier it does not know, a row of their own at the bottom', () => {
     const odd = ndrWithSharp();
     odd.nodes.push({ ...odd.nodes.at(-1)!, guid: '0x0007000000000000', name: 'plane-7', tier: 'plane' as never });
-    const l = layoutTopology(odd);
+    const l = layoutOf(odd);
     const row = l.tiers.at(-1)!;
     expect(row).toMatchObject({ tier: 'unknown', count: 2 });
     expect(row.y).toBeGreaterThan(l.tiers.find((t) => t.tier === 'hca')!.y);
@@ -231,17 +230,17 @@ describe('layoutTopology() on a fabric with SHARP Aggregation Nodes and nodes wi
     lone.links = lone.links.filter(
       (x) => x.a.port !== 65 || x.a.guid !== lone.nodes.find((n) => n.tier === 'leaf')!.guid,
     );
-    const l = layoutTopology(lone);
+    const l = layoutOf(lone);
     expect(l.nodes.filter((n) => n.kind === 'aggregation')).toHaveLength(6);
     expect(l.nodes.filter((n) => n.tier === 'unknown').map((n) => n.kind)).toEqual(['other', 'switch']);
   });
 });
 
-describe('layoutTopology() on switches that share a name', () => {
+describe('layoutOf() on switches that share a name', () => {
   it('tells them apart by the end of their GUID, which is what a narrow box then shows', () => {
     const reply = ndrWithSharp();
     for (const n of reply.nodes) if (n.tier === 'leaf') n.name = 'Quantum-2 Mellanox Technologies';
-    const l = layoutTopology(reply);
+    const l = layoutOf(reply);
     const leaves = l.nodes.filter((n) => n.tier === 'leaf');
     expect(new Set(leaves.map((n) => n.label)).size).toBe(8);
     for (const n of leaves) expect(n.label).toBe(`Quantum-2 Mellanox Technologies 0x…${n.id.slice(-4)}`);

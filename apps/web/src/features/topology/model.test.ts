@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { TopoLink, TopologyReply } from '@ibwatch/fabric';
-import { linkRateText, orientTopology, parseSelection, serializeSelection } from './model.ts';
+import {
+  compareLinkEnds,
+  generateFatTree,
+  topologyColumns,
+  type TopoLink,
+  type TopologyObjects,
+} from '@ibwatch/fabric';
+import { fatTreeReply, indexOf } from './fixtures.ts';
+import { indexTopology, linkRateText, parseSelection, serializeSelection } from './model.ts';
 
 describe('selection in the URL', () => {
   it.each([
@@ -19,7 +26,7 @@ describe('selection in the URL', () => {
   });
 });
 
-describe('orientTopology()', () => {
+describe('indexTopology(): link ends as every view orders them', () => {
   const hca = { guid: '0xb83fd20300000200', name: 'dgx-0002 mlx5_0', port: 1, lid: 6, rack: 'R01' };
   const leaf = { guid: '0xfc6a1c0301000001', name: 'leaf-r0-01', port: 2, lid: 2, rack: 'N01' };
   const spine = { guid: '0xfc6a1c0300000009', name: 'spine-p1-01', port: 1, lid: 3, rack: 'S01' };
@@ -44,18 +51,46 @@ describe('orientTopology()', () => {
     reason: null,
   });
   it('names the switch end A, and the leaf end A of an uplink, as the worklist does', () => {
-    const reply: TopologyReply = {
+    const reply: TopologyObjects = {
       generatedAt: 0,
       nodes: [node(hca, 'ca', 'hca'), node(leaf, 'switch', 'leaf'), node(spine, 'switch', 'spine')],
       links: [link(1, hca, leaf, 'hca-leaf'), link(2, spine, { ...leaf, port: 33 }, 'leaf-spine')],
     };
-    const o = orientTopology(reply);
-    expect(o.links.map((l) => `${l.a.name} → ${l.b.name}`)).toEqual([
+    const idx = indexTopology(topologyColumns(reply));
+    const o = [idx.link(0), idx.link(1)];
+    expect(o.map((l) => `${l.a.name} → ${l.b.name}`)).toEqual([
       'leaf-r0-01 → dgx-0002 mlx5_0',
       'leaf-r0-01 → spine-p1-01',
     ]);
-    expect(o.links[0]).toMatchObject({ id: 1, widthActive: '4X', tier: 'hca-leaf' });
-    expect(orientTopology(o)).toBe(o);
+    expect(o[0]).toMatchObject({ id: 1, widthActive: '4X', tier: 'hca-leaf' });
+    expect(o[0].a).toEqual(leaf);
+    expect(o[1].b).toEqual(spine);
+    // The index's own end columns agree with the objects it gives.
+    expect([idx.reply.nodes.name[idx.endA[1]], idx.portA[1], idx.reply.nodes.name[idx.endB[1]], idx.portB[1]]).toEqual([
+      'leaf-r0-01',
+      33,
+      'spine-p1-01',
+      1,
+    ]);
+    expect(Array.from(idx.swapped)).toEqual([1, 1]);
+  });
+});
+
+describe('indexTopology() on a generated fabric', () => {
+  it('orients every link as compareLinkEnds does, and finds each by id', () => {
+    const t = fatTreeReply(generateFatTree({ gpus: 256, tiers: 3 }));
+    const idx = indexOf(t);
+    const node = new Map(t.nodes.map((n) => [n.guid, n]));
+    const facts = (e: TopoLink['a']) => ({ ...e, type: node.get(e.guid)!.type, tier: node.get(e.guid)!.tier });
+    let swapped = 0;
+    for (let i = 0; i < idx.linkCount; i++) {
+      const l = idx.link(i);
+      expect(compareLinkEnds(facts(l.a), facts(l.b))).toBeLessThanOrEqual(0);
+      expect(idx.linkIndexOf(l.id)).toBe(i);
+      swapped += idx.swapped[i];
+    }
+    expect(swapped).toBeGreaterThan(0);
+    expect(idx.linkIndexOf(-5)).toBeUndefined();
   });
 });
 
