@@ -20,7 +20,7 @@ import type {
   ParseWarning,
   SmObservation,
 } from '@ibwatch/fabric';
-import { CounterTableBuilder, tableFromPortCounters } from '@ibwatch/fabric';
+import { CounterTableBuilder, PortIndex, tableFromPortCounters } from '@ibwatch/fabric';
 import type { CablesData } from './cables.ts';
 import { toCableInfo } from './cables.ts';
 import type { DbCsvData } from './db-csv-types.ts';
@@ -198,49 +198,23 @@ function buildNodes(p: IbdiagnetParsed): FabricNode[] {
   return [...byGuid.values()];
 }
 
-/**
- * Values by port, held per node in an array indexed by port number (as `PortIndex`), with the
- * last node's array at hand: PORTS lists a node's ports together and LINKS a node's links, so
- * 272k ports at 45k GPUs need ~49k look-ups by GUID, not 272k.
- */
-class NodeSlots<T> {
-  private readonly byNode = new Map<Guid, (T | undefined)[]>();
-  private lastGuid: Guid | undefined;
-  private lastSlots: (T | undefined)[] = [];
-
-  /** Node `g`'s values by port number, undefined when it has none. */
-  of(g: Guid): (T | undefined)[] | undefined {
-    return g === this.lastGuid ? this.lastSlots : this.byNode.get(g);
-  }
-
-  /** Node `g`'s values by port number, made empty on first use. */
-  slots(g: Guid): (T | undefined)[] {
-    if (g === this.lastGuid) return this.lastSlots;
-    let slots = this.byNode.get(g);
-    if (slots === undefined) this.byNode.set(g, (slots = []));
-    this.lastGuid = g;
-    this.lastSlots = slots;
-    return slots;
-  }
-}
-
 /** Ports in insertion order, one per (node GUID, port number): the first added is kept. */
 class PortMap {
-  private readonly index = new NodeSlots<FabricPort>();
+  private readonly index = new PortIndex<FabricPort>();
   readonly list: FabricPort[] = [];
 
   get(g: Guid, p: number): FabricPort | undefined {
-    return this.index.of(g)?.[p];
+    return this.index.get(g, p);
   }
 
   /** Node `g`'s ports by port number, undefined when it has none yet. */
   of(g: Guid): (FabricPort | undefined)[] | undefined {
-    return this.index.of(g);
+    return this.index.portsOf(g);
   }
 
   /** Adds `port` unless its (node, port) is already present. */
   add(port: FabricPort): void {
-    const slots = this.index.slots(port.nodeGuid);
+    const slots = this.index.slotsOf(port.nodeGuid);
     if (slots[port.portNum] !== undefined) return;
     slots[port.portNum] = port;
     this.list.push(port);
@@ -300,11 +274,11 @@ function ordered(a: { nodeGuid: Guid; portNum: number }, b: { nodeGuid: Guid; po
  * cabled fabric does not have).
  */
 class LinkSet {
-  private readonly byEnd = new NodeSlots<FabricLink | FabricLink[]>();
+  private readonly byEnd = new PortIndex<FabricLink | FabricLink[]>();
   readonly list: FabricLink[] = [];
 
   add(l: FabricLink): void {
-    const slots = this.byEnd.slots(l.a.nodeGuid);
+    const slots = this.byEnd.slotsOf(l.a.nodeGuid);
     const same = slots[l.a.portNum];
     if (same !== undefined) {
       const list = Array.isArray(same) ? same : [same];
