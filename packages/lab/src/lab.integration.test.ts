@@ -3,7 +3,7 @@
  * observed with the real infiniband-diags tools. Needs ibsim-utils, libumad2sim0, opensm and
  * infiniband-diags (installed in CI).
  */
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTempDir, removeDir } from '@ibwatch/testkit';
@@ -167,6 +167,34 @@ describe('lab at 256 GPUs', () => {
       expect(st.sms.map((x) => [x.priority, x.state])).toEqual([
         [15, 'MASTER'],
         [1, 'STANDBY'],
+      ]);
+    },
+    T.failover,
+  );
+  it(
+    'restarts a standby whose takeover stalls (frozen with SIGSTOP): it comes back alone as MASTER',
+    async () => {
+      const b = lab.state.sms.find((s) => s.id === 'b')!;
+      const frozen = b.pid!;
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+      try {
+        // A stopped process keeps its ibsim slot and logs nothing: from outside, a sweep that stalled.
+        process.kill(frozen, 'SIGSTOP');
+        const { killed, master } = await killMasterSm(lab, { timeoutMs: 60_000 });
+        expect([killed.id, master.id]).toEqual(['a', 'b']);
+        expect(warn.mock.calls.flat().join('\n')).toMatch(/opensm b logged no "SUBNET UP" .* restarting it alone/);
+      } finally {
+        warn.mockRestore();
+      }
+      expect(b.pid).not.toBe(frozen);
+      expect(isAlive(frozen)).toBe(false);
+      const after = parseSminfo(await lab.runToolOk('sminfo', []));
+      expect(after).toMatchObject({ guid: b.portGuid, priority: 1, state: 'MASTER' });
+      await restartSm(lab, 'a');
+      const st = await labStatus(lab);
+      expect(st.sms.map((x) => [x.id, x.state])).toEqual([
+        ['a', 'MASTER'],
+        ['b', 'STANDBY'],
       ]);
     },
     T.failover,

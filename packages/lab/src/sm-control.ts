@@ -4,6 +4,7 @@
  */
 import type { Lab } from './lab.ts';
 import { isAlive } from './proc.ts';
+import { launchSm, sweepBudgetMs } from './sm-pair.ts';
 import { fileSize, MASTER, stopSm, SUBNET_UP, waitForSmLine } from './sm.ts';
 import type { SmState } from './state.ts';
 import { parseSminfo } from './status.ts';
@@ -20,6 +21,7 @@ export async function currentMaster(lab: Lab): Promise<SmState | undefined> {
  * in OpenSM 3.3.23 either) and, unless `wait` is false, waits until the other SM logged
  * `Entering MASTER state` and `SUBNET UP`. With `sminfo_polling_timeout 1000` and
  * `polling_retry_number 2` that takes 3-6 s (docs/lab.md). Returns the killed and the new master.
+ * A takeover whose sweep stalls (see {@link awaitTakeover}) is recovered by restarting the new master.
  */
 export async function killMasterSm(
   lab: Lab,
@@ -39,31 +41,51 @@ export async function killMasterSm(
   // without a timeout (`client 0 seems to be dead - disconnecting.` / `write failed: Connection
   // refused - pkt dropped`): an SMInfo Get of the new master's sweep would wait forever (sm-pair.ts).
   await lab.freeLeakedClients();
-  if (o.wait !== false) {
-    const timeoutMs = o.timeoutMs ?? 60_000;
-    const deadline = Date.now() + timeoutMs;
+  if (o.wait !== false) await awaitTakeover(lab, other, { logOffset, stdoutOffset }, o.timeoutMs ?? 60_000);
+  return { killed, master: other };
+}
+
+/**
+ * Waits for `sm` to log `Entering MASTER state` and then `SUBNET UP` after the offsets. The takeover
+ * takes 3-6 s; its sweep can stall on ibsim like any sweep (sm-pair.ts): one CI run saw the standby
+ * log `Entering DISCOVERING state` after its SMInfo polls timed out and nothing more for 60 s. So
+ * a takeover that has not reached `SUBNET UP` within the sweep budget (plus the ~3 s of polling)
+ * is a stall: the stuck SM is killed and started again alone, which makes it MASTER by itself,
+ * and a `console.warn` line says so. Its old log is renamed, not truncated, so a reader keeps
+ * the polling timeouts logged before the restart.
+ */
+async function awaitTakeover(
+  lab: Lab,
+  sm: SmState,
+  offsets: { logOffset: number; stdoutOffset: number },
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const budgetMs = 3_000 + sweepBudgetMs(lab);
+  const stallAt = Math.min(deadline, Date.now() + budgetMs);
+  const waitFor = async (line: string, until: number): Promise<boolean> => {
     // Keep freeing dead clients while the standby takes over: on a loaded machine the dead
     // master's slot can still be registered when the standby's first polls reach it.
     for (;;) {
       try {
-        await waitForSmLine(other, MASTER, {
-          logOffset,
-          stdoutOffset,
-          timeoutMs: Math.min(5_000, Math.max(1, deadline - Date.now())),
-        });
-        break;
+        await waitForSmLine(sm, line, { ...offsets, timeoutMs: Math.min(5_000, Math.max(1, until - Date.now())) });
+        return true;
       } catch (err) {
-        if (Date.now() >= deadline) throw err;
+        if (sm.pid === null || !isAlive(sm.pid)) throw err;
+        if (Date.now() >= until) return false;
         await lab.freeLeakedClients();
       }
     }
-    await waitForSmLine(other, SUBNET_UP, {
-      logOffset,
-      stdoutOffset,
-      timeoutMs: Math.max(10_000, deadline - Date.now()),
-    });
-  }
-  return { killed, master: other };
+  };
+  if ((await waitFor(MASTER, stallAt)) && (await waitFor(SUBNET_UP, stallAt))) return;
+  console.warn(
+    `ibwatch lab: opensm ${sm.id} logged no "${SUBNET_UP}" within ${budgetMs} ms of ` +
+      "the master's kill (a stalled sweep); restarting it alone",
+  );
+  await stopSm(sm, 0);
+  sm.pid = null;
+  lab.save();
+  await launchSm(lab, sm, 'up', Math.max(10_000, deadline - Date.now()));
 }
 
 /**

@@ -67,7 +67,7 @@ export function sweepBudgetMs(lab: Lab): number {
 }
 
 /** Starts an SM (freeing dead ibsim slots first) and waits for `SUBNET UP` or `Entering STANDBY state`. */
-async function launch(lab: Lab, sm: SmState, until: 'up' | 'standby', timeoutMs: number): Promise<void> {
+export async function launchSm(lab: Lab, sm: SmState, until: 'up' | 'standby', timeoutMs: number): Promise<void> {
   await lab.freeLeakedClients();
   // opensm truncates its log at start; keep the previous run's log for post-mortems.
   if (existsSync(sm.log)) renameSync(sm.log, `${sm.log}.${Date.now()}`);
@@ -99,7 +99,7 @@ async function stop(lab: Lab, sm: SmState, graceMs = 3000): Promise<void> {
 export async function joinStandby(lab: Lab, master: SmState, standby: SmState, timeoutMs: number): Promise<boolean> {
   await quiet(master, Math.min(5000, timeoutMs));
   const offset = fileSize(master.log);
-  await launch(lab, standby, 'standby', timeoutMs);
+  await launchSm(lab, standby, 'standby', timeoutMs);
   const joined = Date.now();
   const deadline = joined + Math.min(timeoutMs, sweepBudgetMs(lab));
   let sweptSince: number | undefined;
@@ -153,7 +153,7 @@ export async function bringUpPair(
   for (let attempt = 1; ; attempt++) {
     for (const sm of [standby, master])
       if (sm.pid !== null && isAlive(sm.pid)) await stop(lab, sm, sm === master ? 0 : 3000);
-    await launch(lab, master, 'up', left());
+    await launchSm(lab, master, 'up', left());
     if (await joinStandby(lab, master, standby, left())) return;
     // Visible in CI output, so a slow lab test can be told apart from a slow machine.
     console.warn(
@@ -184,7 +184,7 @@ export async function restartSm(lab: Lab, id: string, o: { timeoutMs?: number } 
   const other = lab.state.sms.find((s) => s !== sm);
   const timeoutMs = o.timeoutMs ?? 120_000;
   if (!other || other.pid === null || !isAlive(other.pid)) {
-    await launch(lab, sm, 'up', timeoutMs);
+    await launchSm(lab, sm, 'up', timeoutMs);
     return sm;
   }
   if (sm.priority > other.priority) {
