@@ -51,11 +51,17 @@ export function createIbdiagnetRepo(db: Db) {
         tier: string | null;
         description: string | null;
       }[];
-      return rows.map(({ description, type, tier, ...r }) => ({
-        ...r,
-        name: names.name(r.guid, description),
-        type,
-        tier: (tier as Tier | null) ?? null,
+      // Built field by field: a rest/spread copy of 49k rows cost ~0.5 s of CPU at 45k GPUs.
+      return rows.map((r) => ({
+        guid: r.guid,
+        version: r.version,
+        psid: r.psid,
+        deviceId: r.deviceId,
+        hwRevision: r.hwRevision,
+        observedAt: r.observedAt,
+        name: names.name(r.guid, r.description),
+        type: r.type,
+        tier: (r.tier as Tier | null) ?? null,
       }));
     },
 
