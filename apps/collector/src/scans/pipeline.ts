@@ -54,7 +54,7 @@ async function pipeline<T>(
     collected = await collect();
   } catch (err) {
     const raw = err instanceof ScanError ? err.raw : [];
-    return finishFailed(db, scans, scanId, { kind, trigger, startedAt }, now, raw, {
+    return finishFailed(db, scans, scanId, { kind, trigger, startedAt }, now, raw, await packRaw(raw), {
       status: 'failed',
       error: messageOf(err),
     });
@@ -64,16 +64,9 @@ async function pipeline<T>(
   // and gzip the raw outputs that will probably be kept off the loop (zlib's thread pool):
   // level-6 gzip of a 24 MB PM sweep was a stall of its own.
   let packed: Buffer[] | undefined;
-  try {
-    const status = collected.partial || collected.warnings.length > 0 ? 'partial' : 'ok';
-    if (
-      collected.raw.length &&
-      (kind !== 'pm' || status !== 'ok' || !scans.hasRawOutputSince(kind, Date.now() - RAW_PM_EVERY_MS))
-    ) {
-      packed = await Promise.all(collected.raw.map((r) => gzipAsync(bytesOf(r), { level: 6 })));
-    }
-  } catch {
-    packed = undefined; // gzipped again inside the transaction
+  const status = collected.partial || collected.warnings.length > 0 ? 'partial' : 'ok';
+  if (kind !== 'pm' || status !== 'ok' || !hasRawSince(scans, kind, Date.now() - RAW_PM_EVERY_MS)) {
+    packed = await packRaw(collected.raw);
   }
   await new Promise((r) => setImmediate(r));
   try {
@@ -99,7 +92,8 @@ async function pipeline<T>(
     });
   } catch (err) {
     // The transaction rolled back: nothing of this scan is stored, earlier data is intact.
-    return finishFailed(db, scans, scanId, { kind, trigger, startedAt }, now, collected.raw, {
+    packed ??= await packRaw(collected.raw);
+    return finishFailed(db, scans, scanId, { kind, trigger, startedAt }, now, collected.raw, packed, {
       status: 'failed',
       error: `${STORING_FAILED}${messageOf(err)}`,
       warnings: collected.warnings,
@@ -121,12 +115,13 @@ function finishFailed(
   what: { kind: ScanKind; trigger: Trigger; startedAt: number },
   now: () => number,
   raw: RawOutput[],
+  packed: Buffer[] | undefined,
   outcome: ScanOutcome,
 ): ScanRow {
   for (const withRaw of raw.length ? [true, false] : [false]) {
     try {
       writeTransaction(db, () => {
-        if (withRaw) keepRaw(scans, scanId, now(), raw);
+        if (withRaw) keepRaw(scans, scanId, now(), raw, packed);
         scans.finish(scanId, now(), outcome);
       });
       return scans.get(scanId)!;
@@ -158,6 +153,29 @@ function unsaved(kind: ScanKind, trigger: Trigger, startedAt: number, at: number
     toolVersions: {},
     summary: {},
   };
+}
+
+/** Whether a raw output was kept since `at`; on a read error, "no" (the transaction decides again). */
+function hasRawSince(scans: ReturnType<typeof createScansRepo>, kind: ScanKind, at: number): boolean {
+  try {
+    return scans.hasRawOutputSince(kind, at);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Gzips raw outputs on zlib's thread pool, so the transaction that keeps them does not: a failed
+ * 45k PM sweep's ~24 MB gzipped inside it held the event loop for 25 s on a loaded machine.
+ * `undefined` when gzip failed (keepRaw then gzips inside the transaction).
+ */
+async function packRaw(raw: RawOutput[]): Promise<Buffer[] | undefined> {
+  if (!raw.length) return undefined;
+  try {
+    return await Promise.all(raw.map((r) => gzipAsync(bytesOf(r), { level: 6 })));
+  } catch {
+    return undefined;
+  }
 }
 
 function keepRaw(
