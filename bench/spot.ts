@@ -1,7 +1,7 @@
 /**
- * `pnpm bench:spot [--gpus 10000] [--runs 4] [--load-seconds 20]`: the spot check of the scale
- * figures, at any size up to the largest subnet (--gpus 45000), without the 30-day database of
- * `pnpm bench`. Through the real code paths, each figure against its size band's target
+ * `pnpm bench:spot [--gpus 10000] [--runs 4] [--load-seconds 20] [--client both|socket]`: the
+ * spot check of the scale figures, at any size up to the largest subnet (--gpus 45000), without
+ * the 30-day database of `pnpm bench`. Through the real code paths, each figure against its size band's target
  * (lib/targets.ts) with ok or MISSED:
  * - ibdiagnet import: the fabric's first run into an empty database and the next hourly run
  *   (parse + analyse + store), into the database the server then serves;
@@ -9,8 +9,9 @@
  *   whole scan: parse both ibqueryerrors outputs + store, the generated tools in process);
  * - the real server on that database, sweeping every 20 s through generated tools on its PATH:
  *   API p95 under the band's concurrent clients (50 from 32k GPUs) for --load-seconds per
- *   endpoint (summary, worklist, findings, topology, one port's history), the `/metrics` scrape
- *   with problem ports, the server's RSS sampled for the whole run, and in Debian Chromium the
+ *   endpoint (summary, worklist, findings, topology, one port's history; raw-socket clients in
+ *   worker threads, then the older one-thread http client unless --client socket), the
+ *   `/metrics` scrape with problem ports, the server's RSS sampled for the whole run, and in Debian Chromium the
  *   topology's navigation to first frame, pan/zoom frame time and the overview's first paint.
  * Builds the dashboard first when it is stale, and stops within seconds when Chromium is missing.
  */
@@ -111,6 +112,8 @@ async function serverRows(ctx: StageCtx, args: SpotArgs, dbFile: string, size: s
           size,
           what: `one port's 24-h counter history (${p.node.name}/${p.port})`,
         },
+        serverPid: server.pid,
+        oldClient: args.oldClient,
       })),
     );
     let body = '';

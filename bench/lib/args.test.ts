@@ -43,7 +43,7 @@ describe('pnpm bench arguments', () => {
 
 describe('pnpm bench:spot arguments', () => {
   it('defaults to 10k GPUs, 4 runs, 20 s of load per endpoint', () => {
-    expect(parseSpotArgs([])).toEqual({ gpus: 10_000, runs: 4, markdown: false, loadSeconds: 20 });
+    expect(parseSpotArgs([])).toEqual({ gpus: 10_000, runs: 4, markdown: false, loadSeconds: 20, oldClient: true });
   });
 
   it('takes the largest subnet and the other options', () => {
@@ -52,7 +52,14 @@ describe('pnpm bench:spot arguments', () => {
       runs: 2,
       markdown: true,
       loadSeconds: 30,
+      oldClient: true,
     });
+  });
+
+  it('loads the API with the socket clients alone on --client socket, and refuses other clients', () => {
+    expect(parseSpotArgs(['--client', 'socket']).oldClient).toBe(false);
+    expect(parseSpotArgs(['--client', 'both']).oldClient).toBe(true);
+    expect(() => parseSpotArgs(['--client', 'curl'])).toThrow(/--client "curl"/);
   });
 
   it('refuses a run count that is not a positive integer', () => {

@@ -81,9 +81,14 @@ export interface SpotArgs {
   markdown: boolean;
   /** Seconds each API endpoint is loaded while the server sweeps (at least one sweep period). */
   loadSeconds: number;
+  /**
+   * Also load each API endpoint with the older one-thread http client and print its figures in
+   * the row's note (`--client both`, the default), or only with the socket clients (`socket`).
+   */
+  oldClient: boolean;
 }
 
-/** `[--gpus 10000] [--runs 4] [--markdown] [--load-seconds 20]`. */
+/** `[--gpus 10000] [--runs 4] [--markdown] [--load-seconds 20] [--client both|socket]`. */
 export function parseSpotArgs(argv: string[]): SpotArgs {
   const { values } = parseArgs({
     args: argv,
@@ -92,12 +97,16 @@ export function parseSpotArgs(argv: string[]): SpotArgs {
       runs: { type: 'string', default: '4' },
       markdown: { type: 'boolean', default: false },
       'load-seconds': { type: 'string', default: '20' },
+      client: { type: 'string', default: 'both' },
     },
   });
+  if (values.client !== 'both' && values.client !== 'socket')
+    throw new Error(`--client ${JSON.stringify(values.client)}: expected both or socket`);
   return {
     gpus: gpusOf(values.gpus ?? '10000'),
     runs: positive('runs', values.runs ?? '4'),
     markdown: values.markdown ?? false,
     loadSeconds: positive('load-seconds', values['load-seconds'] ?? '20'),
+    oldClient: values.client === 'both',
   };
 }

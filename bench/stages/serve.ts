@@ -9,6 +9,7 @@ import type { Stage, StageCtx } from '../lib/stage.ts';
 import { median, percentile, type Row } from '../lib/stats.ts';
 import { launchChromium, measureTopology } from '../lib/browser.ts';
 import { load, sampleRss, type Server } from '../lib/server.ts';
+import { socketLoadFigures, withCpu, type LoadFigures } from '../lib/socket-load.ts';
 import { scansSince, startSweepingServer, waitForScan } from '../lib/sweeping-server.ts';
 import { API_CLIENTS, bandOf, targetFor } from '../lib/targets.ts';
 import { historyDb } from './db-size.ts';
@@ -44,6 +45,8 @@ export const serveStage: Stage = async (ctx) => {
         n: ctx.quick ? 100 : 400,
         durationMs: ctx.quick ? 10_000 : 30_000,
         history: { path: `/api/ports/${db.port.guid}/${db.port.port}/counters?range=30d`, size: db.port.points },
+        serverPid: server.pid,
+        oldClient: true,
       })),
     );
     rows.push(...(await render(ctx, server, size)));
@@ -62,50 +65,69 @@ export const serveStage: Stage = async (ctx) => {
  * `durationMs` and at least `n` requests. Each endpoint is loaded for longer than one sweep
  * period, so that the share of requests a sweep's stall delays is what it would be in steady
  * state. (Over a short burst of a few hundred requests, p95 was just "did a sweep start during
- * the burst".)
+ * the burst".) The figure is the raw-socket clients' (lib/socket-load.ts); with `oldClient`, the
+ * one-thread http client's figure of the same endpoint follows in the note, measured just after,
+ * and each says the CPU the bench and the server spent per reply (sweeps included).
  */
 export async function apiRows(
   url: string,
   gpus: number,
   size: string,
-  opts: { n: number; durationMs: number; history: { path: string; size: string; what?: string } },
+  opts: {
+    n: number;
+    durationMs: number;
+    history: { path: string; size: string; what?: string };
+    serverPid?: number;
+    oldClient?: boolean;
+  },
 ): Promise<Row[]> {
   const clients = API_CLIENTS[bandOf(gpus)];
-  const endpoints: [string, string][] = [
-    ['overview', '/api/summary'],
-    ['worklist', '/api/worklist'],
-    ['findings', '/api/findings'],
-    ['topology', '/api/topology'],
+  const endpoints: [string, string, string, 'api.p95' | 'api.history-p95'][] = [
+    ['overview', '/api/summary', '', 'api.p95'],
+    ['worklist', '/api/worklist', '', 'api.p95'],
+    ['findings', '/api/findings', '', 'api.p95'],
+    ['topology', '/api/topology', '', 'api.p95'],
+    [opts.history.what ?? "one port's 30-day counter history", opts.history.path, opts.history.size, 'api.history-p95'],
   ];
-  const tail = (lat: number[]) =>
-    `p50 ${median(lat).toFixed(0)} ms, p99 ${percentile(lat, 99).toFixed(0)} ms, max ${maxOf(lat).toFixed(0)} ms`;
   const rows: Row[] = [];
-  for (const [name, path] of endpoints) {
+  for (const [name, path, pointSize, target] of endpoints) {
     await load(url, path, 2, 4); // warm-up
-    const lat = await load(url, path, clients, opts.n, opts.durationMs);
+    const f = await socketLoadFigures(url, path, clients, opts.n, opts.durationMs, { serverPid: opts.serverPid });
+    const old = opts.oldClient
+      ? await withCpu(opts.serverPid, async () => ({
+          lat: await load(url, path, clients, opts.n, opts.durationMs),
+          bytes: 0,
+        }))
+      : null;
     rows.push({
       stage: 'api',
-      what: `${name} (${path}) p95, ${clients} clients`,
-      size,
-      value: percentile(lat, 95),
+      what: `${target === 'api.p95' ? `${name} (${path})` : name} p95, ${clients} clients`,
+      size: pointSize || size,
+      value: percentile(f.lat, 95),
       unit: 'ms',
-      runs: lat.length,
-      target: targetFor('api.p95', gpus),
-      note: tail(lat),
+      runs: f.lat.length,
+      target: targetFor(target, gpus),
+      note: [
+        `p50 ${median(f.lat).toFixed(0)} ms, p99 ${percentile(f.lat, 99).toFixed(0)} ms`,
+        `max ${maxOf(f.lat).toFixed(0)} ms`,
+        `${(f.bytes / Math.max(1, f.lat.length) / 1e3).toFixed(1)} kB a reply`,
+        cpuText(f),
+        ...(old
+          ? [
+              `one-thread http client: p95 ${percentile(old.lat, 95).toFixed(0)} ms, p50 ` +
+                `${median(old.lat).toFixed(0)} ms, ${old.lat.length} replies, ${cpuText(old)}`,
+            ]
+          : []),
+      ].join('; '),
     });
   }
-  const lat = await load(url, opts.history.path, clients, opts.n, opts.durationMs);
-  rows.push({
-    stage: 'api',
-    what: `${opts.history.what ?? "one port's 30-day counter history"} p95, ${clients} clients`,
-    size: opts.history.size,
-    value: percentile(lat, 95),
-    unit: 'ms',
-    runs: lat.length,
-    target: targetFor('api.history-p95', gpus),
-    note: tail(lat),
-  });
   return rows;
+}
+
+/** CPU per reply of the bench (client) and of the server (its sweeps included). */
+function cpuText(f: LoadFigures): string {
+  const server = Number.isFinite(f.serverCpuMsPerReply) ? `, server ${f.serverCpuMsPerReply.toFixed(2)}` : '';
+  return `CPU ms a reply: client ${f.clientCpuMsPerReply.toFixed(2)}${server}`;
 }
 
 /** The PM scans the server ran since `started` (tools + parse + store), when there were any. */
