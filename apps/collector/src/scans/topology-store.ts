@@ -68,7 +68,8 @@ export function storeTopology(
   const before = knownGraph(db);
   const changes = repo.ingest(scanId, at, t.nodes, t.ports, t.links, true);
 
-  const nodes = allNodes(db);
+  // Ingest wrote no row: the nodes table is the one knownGraph just read (no second 49k-row read at 45k GPUs).
+  const nodes = changes.wrote ? allNodes(db) : before.nodes;
   const model = inferTopology({ nodes, links: t.links.length ? t.links : before.links });
   const tiersChanged = repo.setTiers(
     nodes.map((n) => ({
