@@ -10,6 +10,12 @@ export interface LinkHealthOptions {
   /** The previous scan, for "was Active, now Down/Polling". */
   previous?: FabricSnapshot;
   /**
+   * Every end of `previous.links` was Active (the collector's known graph: a link is only
+   * stored once both ends were up), so `previous.ports` is not read: the same verdicts as listing
+   * each end as an Active port, without ~270k port records at 45k GPUs.
+   */
+  previousLinkEndsActive?: boolean;
+  /**
    * Expected rate of fabric links, e.g. `{ width: '4X', speed: 'NDR' }` (the lab runs 4X HDR); either part
    * may be left out.
    */
@@ -24,9 +30,15 @@ export function portLabel(ref: PortRef, name: (guid: string) => string | undefin
 }
 
 function nameFn(s: FabricSnapshot, custom?: (g: string) => string | undefined): (g: string) => string | undefined {
-  const desc = new Map<string, string>();
-  for (const n of s.nodes) if (n.description) desc.set(n.guid, n.description);
-  return (g) => custom?.(g) ?? desc.get(g);
+  // Built on first need: names are only made for verdicts, and a healthy fabric has none.
+  let desc: Map<string, string> | undefined;
+  const described = (): Map<string, string> => {
+    if (desc) return desc;
+    desc = new Map();
+    for (const n of s.nodes) if (n.description) desc.set(n.guid, n.description);
+    return desc;
+  };
+  return (g) => custom?.(g) ?? described().get(g);
 }
 
 /**
@@ -76,9 +88,6 @@ export function evaluateLinks(current: FabricSnapshot, opts: LinkHealthOptions =
     const a = ports.get(l.a.nodeGuid, l.a.portNum);
     const b = ports.get(l.b.nodeGuid, l.b.portNum);
     if (!a || !b || a.state !== 'Active' || b.state !== 'Active') continue;
-    // Named only for a verdict: building both ends' labels for every healthy link was most of this loop.
-    const ends = (): string => `${portLabel(l.a, name)} <-> ${portLabel(l.b, name)}`;
-    const subject = { kind: 'link' as const, a: l.a, b: l.b };
     const w =
       a.widthActive && b.widthActive
         ? WIDTH_LANES[a.widthActive] <= WIDTH_LANES[b.widthActive]
@@ -100,8 +109,8 @@ export function evaluateLinks(current: FabricSnapshot, opts: LinkHealthOptions =
         out.push({
           kind: 'link-degraded-width',
           severity: sev,
-          subject,
-          title: `Link ${ends()} runs at ${w} instead of ${target}`,
+          subject: { kind: 'link', a: l.a, b: l.b },
+          title: `Link ${ends(l, name)} runs at ${w} instead of ${target}`,
           short: `width ${target}->${w}`,
           evidence: {
             widthActive: w,
@@ -123,8 +132,8 @@ export function evaluateLinks(current: FabricSnapshot, opts: LinkHealthOptions =
         out.push({
           kind: 'link-degraded-speed',
           severity: ratio <= 0.5 ? 'major' : 'minor',
-          subject,
-          title: `Link ${ends()} runs at ${s} instead of ${target}`,
+          subject: { kind: 'link', a: l.a, b: l.b },
+          title: `Link ${ends(l, name)} runs at ${s} instead of ${target}`,
           short: `speed ${nominalGbps(wNow, target)}G->${nominalGbps(wNow, s)}G`,
           evidence: {
             speedActive: s,
@@ -137,8 +146,16 @@ export function evaluateLinks(current: FabricSnapshot, opts: LinkHealthOptions =
       }
     }
   }
-  if (opts.previous) out.push(...wentDown(opts.previous, current, ports, name));
+  if (opts.previous) out.push(...wentDown(opts.previous, opts.previousLinkEndsActive === true, ports, name));
   return out;
+}
+
+/**
+ * Both ends' labels: made only for a verdict (labels for every healthy link were most of the
+ * loop), and by a function, not a closure per link.
+ */
+function ends(l: FabricLink, name: (g: string) => string | undefined): string {
+  return `${portLabel(l.a, name)} <-> ${portLabel(l.b, name)}`;
 }
 
 function rateEvidence(
@@ -163,15 +180,16 @@ function portsOf(list: readonly FabricPort[]): PortIndex<FabricPort> {
 
 function wentDown(
   prev: FabricSnapshot,
-  cur: FabricSnapshot,
+  endsActive: boolean,
   curPorts: PortIndex<FabricPort>,
   name: (g: string) => string | undefined,
 ): Verdict[] {
-  const prevPorts = portsOf(prev.ports);
+  const prevPorts = endsActive ? undefined : portsOf(prev.ports);
   const out: Verdict[] = [];
   const seen = new Set<string>();
   const wasUpIsDown = (e: PortRef) =>
-    prevPorts.get(e.nodeGuid, e.portNum)?.state === 'Active' && isDown(curPorts.get(e.nodeGuid, e.portNum));
+    (prevPorts === undefined || prevPorts.get(e.nodeGuid, e.portNum)?.state === 'Active') &&
+    isDown(curPorts.get(e.nodeGuid, e.portNum));
   // Links of the previous scan: the current scan may have dropped a down link from LINKS.
   for (const l of prev.links) {
     const downEnd = wasUpIsDown(l.a) ? l.a : wasUpIsDown(l.b) ? l.b : undefined;

@@ -1,5 +1,5 @@
-import { linkKey, type Severity, type Verdict } from './findings.ts';
-import type { TopologyModel } from './topology-model.ts';
+import type { Severity, Verdict } from './findings.ts';
+import { linkTiersOf, type TopologyModel } from './topology-model.ts';
 import type { FabricLink, FabricNode, Guid } from './types.ts';
 
 /**
@@ -90,9 +90,9 @@ export function podsOf(
   return pods;
 }
 
-/** Tier of each link of `g`, by index: looked up once (a `linkKey` string each), read three times. */
+/** Tier of each link of `g`, by index: looked up once, read three times. */
 function tiersOfLinks(model: TopologyModel, g: Graph): (string | undefined)[] {
-  return g.links.map((l) => model.linkTiers.get(linkKey(l.a, l.b)));
+  return linkTiersOf(model, g.links);
 }
 
 export function asymmetry(model: TopologyModel, g: Graph, name: (x: Guid) => string): Verdict[] {

@@ -1,14 +1,14 @@
 import { linkKey, portKey, type Verdict } from './findings.ts';
 import { PortIndex } from './port-index.ts';
 import { asymmetry } from './topology-asymmetry.ts';
-import type { FabricNode, FabricSnapshot, Guid, PortRef } from './types.ts';
+import type { FabricLink, FabricNode, FabricSnapshot, Guid, PortRef } from './types.ts';
 
 export type { FabricTier, LinkTier, TopologyModel } from './topology-model.ts';
-import type { FabricTier, LinkTier, TopologyModel } from './topology-model.ts';
+export { linkTierOf, linkTiersOf } from './topology-model.ts';
+import { linkTierOf, noteModelLinks, type FabricTier, type LinkTier, type TopologyModel } from './topology-model.ts';
 
 type Graph = Pick<FabricSnapshot, 'nodes' | 'links'>;
 
-const TIER_RANK: Record<FabricTier, number> = { hca: 0, leaf: 1, spine: 2, core: 3, aggregation: -1, unknown: -2 };
 const RAIL_RE = /\bmlx5_(\d+)\b/;
 
 function isAggregationNode(n: FabricNode, nodes: Map<Guid, FabricNode>, peers: Guid[] | undefined): boolean {
@@ -23,6 +23,7 @@ function isAggregationNode(n: FabricNode, nodes: Map<Guid, FabricNode>, peers: G
 
 /** Infer tiers, link tiers and rails. Linear in nodes + links (multi-source BFS from the HCAs). */
 export function inferTopology(g: Graph): TopologyModel {
+  const links = g.links;
   const nodes = new Map<Guid, FabricNode>();
   for (const n of g.nodes) nodes.set(n.guid, n);
   const adj = new Map<Guid, Guid[]>();
@@ -62,10 +63,6 @@ export function inferTopology(g: Graph): TopologyModel {
     const d = dist.get(n.guid);
     tiers.set(n.guid, d === undefined ? 'unknown' : d === 1 ? 'leaf' : d === 2 ? 'spine' : 'core');
   }
-  const linkTiers = new Map<string, LinkTier>();
-  for (const l of g.links)
-    linkTiers.set(linkKey(l.a, l.b), linkTierOf(tiers.get(l.a.nodeGuid), tiers.get(l.b.nodeGuid)));
-
   const rails = new Map<Guid, number>();
   for (const n of g.nodes) {
     const m = tiers.get(n.guid) === 'hca' ? RAIL_RE.exec(n.description) : null;
@@ -88,17 +85,25 @@ export function inferTopology(g: Graph): TopologyModel {
   }
   const counts: Record<FabricTier, number> = { hca: 0, leaf: 0, spine: 0, core: 0, aggregation: 0, unknown: 0 };
   for (const t of tiers.values()) counts[t]++;
-  return { tiers, linkTiers, rails, leafRails, counts };
-}
-
-/** Tier of a link between nodes of tiers `x` and `y` (what `inferTopology` puts in `linkTiers`). */
-export function linkTierOf(x: FabricTier | undefined, y: FabricTier | undefined): LinkTier {
-  if (!x || !y) return 'other';
-  const [lo, hi] = TIER_RANK[x] <= TIER_RANK[y] ? [x, y] : [y, x];
-  if (lo === 'hca' && hi === 'leaf') return 'hca-leaf';
-  if (lo === 'leaf' && hi === 'spine') return 'leaf-spine';
-  if (lo === 'spine' && hi === 'core') return 'spine-core';
-  return 'other';
+  // linkTiers is built on first read: a `linkKey` string and a Map entry per link (136k at 45k
+  // GPUs) that the collector's scan never reads; it takes a link's tier from its ends' tiers.
+  let linkTiers: Map<string, LinkTier> | undefined;
+  const model = {
+    tiers,
+    get linkTiers(): Map<string, LinkTier> {
+      if (linkTiers === undefined) {
+        linkTiers = new Map();
+        for (const l of links)
+          linkTiers.set(linkKey(l.a, l.b), linkTierOf(tiers.get(l.a.nodeGuid), tiers.get(l.b.nodeGuid)));
+      }
+      return linkTiers;
+    },
+    rails,
+    leafRails,
+    counts,
+  };
+  noteModelLinks(model, links);
+  return model;
 }
 
 export interface TopologyCheckOptions {
@@ -123,31 +128,38 @@ export interface TopologyCheckOptions {
  *   into one pod versus the other cores reaching it); see {@link asymmetry}.
  */
 export function topologyAnomalies(model: TopologyModel, current: Graph, opts: TopologyCheckOptions = {}): Verdict[] {
-  const desc = new Map<Guid, string>();
-  for (const n of current.nodes) desc.set(n.guid, n.description);
-  for (const n of opts.baseline?.nodes ?? []) if (!desc.has(n.guid)) desc.set(n.guid, n.description);
-  const name = (g: Guid) => opts.nodeName?.(g) ?? desc.get(g) ?? g;
+  // Names are only made for verdicts (a healthy fabric has none): the map is built on first need.
+  let desc: Map<Guid, string> | undefined;
+  const described = (): Map<Guid, string> => {
+    if (desc) return desc;
+    desc = new Map();
+    for (const n of current.nodes) desc.set(n.guid, n.description);
+    for (const n of opts.baseline?.nodes ?? []) if (!desc.has(n.guid)) desc.set(n.guid, n.description);
+    return desc;
+  };
+  const name = (g: Guid) => opts.nodeName?.(g) ?? described().get(g) ?? g;
   const pl = (p: PortRef) => `${name(p.nodeGuid)} port ${p.portNum}`;
   const out: Verdict[] = [];
   const majority = opts.railMajority ?? 0.75;
 
+  // Each end as the HCA, the a end first; no pair arrays per link (136k links at 45k GPUs).
+  const wrongRail = (l: FabricLink, h: PortRef, s: PortRef): void => {
+    const rail = model.rails.get(h.nodeGuid);
+    if (rail === undefined) return;
+    const lr = model.leafRails.get(s.nodeGuid);
+    if (!lr || lr.hcas < 3 || lr.share < majority || lr.rail === rail) return;
+    out.push({
+      kind: 'topology-wrong-rail',
+      severity: 'major',
+      subject: { kind: 'link', a: l.a, b: l.b },
+      title: `${pl(h)} (rail ${rail}) is cabled to ${pl(s)}, a rail-${lr.rail} leaf`,
+      short: `wrong rail: mlx5_${rail} on rail-${lr.rail} leaf`,
+      evidence: { hcaRail: rail, leafRail: lr.rail, leafRailShare: lr.share, leafHcas: lr.hcas },
+    });
+  };
   for (const l of current.links) {
-    for (const [h, s] of [
-      [l.a, l.b],
-      [l.b, l.a],
-    ] as const) {
-      const rail = model.rails.get(h.nodeGuid);
-      const lr = model.leafRails.get(s.nodeGuid);
-      if (rail === undefined || !lr || lr.hcas < 3 || lr.share < majority || lr.rail === rail) continue;
-      out.push({
-        kind: 'topology-wrong-rail',
-        severity: 'major',
-        subject: { kind: 'link', a: l.a, b: l.b },
-        title: `${pl(h)} (rail ${rail}) is cabled to ${pl(s)}, a rail-${lr.rail} leaf`,
-        short: `wrong rail: mlx5_${rail} on rail-${lr.rail} leaf`,
-        evidence: { hcaRail: rail, leafRail: lr.rail, leafRailShare: lr.share, leafHcas: lr.hcas },
-      });
-    }
+    wrongRail(l, l.a, l.b);
+    wrongRail(l, l.b, l.a);
   }
 
   if (opts.baseline) out.push(...missingVsBaseline(opts.baseline, current, pl, name));

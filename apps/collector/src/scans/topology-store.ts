@@ -11,7 +11,6 @@ import {
   type FabricSnapshot,
   type FabricTier,
   type LinkTier,
-  type PortRef,
 } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import { createTopologyRepo } from '../db/topology-repo.ts';
@@ -29,22 +28,21 @@ export interface TopologyInput {
   links: FabricLink[];
 }
 
-/** The fabric as the database knows it before this scan: every link ever seen, ends as last seen Active. */
+/**
+ * The fabric as the database knows it before this scan: every link ever seen. A link is only
+ * stored once both ends were up, so "previously Active" is true of every end of a stored link
+ * (evaluateLinks' `previousLinkEndsActive`, instead of ~270k Active port records at 45k GPUs): a
+ * link-down verdict then holds for as long as an end stays down, instead of firing once and
+ * auto-resolving while the cable is still dark.
+ */
 function knownGraph(db: Db): FabricSnapshot {
   const rows = allLinkEnds(db);
   const links = rows.map((r) => ({ a: { nodeGuid: r.ag, portNum: r.ap }, b: { nodeGuid: r.bg, portNum: r.bp } }));
-  // A link is only stored once both ends were up, so "previously Active" is true of every
-  // stored link: a link-down verdict then holds for as long as an end stays down, instead of
-  // firing once and auto-resolving while the cable is still dark.
-  // Literals, not `{ ...l.a, state }`: on Node 20 every object a spread makes in a hot loop gets
-  // a hidden class of its own (~200 bytes more each, 63k of them here).
-  const activeEnd = (e: PortRef) => ({ nodeGuid: e.nodeGuid, portNum: e.portNum, state: 'Active' as const });
-  const ports = links.flatMap((l) => [activeEnd(l.a), activeEnd(l.b)]);
   const nodes = allNodes(db);
   return {
     source: 'diags',
     nodes,
-    ports,
+    ports: [],
     links,
     counters: tableFromPortCounters([]),
     sms: [],
@@ -70,7 +68,8 @@ export function storeTopology(
   const before = knownGraph(db);
   const changes = repo.ingest(scanId, at, t.nodes, t.ports, t.links, true);
 
-  const nodes = allNodes(db);
+  // Ingest wrote no row: the nodes table is the one knownGraph just read (no second 49k-row read at 45k GPUs).
+  const nodes = changes.wrote ? allNodes(db) : before.nodes;
   const model = inferTopology({ nodes, links: t.links.length ? t.links : before.links });
   const tiersChanged = repo.setTiers(
     nodes.map((n) => ({
@@ -111,7 +110,12 @@ export function storeTopology(
   const descByGuid = new Map(nodes.map((n) => [n.guid, n.description]));
   const nameOf = (g: string) => names.name(g, descByGuid.get(g));
   const verdicts = [
-    ...evaluateLinks(current, { previous: before, expected: config.expectedRate, nodeName: nameOf }),
+    ...evaluateLinks(current, {
+      previous: before,
+      previousLinkEndsActive: true,
+      expected: config.expectedRate,
+      nodeName: nameOf,
+    }),
     // Missing links and nodes are reported as link-down above (with the end that went dark);
     // the topology rules add what only the graph shows: wrong rail, moved cables, asymmetry.
     ...topologyAnomalies(model, current, { baseline: before, nodeName: nameOf }).filter(
