@@ -54,6 +54,8 @@ export const liveLabStage: Stage = async (ctx) => {
     const bare: number[] = [];
     const full: number[] = [];
     const splits: ScanSplit[] = [];
+    const statuses: string[] = [];
+    let warning = '';
     let bytes = 0;
     const runBare = async () => {
       const t = performance.now();
@@ -70,6 +72,9 @@ export const liveLabStage: Stage = async (ctx) => {
       const end = performance.now();
       full.push(end - t);
       if (r.status === 'failed') throw new Error(`live lab pm scan failed: ${r.error}`);
+      // A partial sweep (any warning) also keeps its raw output, gzipped: say so.
+      statuses.push(r.status);
+      if (r.warnings[0] && !warning) warning = r.warnings[0];
       const s = splitScan(spans, 'ibqueryerrors', t, end);
       if (s) splits.push(s);
     };
@@ -90,6 +95,7 @@ export const liveLabStage: Stage = async (ctx) => {
       `${(bytes / 1e6).toFixed(0)} MB tool output`;
     const sp = medianSplit(splits);
     const ms = (v: number) => `${v.toFixed(0)} ms`;
+    const quoted = warning ? `; "${warning.slice(0, 80)}"` : '';
     const rows: Row[] = [
       {
         stage: 'live-lab',
@@ -103,7 +109,8 @@ export const liveLabStage: Stage = async (ctx) => {
         note:
           `medians: through ibwatch ${ms(median(full))}, bare ${ms(median(bare))}; ibwatch's scans split: ` +
           `${ms(sp.beforeMs)} to the first spawn, ${ms(sp.toolsMs)} of tool runs, ${ms(sp.afterMs)} after ` +
-          `the last exit (${splits.length} scans); pairs ${full.map((f, i) => `${ms(f)}/${ms(bare[i]!)}`).join(', ')}`,
+          `the last exit (${splits.length} scans; ${statuses.join(', ')}${quoted}); ` +
+          `pairs ${full.map((f, i) => `${ms(f)}/${ms(bare[i]!)}`).join(', ')}`,
       },
       {
         stage: 'live-lab',
