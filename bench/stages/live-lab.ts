@@ -87,6 +87,13 @@ export const liveLabStage: Stage = async (ctx) => {
         await runFull();
         await runBare();
       }
+      // Each pair as it ends: a later tool timeout fails the stage, and these are then all there is.
+      const sp = splits.length === i + 1 ? splits[i] : undefined;
+      ctx.log(
+        `live-lab: pair ${i + 1}: ibwatch ${full[i]!.toFixed(0)} ms (${statuses[i]}` +
+          (sp ? `; ${sp.beforeMs.toFixed(0)} + ${sp.toolsMs.toFixed(0)} + ${sp.afterMs.toFixed(0)} ms` : '') +
+          `), bare ${bare[i]!.toFixed(0)} ms`,
+      );
     }
     c.db.close();
     const s = lab.state.counts;
