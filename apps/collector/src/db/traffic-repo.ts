@@ -32,29 +32,12 @@ export function readSlot(data: Uint8Array, offset: number): HourSlot {
 }
 
 export function writeSlot(dv: DataView, offset: number, s: HourSlot): void {
-  writeSlotValues(dv, offset, s.txAvg, s.txMax, s.rxAvg, s.rxMax, s.waitAvg, s.waitMax);
-}
-
-/**
- * {@link writeSlot} without the slot object: the hour's chunks are written every sweep, one
- * slot per port (69k at 10k GPUs), and an object per slot was ~4 MB of garbage a sweep.
- */
-export function writeSlotValues(
-  dv: DataView,
-  offset: number,
-  txAvg: number,
-  txMax: number,
-  rxAvg: number,
-  rxMax: number,
-  waitAvg: number,
-  waitMax: number,
-): void {
-  dv.setUint16(offset, txAvg, true);
-  dv.setUint16(offset + 2, txMax, true);
-  dv.setUint16(offset + 4, rxAvg, true);
-  dv.setUint16(offset + 6, rxMax, true);
-  dv.setUint32(offset + 8, Math.min(waitAvg, 0xffff_ffff), true);
-  dv.setUint32(offset + 12, Math.min(waitMax, 0xffff_ffff), true);
+  dv.setUint16(offset, s.txAvg, true);
+  dv.setUint16(offset + 2, s.txMax, true);
+  dv.setUint16(offset + 4, s.rxAvg, true);
+  dv.setUint16(offset + 6, s.rxMax, true);
+  dv.setUint32(offset + 8, Math.min(s.waitAvg, 0xffff_ffff), true);
+  dv.setUint32(offset + 12, Math.min(s.waitMax, 0xffff_ffff), true);
 }
 
 export interface HourChunk {

@@ -1,5 +1,5 @@
 import { TrafficScratch } from './traffic-scratch.ts';
-import { CHUNK_PORTS, type HourChunk, readSlot, SLOT_BYTES, writeSlotValues } from '../db/traffic-repo.ts';
+import { CHUNK_PORTS, type HourChunk, readSlot, SLOT_BYTES, writeSlot } from '../db/traffic-repo.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -94,16 +94,14 @@ export class TrafficHour {
       const data = new Uint8Array((last - base + 1) * SLOT_BYTES);
       const dv = new DataView(data.buffer);
       for (let id = base; id <= last; id++) {
-        writeSlotValues(
-          dv,
-          (id - base) * SLOT_BYTES,
-          Math.round(this.txSum[id]! / n),
-          this.txMax[id]!,
-          Math.round(this.rxSum[id]! / n),
-          this.rxMax[id]!,
-          Math.round(this.waitSum[id]! / n),
-          Math.round(this.waitMax[id]!),
-        );
+        writeSlot(dv, (id - base) * SLOT_BYTES, {
+          txAvg: Math.round(this.txSum[id]! / n),
+          txMax: this.txMax[id]!,
+          rxAvg: Math.round(this.rxSum[id]! / n),
+          rxMax: this.rxMax[id]!,
+          waitAvg: Math.round(this.waitSum[id]! / n),
+          waitMax: Math.round(this.waitMax[id]!),
+        });
       }
       out.push({ chunk: c, n: this.n, data });
     }
