@@ -11,6 +11,31 @@ const port = (portNum: number, counters: Record<string, bigint>, extended?: bool
 });
 
 describe('trafficDeltas', () => {
+  it('writes every cell of arrays it is given, the same as into new ones, sweep after sweep', () => {
+    const sweeps = [
+      [port(1, { PortXmitData: 100n, PortRcvData: 10n, PortXmitWait: 0n }), port(2, { PortXmitData: 0n })],
+      [port(1, { PortXmitData: 1100n, PortRcvData: 30n, PortXmitWait: 9n }), port(2, { PortXmitData: 7n })],
+      // Port 2 not read, port 3 new, port 1 cleared: cells the last sweep wrote must not stay.
+      [port(3, { PortXmitData: 5n }), port(1, { PortXmitData: 50n, PortRcvData: 40n, PortXmitWait: 1n })],
+      [port(3, { PortXmitData: 6n }), port(1, { PortXmitData: 60n, PortRcvData: 45n })],
+    ].map((s) => tableFromPortCounters(s));
+    const kept = { xmitWords: new Float64Array(2), rcvWords: new Float64Array(2), waitTicks: new Float64Array(2) };
+    // Values a previous sweep could have left.
+    for (const a of Object.values(kept)) a.fill(123);
+    for (let i = 0; i < sweeps.length; i++) {
+      const prev = i > 0 ? sweeps[i - 1] : undefined;
+      const fresh = trafficDeltas(prev, sweeps[i]!);
+      const reused = trafficDeltas(prev, sweeps[i]!, kept);
+      expect(reused).toBe(kept);
+      expect(reused).toEqual(fresh);
+    }
+    expect(Array.from(kept.xmitWords)).toEqual([1, 10]);
+    expect(Number.isNaN(kept.waitTicks[1])).toBe(true);
+    expect(() => trafficDeltas(sweeps[0], sweeps[1]!, { ...kept, rcvWords: new Float64Array(3) })).toThrow(
+      /an array of 3 for 2 rows/,
+    );
+  });
+
   it('gives no delta without a previous sweep, and NaN for a port new in this one', () => {
     const cur = tableFromPortCounters([port(1, { PortXmitData: 5n })]);
     expect(Number.isNaN(trafficDeltas(undefined, cur).xmitWords[0])).toBe(true);

@@ -1,3 +1,4 @@
+import { TrafficScratch } from './traffic-scratch.ts';
 import { CHUNK_PORTS, type HourChunk, readSlot, SLOT_BYTES, writeSlot } from '../db/traffic-repo.ts';
 
 const HOUR_MS = 3_600_000;
@@ -20,6 +21,8 @@ export class TrafficHour {
   private used = new Uint8Array(0);
   /** Consecutive sweeps each port's XmitWait was at or above the minor threshold (across hours). */
   streak = new Uint16Array(0);
+  /** storeTraffic's per-row arrays, kept across sweeps. */
+  readonly scratch = new TrafficScratch();
 
   /** Makes room for port ids up to `maxId`. */
   ensure(maxId: number): void {

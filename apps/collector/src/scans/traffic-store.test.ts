@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PortCounters } from '@ibwatch/fabric';
+import { trafficDeltas, type CounterTable, type PortCounters } from '@ibwatch/fabric';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import { createTrafficRepo } from '../db/traffic-repo.ts';
+import { latestSweep, latestTraffic } from '../metrics/registry.ts';
 import { ERROR_PORT, SAMPLE_A, seedCounters, testContext } from '../test-support.ts';
 import { CounterBaseline, loaded, sweepWith } from './traffic.test-helper.ts';
 
@@ -80,5 +81,44 @@ describe('storePm: traffic and XmitWait', () => {
     expect(h).toMatchObject({ n: 5, txMax: 5000 });
     // 4 sweeps at 50 % out of 5.
     expect(h!.txAvg).toBe(4000);
+  });
+});
+
+describe('storeTraffic: arrays kept across sweeps', () => {
+  it('gives /metrics what new arrays would, and leaves the last sweep’s rates as they were', async () => {
+    // Another hour than the tests above, with a baseline of its own.
+    const t1 = T0 - HOUR;
+    const baseline = new CounterBaseline(ctx.db);
+    const base = (await seedCounters())[0];
+    const words = 1_000_000_000n;
+    const other = base.find((p) => p.nodeGuid !== ERROR_PORT.nodeGuid || p.portNum !== ERROR_PORT.portNum)!;
+    // Changed input every sweep: traffic grows, then a port is not read (fewer rows), then it is back.
+    const sweeps = [
+      base,
+      loaded(base, ERROR_PORT, words, 1000n),
+      loaded(base, ERROR_PORT, 3n * words, 1000n),
+      loaded(base, ERROR_PORT, 4n * words, 5000n).filter((p) => p !== other),
+      loaded(base, ERROR_PORT, 6n * words, 9000n),
+    ];
+    let prev: CounterTable | undefined;
+    let held: { tx: Float64Array; copy: number[] } | undefined;
+    for (let i = 0; i < sweeps.length; i++) {
+      const at = t1 + i * 60_000;
+      expect((await sweepWith(ctx, baseline, at, sweeps[i]!)).status).toBe('ok');
+      const cur = latestSweep(ctx.db)!.table;
+      if (held) expect(Array.from(held.tx)).toEqual(held.copy);
+      if (prev) {
+        // The full computation into new arrays: rates from the two sweeps' deltas over 60 s.
+        const d = trafficDeltas(prev, cur);
+        const t = latestTraffic(ctx.db)!;
+        expect(t.table).toBe(cur);
+        expect(t.txBps).toEqual(d.xmitWords.map((w) => (w * 4) / 60));
+        expect(t.rxBps).toEqual(d.rcvWords.map((w) => (w * 4) / 60));
+        expect(t.waitTps).toEqual(d.waitTicks.map((w) => w / 60));
+        held = { tx: t.txBps, copy: Array.from(t.txBps) };
+      }
+      prev = baseline.load().table;
+    }
+    expect(held!.copy.some((v) => v > 0)).toBe(true);
   });
 });

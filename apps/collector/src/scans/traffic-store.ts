@@ -42,7 +42,9 @@ export function storeTraffic(db: Db, config: Config, hour: TrafficHour, input: T
   // than an hour (collector stopped, an old import as the baseline): that average belongs to no hour.
   if (!input.previous || !(intervalS > 0) || intervalS > 3600) return { trafficPorts: 0 };
   const repo = createTrafficRepo(db);
-  const d = trafficDeltas(input.previous, current);
+  // Arrays kept across sweeps (traffic-scratch.ts), set as new ones would be.
+  const { ids, linkBps, util, txBps: tx, rxBps: rx, waitTps: wait, deltas } = hour.scratch.sweep(current.rows);
+  const d = trafficDeltas(input.previous, current, deltas);
   if (Math.floor(at / 3_600_000) * 3_600_000 !== hour.hour) {
     const start = Math.floor(at / 3_600_000) * 3_600_000;
     // A fresh process continues the hour an earlier one stored; a new hour starts empty.
@@ -50,13 +52,7 @@ export function storeTraffic(db: Db, config: Config, hour: TrafficHour, input: T
   }
   hour.n++;
   const t = config.traffic;
-  const ids = new Int32Array(current.rows).fill(-1);
-  const tx = new Float64Array(current.rows);
-  const rx = new Float64Array(current.rows);
-  const util = new Float64Array(current.rows);
-  const wait = new Float64Array(current.rows).fill(Number.NaN);
-  // The link rate of each row, looked up once; per width and speed (the view shares those strings).
-  const linkBps = new Float64Array(current.rows);
+  // The link rate of each row (linkBps), looked up once; per width and speed (the view shares those strings).
   const rates = new Map<string | null, Map<string | null, number>>();
   const rateOf = (w: string | null, sp: string | null) => {
     let bySpeed = rates.get(w);
