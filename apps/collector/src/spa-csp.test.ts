@@ -38,6 +38,9 @@ describe('the dashboard page under the collector’s CSP', () => {
     }
     // The theme runs before the app's module script, from public/ (copied to dist/ as is).
     expect(indexHtml.indexOf('src="/theme.js"')).toBeLessThan(indexHtml.indexOf('type="module"'));
+    // So does the topology page's early request (public/prefetch.js; tested in apps/web).
+    expect(indexHtml.indexOf('src="/prefetch.js"')).toBeGreaterThan(0);
+    expect(indexHtml.indexOf('src="/prefetch.js"')).toBeLessThan(indexHtml.indexOf('type="module"'));
   });
 
   it('theme.js brings back the saved dark theme, and kiosk mode, before the first paint', () => {

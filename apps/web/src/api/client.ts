@@ -28,16 +28,25 @@ export function errorMessage(status: number, body: unknown, statusText = ''): st
   return `HTTP ${status}${statusText ? ' ' + statusText : ''}`;
 }
 
-async function request<T>(method: HttpMethod, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+/** The headers of every request: JSON, and the write token when one is set. */
+function requestHeaders(hasBody: boolean): Record<string, string> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (hasBody) headers['Content-Type'] = 'application/json';
   const token = getToken();
   // Reads carry the token too: with IBWATCH_READS_NEED_TOKEN the collector refuses a read
   // without it, and on a collector that does not ask, it is ignored (same origin only).
   if (token) headers.Authorization = `Bearer ${token}`;
+  return headers;
+}
+
+/**
+ * A request's reply as the API's callers get it: the parsed JSON, or an ApiError. Also reads
+ * the request public/prefetch.js starts before the app has loaded (api/prefetch.ts).
+ */
+export async function readReply<T>(path: string, sent: Promise<Response>): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+    res = await sent;
   } catch (e) {
     if (e instanceof DOMException && e.name === 'AbortError') throw e;
     throw new ApiError(0, `cannot reach the collector (${e instanceof Error ? e.message : String(e)})`);
@@ -54,6 +63,14 @@ async function request<T>(method: HttpMethod, path: string, body?: unknown, sign
   if (!res.ok) throw new ApiError(res.status, errorMessage(res.status, parsed, res.statusText));
   if (typeof parsed === 'string') throw new ApiError(res.status, `expected JSON from ${path}, got text`);
   return parsed as T;
+}
+
+async function request<T>(method: HttpMethod, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  const headers = requestHeaders(body !== undefined);
+  // In an async function: a fetch() that throws at once is read as one that failed (status 0).
+  const sent = (async () =>
+    fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal }))();
+  return readReply<T>(path, sent);
 }
 
 /**

@@ -1,23 +1,43 @@
 /**
  * A GET started before the view that reads it has loaded: the topology page's chunk and its
- * 0.8 MB reply (45k GPUs) then download side by side instead of one after the other (the
- * request started 0.6-1.5 s after the page became interactive). `useApi` takes the reply on
- * its first fetch of that path; an unclaimed one is dropped when it gets old.
+ * 0.8 MB reply (45k GPUs) then download side by side instead of one after the other. Opened
+ * at /topology, the page's HTML starts it even earlier (public/prefetch.js), before the app's
+ * bundle has downloaded; the app adopts that request rather than sending a second one.
+ * `useApi` takes the reply on its first fetch of that path; an unclaimed one is dropped when it
+ * gets old.
  */
-import { api } from './client.ts';
+import { api, readReply } from './client.ts';
 
 const MAX_AGE_MS = 10_000;
 let pending: { path: string; at: number; reply: Promise<unknown> } | null = null;
 
+/** What public/prefetch.js leaves on `window`: the response of the request it started. */
+interface EarlyRequest {
+  path: string;
+  at: number;
+  res: Promise<Response>;
+}
+type WithEarly = { __ibwatchPrefetch?: EarlyRequest };
+
+/** The request public/prefetch.js started for `path`, read as client.ts reads any (once). */
+function adoptEarly(path: string): { path: string; at: number; reply: Promise<unknown> } | null {
+  const g = globalThis as WithEarly;
+  const early = g.__ibwatchPrefetch;
+  if (!early || early.path !== path) return null;
+  delete g.__ibwatchPrefetch;
+  return { path, at: early.at, reply: readReply(path, early.res) };
+}
+
 export function prefetch(path: string): void {
-  const reply = api.get(path as never) as Promise<unknown>;
+  const p = adoptEarly(path) ?? { path, at: Date.now(), reply: api.get(path as never) as Promise<unknown> };
   // Not claimed, a failure is only logged by whoever claims it: keep it from being "unhandled".
-  reply.catch(() => undefined);
-  pending = { path, at: Date.now(), reply };
+  p.reply.catch(() => undefined);
+  pending = p;
 }
 
 /** The prefetched reply of `path`, once (undefined when none, or too old). */
 export function takePrefetched(path: string): Promise<unknown> | undefined {
+  if (!pending || pending.path !== path) pending = adoptEarly(path) ?? pending;
   const p = pending;
   if (!p || p.path !== path) return undefined;
   pending = null;

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { drawTopology, readPalette } from './draw.ts';
 import { pickAt } from './hit.ts';
-import { edgeIndexByLinkId, type TopoLayout } from './layout.ts';
+import { edgeAt, edgeIndexByLinkId, type TopoLayout } from './layout.ts';
 import type { Highlight, Selection } from './model.ts';
 import { centerOn, fitView, focusOnSegment, minK, pan, zoomAt, type View } from './viewport.ts';
 
@@ -184,8 +184,8 @@ export function TopoCanvas(p: TopoCanvasProps) {
       const i = layout.nodeOf.get(f.guid);
       if (i !== undefined) setView(centerOn(v, layout.nodes[i].x, layout.nodes[i].y, w, h, k));
     } else if (f.linkId !== undefined) {
-      const e = layout.edges[edgeIndexByLinkId(layout).get(f.linkId) ?? -1];
-      const [a, b] = e ? [layout.nodes[e.a], layout.nodes[e.b]] : [];
+      const e = edgeIndexByLinkId(layout).get(f.linkId);
+      const [a, b] = e === undefined ? [] : [layout.nodes[layout.edges.a[e]], layout.nodes[layout.edges.b[e]]];
       if (a && b) setView(focusOnSegment(v, [a.x, a.y], [b.x, b.y], w, h));
     }
   }, [p.focus, layoutFor, setView]);
@@ -223,7 +223,7 @@ export function TopoCanvas(p: TopoCanvasProps) {
       const n = layout.nodes[hit.index];
       p.onPick(n.kind === 'group' ? { type: 'group', leaf: n.leaf ?? '' } : { type: 'node', guid: n.id });
     } else {
-      const edge = layout.edges[hit.index];
+      const edge = edgeAt(layout.edges, hit.index);
       if (edge.link >= 0) p.onPick({ type: 'link', id: edge.linkIds[0] });
       else {
         const g = [layout.nodes[edge.a], layout.nodes[edge.b]].find((n) => n.kind === 'group');

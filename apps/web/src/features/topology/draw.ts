@@ -12,6 +12,7 @@ import { healthLook } from '../../lib/status.ts';
 import { fitLabel, GLYPH_PX } from './labels.ts';
 import { edgeGeometry, okSnap, projectSegments } from './edges.ts';
 import type { TopoLayout } from './layout.ts';
+import { HEALTHS } from './model.ts';
 import { nodeRect, toScreen, type View } from './viewport.ts';
 
 export interface LinkStyle {
@@ -80,7 +81,6 @@ export interface DrawState {
   selEdge: number | null;
 }
 
-const HEALTHS: LinkHealth[] = ['ok', 'degraded', 'errors', 'down'];
 /** Screen coordinates of the segments of one stroke, reused from frame to frame. */
 let out = new Float32Array(0);
 
@@ -119,13 +119,13 @@ export function drawTopology(ctx: CanvasRenderingContext2D, s: DrawState): { nod
   const emph = new Set<number>(s.hiEdges ?? []);
   if (s.selEdge !== null) emph.add(s.selEdge);
   for (const i of emph) {
-    const e = layout.edges[i];
-    if (!e) continue;
-    const a = layout.nodes[e.a];
-    const b = layout.nodes[e.b];
+    if (!(i >= 0 && i < layout.edges.length)) continue;
+    const a = layout.nodes[layout.edges.a[i]];
+    const b = layout.nodes[layout.edges.b[i]];
+    const health = HEALTHS[layout.edges.health[i]];
     const [ax, ay] = toScreen(view, a.x, a.y);
     const [bx, by] = toScreen(view, b.x, b.y);
-    const st = LINK_STYLES[e.health];
+    const st = LINK_STYLES[health];
     ctx.beginPath();
     ctx.moveTo(ax, ay);
     ctx.lineTo(bx, by);
@@ -134,7 +134,7 @@ export function drawTopology(ctx: CanvasRenderingContext2D, s: DrawState): { nod
     ctx.lineWidth = st.width + (i === s.selEdge ? 5 : 3);
     ctx.stroke();
     ctx.setLineDash(st.dash);
-    ctx.strokeStyle = palette.link[e.health];
+    ctx.strokeStyle = palette.link[health];
     ctx.lineWidth = st.width;
     ctx.stroke();
   }

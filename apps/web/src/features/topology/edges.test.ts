@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { generateFatTree, type LinkHealth } from '@ibwatch/fabric';
 import { edgeGeometry, okSnap, projectSegments } from './edges.ts';
 import { fatTreeReply, layoutOf } from './fixtures.ts';
+import { edgeList } from './layout.ts';
 import { fitView, toScreen, type View, zoomAt } from './viewport.ts';
 
 const HEALTHS: LinkHealth[] = ['ok', 'degraded', 'errors', 'down'];
@@ -24,8 +25,9 @@ describe('edge geometry and its level of detail (10k-GPU fat-tree, one link in 9
     expect(HEALTHS.reduce((s, h) => s + g.count[h], 0)).toBe(layout.edges.length);
     expect(g.count.ok).toBeGreaterThan(0);
     expect(g.count.ok).toBeLessThan(layout.edges.length);
-    const e = layout.edges.find((x) => x.health === 'degraded') ?? layout.edges.find((x) => x.health !== 'ok')!;
-    const k = layout.edges.filter((x) => x.health === e.health).indexOf(e);
+    const edges = edgeList(layout.edges);
+    const e = edges.find((x) => x.health === 'degraded') ?? edges.find((x) => x.health !== 'ok')!;
+    const k = edges.filter((x) => x.health === e.health).indexOf(e);
     const xy = g.xy[e.health];
     expect([...xy.slice(k * 4, k * 4 + 4)]).toEqual([
       layout.nodes[e.a].x,
@@ -42,7 +44,7 @@ describe('edge geometry and its level of detail (10k-GPU fat-tree, one link in 9
     const shown = segments(g.xy.ok, zoomed, W, H, 1);
     expect(shown.length).toBeGreaterThan(0);
     expect(shown.length).toBeLessThan(all);
-    const e = layout.edges.find((x) => x.health === 'ok')!;
+    const e = edgeList(layout.edges).find((x) => x.health === 'ok')!;
     const [ax, ay] = toScreen(fit, layout.nodes[e.a].x, layout.nodes[e.a].y);
     const [bx, by] = toScreen(fit, layout.nodes[e.b].x, layout.nodes[e.b].y);
     expect(segments(g.xy.ok, fit, W, H, 1)).toContain([ax, ay, bx, by].map((x) => Math.round(x)).join(','));

@@ -11,6 +11,7 @@
  */
 import type { LinkHealth } from '@ibwatch/fabric';
 import type { TopoLayout } from './layout.ts';
+import { HEALTHS } from './model.ts';
 import { ky, type View } from './viewport.ts';
 
 export interface EdgeGeometry {
@@ -26,27 +27,32 @@ const geometryCache = new WeakMap<TopoLayout, EdgeGeometry>();
 export function edgeGeometry(layout: TopoLayout): EdgeGeometry {
   const hit = geometryCache.get(layout);
   if (hit) return hit;
-  const count: Record<LinkHealth, number> = { ok: 0, degraded: 0, errors: 0, down: 0 };
-  for (const e of layout.edges) count[e.health]++;
-  const xy: Record<LinkHealth, Float64Array> = {
-    ok: new Float64Array(count.ok * 4),
-    degraded: new Float64Array(count.degraded * 4),
-    errors: new Float64Array(count.errors * 4),
-    down: new Float64Array(count.down * 4),
-  };
-  const at: Record<LinkHealth, number> = { ok: 0, degraded: 0, errors: 0, down: 0 };
-  for (const e of layout.edges) {
-    const a = layout.nodes[e.a];
-    const b = layout.nodes[e.b];
-    const arr = xy[e.health];
-    const j = at[e.health];
-    arr[j] = a.x;
-    arr[j + 1] = a.y;
-    arr[j + 2] = b.x;
-    arr[j + 3] = b.y;
-    at[e.health] = j + 4;
+  const E = layout.edges;
+  const codes = new Int32Array(HEALTHS.length);
+  for (let e = 0; e < E.length; e++) codes[E.health[e]]++;
+  const count = Object.fromEntries(HEALTHS.map((h, c) => [h, codes[c]])) as Record<LinkHealth, number>;
+  const xy = HEALTHS.map((h) => new Float64Array(count[h] * 4));
+  // Node centres once, not a property read per edge end.
+  const nx = new Float64Array(layout.nodes.length);
+  const ny = new Float64Array(layout.nodes.length);
+  layout.nodes.forEach((n, i) => {
+    nx[i] = n.x;
+    ny[i] = n.y;
+  });
+  const at = new Int32Array(HEALTHS.length);
+  for (let e = 0; e < E.length; e++) {
+    const c = E.health[e];
+    const arr = xy[c];
+    const j = at[c];
+    const a = E.a[e];
+    const b = E.b[e];
+    arr[j] = nx[a];
+    arr[j + 1] = ny[a];
+    arr[j + 2] = nx[b];
+    arr[j + 3] = ny[b];
+    at[c] = j + 4;
   }
-  const g = { xy, count };
+  const g = { xy: Object.fromEntries(HEALTHS.map((h, c) => [h, xy[c]])) as Record<LinkHealth, Float64Array>, count };
   geometryCache.set(layout, g);
   return g;
 }

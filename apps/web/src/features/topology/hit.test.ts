@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { generateFatTree } from '@ibwatch/fabric';
 import { fatTreeReply, indexOf, layoutOf, tinyFabric } from './fixtures.ts';
 import { pickAt, segmentDistance } from './hit.ts';
-import { edgeIndexByLinkId } from './layout.ts';
+import { edgeAt, edgeIndexByLinkId } from './layout.ts';
 import { centerOn, fitView, focusOnSegment, ky, toScreen, toWorld, zoomAt } from './viewport.ts';
 import { hostRails, searchTopology } from './model.ts';
 
@@ -45,9 +45,9 @@ describe('pickAt()', () => {
   });
 
   it('finds an edge near its midpoint and nothing in empty space', () => {
-    const e = l.edges.findIndex((x) => x.link >= 0);
-    const a = l.nodes[l.edges[e].a];
-    const b = l.nodes[l.edges[e].b];
+    const e = l.edges.link.findIndex((x) => x >= 0);
+    const a = l.nodes[l.edges.a[e]];
+    const b = l.nodes[l.edges.b[e]];
     const [ax, ay] = toScreen(v, a.x, a.y);
     const [bx, by] = toScreen(v, b.x, b.y);
     const hit = pickAt(l, v, (ax + bx) / 2 + 2, (ay + by) / 2);
@@ -91,7 +91,7 @@ describe('focusing a link', () => {
     const [w, h] = [870, 600];
     const v = fitView(l, w, h);
     const link = reply.links.find((x) => x.tier === 'hca-leaf')!;
-    const e = l.edges[edgeIndexByLinkId(l).get(link.id)!]!;
+    const e = edgeAt(l.edges, edgeIndexByLinkId(l).get(link.id)!);
     const [a, b] = [l.nodes[e.a]!, l.nodes[e.b]!];
     const f = focusOnSegment(v, [a.x, a.y], [b.x, b.y], w, h);
     for (const t of l.tiers) {

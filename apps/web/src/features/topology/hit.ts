@@ -29,9 +29,8 @@ export function pickAt(layout: TopoLayout, v: View, sx: number, sy: number, tol 
   let best = -1;
   let bestD = tol;
   for (let i = 0; i < layout.edges.length; i++) {
-    const e = layout.edges[i];
-    const a = layout.nodes[e.a];
-    const b = layout.nodes[e.b];
+    const a = layout.nodes[layout.edges.a[i]];
+    const b = layout.nodes[layout.edges.b[i]];
     const [ax, ay] = toScreen(v, a.x, a.y);
     const [bx, by] = toScreen(v, b.x, b.y);
     // Cheap reject by bounding box before the distance.

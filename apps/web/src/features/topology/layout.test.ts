@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { generateFatTree, topologyColumns, type TopologyObjects } from '@ibwatch/fabric';
-import { fatTreeReply, layoutOf, ndrWithSharp, syntheticFabric, tinyFabric } from './fixtures.ts';
+import { generateFatTree, topologyColumns, type LinkHealth, type TopologyObjects } from '@ibwatch/fabric';
+import { fatTreeReply, indexOf, layoutOf, ndrWithSharp, syntheticFabric, tinyFabric } from './fixtures.ts';
+import { edgeIndexByLinkId, edgeList, layoutTopology, type LayoutEdge } from './layout.ts';
+import { HEALTHS } from './model.ts';
 import { fitLabel } from './labels.ts';
 
 function tierYs(l: ReturnType<typeof layoutOf>) {
@@ -63,8 +65,9 @@ describe("layoutOf() on the generator's 10k-GPU fat-tree, one link in 97 not ok"
     }
     expect(missing).toEqual([]);
     // HCA links collapse into one edge per group; switch links stay one edge each.
-    expect(l.edges).toHaveLength(reply.links.length - hcaLinks + leaves);
-    expect(l.edges.filter((e) => e.link === -1).reduce((s, e) => s + e.linkIds.length, 0)).toBe(hcaLinks);
+    expect(l.edges.length).toBe(reply.links.length - hcaLinks + leaves);
+    const edges = edgeList(l.edges);
+    expect(edges.filter((e) => e.link === -1).reduce((s, e) => s + e.linkIds.length, 0)).toBe(hcaLinks);
     // Every node sits on its tier's row, inside the layout.
     const yOfTier = new Map(l.tiers.map((t) => [t.tier, t.y]));
     const off = l.nodes.filter((n) => n.y !== yOfTier.get(n.tier) || n.x < 0 || n.x > l.width);
@@ -76,7 +79,7 @@ describe("layoutOf() on the generator's 10k-GPU fat-tree, one link in 97 not ok"
   it('expands to one box per HCA without overlaps between leaves', () => {
     const l = layoutOf(reply, { expandHcas: true });
     expect(l.nodes).toHaveLength(switches + hcas);
-    expect(l.edges).toHaveLength(reply.links.length);
+    expect(l.edges.length).toBe(reply.links.length);
     expect(l.groups).toBe(0);
     const hcaY = l.tiers.find((t) => t.tier === 'hca')!.y;
     const leafY = l.tiers.find((t) => t.tier === 'leaf')!.y;
@@ -98,9 +101,49 @@ describe("layoutOf() on the generator's 10k-GPU fat-tree, one link in 97 not ok"
     const g = l.nodes[l.nodeOf.get(bad.a.guid)!];
     expect(g.kind).toBe('group');
     expect(g.health).toBe('down');
-    const e = l.edges.find((x) => x.linkIds.includes(bad.id))!;
+    const e = edgeList(l.edges).find((x) => x.linkIds.includes(bad.id))!;
     expect(e.health).toBe('down');
   });
+
+  it('builds the edges and node healths one object per edge would, aggregated and expanded', () => {
+    // The former build, one object per edge, as the oracle of the columns (layout-edges.ts).
+    const idx = indexOf(reply);
+    const rank = { ok: 0, degraded: 1, errors: 2, down: 3 } as const;
+    expect(HEALTHS.map((h) => rank[h])).toEqual([0, 1, 2, 3]);
+    for (const expandHcas of [false, true]) {
+      const l = layoutTopology(idx, { expandHcas });
+      const guid = idx.reply.nodes.guid;
+      const edges: LayoutEdge[] = [];
+      const health = l.nodes.map((): LinkHealth => 'ok');
+      const worse = (a: LinkHealth, b: LinkHealth) => (rank[b] > rank[a] ? b : a);
+      const groupEdge = new Map<string, LayoutEdge>();
+      for (let i = 0; i < idx.linkCount; i++) {
+        const a = l.nodeOf.get(guid[idx.endA[i]])!;
+        const b = l.nodeOf.get(guid[idx.endB[i]])!;
+        const h = HEALTHS[idx.health[i]];
+        const id = idx.reply.links.id[i];
+        health[a] = worse(health[a], h);
+        health[b] = worse(health[b], h);
+        if (l.nodes[a].kind === 'group' || l.nodes[b].kind === 'group') {
+          const e = groupEdge.get(`${a}-${b}`);
+          if (e) {
+            e.linkIds.push(id);
+            e.health = worse(e.health, h);
+          } else {
+            const ne: LayoutEdge = { link: -1, linkIds: [id], a, b, health: h };
+            groupEdge.set(`${a}-${b}`, ne);
+            edges.push(ne);
+          }
+        } else edges.push({ link: i, linkIds: [id], a, b, health: h });
+      }
+      expect(edges.some((e) => e.health !== 'ok')).toBe(true);
+      expect(edgeList(l.edges)).toEqual(edges);
+      expect(l.nodes.map((n) => n.health)).toEqual(health);
+      // 10k lookups: count misses in plain code, assert once.
+      const byId = edgeIndexByLinkId(l);
+      expect(edges.flatMap((e, k) => e.linkIds.filter((id) => byId.get(id) !== k))).toEqual([]);
+    }
+  }, 30_000);
 });
 
 describe('layoutOf() on small fabrics', () => {
@@ -190,9 +233,11 @@ describe('layoutOf() on a fabric with SHARP Aggregation Nodes and nodes without 
     const l = layoutOf(reply);
     expect(reply.nodes.every((n) => l.nodeOf.has(n.guid))).toBe(true);
     expect(l.unplaced).toBe(0);
-    expect(l.edges.flatMap((e) => e.linkIds).sort((a, b) => a - b)).toEqual(
-      reply.links.map((x) => x.id).sort((a, b) => a - b),
-    );
+    expect(
+      edgeList(l.edges)
+        .flatMap((e) => e.linkIds)
+        .sort((a, b) => a - b),
+    ).toEqual(reply.links.map((x) => x.id).sort((a, b) => a - b));
   });
 
   it('puts each Aggregation Node beside its leaf, in the leaf row, without overlapping it', () => {

@@ -8,8 +8,10 @@
  */
 import type { LinkHealth, TopoNode } from '@ibwatch/fabric';
 import { HEALTHS, type TopoIndex } from './model.ts';
-import { HEALTH_RANK } from '../../lib/status.ts';
 import { sharedPrefix } from './labels.ts';
+import { layoutEdges, type LayoutEdges } from './layout-edges.ts';
+
+export { edgeAt, edgeIndexByLinkId, edgeList, type LayoutEdge, type LayoutEdges } from './layout-edges.ts';
 
 /** The API's tier (taken from TopoNode so a same-named analysis type can't shadow it). */
 export type Tier = TopoNode['tier'];
@@ -47,19 +49,9 @@ export interface LayoutNode {
   host?: string;
 }
 
-export interface LayoutEdge {
-  /** Index into the reply's links, or -1 for an aggregated leaf→group edge. */
-  link: number;
-  /** Link ids this edge stands for (one, or all of a group's). */
-  linkIds: number[];
-  a: number;
-  b: number;
-  health: LinkHealth;
-}
-
 export interface TopoLayout {
   nodes: LayoutNode[];
-  edges: LayoutEdge[];
+  edges: LayoutEdges;
   /** Every node GUID of the reply → index of the layout node drawn for it (no map of its own). */
   nodeOf: Pick<Map<string, number>, 'get' | 'has'>;
   /** Rows present, top to bottom, with their y; `aggregation`: Aggregation Nodes drawn in the row. */
@@ -84,10 +76,6 @@ export const NODE_H = 28;
 export const SWITCH_W_RATIO = 0.8;
 export const HCA_PITCH_X = 28;
 export const HCA_PITCH_Y = 20;
-
-function worse(a: LinkHealth, b: LinkHealth): LinkHealth {
-  return HEALTH_RANK[b] > HEALTH_RANK[a] ? b : a;
-}
 
 /** Order node indices by the mean x of their neighbours already placed, then by index (name order). */
 function barycentreOrder(idx: TopoIndex, ids: number[], xOf: Float64Array): number[] {
@@ -339,54 +327,12 @@ export function layoutTopology(idx: TopoIndex, opts: LayoutOptions = {}): TopoLa
     },
   };
 
-  // Edges: one per link, except HCA links inside an aggregate, which merge per group.
-  const edges: LayoutEdge[] = [];
-  const groupEdge = new Map<number, LayoutEdge>();
-  const ids = idx.reply.links.id;
-  let unplaced = 0;
-  for (let i = 0; i < idx.linkCount; i++) {
-    const a = drawnAs[idx.endA[i]];
-    const b = drawnAs[idx.endB[i]];
-    if (a < 0 || b < 0) {
-      unplaced++;
-      continue;
-    }
-    const health = HEALTHS[idx.health[i]];
-    nodes[a].health = worse(nodes[a].health, health);
-    nodes[b].health = worse(nodes[b].health, health);
-    if (nodes[a].kind === 'group' || nodes[b].kind === 'group') {
-      const key = a * nodes.length + b;
-      const e = groupEdge.get(key);
-      if (e) {
-        e.linkIds.push(ids[i]);
-        e.health = worse(e.health, health);
-      } else {
-        const ne: LayoutEdge = { link: -1, linkIds: [ids[i]], a, b, health };
-        groupEdge.set(key, ne);
-        edges.push(ne);
-      }
-      continue;
-    }
-    edges.push({ link: i, linkIds: [ids[i]], a, b, health });
-  }
+  const isGroup = Uint8Array.from(nodes, (x) => (x.kind === 'group' ? 1 : 0));
+  const { edges, unplaced, worst } = layoutEdges(idx, isGroup, drawnAs);
+  for (let k = 0; k < nodes.length; k++) if (worst[k]) nodes[k].health = HEALTHS[worst[k]];
 
   const labelPrefix: Partial<Record<Tier, string>> = {};
   for (const t of TIER_ORDER)
     labelPrefix[t] = sharedPrefix(byTier[t].map((g) => (t === 'hca' ? names[g] : labelOf(g))));
   return { nodes, edges, nodeOf, tiers, width, height, groups, unplaced, labelPrefix };
-}
-
-const edgeIndexCache = new WeakMap<TopoLayout, Map<number, number>>();
-
-/** link id → index of the edge drawn for it (cached per layout). */
-export function edgeIndexByLinkId(layout: TopoLayout): Map<number, number> {
-  let m = edgeIndexCache.get(layout);
-  if (!m) {
-    m = new Map();
-    layout.edges.forEach((e, i) => {
-      for (const id of e.linkIds) m!.set(id, i);
-    });
-    edgeIndexCache.set(layout, m);
-  }
-  return m;
 }

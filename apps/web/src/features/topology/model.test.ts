@@ -105,3 +105,45 @@ describe('linkRateText()', () => {
     expect(linkRateText({ health: 'ok', widthActive: null, speedActive: null })).toBe('Active width and speed unknown');
   });
 });
+
+describe('indexTopology(): the GUID and host maps, built on first use', () => {
+  it('hold what the reply says, each reply its own, and stay the same maps once built', () => {
+    const objects = fatTreeReply(generateFatTree({ gpus: 256, tiers: 3 }));
+    // Changed input: one host renamed, one HCA moved to another host.
+    const hcas = objects.nodes.filter((n) => n.host);
+    const renamed: TopologyObjects = {
+      ...objects,
+      nodes: objects.nodes.map((n) =>
+        n.guid === hcas[0].guid
+          ? { ...n, host: 'renamed-host' }
+          : n.guid === hcas[9].guid
+            ? { ...n, host: hcas[20].host }
+            : n,
+      ),
+    };
+    for (const t of [objects, renamed]) {
+      const idx = indexTopology(topologyColumns(t));
+      const cols = idx.reply.nodes;
+      // Read through node()/linksOf() first on one index, through the maps first on the other.
+      if (t === renamed) expect(idx.node(cols.guid[3])?.guid).toBe(cols.guid[3]);
+      const byGuid = idx.nodeIndex;
+      expect(byGuid.size).toBe(t.nodes.length);
+      for (const n of t.nodes) expect(cols.guid[byGuid.get(n.guid)!]).toBe(n.guid);
+      const hosts = new Map<string, string[]>();
+      for (let i = 0; i < cols.guid.length; i++) {
+        const h = cols.host[i];
+        if (h) hosts.set(h, [...(hosts.get(h) ?? []), cols.guid[i]]);
+      }
+      expect(new Map(idx.hcasOfHost)).toEqual(hosts);
+      for (const n of t.nodes.filter((x) => x.host)) expect(idx.hcasOfHost.get(n.host!)).toContain(n.guid);
+      expect(idx.nodeIndex).toBe(byGuid);
+      expect(idx.linksOf(t.nodes[0].guid).length).toBeGreaterThan(0);
+    }
+    const a = indexTopology(topologyColumns(objects));
+    const b = indexTopology(topologyColumns(renamed));
+    expect(b.hcasOfHost.get('renamed-host')).toEqual([hcas[0].guid]);
+    expect(a.hcasOfHost.has('renamed-host')).toBe(false);
+    expect(b.hcasOfHost.get(hcas[20].host!)).toContain(hcas[9].guid);
+    expect(a.hcasOfHost.get(hcas[20].host!)).not.toContain(hcas[9].guid);
+  });
+});

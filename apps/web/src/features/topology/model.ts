@@ -86,17 +86,10 @@ export function indexTopology(reply: TopologyReply): TopoIndex {
   });
   const typeOf = N.type.map((t) => reply.vocab.nodeType[t]);
   const linkTierOf = L.tier.map((t) => reply.vocab.linkTier[t] ?? 'other');
-  const nodeIndex = new Map<string, number>();
-  const hcasOfHost = new Map<string, string[]>();
-  for (let i = 0; i < n; i++) {
-    nodeIndex.set(N.guid[i], i);
-    const host = N.host[i];
-    if (host) {
-      const l = hcasOfHost.get(host);
-      if (l) l.push(N.guid[i]);
-      else hcasOfHost.set(host, [N.guid[i]]);
-    }
-  }
+  // The GUID and host maps (49k and 5.6k keys at 45k GPUs) serve a search, a selection or a
+  // host's rails, not the first frame: built on first use, once per reply.
+  let lookups: { nodeIndex: Map<string, number>; hcasOfHost: Map<string, string[]> } | null = null;
+  const lookup = () => (lookups ??= nodeLookups(reply));
   const endA = new Int32Array(m);
   const portA = new Int32Array(m);
   const endB = new Int32Array(m);
@@ -148,7 +141,9 @@ export function indexTopology(reply: TopologyReply): TopoIndex {
     tierOf,
     linkTierOf,
     problems,
-    nodeIndex,
+    get nodeIndex() {
+      return lookup().nodeIndex;
+    },
     linkIndexOf(id) {
       // The reply lists links by id: a binary search, no map of 136k entries to build.
       let lo = 0;
@@ -164,9 +159,11 @@ export function indexTopology(reply: TopologyReply): TopoIndex {
     },
     linkStart,
     linkList,
-    hcasOfHost,
+    get hcasOfHost() {
+      return lookup().hcasOfHost;
+    },
     node(guid) {
-      const i = nodeIndex.get(guid);
+      const i = lookup().nodeIndex.get(guid);
       return i === undefined ? undefined : { ...topoNode(reply, i), tier: tierOf[i] };
     },
     link(i) {
@@ -176,10 +173,27 @@ export function indexTopology(reply: TopologyReply): TopoIndex {
       return swapped[i] ? { ...l, a: l.b, b: l.a } : l;
     },
     linksOf(guid) {
-      const i = nodeIndex.get(guid);
+      const i = lookup().nodeIndex.get(guid);
       return i === undefined ? [] : Array.from(linkList.subarray(linkStart[i], linkStart[i + 1]));
     },
   };
+}
+
+/** guid → node index, and host name → its HCAs' GUIDs in reply order. */
+function nodeLookups(reply: TopologyReply): { nodeIndex: Map<string, number>; hcasOfHost: Map<string, string[]> } {
+  const N = reply.nodes;
+  const nodeIndex = new Map<string, number>();
+  const hcasOfHost = new Map<string, string[]>();
+  for (let i = 0; i < N.guid.length; i++) {
+    nodeIndex.set(N.guid[i], i);
+    const host = N.host[i];
+    if (host) {
+      const l = hcasOfHost.get(host);
+      if (l) l.push(N.guid[i]);
+      else hcasOfHost.set(host, [N.guid[i]]);
+    }
+  }
+  return { nodeIndex, hcasOfHost };
 }
 
 export interface SearchHit {
