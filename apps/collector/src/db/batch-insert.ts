@@ -50,3 +50,29 @@ export class BatchInsert {
     else st.run(params);
   }
 }
+
+/** An index `dropIndexesIfEmpty` dropped: its name and the SQL that made it. */
+export type DroppedIndex = { name: string; sql: string };
+
+/**
+ * Drops `table`'s own indexes (not its key or UNIQUE ones) when the table is empty, for
+ * `createIndexes` to build again once the rows are in: into an empty table, building an index
+ * once over the rows costs less than growing it row by row (~1 s of a 45k-GPU fabric's first
+ * import: 293k ports arrive in GUID order, not in lid or port GUID order). Only inside the
+ * transaction that fills the table (outside one it drops nothing): should the fill fail, the
+ * rollback brings the indexes back.
+ */
+export function dropIndexesIfEmpty(db: Db, table: string): DroppedIndex[] {
+  // Outside a transaction a failure could leave the table without them: keep them there.
+  if (!db.inTransaction || db.prepare(`SELECT EXISTS (SELECT 1 FROM "${table}")`).pluck().get() === 1) return [];
+  const indexes = db
+    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+    .all(table) as DroppedIndex[];
+  for (const i of indexes) db.exec(`DROP INDEX "${i.name}"`);
+  return indexes;
+}
+
+/** Creates again what `dropIndexesIfEmpty` dropped, from the same SQL. */
+export function createIndexes(db: Db, indexes: DroppedIndex[]): void {
+  for (const i of indexes) db.exec(i.sql);
+}

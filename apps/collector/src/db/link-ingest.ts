@@ -1,6 +1,6 @@
 import type { FabricLink, PortIndex } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
-import { BatchInsert } from './batch-insert.ts';
+import { BatchInsert, createIndexes, dropIndexesIfEmpty } from './batch-insert.ts';
 import { stopSeeing } from './topology-seen.ts';
 
 /** What a scan's links changed (see TopologyChanges). */
@@ -47,17 +47,16 @@ export function ingestLinks(
     if (present === 1) ends.set(id, [a, b]);
   }
 
+  // Every stored link is in `stored`, so an insert never conflicts; its id is given, the one
+  // SQLite would pick (one more than the largest, in insert order), not read back per batch.
+  let nextId = db.prepare('SELECT COALESCE(MAX(id), 0) + 1 FROM links').pluck().get() as number;
   const insert = new BatchInsert(
     db,
-    'INSERT INTO links (a_port_id, b_port_id, present, first_seen, last_seen, seen_latest)',
-    6,
-    'ON CONFLICT (a_port_id, b_port_id) DO UPDATE SET present = 1, last_seen = excluded.last_seen, seen_latest = 1 ' +
-      'RETURNING id',
-    (rs) => {
-      for (const r of rs as { id: number }[]) seen.add(r.id);
-    },
+    'INSERT INTO links (id, a_port_id, b_port_id, present, first_seen, last_seen, seen_latest)',
+    7,
   );
   const again: number[] = [];
+  const indexes = dropIndexesIfEmpty(db, 'links');
   for (const l of links) {
     const x = ids.get(l.a.nodeGuid, l.a.portNum);
     const y = ids.get(l.b.nodeGuid, l.b.portNum);
@@ -69,7 +68,8 @@ export function ingestLinks(
     if (s === undefined) {
       // New: first seen now (a second listing of it below counts again, as the upsert did).
       stored.set(k, [-1, 1, 1, at]);
-      insert.add(a, b, 1, at, at, 1);
+      seen.add(nextId);
+      insert.add(nextId++, a, b, 1, at, at, 1);
       out.newLinks++;
       continue;
     }
@@ -83,6 +83,7 @@ export function ingestLinks(
     }
   }
   insert.flush();
+  createIndexes(db, indexes);
   if (again.length)
     db.prepare(
       'UPDATE links SET present = 1, last_seen = ?, seen_latest = 1 WHERE id IN (SELECT value FROM json_each(?))',

@@ -65,6 +65,49 @@ describe('topology repo ingest', () => {
     expect(stored(db)).toContainEqual({ g: CA, n: 1, lid: 9, state: 'Active', seen: 3000 });
   });
 
+  it('gives new ports and links the ids SQLite would, and joins links to the right ports', () => {
+    const db = openDb(':memory:');
+    const repo = createTopologyRepo(db);
+    const schema = () => db.prepare('SELECT * FROM sqlite_master ORDER BY name').all();
+    const before = schema();
+    // Into empty tables, in a transaction as a scan does: their own indexes are built after the rows.
+    db.transaction(() => repo.ingest(1, 1000, nodes, [up(SW, 1, 5), up(SW, 2, 5), up(CA, 1, 7)], links, true))();
+    expect(schema().map((r) => ({ ...(r as object), rootpage: 0 }))).toEqual(
+      before.map((r) => ({ ...(r as object), rootpage: 0 })),
+    );
+    expect(db.prepare('SELECT id FROM ports INDEXED BY ports_lid WHERE lid = 7').pluck().all()).toEqual([3]);
+    // The newest port and its link deleted behind ingest's back: their ids are free again.
+    db.exec('DELETE FROM links; DELETE FROM port_state_history WHERE port_id = 3; DELETE FROM ports WHERE id = 3');
+    const l2: FabricLink[] = [...links, { a: { nodeGuid: SW, portNum: 3 }, b: { nodeGuid: CA, portNum: 2 } }];
+    const r = repo.ingest(2, 2000, nodes, [up(SW, 1, 5), up(CA, 2, 8), up(CA, 1, 7), up(SW, 3, 5)], l2, true);
+    expect(r).toMatchObject({ newPorts: 3, newLinks: 2 });
+    const ports = db.prepare('SELECT id, node_guid AS g, port_num AS n FROM ports ORDER BY id').all();
+    expect(ports).toEqual([
+      { id: 1, g: SW, n: 1 },
+      { id: 2, g: SW, n: 2 },
+      { id: 3, g: CA, n: 2 },
+      { id: 4, g: CA, n: 1 },
+      { id: 5, g: SW, n: 3 },
+    ]);
+    const ends = db
+      .prepare(
+        `SELECT l.id, pa.node_guid AS ag, pa.port_num AS ap, pb.node_guid AS bg, pb.port_num AS bp FROM links l
+         JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id ORDER BY l.id`,
+      )
+      .all();
+    expect(ends).toEqual([
+      { id: 1, ag: SW, ap: 1, bg: CA, bp: 1 },
+      { id: 2, ag: CA, ap: 2, bg: SW, bp: 3 },
+    ]);
+    expect([...r.seenLinks].sort()).toEqual([1, 2]);
+    // Their first state rows, by the same ids.
+    expect(history(db).filter((h) => (h as { at: number }).at === 2000)).toEqual([
+      { id: 3, at: 2000, state: 'Active' },
+      { id: 4, at: 2000, state: 'Active' },
+      { id: 5, at: 2000, state: 'Active' },
+    ]);
+  });
+
   it('applies a known port listed twice in order, and keeps the first listing of a new one', () => {
     const db = openDb(':memory:');
     const repo = createTopologyRepo(db);
