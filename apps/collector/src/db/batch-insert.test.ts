@@ -33,7 +33,8 @@ describe('dropIndexesIfEmpty', () => {
   const make = () => {
     const db = new Database(':memory:') as unknown as Db;
     db.exec(`CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT NOT NULL, w INTEGER, UNIQUE (v));
-      CREATE INDEX t_w ON t (w); CREATE INDEX t_vw ON t (v, w) WHERE w > 0`);
+      CREATE INDEX t_w ON t (w); CREATE INDEX t_vw ON t (v, w) WHERE w > 0;
+      CREATE UNIQUE INDEX t_kw ON t (k, w)`);
     return db;
   };
 
@@ -43,8 +44,8 @@ describe('dropIndexesIfEmpty', () => {
     db.transaction(() => {
       const dropped = dropIndexesIfEmpty(db, 't');
       expect(dropped.map((i) => i.name).sort()).toEqual(['t_vw', 't_w']);
-      // The UNIQUE constraint's index stays: it still refuses a duplicate.
-      expect(schema(db).map((r) => (r as { name: string }).name)).toEqual(['sqlite_autoindex_t_1', 't']);
+      // The UNIQUE constraint's index and the UNIQUE index stay: they still refuse a duplicate.
+      expect(schema(db).map((r) => (r as { name: string }).name)).toEqual(['sqlite_autoindex_t_1', 't', 't_kw']);
       for (let i = 0; i < 50; i++) db.prepare('INSERT INTO t (v, w) VALUES (?, ?)').run(`v${i}`, i % 7);
       expect(() => db.prepare("INSERT INTO t (v) VALUES ('v3')").run()).toThrow(/UNIQUE/);
       createIndexes(db, dropped);

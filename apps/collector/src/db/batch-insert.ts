@@ -66,7 +66,11 @@ export function dropIndexesIfEmpty(db: Db, table: string): DroppedIndex[] {
   // Outside a transaction a failure could leave the table without them: keep them there.
   if (!db.inTransaction || db.prepare(`SELECT EXISTS (SELECT 1 FROM "${table}")`).pluck().get() === 1) return [];
   const indexes = db
-    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+    .prepare(
+      // A UNIQUE index also enforces a constraint (and an upsert's ON CONFLICT target): keep it.
+      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL
+         AND sql NOT LIKE 'CREATE UNIQUE %'`,
+    )
     .all(table) as DroppedIndex[];
   for (const i of indexes) db.exec(`DROP INDEX "${i.name}"`);
   return indexes;
