@@ -16,7 +16,7 @@ import { benchConfig, type Stage, type StageCtx } from '../lib/stage.ts';
 import { targetFor } from '../lib/targets.ts';
 import { sweepIncrements } from '../../packages/parsers/bench/sweeps.ts';
 import { createContext } from '../../apps/collector/src/context.ts';
-import { createCountersRepo } from '../../apps/collector/src/db/counters-repo.ts';
+import { createCountersRepo, intervalMs } from '../../apps/collector/src/db/counters-repo.ts';
 import { createScansRepo } from '../../apps/collector/src/db/scans-repo.ts';
 import { dbSplit, splitText } from '../lib/db-split.ts';
 import { BatchInsert } from '../../apps/collector/src/db/batch-insert.ts';
@@ -104,7 +104,7 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
   // The same rows the collector's addDelta writes (counters-repo.ts), 256 to a statement.
   const deltaRows = new BatchInsert(
     c.db,
-    'INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id)',
+    'INSERT INTO counter_deltas (port_id, counter_id, at, interval_ms, delta, scan_id)',
     6,
     'ON CONFLICT (at, port_id, counter_id) DO UPDATE SET delta = delta + excluded.delta',
   );
@@ -146,12 +146,12 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
         }
         const raw = at > end - rawDays * DAY;
         // A sweep's interval is measured between two millisecond times: a whole number of seconds
-        // is the exception, and a fractional one is stored as an 8-byte REAL.
+        // is the exception; addDelta stores it as whole milliseconds (intervalMs, migration 0020).
         const intervalS = 60 + ((s * 7919) % 1000) / 1000;
         for (const [i, inc] of sweepIncrements(f, s)) {
           for (const k in inc) {
             const id = cid(k);
-            if (raw) deltaRows.add(ids[i]!, id, at, intervalS, inc[k]!, scanId);
+            if (raw) deltaRows.add(ids[i]!, id, at, intervalMs(intervalS), inc[k]!, scanId);
             const key = ids[i]! * 64 + id;
             hour.set(key, (hour.get(key) ?? 0) + inc[k]!);
             rows++;
