@@ -101,7 +101,7 @@ export const pmStage: Stage = async (ctx) => {
         'DO UPDATE SET at = excluded.at, scan_id = excluded.scan_id, vals = excluded.vals',
     );
     const insDelta = c.db.prepare(
-      'INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO counter_deltas (port_id, counter_id, at, interval_ms, delta, scan_id) VALUES (?, ?, ?, ?, ?, ?)',
     );
     const upRoll = c.db.prepare(
       'INSERT INTO counter_rollups (port_id, counter_id, hour, delta) VALUES (?, ?, ?, ?) ON CONFLICT ' +
@@ -168,7 +168,7 @@ export const pmStage: Stage = async (ctx) => {
           for (let i = 0; i < json.length; i++) upLast.run(portIds[i % portIds.length], at, id, json[i]);
           upBase.run(at, id);
           for (let i = 0; i < nDeltas; i++) {
-            insDelta.run(portIds[(i * 37) % portIds.length], 1 + (i % 5), at, 60, 17, id);
+            insDelta.run(portIds[(i * 37) % portIds.length], 1 + (i % 5), at, 60_000, 17, id);
             upRoll.run(portIds[(i * 37) % portIds.length], 1 + (i % 5), Math.floor(at / 3_600_000) * 3_600_000, 17);
           }
         }),

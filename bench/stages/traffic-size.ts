@@ -24,7 +24,11 @@ const HOUR = 3_600_000;
  * Writes `days` of hourly traffic up to the hour of `endMs` for every cabled port of `c`'s
  * database, and the sweep-resolution rows of the busiest ports; returns what it wrote.
  */
-export function writeTraffic(c: Context, days: number, endMs: number): { chunks: number; note: string } {
+export function writeTraffic(
+  c: Context,
+  days: number,
+  endMs: number,
+): { chunks: number; seconds: number; note: string } {
   const ids = c.db.prepare('SELECT id FROM ports WHERE remote_guid IS NOT NULL ORDER BY id').pluck().all() as number[];
   const repo = createTrafficRepo(c.db);
   const hour = new TrafficHour();
@@ -69,6 +73,7 @@ export function writeTraffic(c: Context, days: number, endMs: number): { chunks:
   const packed = count('traffic_packed');
   return {
     chunks,
+    seconds: writeS,
     note:
       `${chunks} plain hourly chunks and ${packed} packed rows of 16 chunks, of ${ids.length} ports, ` +
       `${busiest.length} ports x ${sweeps} sweeps at sweep ` +

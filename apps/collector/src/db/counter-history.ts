@@ -20,7 +20,8 @@ export function createCounterHistory(db: Db) {
   const deltas = db
     .prepare(
       `SELECT json_group_array(json_object('at', d.at, 'counter', n.name, 'delta', d.delta,
-         'rate', CASE WHEN d.interval_s > 0 THEN d.delta / d.interval_s ELSE 0 END) ORDER BY d.at, d.counter_id)
+         'rate', CASE WHEN d.interval_ms > 0 THEN d.delta / (d.interval_ms / 1000.0) ELSE 0 END)
+         ORDER BY d.at, d.counter_id)
        FROM counter_deltas d JOIN counter_names n ON n.id = d.counter_id WHERE d.port_id = ? AND d.at >= ? AND
        d.at <= ?`,
     )

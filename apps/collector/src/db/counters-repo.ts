@@ -24,6 +24,17 @@ function lastVals(columns: readonly CounterColumn[], row: number): string {
   return vals;
 }
 
+/**
+ * A delta's interval as stored (migration 0020): whole milliseconds, a 3-byte integer where the
+ * seconds took an 8-byte REAL. Every sweep's interval is a difference of two millisecond times,
+ * so `ms / 1000` (what readers compute, `interval_ms / 1000.0`) is the same double; an interval
+ * that is not a whole number of milliseconds is kept as a REAL of milliseconds.
+ */
+export function intervalMs(intervalS: number): number {
+  const ms = Math.round(intervalS * 1000);
+  return ms / 1000 === intervalS ? ms : intervalS * 1000;
+}
+
 /** A `counter_last` row as `iterateLast` gives it. */
 export interface StoredLast {
   nodeGuid: string;
@@ -59,7 +70,7 @@ export function createCountersRepo(db: Db) {
       'excluded.at, scan_id = excluded.scan_id',
   );
   const insertDelta = db.prepare(
-    'INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id) VALUES (?, ?, ?, ?, ?, ?) ' +
+    'INSERT INTO counter_deltas (port_id, counter_id, at, interval_ms, delta, scan_id) VALUES (?, ?, ?, ?, ?, ?) ' +
       // One row per port, counter and time (migration 0017): a port listed twice in a sweep adds up.
       'ON CONFLICT (at, port_id, counter_id) DO UPDATE SET delta = delta + excluded.delta',
   );
@@ -141,7 +152,7 @@ export function createCountersRepo(db: Db) {
     /** Stores one non-zero delta and adds it to the hour's rollup. */
     addDelta(portId: number, counter: string, at: number, intervalS: number, delta: bigint, scanId: number): void {
       const id = counterId(counter);
-      insertDelta.run(portId, id, at, intervalS, delta, scanId);
+      insertDelta.run(portId, id, at, intervalMs(intervalS), delta, scanId);
       upsertRollup.run(portId, id, Math.floor(at / HOUR_MS) * HOUR_MS, delta);
     },
     /** Per-sweep deltas of one port in [from, to]. */
@@ -152,7 +163,7 @@ export function createCountersRepo(db: Db) {
     ): { at: number; counter: string; delta: number; intervalS: number }[] {
       return db
         .prepare(
-          `SELECT d.at, n.name AS counter, d.delta, d.interval_s AS intervalS FROM counter_deltas d
+          `SELECT d.at, n.name AS counter, d.delta, d.interval_ms / 1000.0 AS intervalS FROM counter_deltas d
            JOIN counter_names n ON n.id = d.counter_id WHERE d.port_id = ? AND d.at >= ? AND d.at <= ? ORDER BY d.at`,
         )
         .all(portId, from, to) as { at: number; counter: string; delta: number; intervalS: number }[];

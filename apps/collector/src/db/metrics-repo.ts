@@ -96,7 +96,7 @@ export function createMetricsRepo(db: Db) {
       return db
         .prepare(
           `SELECT p.node_guid AS guid, p.port_num AS port, n.description AS description, c.name AS counter,
-             d.delta AS delta, d.interval_s AS intervalS
+             d.delta AS delta, d.interval_ms / 1000.0 AS intervalS
            FROM counter_deltas d JOIN ports p ON p.id = d.port_id JOIN nodes n ON n.guid = p.node_guid
            JOIN counter_names c ON c.id = d.counter_id WHERE d.at = ?`,
         )

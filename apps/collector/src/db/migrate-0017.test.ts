@@ -48,7 +48,8 @@ describe('migration 0017', () => {
       expect(db.pragma('user_version', { simple: true })).toBe(listMigrations().at(-1)!.version);
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       const stored = db
-        .prepare('SELECT port_id, counter_id, at, interval_s, delta, scan_id FROM counter_deltas')
+        // Seconds as before 0020, which stores milliseconds.
+        .prepare('SELECT port_id, counter_id, at, interval_ms / 1000.0, delta, scan_id FROM counter_deltas')
         .raw()
         .all();
       expect(stored).toEqual([...rows].sort((a, b) => a[2]! - b[2]! || a[0]! - b[0]! || a[1]! - b[1]!));

@@ -104,12 +104,28 @@ const REINTERPRETED: { by: number; what: string; apply: (db: Database.Database) 
   },
 ];
 
+/**
+ * Columns a later migration replaced, and the SQL that gives the old column's values from the
+ * new one: the reference (latest schema) is copied into version k through it, and the upgraded
+ * database's rows are compared through it.
+ */
+const REPLACED: { by: number; table: string; column: string; as: string }[] = [
+  { by: 20, table: 'counter_deltas', column: 'interval_s', as: 'interval_ms / 1000.0' },
+];
+
+/** `column` of `table` in a SELECT on `db`: itself, or what replaced it (REPLACED). */
+function readAs(db: Database.Database, schema: string, table: string, column: string): string | undefined {
+  const has = (db.pragma(`${schema}.table_info("${table}")`) as { name: string }[]).some((c) => c.name === column);
+  if (has) return `"${column}"`;
+  return REPLACED.find((r) => r.table === table && r.column === column)?.as;
+}
+
 /** Every table's rows (of the given columns), sorted: equal means nothing was lost or changed. */
 function rowsOf(db: Database.Database, columns: Map<string, string[]>): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [t, cols] of columns) {
     const rows = db
-      .prepare(`SELECT ${cols.map((c) => `"${c}"`).join(', ')} FROM "${t}"`)
+      .prepare(`SELECT ${cols.map((c) => readAs(db, 'main', t, c) ?? `"${c}"`).join(', ')} FROM "${t}"`)
       .raw()
       .all() as unknown[][];
     out[t] = rows
@@ -150,9 +166,11 @@ function buildAt(
     );
     db.transaction(() => {
       for (const [t, cols] of columns) {
-        const shared = cols.filter((c) => refColumns.get(t)?.has(c)).map((c) => `"${c}"`);
-        if (shared.length)
-          db.exec(`INSERT INTO main."${t}" (${shared.join(', ')}) SELECT ${shared.join(', ')} FROM ref."${t}"`);
+        if (!refColumns.has(t)) continue;
+        const shared = cols.filter((c) => readAs(db, 'ref', t, c) !== undefined);
+        const into = shared.map((c) => `"${c}"`).join(', ');
+        const from = shared.map((c) => readAs(db, 'ref', t, c)!).join(', ');
+        if (shared.length) db.exec(`INSERT INTO main."${t}" (${into}) SELECT ${from} FROM ref."${t}"`);
       }
       for (const f of FORMATS) if (k < f.before) f.write(db, ref.config.dbFile);
     })();
@@ -199,7 +217,7 @@ async function readAll(app: FastifyInstance, ids: number[]): Promise<Record<stri
 const lastDeltas = (ctx: Context) =>
   ctx.db
     .prepare(
-      `SELECT port_id, counter_id, at, interval_s, delta FROM counter_deltas
+      `SELECT port_id, counter_id, at, interval_ms, delta FROM counter_deltas
        WHERE scan_id = (SELECT MAX(id) FROM scans WHERE kind = 'pm') ORDER BY port_id, counter_id`,
     )
     .all();
@@ -272,6 +290,7 @@ describe('upgrading from every earlier schema version', () => {
     expect(EARLIER).toContain(1);
     expect(FORMATS.every((f) => MIGRATIONS.some((m) => m.version === f.before))).toBe(true);
     expect(REINTERPRETED.every((r) => MIGRATIONS.some((m) => m.version === r.by))).toBe(true);
+    expect(REPLACED.every((r) => MIGRATIONS.some((m) => m.version === r.by))).toBe(true);
   });
 
   it.each(EARLIER)(`a database at version %i opens at the latest version with its data intact`, async (k) => {

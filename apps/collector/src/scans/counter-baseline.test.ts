@@ -71,7 +71,7 @@ describe('counter baseline: only changed ports are written, restarts lose and do
     const deltas = () =>
       db
         .prepare(
-          `SELECT p.node_guid || '/' || p.port_num AS port, d.delta, d.interval_s AS s FROM counter_deltas d
+          `SELECT p.node_guid || '/' || p.port_num AS port, d.delta, d.interval_ms / 1000.0 AS s FROM counter_deltas d
           JOIN ports p ON p.id = d.port_id ORDER BY d.at, d.port_id`,
         )
         .all();

@@ -27,7 +27,7 @@ describe('pruneOnce()', () => {
     const newScan = scan(now - DAY);
     db.prepare("INSERT INTO counter_names (id, name) VALUES (1, 'SymbolErrorCounter')").run();
     const delta = db.prepare(
-      'INSERT INTO counter_deltas (port_id, counter_id, at, interval_s, delta, scan_id) VALUES (1, 1, ?, 60, 5, ?)',
+      'INSERT INTO counter_deltas (port_id, counter_id, at, interval_ms, delta, scan_id) VALUES (1, 1, ?, 60000, 5, ?)',
     );
     delta.run(now - 8 * DAY, newScan);
     delta.run(now - 6 * DAY, newScan);
