@@ -19,7 +19,7 @@ import { createContext } from '../../apps/collector/src/context.ts';
 import { createCountersRepo, intervalMs } from '../../apps/collector/src/db/counters-repo.ts';
 import { createScansRepo } from '../../apps/collector/src/db/scans-repo.ts';
 import { dbSplit, splitText } from '../lib/db-split.ts';
-import { BatchInsert } from '../../apps/collector/src/db/batch-insert.ts';
+import { BatchInsert, createIndexes, dropIndexes } from '../../apps/collector/src/db/batch-insert.ts';
 import { openDb, writeTransaction } from '../../apps/collector/src/db/open-db.ts';
 import { writeTraffic } from './traffic-size.ts';
 
@@ -120,10 +120,7 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
   // VACUUM rebuilds every index in key order anyway, so the VACUUMed size is the same both ways.
   // The table itself is keyed by time: its rows are appended either way.
   c.db.pragma('synchronous = OFF');
-  const deferred = c.db
-    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'counter_deltas' AND sql > ''")
-    .all() as { name: string; sql: string }[];
-  for (const i of deferred) c.db.exec(`DROP INDEX ${i.name}`);
+  const deferred = dropIndexes(c.db, 'counter_deltas');
   const scansS = (performance.now() - tBuild) / 1000;
   const t0 = performance.now();
   const sweeps = days * 1440;
@@ -169,7 +166,7 @@ async function build(ctx: StageCtx): Promise<HistoryDb> {
   }
   const writeS = (performance.now() - t0) / 1000;
   const ti = performance.now();
-  for (const i of deferred) c.db.exec(i.sql);
+  createIndexes(c.db, deferred);
   const indexS = (performance.now() - ti) / 1000;
   ctx.log(`db-size: sweeps written in ${writeS.toFixed(0)} s, indexes in ${indexS.toFixed(0)} s; traffic next`);
   const traffic = writeTraffic(c, days, end);

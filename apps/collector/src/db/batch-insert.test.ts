@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { BatchInsert, createIndexes, dropIndexesIfEmpty } from './batch-insert.ts';
+import { BatchInsert, createIndexes, dropIndexes, dropIndexesIfEmpty } from './batch-insert.ts';
 import type { Db } from './open-db.ts';
 
 describe('BatchInsert', () => {
@@ -71,6 +71,17 @@ describe('dropIndexesIfEmpty', () => {
     expect(schema(db)).toEqual(before);
     db.exec('DELETE FROM t');
     expect(dropIndexesIfEmpty(db, 't')).toEqual([]); // outside a transaction
+    expect(schema(db)).toEqual(before);
+  });
+
+  it('dropIndexes drops the plain indexes of a table with rows too (the db-size bench), never UNIQUE ones', () => {
+    const db = make();
+    const before = schema(db);
+    db.prepare("INSERT INTO t (v, w) VALUES ('a', 1)").run();
+    const dropped = dropIndexes(db, 't');
+    expect(dropped.map((i) => i.name).sort()).toEqual(['t_vw', 't_w']);
+    expect(schema(db).map((r) => (r as { name: string }).name)).toEqual(['sqlite_autoindex_t_1', 't', 't_kw']);
+    createIndexes(db, dropped);
     expect(schema(db)).toEqual(before);
   });
 });

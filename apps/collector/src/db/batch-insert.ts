@@ -51,20 +51,16 @@ export class BatchInsert {
   }
 }
 
-/** An index `dropIndexesIfEmpty` dropped: its name and the SQL that made it. */
+/** An index `dropIndexes` dropped: its name and the SQL that made it. */
 export type DroppedIndex = { name: string; sql: string };
 
 /**
- * Drops `table`'s own indexes (not its key or UNIQUE ones) when the table is empty, for
- * `createIndexes` to build again once the rows are in: into an empty table, building an index
- * once over the rows costs less than growing it row by row (~1 s of a 45k-GPU fabric's first
- * import: 293k ports arrive in GUID order, not in lid or port GUID order). Only inside the
- * transaction that fills the table (outside one it drops nothing): should the fill fail, the
- * rollback brings the indexes back.
+ * Drops `table`'s own indexes (not its key or UNIQUE ones) for `createIndexes` to build again
+ * once the rows are in: building an index once over the rows costs less than growing it row by
+ * row when the rows arrive out of the index's order. The caller owns the risk of a table left
+ * without them; the collector uses {@link dropIndexesIfEmpty}.
  */
-export function dropIndexesIfEmpty(db: Db, table: string): DroppedIndex[] {
-  // Outside a transaction a failure could leave the table without them: keep them there.
-  if (!db.inTransaction || db.prepare(`SELECT EXISTS (SELECT 1 FROM "${table}")`).pluck().get() === 1) return [];
+export function dropIndexes(db: Db, table: string): DroppedIndex[] {
   const indexes = db
     .prepare(
       // A UNIQUE index also enforces a constraint (and an upsert's ON CONFLICT target): keep it.
@@ -76,7 +72,19 @@ export function dropIndexesIfEmpty(db: Db, table: string): DroppedIndex[] {
   return indexes;
 }
 
-/** Creates again what `dropIndexesIfEmpty` dropped, from the same SQL. */
+/**
+ * {@link dropIndexes} when the table is empty (~1 s of a 45k-GPU fabric's first import: 293k
+ * ports arrive in GUID order, not in lid or port GUID order). Only inside the transaction that
+ * fills the table (outside one it drops nothing): should the fill fail, the rollback brings the
+ * indexes back.
+ */
+export function dropIndexesIfEmpty(db: Db, table: string): DroppedIndex[] {
+  // Outside a transaction a failure could leave the table without them: keep them there.
+  if (!db.inTransaction || db.prepare(`SELECT EXISTS (SELECT 1 FROM "${table}")`).pluck().get() === 1) return [];
+  return dropIndexes(db, table);
+}
+
+/** Creates again what `dropIndexes` dropped, from the same SQL. */
 export function createIndexes(db: Db, indexes: DroppedIndex[]): void {
   for (const i of indexes) db.exec(i.sql);
 }

@@ -58,8 +58,8 @@ export class TrafficScratch {
     set.txBps = f64(set.txBps, rows);
     set.rxBps = f64(set.rxBps, rows);
     set.waitTps = f64(set.waitTps, rows);
-    const view = <T extends Int32Array | Float64Array>(a: T, fill: number): T =>
-      (a.length === rows ? a : a.subarray(0, rows)).fill(fill) as T;
+    const cut = <T extends Int32Array | Float64Array>(a: T): T => (a.length === rows ? a : a.subarray(0, rows)) as T;
+    const view = <T extends Int32Array | Float64Array>(a: T, fill: number): T => cut(a).fill(fill) as T;
     return {
       ids: view(this.ids, -1),
       linkBps: view(this.linkBps, 0),
@@ -69,9 +69,9 @@ export class TrafficScratch {
       waitTps: view(set.waitTps, Number.NaN),
       // trafficDeltas fills these itself.
       deltas: {
-        xmitWords: this.xmit.length === rows ? this.xmit : this.xmit.subarray(0, rows),
-        rcvWords: this.rcv.length === rows ? this.rcv : this.rcv.subarray(0, rows),
-        waitTicks: this.waitTicks.length === rows ? this.waitTicks : this.waitTicks.subarray(0, rows),
+        xmitWords: cut(this.xmit),
+        rcvWords: cut(this.rcv),
+        waitTicks: cut(this.waitTicks),
       },
     };
   }
