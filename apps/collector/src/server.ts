@@ -9,6 +9,7 @@ import { type OpensmFollower, startOpensmFollower } from './scans/opensm-follow.
 import { refreshLinkHealth } from './scans/link-health-store.ts';
 import { writeTransaction, type Db } from './db/open-db.ts';
 import { createNotifier } from './notify/notifier.ts';
+import { createTopologyJson } from './db/topology-json.ts';
 import { notifyingScans } from './notify/notifying-scans.ts';
 
 export async function serve(): Promise<void> {
@@ -29,7 +30,8 @@ export async function serve(): Promise<void> {
   const ctx = { ...opened, scans: notifyingScans(opened.scans, notifier) };
   let opensmLog: OpensmFollower | null = null;
   const opensmFollow = () => opensmLog?.status() ?? null;
-  const app = await buildApp({ ...ctx, logger: { level: config.logLevel }, opensmFollow });
+  const topology = createTopologyJson(ctx.db, ctx.names);
+  const app = await buildApp({ ...ctx, logger: { level: config.logLevel }, opensmFollow, topology });
   for (const w of [...ctx.nameWarnings, ...config.notices]) app.log.warn(w);
   log = app.log;
   notifier.start();
@@ -62,6 +64,11 @@ export async function serve(): Promise<void> {
       'neither IBWATCH_TOKENS nor IBWATCH_TOKEN is set: write endpoints (scan now, imports, acknowledge) answer 401',
     );
   else app.log.info({ tokens: config.tokens.map((t) => t.name) }, 'write tokens');
+  // The topology's columns (~2.7 s of CPU at 45k GPUs) are built in slices ahead of the first
+  // visitor, after the start-up scans (which may change them); a request that comes earlier
+  // waits for the same build without holding the others (topology-json.ts).
+  const buildTopology = () =>
+    topology.ready().catch((err: unknown) => app.log.warn({ err }, 'could not build the topology reply ahead'));
   // A first look at the fabric right away instead of waiting for the first cron tick.
   if (config.source === 'lab' || config.source === 'diags') {
     void (async () => {
@@ -69,8 +76,9 @@ export async function serve(): Promise<void> {
         const row = await ctx.scans.run(kind, 'startup');
         if (row.status === 'failed') app.log.warn({ kind, error: row.error }, 'start-up scan failed');
       }
+      await buildTopology();
     })();
-  }
+  } else void buildTopology();
 }
 
 /**

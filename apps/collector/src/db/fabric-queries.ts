@@ -59,8 +59,18 @@ export function createFabricQueries(db: Db, names: NameLookup) {
   };
 
   return {
-    nodes(): TopoNode[] {
-      const rows = db.prepare('SELECT guid, type, description, tier, rail, lid FROM nodes ORDER BY guid').all() as {
+    /**
+     * Every node by GUID; or, with `slice`, the first `limit` nodes past GUID `after` (null: from
+     * the first), so that a long read can be cut into slices that give the same nodes in order.
+     */
+    nodes(slice?: { after: string | null; limit: number }): TopoNode[] {
+      const sql = 'SELECT guid, type, description, tier, rail, lid FROM nodes';
+      const st = !slice
+        ? db.prepare(`${sql} ORDER BY guid`)
+        : slice.after === null
+          ? db.prepare(`${sql} ORDER BY guid LIMIT ?`).bind(slice.limit)
+          : db.prepare(`${sql} WHERE guid > ? ORDER BY guid LIMIT ?`).bind(slice.after, slice.limit);
+      const rows = st.all() as {
         guid: string;
         type: 'switch' | 'ca' | 'router';
         description: string;

@@ -5,6 +5,7 @@
  */
 import type { FabricNode } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
+import { bumpTopologyVersion } from './topology-repo.ts';
 
 /** A link's two ends by GUID and port number. */
 export interface LinkEndsRow {
@@ -58,6 +59,8 @@ export function linkAndEndTiers(db: Db): Iterable<[number, string | null, string
 
 /** Sets the tier of the links given as `[id, tier]`, in one statement (31k at a first scan). */
 export function setLinkTiers(db: Db, changes: [number, string][]): void {
+  // Link tiers have no trigger (136k rows at a 45k-GPU first import, see migration 0021).
+  if (changes.length) bumpTopologyVersion(db);
   db.prepare('UPDATE links SET tier = j.value ->> 1 FROM json_each(?) AS j WHERE links.id = j.value ->> 0').run(
     JSON.stringify(changes),
   );

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/open-db.ts';
 import type { NameBook } from '../names.ts';
 import type { ScanService } from '../scans/types.ts';
+import type { TopologyJson } from '../db/topology-json.ts';
 
 /**
  * What every route plugin is registered with. Routes read through db/ repositories and
@@ -16,4 +17,6 @@ export interface RouteDeps {
   logger?: boolean | object;
   /** The IBWATCH_OPENSM_LOG follower's position and last problem (server.ts); absent in tests. */
   opensmFollow?: () => SmLogFollow | null;
+  /** GET /api/topology's builder, when the caller builds it ahead (server.ts); else the route makes its own. */
+  topology?: TopologyJson;
 }

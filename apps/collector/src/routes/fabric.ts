@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { FabricSummary, TopologyReply } from '@ibwatch/fabric';
 import type { RouteDeps } from './deps.ts';
-import { createFabricQueries } from '../db/fabric-queries.ts';
-import { contentStamp, stamped, writeStamp } from '../db/stamps.ts';
+import { writeStamp } from '../db/stamps.ts';
 import { createTopologyJson } from '../db/topology-json.ts';
 import { ReplyCache } from './reply-cache.ts';
 import { deflatedHead, gzipWithHead, type DeflatedHead } from './gzip-tail.ts';
@@ -17,20 +16,16 @@ import { replySchema } from '@ibwatch/fabric/api-schemas';
 const SUMMARY_MAX_AGE_MS = 2_000;
 
 export async function fabricRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
-  const q = createFabricQueries(deps.db, deps.names);
-  const topoJson = createTopologyJson(deps.db, deps.names);
-  // Content stamps, computed only after a commit: scan rows, SM observations and nccl imports
-  // commit often without touching nodes or links.
-  const nodesStamp = contentStamp(deps.db, () => q.nodesStamp());
-  const linksStamp = contentStamp(deps.db, () => q.linksStamp());
-  const topologyStamp = () => `${nodesStamp()}|${linksStamp()}`;
+  // Server.ts hands in its own, to build the columns after its start-up scans (topology-json.ts).
+  const topoJson = deps.topology ?? createTopologyJson(deps.db, deps.names);
   const summary = createSummaryBuilder(deps.db, deps.names, deps.config);
   // Rebuilt after any commit (every scan writes its scan row, and lastScans shows it).
   const summaryCache = new ReplyCache(writeStamp(deps.db), { maxKeys: 1, maxAgeMs: SUMMARY_MAX_AGE_MS });
   // At 45k GPUs 49k nodes, 136k links, ~8 MB of columns: built once, and again only when a commit
   // changed what it shows. A sweep recolours links but leaves the columns alone: they are kept,
   // gzipped, and only the problems list is built and gzipped again (see topology-json.ts).
-  const topologyCache = new ReplyCache(topologyStamp, { maxKeys: 1, strongEtag: true });
+  // Its stamp is the topology's change counters (migration 0021): three primary-key reads.
+  const topologyCache = new ReplyCache(() => topoJson.stamp(), { maxKeys: 1, strongEtag: true });
   let topoHead: DeflatedHead | null = null;
 
   app.get<{ Reply: FabricSummary }>(
@@ -58,6 +53,9 @@ export async function fabricRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     // (a 304 costs the stamp), so a dashboard reload does not download megabytes again.
     async (req, reply) => {
       reply.header('cache-control', 'no-cache');
+      // The columns built in slices when they are not current, one build for all who wait for it:
+      // other requests are served meanwhile.
+      await topoJson.ready();
       return topologyCache.sendJson(req, reply, '', () => {
         const { head, tail } = topoJson.parts(Date.now());
         if (topoHead?.bytes !== head) topoHead = deflatedHead(head);
