@@ -1,7 +1,8 @@
 import { PortIndex, type FabricLink, type FabricNode, type FabricPort, type Guid, type PortRef } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
 import { BatchInsert, createIndexes, dropIndexesIfEmpty } from './batch-insert.ts';
-import { ingestLinks } from './link-ingest.ts';
+import { ingestLinks, type LinkTierOf } from './link-ingest.ts';
+import type { SweepPortRow } from './graph-queries.ts';
 import { ingestNodes } from './node-ingest.ts';
 import { inputFingerprint, latestSeen, setLatestSeen, shapeOf, stopSeeing, unchangedSince } from './topology-seen.ts';
 
@@ -29,6 +30,13 @@ export interface TopologyChanges {
   seenLinks: Set<number>;
   /** True when a node, port or link row was written (false: the stored topology is as it was). */
   wrote: boolean;
+  /**
+   * When the ports table was empty before this scan: every stored port now, in id order, as a
+   * PM sweep reads them (`iterateSweepPorts`), from what ingest wrote instead of read back.
+   */
+  firstPorts?: SweepPortRow[];
+  /** True when every stored link was inserted by this scan with its tier (see `ingestLinks`). */
+  linksTiered: boolean;
 }
 
 const list = (v: string[] | undefined) => (v && v.length ? v.join(',') : null);
@@ -135,6 +143,7 @@ export function createTopologyRepo(db: Db) {
       ports: FabricPort[],
       links: FabricLink[],
       complete: boolean,
+      linkTier?: () => LinkTierOf,
     ): TopologyChanges {
       // The latest scan's time: what rows it saw and this one does not keep as their last-seen.
       const last = latestSeen(db);
@@ -147,6 +156,7 @@ export function createTopologyRepo(db: Db) {
         goneLinks: [],
         seenLinks: new Set(),
         wrote: false,
+        linksTiered: false,
       };
       // The same scan output as the latest one, into the rows it left: nothing to compare or
       // write (reading 293k stored ports to find that out was most of an hourly 45k import).
@@ -200,9 +210,20 @@ export function createTopologyRepo(db: Db) {
           at,
         };
       };
+      // Filled when no port was stored before this scan (a fabric's first import): the rows as a
+      // PM sweep would read them back right after (~1 s for 293k ports at 45k GPUs).
+      let firstPorts: SweepPortRow[] | undefined;
       const addNew = (row: ReturnType<typeof rowOf>) => {
         const id = nextId++;
         ids.set(row.nodeGuid, row.portNum, id);
+        firstPorts?.push({
+          id,
+          nodeGuid: row.nodeGuid,
+          portNum: row.portNum,
+          widthActive: row.widthActive,
+          speedActive: row.speedActive,
+          firstSeen: at,
+        });
         newPorts.add(
           id,
           row.nodeGuid,
@@ -261,7 +282,9 @@ export function createTopologyRepo(db: Db) {
       if (!twice) {
         // Statements cannot run while the SELECT is open: the few changed ports are applied after it.
         const again: [number, FabricPort, ReturnType<typeof rowOf>, StoredRow][] = [];
+        let storedCount = 0;
         for (const old of storedPorts.iterate() as Iterable<StoredRow>) {
+          storedCount++;
           ids.set(old.nodeGuid, old.portNum, old.id);
           const p = listed.get(old.nodeGuid, old.portNum);
           if (p === undefined) {
@@ -273,6 +296,7 @@ export function createTopologyRepo(db: Db) {
           else if (old.seen !== 1) unchanged.push(old.id);
         }
         for (const [id, p, row, old] of again) restore(id, p, row, old);
+        if (storedCount === 0) firstPorts = [];
         for (const p of ports) if (ids.get(p.nodeGuid, p.portNum) === undefined) addNew(rowOf(p));
       } else {
         ids = portIds();
@@ -309,7 +333,9 @@ export function createTopologyRepo(db: Db) {
           firstNewId,
         );
       }
-      const l = ingestLinks(db, at, previousAt, links, ids, complete);
+      const l = ingestLinks(db, at, previousAt, links, ids, complete, linkTier);
+      changes.firstPorts = firstPorts;
+      changes.linksTiered = l.tiered;
       changes.newLinks = l.newLinks;
       changes.goneLinks = l.goneLinks;
       changes.seenLinks = l.seenLinks;

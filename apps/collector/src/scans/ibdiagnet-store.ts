@@ -34,11 +34,15 @@ export function storeIbdiagnet(
 ): Record<string, number | string> {
   const takenAt = snap.takenAt ? Date.parse(snap.takenAt) : NaN;
   const runAt = Number.isFinite(takenAt) ? takenAt : at;
-  const topo = storeTopology(db, config, names, scanId, at, {
-    nodes: snap.nodes,
-    ports: snap.ports,
-    links: snap.links,
-  });
+  const topo = storeTopology(
+    db,
+    config,
+    names,
+    scanId,
+    at,
+    { nodes: snap.nodes, ports: snap.ports, links: snap.links },
+    baseline,
+  );
   const base = baseline.load();
   let pm: Record<string, number> = {};
   // PM_DELTA matters only where a kept counter moved during ibdiagnet's sleep: a few rows, made

@@ -21,6 +21,7 @@ import type { NameBook } from '../names.ts';
 import { syncFindings, TOPOLOGY_KINDS } from './findings-sync.ts';
 import { refreshLinkHealth } from './link-health-store.ts';
 import { asBuiltRows } from '../analysis/as-built.ts';
+import type { CounterBaseline } from './counter-baseline.ts';
 
 export interface TopologyInput {
   nodes: FabricNode[];
@@ -54,7 +55,9 @@ function knownGraph(db: Db): FabricSnapshot {
 
 /**
  * Stores one topology observation and judges it: tiers and rails, degraded and down links,
- * wrong-rail cabling and asymmetric switches. Runs inside the scan's transaction.
+ * wrong-rail cabling and asymmetric switches. Runs inside the scan's transaction. With
+ * `baseline` (a PM sweep follows in the same transaction), a fabric's first scan hands it the
+ * ports it wrote, so the sweep does not read them back.
  */
 export function storeTopology(
   db: Db,
@@ -63,14 +66,28 @@ export function storeTopology(
   scanId: number,
   at: number,
   t: TopologyInput,
+  baseline?: CounterBaseline,
 ): Record<string, number> {
   const repo = createTopologyRepo(db);
   const before = knownGraph(db);
-  const changes = repo.ingest(scanId, at, t.nodes, t.ports, t.links, true);
+  const modelOf = (nodes: FabricNode[]) => inferTopology({ nodes, links: t.links.length ? t.links : before.links });
+  // The model needs only the stored nodes, which ingest writes first: inferred then, when ingest
+  // has a new link to insert, so new links go in with their tier (the pass below is then over
+  // the links stored before this scan only).
+  let inferred: { nodes: FabricNode[]; model: ReturnType<typeof inferTopology> } | undefined;
+  const changes = repo.ingest(scanId, at, t.nodes, t.ports, t.links, true, () => {
+    inferred = { nodes: allNodes(db), model: undefined! };
+    inferred.model = modelOf(inferred.nodes);
+    const { model } = inferred;
+    // As the pass below reads them: a node's stored tier (setTiers), none for a GUID without a node row.
+    const stored = new Set(inferred.nodes.map((n) => n.guid));
+    const tierOf = (g: string) => (stored.has(g) ? model.tiers.get(g) : undefined);
+    return (a, b) => linkTierOf(tierOf(a), tierOf(b));
+  });
 
   // Ingest wrote no row: the nodes table is the one knownGraph just read (no second 49k-row read at 45k GPUs).
-  const nodes = changes.wrote ? allNodes(db) : before.nodes;
-  const model = inferTopology({ nodes, links: t.links.length ? t.links : before.links });
+  const nodes = inferred?.nodes ?? (changes.wrote ? allNodes(db) : before.nodes);
+  const model = inferred?.model ?? modelOf(nodes);
   const tiersChanged = repo.setTiers(
     nodes.map((n) => ({
       guid: n.guid,
@@ -95,8 +112,9 @@ export function storeTopology(
     return tier;
   };
   // When no link was written and no node's tier changed, the links judged are the ones the
-  // latest scan judged, against the same tiers: theirs are stored already.
-  if (changes.wrote || tiersChanged > 0)
+  // latest scan judged, against the same tiers: theirs are stored already. When every stored
+  // link is new, each went in with the tier this pass would give it.
+  if ((changes.wrote || tiersChanged > 0) && !changes.linksTiered)
     for (const [id, stored, ta, tb] of linkAndEndTiers(db)) {
       if (t.links.length && !changes.seenLinks.has(id)) continue;
       const tier = tierOf(ta, tb);
@@ -108,6 +126,8 @@ export function storeTopology(
 
   const current: FabricSnapshot = { ...before, nodes, ports: t.ports, links: t.links };
   const descByGuid = new Map(nodes.map((n) => [n.guid, n.description]));
+  // The topology version is final for this scan (ingest and setTiers bumped it).
+  if (baseline && changes.firstPorts) baseline.seedTopology(changes.firstPorts, descByGuid);
   const nameOf = (g: string) => names.name(g, descByGuid.get(g));
   const verdicts = [
     ...evaluateLinks(current, {
