@@ -1,4 +1,5 @@
 import { prefetch } from './api/prefetch.ts';
+import { warmWorker } from './features/topology/worker-start.ts';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link } from './components/Link.tsx';
 import { Loading } from './components/States.tsx';
@@ -11,8 +12,10 @@ import { href, useLocation, type Route } from './router.ts';
 // The overview is the wall screen and must paint fast, so only it is in the main chunk;
 // every other view (and Recharts with it) loads on demand.
 const TopologyPage = lazy(() => {
-  // The reply is fetched while the page's chunk loads (see api/prefetch.ts).
+  // The reply is fetched, and the worker that lays it out started, while the page's chunk
+  // loads (see api/prefetch.ts, features/topology/worker-start.ts).
   prefetch('/api/topology');
+  warmWorker();
   return import('./features/topology/TopologyPage.tsx');
 });
 const PortsPage = lazy(() => import('./features/ports/PortsPage.tsx'));
