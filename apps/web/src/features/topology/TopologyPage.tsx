@@ -15,6 +15,7 @@ import {
   type Selection,
 } from './model.ts';
 import { TopoCanvas, type FocusRequest } from './TopoCanvas.tsx';
+import { jobOptions } from './topology-job.ts';
 import { useTopology, type TopologyData } from './useTopology.ts';
 import './topology.css';
 
@@ -198,12 +199,8 @@ function TopologyView({ data, drawn }: { data: TopologyData; drawn: () => void }
 
 export default function TopologyPage() {
   const { query } = useLocation();
-  // What the URL asks for when the page opens: a selection, a host or a search needs the whole
-  // reply for its first frame, so the worker's layout would not draw sooner.
-  const [opts] = useState(() => ({
-    useWorker: !(query.sel || query.host || query.q),
-    groupBy: query.group === 'name' ? ('name' as const) : ('rail' as const),
-  }));
+  // What the URL asks for when the page opens (a selection needs the reply for its first frame).
+  const [opts] = useState(() => jobOptions(query));
   const state = useTopology(opts);
   return (
     <section data-testid="topology-page">

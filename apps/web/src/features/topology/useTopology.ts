@@ -6,19 +6,15 @@
  *    selection, the host highlight and the details panel need the whole reply.
  * A URL that selects, highlights or searches something needs the reply for its first frame: it
  * skips step 1, as does a browser without module workers or a reply the worker cannot lay out.
- * The worker is started before the reply is there (worker-start.ts) and ended after its answer.
+ * The request and the worker are one job (topology-job.ts), which the lazy route starts early.
  * Errors are those of any API read (client.ts readReply), from the same single request.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TopologyReply } from '@ibwatch/fabric';
-import { ApiError, readReply, send } from '../../api/client.ts';
-import { takePrefetchedResponse } from '../../api/prefetch.ts';
+import { ApiError, readReply } from '../../api/client.ts';
 import { unpackLayout, type FirstFrame } from './first-frame.ts';
 import type { TopoLayout } from './layout.ts';
-import type { WorkerAnswer, WorkerAsk } from './topo-worker.ts';
-import { dropWorker, takeWorker } from './worker-start.ts';
-
-const PATH = '/api/topology';
+import { startJob, takeEarlyJob, TOPOLOGY_PATH, type JobOptions } from './topology-job.ts';
 
 export interface FirstLayout extends Omit<FirstFrame, 'layout'> {
   layout: TopoLayout;
@@ -43,32 +39,10 @@ export interface TopologyState {
   drawn: () => void;
 }
 
-/** The worker's first frame for `bytes`, or null when it failed (the page then parses). */
-function layOutInWorker(
-  worker: Worker,
-  bytes: ArrayBuffer,
-  groupBy: FirstFrame['groupBy'],
-): Promise<FirstLayout | null> {
-  return new Promise((done) => {
-    const end = (v: FirstLayout | null) => {
-      worker.terminate();
-      done(v);
-    };
-    worker.onmessage = (e: MessageEvent<WorkerAnswer>) => {
-      if (!e.data.ok) return end(null);
-      const { layout, ...rest } = e.data.frame;
-      end({ ...rest, ...unpackLayout(layout) });
-    };
-    worker.onerror = () => end(null);
-    const ask: WorkerAsk = { bytes, groupBy };
-    worker.postMessage(ask, [bytes]);
-  });
-}
-
 /** After the frame being drawn has been presented: one animation frame, then a task. */
 const afterFrame = () => new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
 
-export function useTopology(opts: { useWorker: boolean; groupBy: FirstFrame['groupBy'] }): TopologyState {
+export function useTopology(opts: JobOptions): TopologyState {
   const [state, setState] = useState<Omit<TopologyState, 'reload' | 'drawn'>>({
     data: undefined,
     error: undefined,
@@ -81,27 +55,19 @@ export function useTopology(opts: { useWorker: boolean; groupBy: FirstFrame['gro
   useEffect(() => {
     const ctl = new AbortController();
     setState((s) => ({ ...s, loading: true }));
-    const { useWorker, groupBy } = first.current;
-    // Started now, it loads while the reply downloads (or was started by the lazy route).
-    let worker = null as Worker | null;
-    if (useWorker) worker = takeWorker();
-    else dropWorker();
+    // A job the lazy route started is not aborted with the effect: its reply may come after it.
+    const job = (tick === 0 ? takeEarlyJob(first.current) : null) ?? startJob(first.current, ctl.signal);
     (async () => {
-      // A prefetched request is not aborted with the effect: its reply may come after it.
-      const sent = (tick === 0 ? takePrefetchedResponse(PATH) : undefined) ?? send('GET', PATH, undefined, ctl.signal);
-      const res = await sent.catch(() => null);
-      const bytes = res?.ok ? await res.arrayBuffer() : null;
-      const t0 = performance.now();
-      const w = bytes && bytes.byteLength > 0 && !ctl.signal.aborted ? worker : null;
-      if (!w) worker?.terminate();
-      worker = null;
+      const { sent, res, bytes, t0, answer } = await job;
       // Not a JSON reply to lay out: read it as any reply, for the same error.
-      if (!res || !bytes) return { reply: await readReply<TopologyReply>(PATH, sent), first: null, t0 };
+      if (!res || !bytes) return { reply: await readReply<TopologyReply>(TOPOLOGY_PATH, sent), first: null, t0 };
       const init = { status: res.status, headers: res.headers };
-      const parse = () => readReply<TopologyReply>(PATH, Promise.resolve(new Response(bytes, init)));
-      const laid = w ? await layOutInWorker(w, bytes.slice(0), groupBy) : null;
-      if (!laid) return { reply: await parse(), first: null, t0 };
+      const parse = () => readReply<TopologyReply>(TOPOLOGY_PATH, Promise.resolve(new Response(bytes, init)));
+      // No worker, or a reply it could not lay out: the page parses it and fails (or not) as before.
+      if (!answer?.ok) return { reply: await parse(), first: null, t0 };
       if (ctl.signal.aborted) return null;
+      const { layout, ...rest } = answer.frame;
+      const laid: FirstLayout = { ...rest, ...unpackLayout(layout) };
       const drawn = new Promise<void>((r) => (drawnRef.current = r));
       setState({ data: { reply: null, first: laid, t0 }, error: undefined, loading: true });
       // An empty fabric draws no canvas; a frame that never comes must not keep the reply back.
@@ -118,10 +84,7 @@ export function useTopology(opts: { useWorker: boolean; groupBy: FirstFrame['gro
         const err = e instanceof ApiError ? e : new ApiError(0, e instanceof Error ? e.message : String(e));
         setState((s) => ({ ...s, error: err, loading: false }));
       });
-    return () => {
-      ctl.abort();
-      worker?.terminate();
-    };
+    return () => ctl.abort();
   }, [tick]);
 
   const reload = useCallback(() => setTick((t) => t + 1), []);
