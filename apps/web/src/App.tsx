@@ -1,4 +1,5 @@
 import { prefetch } from './api/prefetch.ts';
+import { jobOptions, startEarlyJob } from './features/topology/topology-job.ts';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link } from './components/Link.tsx';
 import { Loading } from './components/States.tsx';
@@ -6,13 +7,15 @@ import { TokenControl } from './components/TokenControl.tsx';
 import { FabricsMenu } from './components/FabricsMenu.tsx';
 import { ViewBoundary } from './components/ViewBoundary.tsx';
 import { OverviewPage } from './features/overview/OverviewPage.tsx';
-import { href, useLocation, type Route } from './router.ts';
+import { href, parseQuery, useLocation, type Route } from './router.ts';
 
 // The overview is the wall screen and must paint fast, so only it is in the main chunk;
 // every other view (and Recharts with it) loads on demand.
 const TopologyPage = lazy(() => {
-  // The reply is fetched while the page's chunk loads (see api/prefetch.ts).
+  // The reply is fetched, and the worker that lays it out started, while the page's chunk
+  // loads (see api/prefetch.ts, features/topology/topology-job.ts).
   prefetch('/api/topology');
+  startEarlyJob(jobOptions(parseQuery(location.search)));
   return import('./features/topology/TopologyPage.tsx');
 });
 const PortsPage = lazy(() => import('./features/ports/PortsPage.tsx'));

@@ -65,12 +65,19 @@ export async function readReply<T>(path: string, sent: Promise<Response>): Promi
   return parsed as T;
 }
 
-async function request<T>(method: HttpMethod, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+/**
+ * Sends a request with the headers of every request and returns the response unread, for a
+ * caller that reads the body itself (the topology view hands its bytes to a worker).
+ */
+export function send(method: HttpMethod, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
   const headers = requestHeaders(body !== undefined);
   // In an async function: a fetch() that throws at once is read as one that failed (status 0).
-  const sent = (async () =>
+  return (async () =>
     fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal }))();
-  return readReply<T>(path, sent);
+}
+
+async function request<T>(method: HttpMethod, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  return readReply<T>(path, send(method, path, body, signal));
 }
 
 /**

@@ -3,13 +3,15 @@
  * 0.8 MB reply (45k GPUs) then download side by side instead of one after the other. Opened
  * at /topology, the page's HTML starts it even earlier (public/prefetch.js), before the app's
  * bundle has downloaded; the app adopts that request rather than sending a second one.
- * `useApi` takes the reply on its first fetch of that path; an unclaimed one is dropped when it
- * gets old.
+ * `useApi` takes the reply on its first fetch of that path (parsed as any reply); the topology
+ * view takes the response unread (its body goes to a worker). An unclaimed one is dropped when
+ * it gets old.
  */
-import { api, readReply } from './client.ts';
+import { readReply, send } from './client.ts';
 
 const MAX_AGE_MS = 10_000;
-let pending: { path: string; at: number; reply: Promise<unknown> } | null = null;
+/** The response is kept unread until claimed: read once, by whoever takes it. */
+let pending: { path: string; at: number; res: Promise<Response> } | null = null;
 
 /** What public/prefetch.js leaves on `window`: the response of the request it started. */
 interface EarlyRequest {
@@ -19,27 +21,33 @@ interface EarlyRequest {
 }
 type WithEarly = { __ibwatchPrefetch?: EarlyRequest };
 
-/** The request public/prefetch.js started for `path`, read as client.ts reads any (once). */
-function adoptEarly(path: string): { path: string; at: number; reply: Promise<unknown> } | null {
+/** The request public/prefetch.js started for `path` (once). */
+function adoptEarly(path: string): { path: string; at: number; res: Promise<Response> } | null {
   const g = globalThis as WithEarly;
   const early = g.__ibwatchPrefetch;
   if (!early || early.path !== path) return null;
   delete g.__ibwatchPrefetch;
-  return { path, at: early.at, reply: readReply(path, early.res) };
+  return { path, at: early.at, res: early.res };
 }
 
 export function prefetch(path: string): void {
-  const p = adoptEarly(path) ?? { path, at: Date.now(), reply: api.get(path as never) as Promise<unknown> };
-  // Not claimed, a failure is only logged by whoever claims it: keep it from being "unhandled".
-  p.reply.catch(() => undefined);
+  const p = adoptEarly(path) ?? { path, at: Date.now(), res: send('GET', path) };
+  // Not claimed, a failure is only reported by whoever claims it: keep it from being "unhandled".
+  p.res.catch(() => undefined);
   pending = p;
 }
 
-/** The prefetched reply of `path`, once (undefined when none, or too old). */
-export function takePrefetched(path: string): Promise<unknown> | undefined {
+/** The prefetched response of `path`, unread, once (undefined when none, or too old). */
+export function takePrefetchedResponse(path: string): Promise<Response> | undefined {
   if (!pending || pending.path !== path) pending = adoptEarly(path) ?? pending;
   const p = pending;
   if (!p || p.path !== path) return undefined;
   pending = null;
-  return Date.now() - p.at <= MAX_AGE_MS ? p.reply : undefined;
+  return Date.now() - p.at <= MAX_AGE_MS ? p.res : undefined;
+}
+
+/** The prefetched reply of `path`, read as client.ts reads any reply, once (undefined when none, or too old). */
+export function takePrefetched(path: string): Promise<unknown> | undefined {
+  const res = takePrefetchedResponse(path);
+  return res && readReply(path, res);
 }

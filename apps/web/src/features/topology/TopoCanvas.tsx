@@ -38,6 +38,8 @@ export interface TopoCanvasProps {
   /** performance.now() when the data arrived: firstRenderMs counts from here (layout included). */
   t0: number;
   counts: { nodes: number; links: number };
+  /** Called once, after the first frame has been drawn. */
+  onFirstFrame?: () => void;
 }
 
 function selectionIndices(layout: TopoLayout, sel: Selection): { node: number | null; edge: number | null } {
@@ -114,6 +116,7 @@ export function TopoCanvas(p: TopoCanvasProps) {
       drawnEdges: drawn.edges,
       expanded: layout !== props.current.aggregated,
     };
+    if (!firstDone.current) props.current.onFirstFrame?.();
     firstDone.current = true;
     setExpandedNow(layout !== props.current.aggregated);
   }, [layoutFor]);

@@ -1,6 +1,4 @@
 import { useCallback, useMemo, useRef, useState, type FormEvent } from 'react';
-import type { TopologyReply } from '@ibwatch/fabric';
-import { useApi } from '../../api/useApi.ts';
 import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
 import { setQuery, useLocation } from '../../router.ts';
@@ -17,6 +15,8 @@ import {
   type Selection,
 } from './model.ts';
 import { TopoCanvas, type FocusRequest } from './TopoCanvas.tsx';
+import { jobOptions } from './topology-job.ts';
+import { useTopology, type TopologyData } from './useTopology.ts';
 import './topology.css';
 
 const HIT_LABEL: Record<SearchHit['what'], string> = {
@@ -26,35 +26,48 @@ const HIT_LABEL: Record<SearchHit['what'], string> = {
   aggregation: 'SHARP AN ',
 };
 
-function TopologyView({ reply }: { reply: TopologyReply }) {
-  const t0 = useRef(performance.now()).current;
+/**
+ * The view, drawn first from the worker's layout (`data.first`) while the page parses the reply
+ * (useTopology.ts): until `data.reply` is there, the canvas is complete and the search, the leaf
+ * order and the details panel say they are loading.
+ */
+function TopologyView({ data, drawn }: { data: TopologyData; drawn: () => void }) {
+  const { reply, first, t0 } = data;
   const { query } = useLocation();
   const groupBy = query.group === 'name' ? 'name' : 'rail';
-  const idx = useMemo(() => indexTopology(reply), [reply]);
-  const aggregated = useMemo(() => layoutTopology(idx, { groupBy }), [idx, groupBy]);
+  const idx = useMemo(() => (reply ? indexTopology(reply) : null), [reply]);
+  const aggregated = useMemo(() => {
+    // The worker's layout is layoutTopology's for its leaf order (first-frame.test.ts).
+    if (first && (first.groupBy === groupBy || !idx)) {
+      if (idx) first.bind(idx);
+      return first.layout;
+    }
+    return layoutTopology(idx!, { groupBy });
+  }, [idx, groupBy, first]);
   // The per-HCA layout is built the first time the user zooms in far enough.
   const expandedCache = useRef<{ key: string; layout: TopoLayout } | null>(null);
   const expanded = useCallback(() => {
+    if (!idx) return aggregated;
     const key = groupBy;
     if (expandedCache.current?.key !== key)
       expandedCache.current = { key, layout: layoutTopology(idx, { groupBy, expandHcas: true }) };
     return expandedCache.current.layout;
-  }, [idx, groupBy]);
+  }, [idx, groupBy, aggregated]);
 
   const selKey = query.sel ?? '';
   // Parsed once per URL value so the canvas only redraws when the selection really changes.
   const selection = useMemo(() => parseSelection(selKey), [selKey]);
   const host = query.host ?? null;
-  const highlight = useMemo(() => (host ? hostRails(idx, host) : null), [idx, host]);
+  const highlight = useMemo(() => (host && idx ? hostRails(idx, host) : null), [idx, host]);
 
   const [search, setSearch] = useState(query.q ?? '');
-  const hits = useMemo<SearchHit[]>(() => (query.q ? searchTopology(idx, query.q) : []), [idx, query.q]);
+  const hits = useMemo<SearchHit[]>(() => (query.q && idx ? searchTopology(idx, query.q) : []), [idx, query.q]);
   const [focus, setFocus] = useState<FocusRequest | null>(() =>
     selection?.type === 'node'
       ? { guid: selection.guid, nonce: 0 }
       : selection?.type === 'link'
         ? { linkId: selection.id, nonce: 0 }
-        : host && idx.hcasOfHost.get(host)?.[0]
+        : host && idx?.hcasOfHost.get(host)?.[0]
           ? { guid: idx.hcasOfHost.get(host)![0], nonce: 0 }
           : null,
   );
@@ -71,6 +84,7 @@ function TopologyView({ reply }: { reply: TopologyReply }) {
 
   function onSearch(e: FormEvent) {
     e.preventDefault();
+    if (!idx) return;
     const q = search.trim();
     setQuery({ q: q || null });
     const found = q ? searchTopology(idx, q) : [];
@@ -82,7 +96,12 @@ function TopologyView({ reply }: { reply: TopologyReply }) {
     if (s?.type === 'link') setFocus({ linkId: s.id, nonce: Date.now() });
   }
 
-  if (idx.nodeCount === 0) {
+  const counts = idx
+    ? { nodes: idx.nodeCount, links: idx.linkCount }
+    : { nodes: first!.nodeCount, links: first!.linkCount };
+  const loading = idx === null;
+  const generatedAt = reply?.generatedAt ?? first!.generatedAt;
+  if (counts.nodes === 0) {
     return <Empty>The topology is empty: no topology scan has completed yet. See the Scans page.</Empty>;
   }
 
@@ -98,14 +117,18 @@ function TopologyView({ reply }: { reply: TopologyReply }) {
               onChange={(e) => setSearch(e.target.value)}
               placeholder="dgx-0042, leaf-r3-07, 0x0002c9…"
               data-testid="topology-search"
+              disabled={loading}
             />
           </label>
-          <button type="submit">Find</button>
+          <button type="submit" disabled={loading}>
+            Find
+          </button>
         </form>
         <label>
           Leaf order
           <select
             value={groupBy}
+            disabled={loading}
             onChange={(e) => setQuery({ group: e.target.value === 'rail' ? null : e.target.value })}
           >
             <option value="rail">by rail</option>
@@ -114,7 +137,7 @@ function TopologyView({ reply }: { reply: TopologyReply }) {
         </label>
         {host && (
           <p className="badge tone-info" data-testid="topology-host-highlight">
-            Rails of {host}: {idx.hcasOfHost.get(host)?.length ?? 0} HCAs{' '}
+            Rails of {host}: {idx?.hcasOfHost.get(host)?.length ?? 0} HCAs{' '}
             <button
               type="button"
               className="btn-small"
@@ -126,8 +149,8 @@ function TopologyView({ reply }: { reply: TopologyReply }) {
           </p>
         )}
         <span className="muted small">
-          Topology of <Time at={reply.generatedAt} /> · {idx.nodeCount.toLocaleString()} nodes ·{' '}
-          {idx.linkCount.toLocaleString()} links
+          Topology of <Time at={generatedAt} /> · {counts.nodes.toLocaleString()} nodes ·{' '}
+          {counts.links.toLocaleString()} links
         </span>
       </div>
       {query.q && (
@@ -150,17 +173,24 @@ function TopologyView({ reply }: { reply: TopologyReply }) {
               aggregated={aggregated}
               expanded={expanded}
               highlight={highlight}
-              selection={selection}
+              selection={idx ? selection : null}
               onPick={select}
               focus={focus}
               t0={t0}
-              counts={{ nodes: idx.nodeCount, links: idx.linkCount }}
+              counts={counts}
+              onFirstFrame={drawn}
             />
           </div>
           <Legend />
         </div>
         <aside className="topo-panel" aria-label="Details">
-          <DetailsPanel idx={idx} sel={selection} onSelect={pickFromPanel} problems={idx.problems} />
+          {idx ? (
+            <DetailsPanel idx={idx} sel={selection} onSelect={pickFromPanel} problems={idx.problems} />
+          ) : (
+            <p className="muted" data-testid="topology-details-loading">
+              Loading the details…
+            </p>
+          )}
         </aside>
       </div>
     </>
@@ -168,12 +198,15 @@ function TopologyView({ reply }: { reply: TopologyReply }) {
 }
 
 export default function TopologyPage() {
-  const state = useApi('/api/topology');
+  const { query } = useLocation();
+  // What the URL asks for when the page opens (a selection needs the reply for its first frame).
+  const [opts] = useState(() => jobOptions(query));
+  const state = useTopology(opts);
   return (
     <section data-testid="topology-page">
       <h1 className="sr-only">Topology</h1>
       <Async state={state} what="topology">
-        {(reply) => <TopologyView reply={reply} />}
+        {(data) => <TopologyView data={data} drawn={state.drawn} />}
       </Async>
     </section>
   );

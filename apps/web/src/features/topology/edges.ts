@@ -58,6 +58,14 @@ export function edgeGeometry(layout: TopoLayout): EdgeGeometry {
 }
 
 /**
+ * Gives `layout` the geometry built for it elsewhere (the topology worker builds it with the
+ * layout; edgeGeometry of the same layout gives the same arrays, as first-frame.test.ts checks).
+ */
+export function seedEdgeGeometry(layout: TopoLayout, g: EdgeGeometry): void {
+  geometryCache.set(layout, g);
+}
+
+/**
  * Grid (in CSS pixels) the ends of healthy links snap to: 1 (as they lie) unless the layout
  * puts many links in each pixel column at this zoom. 16 per column and more (the 45k-GPU
  * fabric fitted to the screen: ~60) snap to 4 px, 8 and more to 2 px.

@@ -54,6 +54,8 @@ export interface TopoLayout {
   edges: LayoutEdges;
   /** Every node GUID of the reply → index of the layout node drawn for it (no map of its own). */
   nodeOf: Pick<Map<string, number>, 'get' | 'has'>;
+  /** Reply node index → index of the layout node drawn for it (-1: none). */
+  drawnAs: Int32Array;
   /** Rows present, top to bottom, with their y; `aggregation`: Aggregation Nodes drawn in the row. */
   tiers: { tier: Tier; y: number; count: number; aggregation?: number }[];
   width: number;
@@ -317,15 +319,7 @@ export function layoutTopology(idx: TopoIndex, opts: LayoutOptions = {}): TopoLa
     });
     height = y + NODE_H;
   }
-  const nodeOf: TopoLayout['nodeOf'] = {
-    get(guid) {
-      const i = idx.nodeIndex.get(guid);
-      return i === undefined || drawnAs[i] < 0 ? undefined : drawnAs[i];
-    },
-    has(guid) {
-      return this.get(guid) !== undefined;
-    },
-  };
+  const nodeOf = nodeOfDrawn(() => idx, drawnAs);
 
   const isGroup = Uint8Array.from(nodes, (x) => (x.kind === 'group' ? 1 : 0));
   const { edges, unplaced, worst } = layoutEdges(idx, isGroup, drawnAs);
@@ -334,5 +328,22 @@ export function layoutTopology(idx: TopoIndex, opts: LayoutOptions = {}): TopoLa
   const labelPrefix: Partial<Record<Tier, string>> = {};
   for (const t of TIER_ORDER)
     labelPrefix[t] = sharedPrefix(byTier[t].map((g) => (t === 'hca' ? names[g] : labelOf(g))));
-  return { nodes, edges, nodeOf, tiers, width, height, groups, unplaced, labelPrefix };
+  return { nodes, edges, nodeOf, drawnAs, tiers, width, height, groups, unplaced, labelPrefix };
+}
+
+/**
+ * `TopoLayout.nodeOf` from `drawnAs` (reply node index → layout node, -1: none) and the GUID map
+ * of the index `index()` returns; no GUID is found while that is null (a layout made in the
+ * topology worker, before the page has the reply's index).
+ */
+export function nodeOfDrawn(index: () => TopoIndex | null, drawnAs: Int32Array): TopoLayout['nodeOf'] {
+  return {
+    get(guid) {
+      const i = index()?.nodeIndex.get(guid);
+      return i === undefined || drawnAs[i] < 0 ? undefined : drawnAs[i];
+    },
+    has(guid) {
+      return this.get(guid) !== undefined;
+    },
+  };
 }
