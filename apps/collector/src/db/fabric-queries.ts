@@ -8,7 +8,7 @@ import {
   type Tier,
 } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
-import { topologyVersion } from './topology-repo.ts';
+import { topologyVersion } from './topology-counters.ts';
 import { lastSeenSql } from './topology-seen.ts';
 import type { NameLookup } from './name-lookup.ts';
 

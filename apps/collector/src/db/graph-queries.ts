@@ -5,7 +5,7 @@
  */
 import type { FabricNode } from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
-import { bumpTopologyVersion } from './topology-repo.ts';
+import { bumpTopologyVersion } from './topology-counters.ts';
 
 /** A link's two ends by GUID and port number. */
 export interface LinkEndsRow {

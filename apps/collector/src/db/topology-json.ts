@@ -9,7 +9,7 @@ import {
 import type { Db } from './open-db.ts';
 import type { NameLookup } from './name-lookup.ts';
 import { createFabricQueries } from './fabric-queries.ts';
-import { topologyCounters, type TopologyCounters } from './topology-repo.ts';
+import { topologyCounters, type TopologyCounters } from './topology-counters.ts';
 
 /** The reply in two parts: what only a topology ingest changes, and what a sweep does. */
 export interface TopologyParts {

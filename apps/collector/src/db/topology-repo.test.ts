@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FabricLink, FabricNode, FabricPort } from '@ibwatch/fabric';
 import { openDb, type Db } from './open-db.ts';
-import { createTopologyRepo, topologyVersion } from './topology-repo.ts';
+import { createTopologyRepo } from './topology-repo.ts';
+import { topologyVersion } from './topology-counters.ts';
 import { lastSeenSql } from './topology-seen.ts';
 
 const SW = '0xa000000000000001';

@@ -380,38 +380,3 @@ export function createTopologyRepo(db: Db) {
   };
 }
 export type TopologyRepo = ReturnType<typeof createTopologyRepo>;
-
-/** Moves whenever nodes or ports were written (in the same transaction as the write). */
-export function topologyVersion(db: Db): number {
-  return (db.prepare("SELECT n FROM change_counters WHERE name = 'topology'").pluck().get() as number | undefined) ?? 0;
-}
-
-/** Moves the topology version: for writers of nodes, ports or link tiers outside `ingest`/`setTiers`. */
-export function bumpTopologyVersion(db: Db): void {
-  db.prepare(
-    "INSERT INTO change_counters (name, n) VALUES ('topology', 1) ON CONFLICT (name) DO UPDATE SET n = n + 1",
-  ).run();
-}
-
-/** What GET /api/topology shows, as change counters read in one statement (migration 0021). */
-export interface TopologyCounters {
-  /** Moves with nodes, ports, link tiers (topology version), links' ends, presence, deletes. */
-  shape: string;
-  /** Moves with a link's health or reason. */
-  colour: string;
-}
-
-/** A reader of the topology's change counters, its statement prepared once: three primary-key reads. */
-export function topologyCounters(db: Db): () => TopologyCounters {
-  const st = db
-    .prepare(
-      `SELECT COALESCE((SELECT n FROM change_counters WHERE name = 'topology'), 0) || '/' ||
-         (SELECT n FROM change_counters WHERE name = 'links'),
-       (SELECT n FROM change_counters WHERE name = 'link-colour')`,
-    )
-    .raw();
-  return () => {
-    const [shape, colour] = st.get() as [string, number];
-    return { shape, colour: String(colour) };
-  };
-}

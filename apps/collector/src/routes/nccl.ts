@@ -10,7 +10,7 @@ import {
 import type { RouteDeps } from './deps.ts';
 import { createNcclRepo } from '../db/nccl-repo.ts';
 import { createFindingsRepo, toFindingRow } from '../db/findings-repo.ts';
-import { topologyVersion } from '../db/topology-repo.ts';
+import { topologyVersion } from '../db/topology-counters.ts';
 import { windowProblems } from '../queries/nccl-checks.ts';
 import { failureKind, RETRY_AFTER_S } from '../queries/scan-failure.ts';
 import { replySchema } from '@ibwatch/fabric/api-schemas';

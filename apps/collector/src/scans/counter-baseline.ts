@@ -2,7 +2,7 @@ import { COUNTER_SPECS, CounterTableBuilder, PortIndex, type CounterName, type C
 import type { Db } from '../db/open-db.ts';
 import { baselineAt, createCountersRepo, lastValues } from '../db/counters-repo.ts';
 import { iterateSweepPorts, nodeDescriptions, portCount, type SweepPortRow } from '../db/graph-queries.ts';
-import { topologyVersion } from '../db/topology-repo.ts';
+import { topologyVersion } from '../db/topology-counters.ts';
 import { TrafficHour } from './traffic-hour.ts';
 
 /** Counters whose per-sweep deltas are kept (sparse, non-zero only): errors, and congestion. */

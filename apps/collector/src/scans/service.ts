@@ -1,6 +1,6 @@
 import type { ScanRow } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
-import { topologyVersion } from '../db/topology-repo.ts';
+import { topologyVersion } from '../db/topology-counters.ts';
 import { iteratePortGuids, portCount } from '../db/graph-queries.ts';
 import type { Config } from '../config.ts';
 import type { NameBook } from '../names.ts';
