@@ -29,7 +29,7 @@ export function computeTableDeltas(
   previous: CounterTable | undefined,
   current: CounterTable,
   intervalSeconds: number,
-  options: { watch: ReadonlySet<CounterName> },
+  options: { watch: ReadonlySet<CounterName>; changes?: TableChanges },
 ): TableDeltaResult {
   const specs = SPEC_LIST.filter((s) => options.watch.has(s.name));
   const result: TableDeltaResult = { ports: [], baseline: [], quiet: 0, changedRows: [], unmatchedPrevious: [] };
@@ -40,16 +40,13 @@ export function computeTableDeltas(
     }
     return result;
   }
-  // Column by column over typed arrays: which rows changed (bit for bit) or sit at a maximum.
-  const prevRow = matchRows(previous, current);
-  const flag = new Uint8Array(current.rows); // 1 = changed, 2 = unchanged but pegged
-  for (const { cur, prev } of columnPairs(specs, previous, current)) markChanged(flag, prevRow, cur, prev);
-  for (const { col, hiMax, loMax } of pegChecks(specs, current)) {
-    const hi = col.hi;
-    const lo = col.lo;
-    // An absent cell's halves are 0, never a maximum.
-    for (let r = 0; r < current.rows; r++) if (lo[r] === loMax && hi[r] === hiMax && flag[r] === 0) flag[r] = 2;
-  }
+  // Computed ahead only counts for these very tables and watched counters (tables are never
+  // written after they are built), else it is computed here.
+  const c = options.changes;
+  const { prevRow, flag } =
+    c && c.previous === previous && c.current === current && c.watch === options.watch
+      ? c
+      : tableChanges(previous, current, options.watch);
   const matched = new Uint8Array(previous.rows);
   for (let r = 0; r < current.rows; r++) {
     const p = prevRow[r]!;
@@ -72,6 +69,41 @@ export function computeTableDeltas(
   }
   for (let p = 0; p < previous.rows; p++) if (!matched[p]) result.unmatchedPrevious.push(p);
   return result;
+}
+
+/** Which rows of `current` may have moved since `previous`: the part of a sweep's deltas that needs no interval. */
+export interface TableChanges {
+  previous: CounterTable;
+  current: CounterTable;
+  watch: ReadonlySet<CounterName>;
+  /** Each current row's previous row, -1 when new. */
+  prevRow: Int32Array;
+  /** Per current row: 1 = a watched cell changed, 2 = unchanged but pegged, 0 = quiet. */
+  flag: Uint8Array;
+}
+
+/**
+ * The pass over every row that {@link computeTableDeltas} starts with, on its own: a collector
+ * runs it before its write transaction (pass the result as `changes`), so the transaction, which
+ * holds the event loop, keeps only the few moving ports' records.
+ */
+export function tableChanges(
+  previous: CounterTable,
+  current: CounterTable,
+  watch: ReadonlySet<CounterName>,
+): TableChanges {
+  const specs = SPEC_LIST.filter((s) => watch.has(s.name));
+  // Column by column over typed arrays: which rows changed (bit for bit) or sit at a maximum.
+  const prevRow = matchRows(previous, current);
+  const flag = new Uint8Array(current.rows); // 1 = changed, 2 = unchanged but pegged
+  for (const { cur, prev } of columnPairs(specs, previous, current)) markChanged(flag, prevRow, cur, prev);
+  for (const { col, hiMax, loMax } of pegChecks(specs, current)) {
+    const hi = col.hi;
+    const lo = col.lo;
+    // An absent cell's halves are 0, never a maximum.
+    for (let r = 0; r < current.rows; r++) if (lo[r] === loMax && hi[r] === hiMax && flag[r] === 0) flag[r] = 2;
+  }
+  return { previous, current, watch, prevRow, flag };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { appendRows, computeTableDeltas } from './counter-table-deltas.ts';
+import { appendRows, computeTableDeltas, matchRows, tableChanges } from './counter-table-deltas.ts';
+import { trafficDeltas } from './traffic.ts';
 import {
   cellValue,
   CounterTableBuilder,
@@ -130,6 +131,33 @@ describe('computeTableDeltas', () => {
       expect(big(got.ports)).toBe(big(want.ports));
       expect(got.quiet).toBe(want.quiet);
       expect(got.baseline).toEqual(want.baseline);
+    });
+  }
+
+  for (const seed of [5, 77]) {
+    it(`gives the same result with the changes computed ahead, ignored for other tables (seed ${seed})`, () => {
+      const [p0, c0] = sweeps(seed, 1500);
+      const [, c1] = sweeps(seed + 1000, 1500);
+      const prev = tableFromPortCounters(p0);
+      const cur = tableFromPortCounters(c0);
+      const other = tableFromPortCounters(c1);
+      const full = computeTableDeltas(prev, cur, 60, { watch });
+      expect(full.ports.length).toBeGreaterThan(50);
+      const ahead = tableChanges(prev, cur, watch);
+      expect(ahead.prevRow).toEqual(matchRows(prev, cur));
+      expect(big(computeTableDeltas(prev, cur, 60, { watch, changes: ahead }))).toBe(big(full));
+      // Changes of another sweep (or another watch set) are not used: the result is that sweep's own.
+      const stale = tableChanges(prev, other, watch);
+      expect(big(computeTableDeltas(prev, cur, 60, { watch, changes: stale }))).toBe(big(full));
+      const otherFull = computeTableDeltas(prev, other, 60, { watch });
+      expect(big(computeTableDeltas(prev, other, 60, { watch, changes: ahead }))).toBe(big(otherFull));
+      expect(big(otherFull)).not.toBe(big(full));
+      const narrower = new Set(['SymbolErrorCounter']);
+      expect(big(computeTableDeltas(prev, cur, 60, { watch: narrower, changes: ahead }))).toBe(
+        big(computeTableDeltas(prev, cur, 60, { watch: narrower })),
+      );
+      // trafficDeltas with the same rows' match equals its own match.
+      expect(trafficDeltas(prev, cur, undefined, ahead.prevRow)).toEqual(trafficDeltas(prev, cur));
     });
   }
 

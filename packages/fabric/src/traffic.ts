@@ -36,11 +36,13 @@ const MAX32 = 0xffff_ffff;
  * The deltas of every row of `current`. With `into` (arrays of `current.rows` each, e.g. kept
  * across sweeps: on this project's VMs new memory costs more than the loops), they are written
  * there, every cell, and `into` is returned; the result is the same as into new arrays.
+ * `prevRow`: `matchRows(previous, current)` when the caller has it already (tableChanges).
  */
 export function trafficDeltas(
   previous: CounterTable | undefined,
   current: CounterTable,
   into?: TrafficDeltas,
+  prevRow?: Int32Array,
 ): TrafficDeltas {
   const n = current.rows;
   const out: TrafficDeltas = into ?? {
@@ -53,10 +55,10 @@ export function trafficDeltas(
     a.fill(Number.NaN);
   }
   if (!previous) return out;
-  const prevRow = matchRows(previous, current);
-  columnDeltas(previous, current, prevRow, TRAFFIC_COUNTERS.xmit, out.xmitWords);
-  columnDeltas(previous, current, prevRow, TRAFFIC_COUNTERS.rcv, out.rcvWords);
-  columnDeltas(previous, current, prevRow, TRAFFIC_COUNTERS.wait, out.waitTicks);
+  const rows = prevRow?.length === n ? prevRow : matchRows(previous, current);
+  columnDeltas(previous, current, rows, TRAFFIC_COUNTERS.xmit, out.xmitWords);
+  columnDeltas(previous, current, rows, TRAFFIC_COUNTERS.rcv, out.rcvWords);
+  columnDeltas(previous, current, rows, TRAFFIC_COUNTERS.wait, out.waitTicks);
   return out;
 }
 

@@ -5,11 +5,13 @@ import {
   evaluatePortHealth,
   portKey,
   subjectKey,
+  tableChanges,
   tableFromPortCounters,
   type CounterTable,
   type FlapEvent,
   type PortCounters,
   type PortDelta,
+  type TableChanges,
 } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import { createCountersRepo, linkDownedSince } from '../db/counters-repo.ts';
@@ -22,9 +24,30 @@ import { healthThresholds } from '../analysis/thresholds.ts';
 import { PM_KINDS, syncFindings } from './findings-sync.ts';
 import { endsOfSubjectKey, refreshLinkHealth } from './link-health-store.ts';
 import { observeSweep } from '../metrics/registry.ts';
-import { storeTraffic } from './traffic-store.ts';
+import { prepareTraffic, storeTraffic, type PreparedTraffic } from './traffic-store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** What a sweep's store needs of every row, computed before its transaction ({@link preparePm}). */
+export interface PmPrepared {
+  changes: TableChanges;
+  traffic: PreparedTraffic;
+}
+
+/**
+ * The passes over every row of a sweep that need neither the database nor the sweep's time:
+ * which ports moved (computeTableDeltas' first pass) and the traffic deltas. The scan service
+ * runs this before the write transaction, with the event loop free in between, so the
+ * transaction that holds it is shorter by these passes (at 45k GPUs, 272k rows each). storePm
+ * uses them only when they are of its very baseline and sweep; otherwise it computes them again,
+ * so the stored result is the same either way. `undefined` when there is no baseline yet.
+ */
+export function preparePm(baseline: CounterBaseline, sweep: CounterTable): PmPrepared | undefined {
+  const prev = baseline.load();
+  if (!(prev.at > 0) || !prev.table) return undefined;
+  const changes = tableChanges(prev.table, sweep, KEPT);
+  return { changes, traffic: prepareTraffic(baseline.traffic, prev.table, sweep, changes.prevRow) };
+}
 
 /**
  * Stores one PM sweep: deltas against the baseline (resets and wraps handled in
@@ -40,6 +63,7 @@ export function storePm(
   at: number,
   sweep: CounterTable | readonly PortCounters[],
   toolDeltas?: PortDelta[],
+  prepared?: PmPrepared,
 ): Record<string, number> {
   const current = Array.isArray(sweep)
     ? tableFromPortCounters(sweep as readonly PortCounters[])
@@ -51,7 +75,10 @@ export function storePm(
   const intervalS = prev.at > 0 ? (at - prev.at) / 1000 : 0;
   // Only ports on which a kept counter moved (or is pegged) come back: nothing else is stored
   // or judged, and on a busy fabric that is a few hundred of 60k ports.
-  const result = computeTableDeltas(prev.at > 0 ? prev.table : undefined, current, intervalS, { watch: KEPT });
+  const result = computeTableDeltas(prev.at > 0 ? prev.table : undefined, current, intervalS, {
+    watch: KEPT,
+    ...(prepared ? { changes: prepared.changes } : {}),
+  });
   // A port seen for the first time has only lifetime totals; when the tool measured a delta
   // itself (ibdiagnet's PM_DELTA over its sleep), that gives the port a rate right away.
   if (toolDeltas?.length && result.baseline.length) {
@@ -98,6 +125,7 @@ export function storePm(
     intervalS,
     view: baseline.topology(),
     portName,
+    ...(prepared ? { prepared: prepared.traffic } : {}),
   });
   counters.storeBaselineTime(at, scanId);
   baseline.stage(prev.table ? appendRows(current, prev.table, result.unmatchedPrevious) : current, at);

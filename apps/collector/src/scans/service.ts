@@ -12,7 +12,7 @@ import { ScanError, type SourceAdapter } from '../sources/types.ts';
 import { runPipeline } from './pipeline.ts';
 import type { ScanService, Trigger } from './types.ts';
 import { storeTopology } from './topology-store.ts';
-import { storePm } from './pm-store.ts';
+import { preparePm, storePm, type PmPrepared } from './pm-store.ts';
 import { CounterBaseline } from './counter-baseline.ts';
 import { storeSm } from './sm-store.ts';
 import { createSmRepo } from '../db/sm-repo.ts';
@@ -104,13 +104,24 @@ export function createScanService(
         }
         case 'pm':
           return guarded(kind, async () => {
+            // The passes over every row that need no database go before the transaction, with
+            // the event loop free in between (a /metrics scrape or an API request waits for
+            // one block, not all of them). Scans that share this baseline and could commit in
+            // between (ibdiagnet) make storePm compute them again: see preparePm.
+            let prepared: PmPrepared | undefined;
             const row = await runPipeline(
               db,
               'pm',
               trigger,
-              () => diags.collectPm(portToNode()),
-              (id, at, c) => storePm(db, config, names, baseline, id, at, c.data),
+              async () => {
+                const c = await diags.collectPm(portToNode());
+                await new Promise((r) => setImmediate(r));
+                prepared = preparePm(baseline, c.data);
+                return c;
+              },
+              (id, at, c) => storePm(db, config, names, baseline, id, at, c.data, undefined, prepared),
             );
+            prepared = undefined;
             settle(row);
             return row;
           });

@@ -44,9 +44,25 @@ export class TrafficScratch {
     waitTps: new Float64Array(0),
   }));
   private next = 0;
+  /**
+   * Bumped whenever the delta arrays are handed out: deltas computed ahead of a sweep's
+   * transaction (`deltas`) are still there only while it has not moved.
+   */
+  generation = 0;
+
+  /** Only trafficDeltas' arrays, of `rows` cells (filled by it), e.g. ahead of the transaction. */
+  deltas(rows: number): TrafficArrays['deltas'] {
+    this.generation++;
+    this.xmit = f64(this.xmit, rows);
+    this.rcv = f64(this.rcv, rows);
+    this.waitTicks = f64(this.waitTicks, rows);
+    const cut = (a: Float64Array): Float64Array => (a.length === rows ? a : a.subarray(0, rows));
+    return { xmitWords: cut(this.xmit), rcvWords: cut(this.rcv), waitTicks: cut(this.waitTicks) };
+  }
 
   /** The arrays of a sweep of `rows` rows; the rates are the other set than the last call's. */
   sweep(rows: number): TrafficArrays {
+    this.generation++;
     if (this.ids.length < rows) this.ids = new Int32Array(rows);
     this.linkBps = f64(this.linkBps, rows);
     this.util = f64(this.util, rows);

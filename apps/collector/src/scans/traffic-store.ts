@@ -4,6 +4,7 @@ import {
   trafficDeltas,
   utilPermyriad,
   type CounterTable,
+  type TrafficDeltas,
   type Verdict,
 } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
@@ -12,6 +13,7 @@ import { createTrafficRepo, type RecentRow } from '../db/traffic-repo.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import type { TopologyView } from './counter-baseline.ts';
 import type { TrafficHour } from './traffic-hour.ts';
+import type { TrafficScratch } from './traffic-scratch.ts';
 import { syncFindings } from './findings-sync.ts';
 import { TRAFFIC_KINDS } from '../queries/finding-kinds.ts';
 import { observeTraffic } from '../metrics/registry.ts';
@@ -27,6 +29,46 @@ export interface TrafficInput {
   intervalS: number;
   view: TopologyView;
   portName: (guid: string, port: number) => string;
+  /** The deltas computed ahead of the transaction ({@link prepareTraffic}); used only if still valid. */
+  prepared?: PreparedTraffic;
+}
+
+/** trafficDeltas of two sweeps, computed ahead into the hour's kept arrays. */
+export interface PreparedTraffic {
+  previous: CounterTable;
+  current: CounterTable;
+  scratch: TrafficScratch;
+  generation: number;
+  deltas: TrafficDeltas;
+}
+
+/**
+ * The part of storeTraffic that needs neither the interval nor the database, ahead of the
+ * sweep's transaction (which holds the event loop). `prevRow`: matchRows of the same two tables.
+ */
+export function prepareTraffic(
+  hour: TrafficHour,
+  previous: CounterTable,
+  current: CounterTable,
+  prevRow?: Int32Array,
+): PreparedTraffic {
+  const deltas = trafficDeltas(previous, current, hour.scratch.deltas(current.rows), prevRow);
+  return { previous, current, scratch: hour.scratch, generation: hour.scratch.generation, deltas };
+}
+
+/**
+ * Whether deltas computed ahead are those of these two sweeps and still in their arrays: the
+ * same tables (never written after they are built), the same hour's arrays, and nothing handed
+ * those arrays out since (a store in between, or a baseline thrown away, fails one of these).
+ */
+function stillValid(p: PreparedTraffic | undefined, hour: TrafficHour, input: TrafficInput): p is PreparedTraffic {
+  return (
+    p !== undefined &&
+    p.previous === input.previous &&
+    p.current === input.current &&
+    p.scratch === hour.scratch &&
+    p.generation === hour.scratch.generation
+  );
 }
 
 /**
@@ -43,8 +85,9 @@ export function storeTraffic(db: Db, config: Config, hour: TrafficHour, input: T
   if (!input.previous || !(intervalS > 0) || intervalS > 3600) return { trafficPorts: 0 };
   const repo = createTrafficRepo(db);
   // Arrays kept across sweeps (traffic-scratch.ts), set as new ones would be.
+  const ready = stillValid(input.prepared, hour, input);
   const { ids, linkBps, util, txBps: tx, rxBps: rx, waitTps: wait, deltas } = hour.scratch.sweep(current.rows);
-  const d = trafficDeltas(input.previous, current, deltas);
+  const d = ready ? input.prepared!.deltas : trafficDeltas(input.previous, current, deltas);
   if (Math.floor(at / 3_600_000) * 3_600_000 !== hour.hour) {
     const start = Math.floor(at / 3_600_000) * 3_600_000;
     // A fresh process continues the hour an earlier one stored; a new hour starts empty.

@@ -196,6 +196,8 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
       );
       if (e.value.unresolved)
         warnings.push(`${e.value.unresolved} port GUIDs not in the topology yet (run a topology scan)`);
+      // And between the second parse and the merge: each is a block of its own at 45k GPUs.
+      await new Promise((r) => setImmediate(r));
       const sweep = mergePmSweep(d.value.table, e.value.table, IBQE_ERROR_MODE_COUNTERS);
       const failures = (e.value.summary?.pmaQueryFailures ?? 0) + (d.value.summary?.pmaQueryFailures ?? 0);
       if (failures > 0) warnings.push(`${failures} PMA query failures: those ports' counters were not read this sweep`);
