@@ -31,10 +31,31 @@ const PORT_COUNTERS: [ibName: string, metric: string, scale: number, help: strin
   ['PortRcvPkts', 'receive_packets_total', 1, 'Packets received.'],
 ];
 
+/**
+ * The most ports IBWATCH_METRICS_PORTS=all exports. At 10k GPUs (63k ports, 1.2 million series)
+ * a scrape is a 200 MB reply built in ~9.6 s, just inside Prometheus' default 10-s
+ * scrape_timeout; the largest subnet (272k ports, ~5 million series, ~900 MB) would not even fit
+ * in one JavaScript string, and building it would hold the collector for most of a minute.
+ */
+export const ALL_PORTS_MAX = 100_000;
+
+/** A scrape this collector refuses to build: the reply says why (HTTP 500, so `up` is 0). */
+export class MetricsPortsLimitError extends Error {}
+
 /** The ports to export, by the setting: none, the ones with a problem, or all. */
 function selectPorts(deps: RouteDeps, deltas: { guid: string; port: number }[]): MetricsPort[] {
   const repo = createMetricsRepo(deps.db);
-  if (deps.config.metricsPorts === 'all') return repo.allPorts();
+  if (deps.config.metricsPorts === 'all') {
+    const n = repo.allPortCount();
+    if (n > ALL_PORTS_MAX)
+      throw new MetricsPortsLimitError(
+        `IBWATCH_METRICS_PORTS=all: this fabric has ${n.toLocaleString('en-US')} ports, more than the ` +
+          `${ALL_PORTS_MAX.toLocaleString('en-US')} this setting exports (about 20 series a port; a scrape would not ` +
+          'finish within a scrape_timeout). Use IBWATCH_METRICS_PORTS=problem, and the ibwatch UI or API for ' +
+          'every port (docs/metrics.md).',
+      );
+    return repo.allPorts();
+  }
   if (deps.config.metricsPorts === 'off') return [];
   const keys = new Map<string, { guid: string; port: number }>();
   for (const k of [...repo.problemPortKeys(), ...deltas]) keys.set(`${k.guid}/${k.port}`, k);

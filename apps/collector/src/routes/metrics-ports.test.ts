@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PortCounters } from '@ibwatch/fabric';
 import { promtool } from '../metrics/promtool-support.ts';
+import { ALL_PORTS_MAX } from '../metrics/ports.ts';
 import { appOf, ERROR_PORT, seedCounters, seedFabric, testContext } from '../test-support.ts';
 
 /** The body of /metrics on the seeded fabric with IBWATCH_METRICS_PORTS=mode. */
@@ -76,5 +77,33 @@ describe('GET /metrics with IBWATCH_METRICS_PORTS', () => {
   it('both pass promtool check metrics with no output', async () => {
     for (const body of [problem, all])
       expect(await promtool(['check', 'metrics'], body)).toEqual({ code: 0, stdout: '', stderr: '' });
+  }, 60_000);
+
+  it('all on a fabric past the port limit fails the scrape with why, and problem still answers', async () => {
+    const ctx = testContext({ IBWATCH_METRICS_PORTS: 'all' });
+    let app: FastifyInstance | undefined;
+    try {
+      await seedFabric(ctx);
+      const stored = ctx.db.prepare('SELECT COUNT(*) FROM ports WHERE port_num > 0').pluck().get() as number;
+      // Ports of one made-up switch, enough to pass the limit by one.
+      const node = ctx.db.prepare('SELECT guid FROM nodes LIMIT 1').pluck().get() as string;
+      ctx.db
+        .prepare(
+          `WITH RECURSIVE k(n) AS (SELECT 1000 UNION ALL SELECT n + 1 FROM k WHERE n < 999 + ?)
+           INSERT INTO ports (node_guid, port_num, first_seen, last_seen) SELECT ?, n, 0, 0 FROM k`,
+        )
+        .run(ALL_PORTS_MAX + 1 - stored, node);
+      app = await appOf(ctx);
+      const r = await app.inject('/metrics');
+      expect(r.statusCode).toBe(500);
+      expect(r.headers['content-type']).toMatch(/^text\/plain/);
+      expect(r.body).toContain(`this fabric has ${(ALL_PORTS_MAX + 1).toLocaleString('en-US')} ports`);
+      expect(r.body).toContain('IBWATCH_METRICS_PORTS=problem');
+      const problemApp = await appOf({ ...ctx, config: { ...ctx.config, metricsPorts: 'problem' } });
+      expect((await problemApp.inject('/metrics')).statusCode).toBe(200);
+    } finally {
+      await app?.close();
+      ctx.cleanup();
+    }
   }, 60_000);
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from './deps.ts';
 import { Exposition } from '../metrics/exposition.ts';
 import { cachedPortFamilies } from '../metrics/port-cache.ts';
+import { MetricsPortsLimitError } from '../metrics/ports.ts';
 import { registry } from '../metrics/registry.ts';
 import { createStateFamilies } from '../metrics/state.ts';
 import { replySchema } from '@ibwatch/fabric/api-schemas';
@@ -15,13 +16,22 @@ import { replySchema } from '@ibwatch/fabric/api-schemas';
 export async function metricsRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const stateFamilies = createStateFamilies(deps);
   const portsText = cachedPortFamilies(deps);
-  app.get('/metrics', { schema: { hide: true, response: replySchema('GET /metrics') } }, async (_req, reply) => {
+  app.get('/metrics', { schema: { hide: true, response: replySchema('GET /metrics') } }, async (req, reply) => {
+    let ports: Buffer;
+    try {
+      ports = portsText();
+    } catch (err) {
+      if (!(err instanceof MetricsPortsLimitError)) throw err;
+      // A failed scrape, not a quietly smaller one: Prometheus shows the target down.
+      req.log.error(err.message);
+      return reply.code(500).type('text/plain; charset=utf-8').send(`${err.message}\n`);
+    }
     const e = new Exposition();
     stateFamilies(e, Date.now());
     // prom-client separates families by blank lines: valid, but one family per block reads the same.
     const counters = (await registry.metrics()).replace(/\n\n+/g, '\n');
     return reply
       .type('text/plain; version=0.0.4; charset=utf-8')
-      .send(Buffer.concat([Buffer.from(counters + e.text()), portsText()]));
+      .send(Buffer.concat([Buffer.from(counters + e.text()), ports]));
   });
 }
