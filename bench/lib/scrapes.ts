@@ -6,7 +6,7 @@
  * scrapes fall at random phases of the sweep cycle; the figure is their p95, with the median and
  * the maximum beside it.
  */
-import { median, percentile, type Row } from './stats.ts';
+import { maxOf, median, percentile, type Row } from './stats.ts';
 
 export interface ScrapeTimes {
   /** Every scrape's time in ms, in the order taken. */
@@ -43,7 +43,6 @@ export function scrapeRow(
   times: number[],
   extra: string,
 ): Row {
-  const max = times.reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY);
   return {
     ...base,
     value: times.length ? percentile(times, 95) : Number.NaN,
@@ -51,6 +50,6 @@ export function scrapeRow(
     runs: times.length,
     note:
       `p95 of ${times.length} scrapes at random moments of the sweep cycle; median ${median(times).toFixed(0)} ms, ` +
-      `max ${max.toFixed(0)} ms; ${extra}`,
+      `max ${maxOf(times).toFixed(0)} ms; ${extra}`,
   };
 }

@@ -37,6 +37,9 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** The largest of `xs` (-Infinity for none), without spreading a long array into arguments. */
+export const maxOf = (xs: number[]) => xs.reduce((a, b) => (b > a ? b : a), -Infinity);
+
 export function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;

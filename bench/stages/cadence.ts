@@ -8,10 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchFabric, sizeLabel } from '../../packages/parsers/bench/fabric.ts';
 import type { Stage } from '../lib/stage.ts';
-import { median, percentile, type Row } from '../lib/stats.ts';
+import { maxOf, median, percentile, type Row } from '../lib/stats.ts';
 import { scansSince, startSweepingServer, waitForScan } from '../lib/sweeping-server.ts';
 import { targetFor } from '../lib/targets.ts';
-import { maxOf } from './serve.ts';
 import { clockTicks, cpuSecondsOfStat, cpuShares } from '../lib/cpu.ts';
 
 const PERIOD_S = 10;

@@ -16,6 +16,7 @@
 import { targetFor } from '../lib/targets.ts';
 import { buildApp } from '../../apps/collector/src/app.ts';
 import { ALL_PORTS_MAX } from '../../apps/collector/src/metrics/ports.ts';
+import { createMetricsRepo } from '../../apps/collector/src/db/metrics-repo.ts';
 import { createContext } from '../../apps/collector/src/context.ts';
 import { benchFabric, sizeLabel } from '../../packages/parsers/bench/fabric.ts';
 import { FakeFabricTools } from '../lib/fake-tools.ts';
@@ -39,7 +40,8 @@ export const metricsStage: Stage = async (ctx) => {
     if (r.statusCode !== status) throw new Error(`/metrics answered ${r.statusCode}: ${r.body.slice(0, 200)}`);
     return r.body;
   };
-  const cabled = f.ports.length;
+  // The count the collector compares with ALL_PORTS_MAX, from the same database.
+  const exported = createMetricsRepo(c.db).allPortCount();
   // What the collector does after each scan (metrics/port-cache.ts): runs on the next turn.
   const afterScanWork = () => new Promise((resolve) => setImmediate(resolve));
   try {
@@ -47,7 +49,7 @@ export const metricsStage: Stage = async (ctx) => {
       const app = await buildApp({ ...c, config: { ...config, metricsPorts: mode } });
       let body = '';
       // Cold: a new collector's first scrape builds everything on the scrape path.
-      const refused = mode === 'all' && cabled > ALL_PORTS_MAX;
+      const refused = mode === 'all' && exported > ALL_PORTS_MAX;
       const cold = await times(1, async () => {
         body = await scrape(app, refused ? 500 : 200);
       });

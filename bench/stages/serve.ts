@@ -6,7 +6,7 @@
  */
 import { benchFabric, sizeLabel } from '../../packages/parsers/bench/fabric.ts';
 import type { Stage, StageCtx } from '../lib/stage.ts';
-import { median, percentile, type Row } from '../lib/stats.ts';
+import { maxOf, median, percentile, type Row } from '../lib/stats.ts';
 import { launchChromium, measureTopology } from '../lib/browser.ts';
 import { load, sampleRss, type Server } from '../lib/server.ts';
 import { socketLoadFigures, withCpu, type LoadFigures } from '../lib/socket-load.ts';
@@ -15,7 +15,6 @@ import { API_CLIENTS, bandOf, targetFor } from '../lib/targets.ts';
 import { historyDb } from './db-size.ts';
 
 /** Math.max(...xs) overflows the stack on the ~100k latencies of a 30-s load. */
-export const maxOf = (xs: number[]) => xs.reduce((a, b) => (b > a ? b : a), -Infinity);
 
 export const serveStage: Stage = async (ctx) => {
   const f = benchFabric(ctx.big);

@@ -175,11 +175,11 @@ export function createMetricsRepo(db: Db) {
         ports.map((p) => p.id),
       );
     },
-    /** Every port (port 0 of switches excluded) with names and far ends. */
     /** How many ports `allPorts` would give (the limit check before building them). */
     allPortCount(): number {
       return db.prepare('SELECT COUNT(*) FROM ports WHERE port_num > 0').pluck().get() as number;
     },
+    /** Every port (port 0 of switches excluded) with names and far ends. */
     allPorts(): MetricsPort[] {
       return withRemotes(db, db.prepare(`${portSelect('ports p')} WHERE p.port_num > 0`).all() as PortRow[], null);
     },

@@ -11,11 +11,13 @@ export function topologyVersion(db: Db): number {
   return (db.prepare("SELECT n FROM change_counters WHERE name = 'topology'").pluck().get() as number | undefined) ?? 0;
 }
 
+/** The statement that moves the topology version (prepared once by writers that bump often). */
+export const BUMP_TOPOLOGY_SQL =
+  "INSERT INTO change_counters (name, n) VALUES ('topology', 1) ON CONFLICT (name) DO UPDATE SET n = n + 1";
+
 /** Moves the topology version: for writers of nodes, ports or link tiers outside `ingest`/`setTiers`. */
 export function bumpTopologyVersion(db: Db): void {
-  db.prepare(
-    "INSERT INTO change_counters (name, n) VALUES ('topology', 1) ON CONFLICT (name) DO UPDATE SET n = n + 1",
-  ).run();
+  db.prepare(BUMP_TOPOLOGY_SQL).run();
 }
 
 /** What GET /api/topology shows, as change counters read in one statement (migration 0021). */

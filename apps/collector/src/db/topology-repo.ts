@@ -4,6 +4,7 @@ import { BatchInsert, createIndexes, dropIndexesIfEmpty } from './batch-insert.t
 import { ingestLinks, type LinkTierOf } from './link-ingest.ts';
 import type { SweepPortRow } from './graph-queries.ts';
 import { ingestNodes } from './node-ingest.ts';
+import { BUMP_TOPOLOGY_SQL } from './topology-counters.ts';
 import { inputFingerprint, latestSeen, setLatestSeen, shapeOf, stopSeeing, unchangedSince } from './topology-seen.ts';
 
 export interface StoredPort {
@@ -127,9 +128,7 @@ export function createTopologyRepo(db: Db) {
   // Every write to nodes or ports goes through ingest/setTiers: they bump the topology version
   // when they wrote a row, which readers compare instead of scanning 69k ports for a change (see
   // topologyVersion). An unchanged re-scan writes none, so the readers keep what they built.
-  const bump = db.prepare(
-    "INSERT INTO change_counters (name, n) VALUES ('topology', 1) ON CONFLICT (name) DO UPDATE SET n = n + 1",
-  );
+  const bump = db.prepare(BUMP_TOPOLOGY_SQL);
 
   return {
     /**
@@ -370,12 +369,6 @@ export function createTopologyRepo(db: Db) {
         ).run(JSON.stringify(changed));
       }
       return changed.length;
-    },
-    setLinkHealth(rows: { id: number; tier: string | null; health: string; reason: string | null }[]): void {
-      const st = db.prepare('UPDATE links SET tier = ?, health = ?, reason = ? WHERE id = ?');
-      // Tiers have no trigger (see migration 0021): a tier written moves the topology version.
-      if (rows.length) bump.run();
-      for (const r of rows) st.run(r.tier, r.health, r.reason, r.id);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gzip, gzipSync } from 'node:zlib';
 import type { ScanKind, ScanRow } from '@ibwatch/fabric';
@@ -68,7 +69,7 @@ async function pipeline<T>(
   if (kind !== 'pm' || status !== 'ok' || !hasRawSince(scans, kind, Date.now() - RAW_PM_EVERY_MS)) {
     packed = await packRaw(collected.raw);
   }
-  await new Promise((r) => setImmediate(r));
+  await nextTurn();
   try {
     writeTransaction(db, () => {
       const at = now();

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ScanRow } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
 import { topologyVersion } from '../db/topology-counters.ts';
@@ -115,7 +116,7 @@ export function createScanService(
               trigger,
               async () => {
                 const c = await diags.collectPm(portToNode());
-                await new Promise((r) => setImmediate(r));
+                await nextTurn();
                 prepared = preparePm(baseline, c.data);
                 return c;
               },

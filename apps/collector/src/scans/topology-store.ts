@@ -76,12 +76,12 @@ export function storeTopology(
   // the links stored before this scan only).
   let inferred: { nodes: FabricNode[]; model: ReturnType<typeof inferTopology> } | undefined;
   const changes = repo.ingest(scanId, at, t.nodes, t.ports, t.links, true, () => {
-    inferred = { nodes: allNodes(db), model: undefined! };
-    inferred.model = modelOf(inferred.nodes);
-    const { model } = inferred;
+    const stored = allNodes(db);
+    const model = modelOf(stored);
+    inferred = { nodes: stored, model };
     // As the pass below reads them: a node's stored tier (setTiers), none for a GUID without a node row.
-    const stored = new Set(inferred.nodes.map((n) => n.guid));
-    const tierOf = (g: string) => (stored.has(g) ? model.tiers.get(g) : undefined);
+    const known = new Set(stored.map((n) => n.guid));
+    const tierOf = (g: string) => (known.has(g) ? model.tiers.get(g) : undefined);
     return (a, b) => linkTierOf(tierOf(a), tierOf(b));
   });
 

@@ -21,6 +21,9 @@ export interface TrafficArrays extends SweepRates {
 
 type Buf = Float64Array<ArrayBuffer>;
 const f64 = (a: Buf, rows: number): Buf => (a.length < rows ? new Float64Array(rows) : a);
+/** The first `rows` cells of `a`: `a` itself when it is that long. */
+const cut = <T extends Int32Array | Float64Array>(a: T, rows: number): T =>
+  (a.length === rows ? a : a.subarray(0, rows)) as T;
 
 /**
  * storeTraffic's arrays, kept from sweep to sweep. On this project's VMs the first touch of new
@@ -53,11 +56,7 @@ export class TrafficScratch {
   /** Only trafficDeltas' arrays, of `rows` cells (filled by it), e.g. ahead of the transaction. */
   deltas(rows: number): TrafficArrays['deltas'] {
     this.generation++;
-    this.xmit = f64(this.xmit, rows);
-    this.rcv = f64(this.rcv, rows);
-    this.waitTicks = f64(this.waitTicks, rows);
-    const cut = (a: Float64Array): Float64Array => (a.length === rows ? a : a.subarray(0, rows));
-    return { xmitWords: cut(this.xmit), rcvWords: cut(this.rcv), waitTicks: cut(this.waitTicks) };
+    return this.deltaViews(rows);
   }
 
   /** The arrays of a sweep of `rows` rows; the rates are the other set than the last call's. */
@@ -66,16 +65,12 @@ export class TrafficScratch {
     if (this.ids.length < rows) this.ids = new Int32Array(rows);
     this.linkBps = f64(this.linkBps, rows);
     this.util = f64(this.util, rows);
-    this.xmit = f64(this.xmit, rows);
-    this.rcv = f64(this.rcv, rows);
-    this.waitTicks = f64(this.waitTicks, rows);
     const set = this.rates[this.next]!;
     this.next = 1 - this.next;
     set.txBps = f64(set.txBps, rows);
     set.rxBps = f64(set.rxBps, rows);
     set.waitTps = f64(set.waitTps, rows);
-    const cut = <T extends Int32Array | Float64Array>(a: T): T => (a.length === rows ? a : a.subarray(0, rows)) as T;
-    const view = <T extends Int32Array | Float64Array>(a: T, fill: number): T => cut(a).fill(fill) as T;
+    const view = <T extends Int32Array | Float64Array>(a: T, fill: number): T => cut(a, rows).fill(fill) as T;
     return {
       ids: view(this.ids, -1),
       linkBps: view(this.linkBps, 0),
@@ -83,12 +78,15 @@ export class TrafficScratch {
       txBps: view(set.txBps, 0),
       rxBps: view(set.rxBps, 0),
       waitTps: view(set.waitTps, Number.NaN),
-      // trafficDeltas fills these itself.
-      deltas: {
-        xmitWords: cut(this.xmit),
-        rcvWords: cut(this.rcv),
-        waitTicks: cut(this.waitTicks),
-      },
+      deltas: this.deltaViews(rows),
     };
+  }
+
+  /** trafficDeltas' arrays, grown to `rows` when short; it fills them itself. */
+  private deltaViews(rows: number): TrafficArrays['deltas'] {
+    this.xmit = f64(this.xmit, rows);
+    this.rcv = f64(this.rcv, rows);
+    this.waitTicks = f64(this.waitTicks, rows);
+    return { xmitWords: cut(this.xmit, rows), rcvWords: cut(this.rcv, rows), waitTicks: cut(this.waitTicks, rows) };
   }
 }

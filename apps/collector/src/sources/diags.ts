@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { limitText } from '@ibwatch/fabric';
 import type { CounterTable, FabricLink, FabricNode, FabricPort, Guid, SmObservation } from '@ibwatch/fabric';
 import {
@@ -189,7 +190,7 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
       // Straight into counter tables: a 10k-GPU `--counters` output is ~25 MB and 69k ports, at 45k ~100 MB and 293k.
       const e = parse('ibqueryerrors', raw, () => tableOf(errStream, errs, portToNode));
       // A parse left to do holds the event loop: serve waiting API requests between the two.
-      await new Promise((r) => setImmediate(r));
+      await nextTurn();
       const d = parse('ibqueryerrors', raw, () => tableOf(dataStream, data, portToNode));
       const warnings = [...e.warnings, ...d.warnings].map(
         (w) => `${w.file ?? 'ibqueryerrors'}:${w.line ?? '?'}: ${w.message}`,
@@ -197,7 +198,7 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
       if (e.value.unresolved)
         warnings.push(`${e.value.unresolved} port GUIDs not in the topology yet (run a topology scan)`);
       // And between the second parse and the merge: each is a block of its own at 45k GPUs.
-      await new Promise((r) => setImmediate(r));
+      await nextTurn();
       const sweep = mergePmSweep(d.value.table, e.value.table, IBQE_ERROR_MODE_COUNTERS);
       const failures = (e.value.summary?.pmaQueryFailures ?? 0) + (d.value.summary?.pmaQueryFailures ?? 0);
       if (failures > 0) warnings.push(`${failures} PMA query failures: those ports' counters were not read this sweep`);
