@@ -203,7 +203,7 @@ describe('collector against a live 256-GPU lab', () => {
   it('sees the standby take over when the master SM is killed: one failover row, the dead master missed', async () => {
     const before = await h.get<SmReply>('/api/sms');
     const killedAt = Date.now();
-    const { killed, master } = await killMasterSm(h.lab, { wait: false });
+    const { killed, master, takeover } = await killMasterSm(h.lab, { wait: false });
     expect(killed.portGuid).toBe(before.summary.masterGuid);
     // The takeover needs sminfo_polling_timeout x polling_retry_number (~4 s); the scans in
     // between see no master (saquery SMIR: "Query SA failed: Connection timed out").
@@ -215,6 +215,8 @@ describe('collector against a live 256-GPU lab', () => {
       },
       30_000,
     );
+    // Done, or recovered from a stalled sweep by the lab, before the fabric is judged.
+    await takeover;
 
     const sms = await h.get<SmReply>('/api/sms');
     // The old master is dead and nobody is left in STANDBY: not ok, whatever the sweep count.

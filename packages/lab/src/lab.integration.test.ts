@@ -171,34 +171,37 @@ describe('lab at 256 GPUs', () => {
     },
     T.failover,
   );
-  it(
-    'restarts a standby whose takeover stalls (frozen with SIGSTOP): it comes back alone as MASTER',
-    async () => {
-      const b = lab.state.sms.find((s) => s.id === 'b')!;
-      const frozen = b.pid!;
-      const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-      try {
-        // A stopped process keeps its ibsim slot and logs nothing: from outside, a sweep that stalled.
-        process.kill(frozen, 'SIGSTOP');
-        const { killed, master } = await killMasterSm(lab, { timeoutMs: 60_000 });
-        expect([killed.id, master.id]).toEqual(['a', 'b']);
-        expect(warn.mock.calls.flat().join('\n')).toMatch(/opensm b logged no "SUBNET UP" .* restarting it alone/);
-      } finally {
-        warn.mockRestore();
-      }
-      expect(b.pid).not.toBe(frozen);
-      expect(isAlive(frozen)).toBe(false);
-      const after = parseSminfo(await lab.runToolOk('sminfo', []));
-      expect(after).toMatchObject({ guid: b.portGuid, priority: 1, state: 'MASTER' });
-      await restartSm(lab, 'a');
-      const st = await labStatus(lab);
-      expect(st.sms.map((x) => [x.id, x.state])).toEqual([
-        ['a', 'MASTER'],
-        ['b', 'STANDBY'],
-      ]);
-    },
-    T.failover,
-  );
+  // With wait: false (a caller watching the takeover) the same recovery runs in the background.
+  for (const wait of [true, false])
+    it(
+      `restarts a standby whose takeover stalls (frozen with SIGSTOP): it comes back alone as MASTER (wait: ${wait})`,
+      async () => {
+        const b = lab.state.sms.find((s) => s.id === 'b')!;
+        const frozen = b.pid!;
+        const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+        try {
+          // A stopped process keeps its ibsim slot and logs nothing: from outside, a sweep that stalled.
+          process.kill(frozen, 'SIGSTOP');
+          const { killed, master, takeover } = await killMasterSm(lab, { timeoutMs: 60_000, wait });
+          await takeover;
+          expect([killed.id, master.id]).toEqual(['a', 'b']);
+          expect(warn.mock.calls.flat().join('\n')).toMatch(/opensm b logged no "SUBNET UP" .* restarting it alone/);
+        } finally {
+          warn.mockRestore();
+        }
+        expect(b.pid).not.toBe(frozen);
+        expect(isAlive(frozen)).toBe(false);
+        const after = parseSminfo(await lab.runToolOk('sminfo', []));
+        expect(after).toMatchObject({ guid: b.portGuid, priority: 1, state: 'MASTER' });
+        await restartSm(lab, 'a');
+        const st = await labStatus(lab);
+        expect(st.sms.map((x) => [x.id, x.state])).toEqual([
+          ['a', 'MASTER'],
+          ['b', 'STANDBY'],
+        ]);
+      },
+      T.failover,
+    );
   it(
     'starts a priority-15 rogue SM at a compute HCA: it takes the subnet, and when stopped the lab ' +
       'master takes it back',

@@ -20,13 +20,16 @@ export async function currentMaster(lab: Lab): Promise<SmState | undefined> {
  * Kills the current master SM (SIGKILL by its recorded PID — SIGTERM does no graceful handover
  * in OpenSM 3.3.23 either) and, unless `wait` is false, waits until the other SM logged
  * `Entering MASTER state` and `SUBNET UP`. With `sminfo_polling_timeout 1000` and
- * `polling_retry_number 2` that takes 3-6 s (docs/lab.md). Returns the killed and the new master.
- * A takeover whose sweep stalls (see {@link awaitTakeover}) is recovered by restarting the new master.
+ * `polling_retry_number 2` that takes 3-6 s (docs/lab.md). Returns the killed and the new master,
+ * and `takeover`, which settles when the takeover is done (already settled unless `wait` is
+ * false). A takeover whose sweep stalls (see {@link awaitTakeover}) is recovered by restarting
+ * the new master — also with `wait: false`, where a caller watches the takeover meanwhile: not
+ * waiting must not mean a stalled fabric (one CI run's standby never became MASTER that way).
  */
 export async function killMasterSm(
   lab: Lab,
   o: { wait?: boolean; timeoutMs?: number } = {},
-): Promise<{ killed: SmState; master: SmState }> {
+): Promise<{ killed: SmState; master: SmState; takeover: Promise<void> }> {
   const killed = (await currentMaster(lab)) ?? lab.state.sms.find((s) => s.priority === 15 && s.pid !== null);
   if (!killed || killed.pid === null) throw new Error('no running master SM found');
   const other = lab.state.sms.find((s) => s !== killed);
@@ -41,8 +44,11 @@ export async function killMasterSm(
   // without a timeout (`client 0 seems to be dead - disconnecting.` / `write failed: Connection
   // refused - pkt dropped`): an SMInfo Get of the new master's sweep would wait forever (sm-pair.ts).
   await lab.freeLeakedClients();
-  if (o.wait !== false) await awaitTakeover(lab, other, { logOffset, stdoutOffset }, o.timeoutMs ?? 60_000);
-  return { killed, master: other };
+  const takeover = awaitTakeover(lab, other, { logOffset, stdoutOffset }, o.timeoutMs ?? 60_000);
+  if (o.wait !== false) await takeover;
+  // Not awaited yet by a caller that watches meanwhile: its failure is theirs to see, not unhandled.
+  else takeover.catch(() => undefined);
+  return { killed, master: other, takeover };
 }
 
 /**
