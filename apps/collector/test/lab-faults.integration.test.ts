@@ -207,14 +207,20 @@ describe('collector against a live 256-GPU lab', () => {
     expect(killed.portGuid).toBe(before.summary.masterGuid);
     // The takeover needs sminfo_polling_timeout x polling_retry_number (~4 s); the scans in
     // between see no master (saquery SMIR: "Query SA failed: Connection timed out").
-    await until(
-      'the standby to be MASTER',
-      async () => {
-        const row = await scanOk('sm');
-        return row.summary.master === master.portGuid ? true : undefined;
-      },
-      30_000,
-    );
+    try {
+      await until(
+        'the standby to be MASTER',
+        async () => {
+          const row = await scanOk('sm');
+          return row.summary.master === master.portGuid ? true : undefined;
+        },
+        30_000,
+      );
+    } finally {
+      // Even when the wait fails: the lab's recovery may restart an SM, which must not outlive
+      // the teardown's stopLab as a stray opensm.
+      await takeover.catch(() => undefined);
+    }
     // Done, or recovered from a stalled sweep by the lab, before the fabric is judged.
     await takeover;
 
