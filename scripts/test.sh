@@ -25,22 +25,25 @@ summary() {
     const fs = require("fs");
     const read = (f) => { try { return JSON.parse(fs.readFileSync(f, "utf8")); } catch { return null; } };
     let passed = 0, failed = 0, skipped = 0;
+    const failedRunners = (process.argv[4] ?? "").split(" ").filter(Boolean);
+    // A runner that failed without a failing test (no results written, a global timeout, an error
+    // outside any test: Playwright then reports the tests it never ran as skipped) is one failure.
+    const runner = (name, counts) => {
+      const [p, f, s] = counts ?? [0, 0, 0];
+      passed += p; failed += f; skipped += s;
+      if (failedRunners.includes(name) && f === 0) {
+        failed += 1;
+        console.log(`${name}: the runner failed ${counts ? "with no failing test (see its log)" : "before writing results"}`);
+      }
+    };
     const unit = read(process.argv[1]);
-    if (unit) {
-      passed += unit.numPassedTests;
-      failed += unit.numFailedTests;
-      skipped += unit.numPendingTests + (unit.numTodoTests ?? 0);
-    }
+    runner("unit", unit && [unit.numPassedTests, unit.numFailedTests, unit.numPendingTests + (unit.numTodoTests ?? 0)]);
     const e2e = read(process.argv[2]);
-    if (e2e) {
-      passed += e2e.stats.expected;
-      failed += e2e.stats.unexpected + e2e.stats.flaky;
-      skipped += e2e.stats.skipped;
-    }
-    // A step that failed before its runner wrote results (install, typecheck, build) counts as one failure.
+    runner("e2e", e2e && [e2e.stats.expected, e2e.stats.unexpected + e2e.stats.flaky, e2e.stats.skipped]);
+    // A step without its own test count (setup, lint, typecheck, build, compose) counts as one failure.
     failed += Number(process.argv[3]);
     console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
-  ' "$OUT/unit.json" "$OUT/e2e.json" "$1"
+  ' "$OUT/unit.json" "$OUT/e2e.json" "$1" "${2:-}"
 }
 
 step setup bash scripts/setup.sh || { summary 1; exit 1; }
@@ -54,10 +57,9 @@ step e2e env PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/$OUT/e2e.json" \
   pnpm --filter @ibwatch/e2e exec playwright test --reporter=list,json
 step compose docker-compose -f docker-compose.yml config -q
 
-# Steps without their own test count (typecheck, build, compose) add one failure each.
-extra=0
-for s in "${failed_steps[@]}"; do case "$s" in unit|e2e) ;; *) extra=$((extra + 1)) ;; esac; done
-[ -f "$OUT/unit.json" ] || { [[ " ${failed_steps[*]} " == *" unit "* ]] && extra=$((extra + 1)); }
-[ -f "$OUT/e2e.json" ] || { [[ " ${failed_steps[*]} " == *" e2e "* ]] && extra=$((extra + 1)); }
-summary "$extra"
+# Steps without their own test count (lint, typecheck, build, compose) add one failure each;
+# the runners' own failures are counted by summary.
+extra=0; runners=""
+for s in "${failed_steps[@]}"; do case "$s" in unit|e2e) runners+="$s " ;; *) extra=$((extra + 1)) ;; esac; done
+summary "$extra" "$runners"
 [ ${#failed_steps[@]} -eq 0 ]
