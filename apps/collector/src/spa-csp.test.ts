@@ -43,6 +43,14 @@ describe('the dashboard page under the collector’s CSP', () => {
     expect(indexHtml.indexOf('src="/prefetch.js"')).toBeLessThan(indexHtml.indexOf('type="module"'));
   });
 
+  it('paints a neutral shell before the app runs: loading, nothing about the fabric', () => {
+    const root = /<div id="root">([\s\S]*?)<\/div>\s*<script type="module"/.exec(indexHtml)?.[1] ?? '';
+    expect(root).toContain('role="status"');
+    expect(root).toMatch(/Loading/);
+    // No state colour, count or test id: the app replaces all of it on its first render.
+    expect(root).not.toMatch(/data-testid|badge|\bok\b|healthy|\d/i);
+  });
+
   it('theme.js brings back the saved dark theme, and kiosk mode, before the first paint', () => {
     expect(runThemeScript('', 'dark')).toEqual(['dark']);
     expect(runThemeScript('', 'light')).toEqual([]);

@@ -4,6 +4,12 @@
 // (src/api/prefetch.ts) and reads it as it reads any reply (src/api/client.ts), so it is the
 // same request, never a second download; the headers are those of client.ts, checked by
 // src/api/prefetch.test.ts. A file, not an inline <script>: the CSP allows 'self' only.
+//
+// The built page also names the view's layout worker and chunk (<meta name="ibwatch-topology">,
+// written by vite.config.ts). Then this script starts that worker too and hands it the reply's
+// bytes as they arrive, and loads the view's chunk: the parse and layout run on another core
+// while the main bundle loads (src/features/topology/topology-job.ts takes the answer). The
+// options are those of topology-job.ts jobOptions; the app ignores an answer made for others.
 (() => {
   const path = '/api/topology';
   if (location.pathname.replace(/\/+$/, '') !== '/topology') return;
@@ -17,5 +23,65 @@
   const res = fetch(path, { method: 'GET', headers });
   // Claimed by the app, which reports a failure; unclaimed, it must not be "unhandled".
   res.catch(() => undefined);
-  window.__ibwatchPrefetch = { path, at: Date.now(), res };
+  const early = { path, at: Date.now(), res };
+  window.__ibwatchPrefetch = early;
+
+  let files = null;
+  try {
+    const meta = typeof document === 'undefined' ? null : document.querySelector('meta[name="ibwatch-topology"]');
+    files = meta ? JSON.parse(meta.getAttribute('content') ?? '') : null;
+  } catch {
+    files = null;
+  }
+  if (!files || typeof files.worker !== 'string' || !Array.isArray(files.chunks)) return;
+  for (const href of files.chunks) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = href;
+    document.head.appendChild(link);
+  }
+
+  // As router.ts parseQuery reads the query: the last non-empty value of each key.
+  const query = {};
+  for (const [k, v] of new URLSearchParams(location.search)) if (v !== '') query[k] = v;
+  // A URL that selects, highlights or searches needs the whole reply for its first frame.
+  if (query.sel || query.host || query.q || typeof Worker !== 'function') return;
+  const groupBy = query.group === 'name' ? 'name' : 'rail';
+  let worker;
+  try {
+    worker = new Worker(files.worker, { type: 'module' });
+  } catch {
+    return;
+  }
+  // The body is read here; the app gets a response with the same status, headers and bytes.
+  const read = res.then(async (r) => {
+    if (!r.ok) return { r, bytes: null, t0: performance.now() };
+    const bytes = await r.arrayBuffer();
+    return { r, bytes, t0: performance.now() };
+  });
+  early.res = read.then(({ r, bytes }) =>
+    bytes ? new Response(bytes, { status: r.status, statusText: r.statusText, headers: r.headers }) : r,
+  );
+  early.res.catch(() => undefined);
+  const ask = (bytes) =>
+    new Promise((done) => {
+      const end = (answer) => {
+        worker.terminate();
+        done(answer);
+      };
+      worker.onmessage = (e) => end(e.data);
+      worker.onerror = (e) => end({ ok: false, message: e.message });
+      // A copy: the page keeps its bytes to parse them after the first frame.
+      const copy = bytes.slice(0);
+      worker.postMessage({ bytes: copy, groupBy }, [copy]);
+    });
+  const done = read.then(
+    async ({ bytes, t0 }) => ({ t0, answer: bytes && bytes.byteLength > 0 ? await ask(bytes) : null }),
+    () => null,
+  );
+  done.then((d) => {
+    if (!d?.answer) worker.terminate();
+  });
+  early.frame = { useWorker: true, groupBy, done };
 })();

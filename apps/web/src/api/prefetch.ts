@@ -10,24 +10,37 @@
 import { readReply, send } from './client.ts';
 
 const MAX_AGE_MS = 10_000;
-/** The response is kept unread until claimed: read once, by whoever takes it. */
-let pending: { path: string; at: number; res: Promise<Response> } | null = null;
+/**
+ * What public/prefetch.js's worker made of the reply (the topology view's first frame), for
+ * the options it was started with: `done` gives when the bytes were in (performance.now()) and
+ * the worker's answer (null when there were no bytes to lay out), or null if the request failed.
+ * Typed loosely here: features/topology/topology-job.ts knows the answer's shape.
+ */
+export interface EarlyFrame {
+  useWorker: boolean;
+  groupBy: string;
+  done: Promise<{ t0: number; answer: unknown } | null>;
+}
 
 /** What public/prefetch.js leaves on `window`: the response of the request it started. */
 interface EarlyRequest {
   path: string;
   at: number;
   res: Promise<Response>;
+  frame?: EarlyFrame;
 }
 type WithEarly = { __ibwatchPrefetch?: EarlyRequest };
 
+/** The response is kept unread until claimed: read once, by whoever takes it. */
+let pending: EarlyRequest | null = null;
+
 /** The request public/prefetch.js started for `path` (once). */
-function adoptEarly(path: string): { path: string; at: number; res: Promise<Response> } | null {
+function adoptEarly(path: string): EarlyRequest | null {
   const g = globalThis as WithEarly;
   const early = g.__ibwatchPrefetch;
   if (!early || early.path !== path) return null;
   delete g.__ibwatchPrefetch;
-  return { path, at: early.at, res: early.res };
+  return { path, at: early.at, res: early.res, frame: early.frame };
 }
 
 export function prefetch(path: string): void {
@@ -37,13 +50,21 @@ export function prefetch(path: string): void {
   pending = p;
 }
 
-/** The prefetched response of `path`, unread, once (undefined when none, or too old). */
-export function takePrefetchedResponse(path: string): Promise<Response> | undefined {
+/**
+ * The prefetched response of `path`, unread, with what the early worker made of it when there
+ * was one; once (undefined when none, or too old).
+ */
+export function takePrefetchedJob(path: string): { res: Promise<Response>; frame?: EarlyFrame } | undefined {
   if (!pending || pending.path !== path) pending = adoptEarly(path) ?? pending;
   const p = pending;
   if (!p || p.path !== path) return undefined;
   pending = null;
-  return Date.now() - p.at <= MAX_AGE_MS ? p.res : undefined;
+  return Date.now() - p.at <= MAX_AGE_MS ? { res: p.res, frame: p.frame } : undefined;
+}
+
+/** The prefetched response of `path`, unread, once (undefined when none, or too old). */
+export function takePrefetchedResponse(path: string): Promise<Response> | undefined {
+  return takePrefetchedJob(path)?.res;
 }
 
 /** The prefetched reply of `path`, read as client.ts reads any reply, once (undefined when none, or too old). */

@@ -6,7 +6,7 @@
  * with no layout code: the app's main chunk imports it.
  */
 import { send } from '../../api/client.ts';
-import { takePrefetchedResponse } from '../../api/prefetch.ts';
+import { takePrefetchedJob, type EarlyFrame } from '../../api/prefetch.ts';
 import type { Query } from '../../router.ts';
 import type { WorkerAnswer, WorkerAsk } from './topo-worker.ts';
 
@@ -59,14 +59,30 @@ function ask(worker: Worker, bytes: ArrayBuffer, groupBy: JobOptions['groupBy'])
   });
 }
 
-/** Sends GET /api/topology (or takes the prefetched one) and has the worker lay out its reply. */
+/** The worker public/prefetch.js started, if it was for these options (it sends the same asks). */
+function earlyFor(o: JobOptions, frame: EarlyFrame | undefined): EarlyFrame | null {
+  return frame && o.useWorker && frame.useWorker && frame.groupBy === o.groupBy ? frame : null;
+}
+
+/**
+ * Sends GET /api/topology (or takes the prefetched one) and has the worker lay out its reply:
+ * the worker public/prefetch.js started, when it did for these options, else one of its own.
+ */
 export function startJob(o: JobOptions, signal?: AbortSignal): Promise<JobResult> {
-  const sent = takePrefetchedResponse(TOPOLOGY_PATH) ?? send('GET', TOPOLOGY_PATH, undefined, signal);
-  const worker = o.useWorker && typeof Worker !== 'undefined' ? startWorker() : null;
+  const pre = takePrefetchedJob(TOPOLOGY_PATH);
+  const sent = pre?.res ?? send('GET', TOPOLOGY_PATH, undefined, signal);
+  const early = earlyFor(o, pre?.frame);
+  const worker = !early && o.useWorker && typeof Worker !== 'undefined' ? startWorker() : null;
   return (async () => {
     const res = await sent.catch(() => null);
     const bytes = res?.ok ? await res.arrayBuffer().catch(() => null) : null;
-    const t0 = performance.now();
+    let t0 = performance.now();
+    if (early && bytes && bytes.byteLength > 0) {
+      const done = await early.done;
+      // t0 stays when the bytes were in: firstRenderMs counts the worker's parse and layout.
+      if (done) t0 = Math.min(t0, done.t0);
+      return { sent, res, bytes, t0, answer: (done?.answer as WorkerAnswer | null) ?? null };
+    }
     if (!worker || !bytes || bytes.byteLength === 0 || signal?.aborted) {
       worker?.terminate();
       return { sent, res, bytes, t0, answer: null };
