@@ -64,6 +64,7 @@ export const TARGETS = {
   'render.navigation': { '10k': lt(3000, 'ms'), '45k': lt(2000, 'ms', 'navigation to the first canvas frame') },
   'render.frame': both(lt(16, 'ms', 'a frame of a 60 Hz screen')),
   'render.fcp': both(lt(1000, 'ms', 'overview: first contentful paint')),
+  'render.status': both(lt(3000, 'ms', "overview: the fabric's status word from the latest summary")),
   'metrics.problem': { '10k': lt(200, 'ms'), '45k': lt(500, 'ms') },
   'metrics.off': both(lt(200, 'ms')),
   'metrics.all': both(lt(10_000, 'ms', "Prometheus' default scrape_timeout")),
