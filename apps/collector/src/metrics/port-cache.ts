@@ -4,6 +4,7 @@ import { createMetricsRepo } from '../db/metrics-repo.ts';
 import { contentStamp } from '../db/stamps.ts';
 import { Exposition } from './exposition.ts';
 import { portFamilies } from './ports.ts';
+import { cachedPortSources } from './port-sources.ts';
 import { latestSweep, onScanObserved } from './registry.ts';
 
 /** A collector nobody scraped for this long is not worth warming after each scan. */
@@ -26,6 +27,7 @@ export function cachedPortFamilies(deps: RouteDeps): () => Buffer {
     deps.db,
     () => `${fabric.nodesStamp()}|${fabric.linksStamp()}|${repo.lastSweepDeltaAt() ?? ''}`,
   );
+  const sources = cachedPortSources(deps);
   let key: string | null = null;
   // Kept encoded: turning 3.9 MB of text into bytes on every scrape cost more than building it.
   let bytes = none;
@@ -34,7 +36,7 @@ export function cachedPortFamilies(deps: RouteDeps): () => Buffer {
     const now = `${stored()}|${latestSweep(deps.db)?.at ?? ''}`;
     if (now !== key) {
       const e = new Exposition();
-      portFamilies(e, deps);
+      portFamilies(e, deps, sources);
       bytes = Buffer.from(e.text());
       key = now;
     }
