@@ -30,14 +30,14 @@ export function cachedPortFamilies(deps: RouteDeps): () => Buffer {
   const sources = cachedPortSources(deps);
   let key: string | null = null;
   // Kept encoded: turning 3.9 MB of text into bytes on every scrape cost more than building it.
-  let bytes = none;
+  let bytes: Buffer = none;
   let scrapedAt = 0;
   const build = (): Buffer => {
     const now = `${stored()}|${latestSweep(deps.db)?.at ?? ''}`;
     if (now !== key) {
       const e = new Exposition();
       portFamilies(e, deps, sources);
-      bytes = Buffer.from(e.text());
+      bytes = e.bytes();
       key = now;
     }
     return bytes;
