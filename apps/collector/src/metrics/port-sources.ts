@@ -18,6 +18,12 @@ export function sameKeys(a: Pick<CounterTable, 'rows' | 'nodeGuids' | 'portNums'
   return true;
 }
 
+/** Moves with the topology version and the links' stamp: what the ports and their labels are read from. */
+export function topologyStamp(deps: RouteDeps): () => string {
+  const fabric = createFabricQueries(deps.db, deps.names);
+  return contentStamp(deps.db, () => `${fabric.nodesStamp()}|${fabric.linksStamp()}`);
+}
+
 /**
  * The per-port families' inputs, kept between sweeps (at 45k GPUs a rebuild after each sweep
  * spent ~0.9 s indexing the 272k rows of the new table and ~0.3 s selecting and naming the same
@@ -29,10 +35,8 @@ export function sameKeys(a: Pick<CounterTable, 'rows' | 'nodeGuids' | 'portNums'
  *   sweep's error ports are read.
  * The answers are exactly portFamilies' own (port-sources.test.ts compares both on changing input).
  */
-export function cachedPortSources(deps: RouteDeps): PortSources {
+export function cachedPortSources(deps: RouteDeps, topo: () => string = topologyStamp(deps)): PortSources {
   const repo = createMetricsRepo(deps.db);
-  const fabric = createFabricQueries(deps.db, deps.names);
-  const topo = contentStamp(deps.db, () => `${fabric.nodesStamp()}|${fabric.linksStamp()}`);
   let stamp: string | null = null;
   let problem: { guid: string; port: number }[] | null = null;
   /** Ports read so far under this stamp; null: no such port. */
