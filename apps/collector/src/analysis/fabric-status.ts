@@ -15,7 +15,7 @@ import {
 } from '@ibwatch/fabric';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/open-db.ts';
-import { createStatusQueries } from '../db/status-queries.ts';
+import { createStatusQueries, type StatusQueries } from '../db/status-queries.ts';
 import type { NameBook } from '../names.ts';
 import { scanIntervals, scheduledKinds } from '../cadence.ts';
 
@@ -36,6 +36,7 @@ export interface FabricStatusReport {
  * kind, the broken-now rows, what was fixed in the last 24 h, and the status word. `upSince` is
  * when the collector that schedules the scans started (null when unknown, e.g. the CLI reading
  * a database a server writes): before a kind's first success it is pending for three intervals.
+ * `cablesAt` answers as the status queries' own does (a caller may keep its answers: keptCablesAt).
  */
 export function fabricStatusReport(
   db: Db,
@@ -44,6 +45,7 @@ export function fabricStatusReport(
   sm: SmSummary,
   now: number,
   upSince: number | null,
+  cablesAt?: StatusQueries['cablesAt'],
 ): FabricStatusReport {
   const q = createStatusQueries(db);
   const intervals = scanIntervals(config);
@@ -57,7 +59,7 @@ export function fabricStatusReport(
     if (f.subject.kind === 'port') ports.add(portKey(f.subject.port));
     else if (f.subject.kind === 'link') for (const e of [f.subject.a, f.subject.b]) ports.add(portKey(e));
   }
-  const { links, ends } = q.cablesAt([...ports]);
+  const { links, ends } = (cablesAt ?? q.cablesAt)([...ports]);
   const linkByPort = new Map<string, FabricLink>();
   for (const l of links) for (const e of [l.a, l.b]) linkByPort.set(portKey(e), l);
   const linkOf = (p: PortRef) => linkByPort.get(portKey(p));

@@ -160,13 +160,13 @@ export function createMetricsRepo(db: Db) {
         )
         .all() as { guid: string; port: number }[];
     },
-    /** The given ports (guid/port pairs) with names and far ends. */
+    /** The given ports (guid/port pairs) with names and far ends, in the order given (unknown ones left out). */
     portsAt(keys: { guid: string; port: number }[]): MetricsPort[] {
       if (keys.length === 0) return [];
       const ports = db
         .prepare(
-          `WITH k(g, n) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))
-           ${portSelect('k JOIN ports p ON p.node_guid = k.g AND p.port_num = k.n')}`,
+          `WITH k(i, g, n) AS (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))
+           ${portSelect('k JOIN ports p ON p.node_guid = k.g AND p.port_num = k.n')} ORDER BY k.i`,
         )
         .all(JSON.stringify(keys.map((k) => [k.guid, k.port]))) as PortRow[];
       return withRemotes(

@@ -25,6 +25,28 @@ export class Exposition {
   text(): string {
     return this.out.length ? `${this.out.join('\n')}\n` : '';
   }
+  /**
+   * `Buffer.from(text())`, written line by line: the per-port families of 45k GPUs are ~19 MB,
+   * and joining them into one string before encoding it cost three times as much.
+   */
+  bytes(): Buffer {
+    let n = 0;
+    for (const l of this.out) n += l.length + 1;
+    // One byte per character for the ASCII almost all of it is; more room when a line needs it.
+    let buf = Buffer.allocUnsafe(n + 65_536);
+    let at = 0;
+    for (const l of this.out) {
+      if (buf.length - at < 3 * l.length + 1) {
+        const more = Buffer.allocUnsafe(Math.max(2 * buf.length, at + 3 * l.length + 1));
+        buf.copy(more, 0, 0, at);
+        buf = more;
+      }
+      at += buf.write(l, at, 'utf8');
+      buf[at++] = 0x0a;
+    }
+    // Room left over after growing is not kept with the text.
+    return buf.length - at > 65_536 ? Buffer.from(buf.subarray(0, at)) : buf.subarray(0, at);
+  }
 }
 
 /** `{k="v",...}` with the values escaped, or nothing for no labels. */

@@ -1,9 +1,9 @@
 import type { RouteDeps } from '../routes/deps.ts';
-import { createFabricQueries } from '../db/fabric-queries.ts';
 import { createMetricsRepo } from '../db/metrics-repo.ts';
 import { contentStamp } from '../db/stamps.ts';
 import { Exposition } from './exposition.ts';
 import { portFamilies } from './ports.ts';
+import { cachedPortSources, topologyStamp } from './port-sources.ts';
 import { latestSweep, onScanObserved } from './registry.ts';
 
 /** A collector nobody scraped for this long is not worth warming after each scan. */
@@ -20,22 +20,22 @@ const WARM_WHILE_SCRAPED_MS = 10 * 60_000;
 export function cachedPortFamilies(deps: RouteDeps): () => Buffer {
   const none = Buffer.alloc(0);
   if (deps.config.metricsPorts === 'off') return () => none;
-  const fabric = createFabricQueries(deps.db, deps.names);
   const repo = createMetricsRepo(deps.db);
-  const stored = contentStamp(
-    deps.db,
-    () => `${fabric.nodesStamp()}|${fabric.linksStamp()}|${repo.lastSweepDeltaAt() ?? ''}`,
-  );
+  // One reading of the links' stamp per write for both (~0.1 s at 45k GPUs).
+  const topo = topologyStamp(deps);
+  const deltaAt = contentStamp(deps.db, () => String(repo.lastSweepDeltaAt() ?? ''));
+  const stored = () => `${topo()}|${deltaAt()}`;
+  const sources = cachedPortSources(deps, topo);
   let key: string | null = null;
   // Kept encoded: turning 3.9 MB of text into bytes on every scrape cost more than building it.
-  let bytes = none;
+  let bytes: Buffer = none;
   let scrapedAt = 0;
   const build = (): Buffer => {
     const now = `${stored()}|${latestSweep(deps.db)?.at ?? ''}`;
     if (now !== key) {
       const e = new Exposition();
-      portFamilies(e, deps);
-      bytes = Buffer.from(e.text());
+      portFamilies(e, deps, sources);
+      bytes = e.bytes();
       key = now;
     }
     return bytes;

@@ -2,7 +2,7 @@ import { cellValue, COUNTER_SPECS, type CounterTable } from '@ibwatch/fabric';
 import type { RouteDeps } from '../routes/deps.ts';
 import { createMetricsRepo, type MetricsPort } from '../db/metrics-repo.ts';
 import { type Exposition, formatLabels } from './exposition.ts';
-import { latestSweep, latestTraffic } from './registry.ts';
+import { latestSweep, latestTraffic, type SweepTraffic } from './registry.ts';
 
 /**
  * Per-port raw counters under the names infiniband_exporter users know
@@ -11,7 +11,7 @@ import { latestSweep, latestTraffic } from './registry.ts';
  * (64-bit twin when the port has one). Counters, because they only go up until someone clears
  * them, which Prometheus handles as a reset.
  */
-const PORT_COUNTERS: [ibName: string, metric: string, scale: number, help: string][] = [
+export const PORT_COUNTERS: [ibName: string, metric: string, scale: number, help: string][] = [
   ['SymbolErrorCounter', 'symbol_error_total', 1, 'Minor link errors detected on one or more physical lanes.'],
   ['LinkErrorRecoveryCounter', 'link_error_recovery_total', 1, 'Successful link error recoveries.'],
   ['LinkDownedCounter', 'link_downed_total', 1, 'Times the link error recovery failed and the link went down.'],
@@ -42,29 +42,41 @@ export const ALL_PORTS_MAX = 100_000;
 /** A scrape this collector refuses to build: the reply says why (HTTP 500, so `up` is 0). */
 export class MetricsPortsLimitError extends Error {}
 
+/** The refusal of an all-ports scrape on a fabric of `n` ports. */
+export function allPortsLimit(n: number): MetricsPortsLimitError {
+  return new MetricsPortsLimitError(
+    `IBWATCH_METRICS_PORTS=all: this fabric has ${n.toLocaleString('en-US')} ports, more than the ` +
+      `${ALL_PORTS_MAX.toLocaleString('en-US')} this setting exports (about 20 series a port; a scrape would not ` +
+      'finish within a scrape_timeout). Use IBWATCH_METRICS_PORTS=problem, and the ibwatch UI or API for ' +
+      'every port (docs/metrics.md).',
+  );
+}
+
+/** The problem ports' keys, then the last sweep's error ports', each once, in that order. */
+export function problemKeys(
+  problem: { guid: string; port: number }[],
+  deltas: { guid: string; port: number }[],
+): Map<string, { guid: string; port: number }> {
+  const keys = new Map<string, { guid: string; port: number }>();
+  for (const k of [...problem, ...deltas]) keys.set(`${k.guid}/${k.port}`, k);
+  return keys;
+}
+
 /** The ports to export, by the setting: none, the ones with a problem, or all. */
 function selectPorts(deps: RouteDeps, deltas: { guid: string; port: number }[]): MetricsPort[] {
   const repo = createMetricsRepo(deps.db);
   if (deps.config.metricsPorts === 'all') {
     const n = repo.allPortCount();
-    if (n > ALL_PORTS_MAX)
-      throw new MetricsPortsLimitError(
-        `IBWATCH_METRICS_PORTS=all: this fabric has ${n.toLocaleString('en-US')} ports, more than the ` +
-          `${ALL_PORTS_MAX.toLocaleString('en-US')} this setting exports (about 20 series a port; a scrape would not ` +
-          'finish within a scrape_timeout). Use IBWATCH_METRICS_PORTS=problem, and the ibwatch UI or API for ' +
-          'every port (docs/metrics.md).',
-      );
+    if (n > ALL_PORTS_MAX) throw allPortsLimit(n);
     return repo.allPorts();
   }
   if (deps.config.metricsPorts === 'off') return [];
-  const keys = new Map<string, { guid: string; port: number }>();
-  for (const k of [...repo.problemPortKeys(), ...deltas]) keys.set(`${k.guid}/${k.port}`, k);
-  return repo.portsAt([...keys.values()]);
+  return repo.portsAt([...problemKeys(repo.problemPortKeys(), deltas).values()]);
 }
 
 /** Row of each port in a sweep's table, built once per sweep (63k ports: tens of ms per scrape). */
 const rowIndexes = new WeakMap<CounterTable, Map<string, number>>();
-function rowIndex(table: CounterTable): Map<string, number> {
+export function rowIndex(table: CounterTable): Map<string, number> {
   let rows = rowIndexes.get(table);
   if (!rows) {
     rows = new Map();
@@ -75,7 +87,7 @@ function rowIndex(table: CounterTable): Map<string, number> {
 }
 
 /** Columns of the table per counter: the 64-bit twin first, then the classic name. */
-function columnsOf(table: CounterTable): Map<string, number[]> {
+export function columnsOf(table: CounterTable): Map<string, number[]> {
   const at = new Map(table.columns.map((c, i) => [c.name, i]));
   const out = new Map<string, number[]>();
   for (const [name] of PORT_COUNTERS) {
@@ -88,49 +100,86 @@ function columnsOf(table: CounterTable): Map<string, number[]> {
   return out;
 }
 
+/** The error-rate family's name, type and help. */
+export const ERROR_RATE = [
+  'ibwatch_port_error_rate',
+  'gauge',
+  'Per-second increase of a port error counter over the last PM sweep (ports with a non-zero increase only).',
+] as const;
+
+export const errorRate = (r: { delta: number; intervalS: number }) => (r.intervalS > 0 ? r.delta / r.intervalS : null);
+
+export const counterMetric = (isSwitch: boolean, metric: string) =>
+  `infiniband_${isSwitch ? 'switch' : 'hca'}_port_${metric}`;
+export const counterHelp = (ibName: string, help: string) => `${help} ${ibName}, as the last PM sweep read it.`;
+
+/** The rate families ibwatch computed for the sweep: name, values per row, help. */
+export function trafficFamilies(t: SweepTraffic) {
+  return [
+    ['ibwatch_port_transmit_bytes_per_second', t.txBps, 'Data bytes/s sent over the last PM sweep interval.'],
+    ['ibwatch_port_receive_bytes_per_second', t.rxBps, 'Data bytes/s received over the last PM sweep interval.'],
+    ['ibwatch_port_transmit_wait_ticks_per_second', t.waitTps, 'PortXmitWait ticks/s over the last PM sweep interval.'],
+  ] as const;
+}
+
+/** A port's labels (infiniband_exporter's), formatted. */
+export function portLabels(deps: RouteDeps, p: MetricsPort): string {
+  const name = (guid: string, desc: string | null) => deps.names.name(guid, desc ?? undefined);
+  return formatLabels({
+    guid: p.guid,
+    name: name(p.guid, p.description),
+    port: p.port,
+    remote_guid: p.remoteGuid ?? '',
+    remote_name: p.remoteGuid ? name(p.remoteGuid, p.remoteDescription) : '',
+    remote_port: p.remotePort ?? '',
+  });
+}
+
+/**
+ * Where the per-port families get their ports and rows: computed afresh by default; port-sources.ts
+ * keeps them across sweeps while what they derive from has not moved (the same answers).
+ */
+export interface PortSources {
+  /** The ports to export given the last sweep's error ports, in export order. */
+  ports(deltas: { guid: string; port: number }[]): MetricsPort[];
+  /** `guid/port` -> row of the table. */
+  rows(table: CounterTable): Map<string, number>;
+}
+
 /** Per-port families (IBWATCH_METRICS_PORTS=problem|all); nothing when off. */
-export function portFamilies(e: Exposition, deps: RouteDeps): void {
+export function portFamilies(
+  e: Exposition,
+  deps: RouteDeps,
+  src: PortSources = { ports: (d) => selectPorts(deps, d), rows: rowIndex },
+): void {
   if (deps.config.metricsPorts === 'off') return;
   const name = (guid: string, desc: string | null) => deps.names.name(guid, desc ?? undefined);
   const deltas = createMetricsRepo(deps.db).lastSweepDeltas();
   e.family(
-    'ibwatch_port_error_rate',
-    'gauge',
-    'Per-second increase of a port error counter over the last PM sweep (ports with a non-zero increase only).',
+    ...ERROR_RATE,
     deltas.map((r) => [
       { guid: r.guid, port: r.port, node: name(r.guid, r.description), counter: r.counter },
-      r.intervalS > 0 ? r.delta / r.intervalS : null,
+      errorRate(r),
     ]),
   );
   const sweep = latestSweep(deps.db);
   if (!sweep) return; // No sweep read since the collector started: no raw values to show.
-  const ports = selectPorts(deps, deltas);
+  const ports = src.ports(deltas);
   const { table } = sweep;
-  const rows = rowIndex(table);
+  const rows = src.rows(table);
   const cols = columnsOf(table);
   const labelled: { row: number; switch: boolean; labels: string }[] = [];
   for (const p of ports) {
     const row = rows.get(`${p.guid}/${p.port}`);
     if (row === undefined) continue;
-    labelled.push({
-      row,
-      switch: p.type === 'switch',
-      labels: formatLabels({
-        guid: p.guid,
-        name: name(p.guid, p.description),
-        port: p.port,
-        remote_guid: p.remoteGuid ?? '',
-        remote_name: p.remoteGuid ? name(p.remoteGuid, p.remoteDescription) : '',
-        remote_port: p.remotePort ?? '',
-      }),
-    });
+    labelled.push({ row, switch: p.type === 'switch', labels: portLabels(deps, p) });
   }
   for (const isSwitch of [true, false]) {
     const mine = labelled.filter((l) => l.switch === isSwitch);
     for (const [ibName, metric, scale, help] of PORT_COUNTERS) {
       const idx = cols.get(ibName)!;
-      const metricName = `infiniband_${isSwitch ? 'switch' : 'hca'}_port_${metric}`;
-      e.header(metricName, 'counter', `${help} ${ibName}, as the last PM sweep read it.`);
+      const metricName = counterMetric(isSwitch, metric);
+      e.header(metricName, 'counter', counterHelp(ibName, help));
       for (const l of mine) e.sample(metricName, l.labels, valueOf(table, idx, l.row, scale));
     }
   }
@@ -138,17 +187,13 @@ export function portFamilies(e: Exposition, deps: RouteDeps): void {
   // without a rate (first sweep, saturated counter) has no sample.
   const t = latestTraffic(deps.db);
   if (t?.table !== table) return;
-  for (const [metric, values, help] of [
-    ['ibwatch_port_transmit_bytes_per_second', t.txBps, 'Data bytes/s sent over the last PM sweep interval.'],
-    ['ibwatch_port_receive_bytes_per_second', t.rxBps, 'Data bytes/s received over the last PM sweep interval.'],
-    ['ibwatch_port_transmit_wait_ticks_per_second', t.waitTps, 'PortXmitWait ticks/s over the last PM sweep interval.'],
-  ] as const) {
+  for (const [metric, values, help] of trafficFamilies(t)) {
     e.header(metric, 'gauge', help);
     for (const l of labelled) e.sample(metric, l.labels, values[l.row]!);
   }
 }
 
-function valueOf(table: CounterTable, idx: number[], row: number, scale: number): number | null {
+export function valueOf(table: CounterTable, idx: number[], row: number, scale: number): number | null {
   for (const i of idx) {
     const v = cellValue(table.columns[i]!, row);
     if (v !== undefined) return Number(v) * scale;

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { RouteDeps } from './deps.ts';
 import { Exposition } from '../metrics/exposition.ts';
@@ -30,8 +31,10 @@ export async function metricsRoutes(app: FastifyInstance, deps: RouteDeps): Prom
     stateFamilies(e, Date.now());
     // prom-client separates families by blank lines: valid, but one family per block reads the same.
     const counters = (await registry.metrics()).replace(/\n\n+/g, '\n');
+    // The kept per-port bytes are written as they are: copying them behind the small head cost
+    // more than the rest of the scrape at 45k GPUs (a 19 MB Buffer.concat per scrape).
     return reply
       .type('text/plain; version=0.0.4; charset=utf-8')
-      .send(Buffer.concat([Buffer.from(counters + e.text()), ports]));
+      .send(Readable.from([Buffer.from(counters + e.text()), ports], { objectMode: false }));
   });
 }
