@@ -37,7 +37,8 @@ summary() {
       }
     };
     const unit = read(process.argv[1]);
-    runner("unit", unit && [unit.numPassedTests, unit.numFailedTests, unit.numPendingTests + (unit.numTodoTests ?? 0)]);
+    const unitSkipped = unit && unit.numPendingTests + (unit.numTodoTests ?? 0);
+    runner("unit", unit && [unit.numPassedTests, unit.numFailedTests, unitSkipped]);
     const e2e = read(process.argv[2]);
     runner("e2e", e2e && [e2e.stats.expected, e2e.stats.unexpected + e2e.stats.flaky, e2e.stats.skipped]);
     // A step without its own test count (setup, lint, typecheck, build, compose) counts as one failure.
