@@ -33,7 +33,8 @@ summary() {
       passed += p; failed += f; skipped += s;
       if (failedRunners.includes(name) && f === 0) {
         failed += 1;
-        console.log(`${name}: the runner failed ${counts ? "with no failing test (see its log)" : "before writing results"}`);
+        const why = counts ? "with no failing test (see its log)" : "before writing results";
+        console.log(`${name}: the runner failed ${why}`);
       }
     };
     const unit = read(process.argv[1]);
