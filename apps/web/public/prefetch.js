@@ -83,5 +83,5 @@
   done.then((d) => {
     if (!d?.answer) worker.terminate();
   });
-  early.frame = { useWorker: true, groupBy, done };
+  early.frame = { groupBy, done };
 })();

@@ -2,7 +2,7 @@ import { cellValue, COUNTER_SPECS, type CounterTable } from '@ibwatch/fabric';
 import type { RouteDeps } from '../routes/deps.ts';
 import { createMetricsRepo, type MetricsPort } from '../db/metrics-repo.ts';
 import { type Exposition, formatLabels } from './exposition.ts';
-import { latestSweep, latestTraffic, type SweepTraffic } from './registry.ts';
+import { latestSweep, latestTraffic } from './registry.ts';
 
 /**
  * Per-port raw counters under the names infiniband_exporter users know
@@ -11,7 +11,7 @@ import { latestSweep, latestTraffic, type SweepTraffic } from './registry.ts';
  * (64-bit twin when the port has one). Counters, because they only go up until someone clears
  * them, which Prometheus handles as a reset.
  */
-export const PORT_COUNTERS: [ibName: string, metric: string, scale: number, help: string][] = [
+const PORT_COUNTERS: [ibName: string, metric: string, scale: number, help: string][] = [
   ['SymbolErrorCounter', 'symbol_error_total', 1, 'Minor link errors detected on one or more physical lanes.'],
   ['LinkErrorRecoveryCounter', 'link_error_recovery_total', 1, 'Successful link error recoveries.'],
   ['LinkDownedCounter', 'link_downed_total', 1, 'Times the link error recovery failed and the link went down.'],
@@ -87,7 +87,7 @@ export function rowIndex(table: CounterTable): Map<string, number> {
 }
 
 /** Columns of the table per counter: the 64-bit twin first, then the classic name. */
-export function columnsOf(table: CounterTable): Map<string, number[]> {
+function columnsOf(table: CounterTable): Map<string, number[]> {
   const at = new Map(table.columns.map((c, i) => [c.name, i]));
   const out = new Map<string, number[]>();
   for (const [name] of PORT_COUNTERS) {
@@ -100,30 +100,8 @@ export function columnsOf(table: CounterTable): Map<string, number[]> {
   return out;
 }
 
-/** The error-rate family's name, type and help. */
-export const ERROR_RATE = [
-  'ibwatch_port_error_rate',
-  'gauge',
-  'Per-second increase of a port error counter over the last PM sweep (ports with a non-zero increase only).',
-] as const;
-
-export const errorRate = (r: { delta: number; intervalS: number }) => (r.intervalS > 0 ? r.delta / r.intervalS : null);
-
-export const counterMetric = (isSwitch: boolean, metric: string) =>
-  `infiniband_${isSwitch ? 'switch' : 'hca'}_port_${metric}`;
-export const counterHelp = (ibName: string, help: string) => `${help} ${ibName}, as the last PM sweep read it.`;
-
-/** The rate families ibwatch computed for the sweep: name, values per row, help. */
-export function trafficFamilies(t: SweepTraffic) {
-  return [
-    ['ibwatch_port_transmit_bytes_per_second', t.txBps, 'Data bytes/s sent over the last PM sweep interval.'],
-    ['ibwatch_port_receive_bytes_per_second', t.rxBps, 'Data bytes/s received over the last PM sweep interval.'],
-    ['ibwatch_port_transmit_wait_ticks_per_second', t.waitTps, 'PortXmitWait ticks/s over the last PM sweep interval.'],
-  ] as const;
-}
-
 /** A port's labels (infiniband_exporter's), formatted. */
-export function portLabels(deps: RouteDeps, p: MetricsPort): string {
+function portLabels(deps: RouteDeps, p: MetricsPort): string {
   const name = (guid: string, desc: string | null) => deps.names.name(guid, desc ?? undefined);
   return formatLabels({
     guid: p.guid,
@@ -156,10 +134,12 @@ export function portFamilies(
   const name = (guid: string, desc: string | null) => deps.names.name(guid, desc ?? undefined);
   const deltas = createMetricsRepo(deps.db).lastSweepDeltas();
   e.family(
-    ...ERROR_RATE,
+    'ibwatch_port_error_rate',
+    'gauge',
+    'Per-second increase of a port error counter over the last PM sweep (ports with a non-zero increase only).',
     deltas.map((r) => [
       { guid: r.guid, port: r.port, node: name(r.guid, r.description), counter: r.counter },
-      errorRate(r),
+      r.intervalS > 0 ? r.delta / r.intervalS : null,
     ]),
   );
   const sweep = latestSweep(deps.db);
@@ -178,8 +158,8 @@ export function portFamilies(
     const mine = labelled.filter((l) => l.switch === isSwitch);
     for (const [ibName, metric, scale, help] of PORT_COUNTERS) {
       const idx = cols.get(ibName)!;
-      const metricName = counterMetric(isSwitch, metric);
-      e.header(metricName, 'counter', counterHelp(ibName, help));
+      const metricName = `infiniband_${isSwitch ? 'switch' : 'hca'}_port_${metric}`;
+      e.header(metricName, 'counter', `${help} ${ibName}, as the last PM sweep read it.`);
       for (const l of mine) e.sample(metricName, l.labels, valueOf(table, idx, l.row, scale));
     }
   }
@@ -187,13 +167,17 @@ export function portFamilies(
   // without a rate (first sweep, saturated counter) has no sample.
   const t = latestTraffic(deps.db);
   if (t?.table !== table) return;
-  for (const [metric, values, help] of trafficFamilies(t)) {
+  for (const [metric, values, help] of [
+    ['ibwatch_port_transmit_bytes_per_second', t.txBps, 'Data bytes/s sent over the last PM sweep interval.'],
+    ['ibwatch_port_receive_bytes_per_second', t.rxBps, 'Data bytes/s received over the last PM sweep interval.'],
+    ['ibwatch_port_transmit_wait_ticks_per_second', t.waitTps, 'PortXmitWait ticks/s over the last PM sweep interval.'],
+  ] as const) {
     e.header(metric, 'gauge', help);
     for (const l of labelled) e.sample(metric, l.labels, values[l.row]!);
   }
 }
 
-export function valueOf(table: CounterTable, idx: number[], row: number, scale: number): number | null {
+function valueOf(table: CounterTable, idx: number[], row: number, scale: number): number | null {
   for (const i of idx) {
     const v = cellValue(table.columns[i]!, row);
     if (v !== undefined) return Number(v) * scale;

@@ -17,7 +17,6 @@ const MAX_AGE_MS = 10_000;
  * Typed loosely here: features/topology/topology-job.ts knows the answer's shape.
  */
 export interface EarlyFrame {
-  useWorker: boolean;
   groupBy: string;
   done: Promise<{ t0: number; answer: unknown } | null>;
 }
@@ -62,13 +61,8 @@ export function takePrefetchedJob(path: string): { res: Promise<Response>; frame
   return Date.now() - p.at <= MAX_AGE_MS ? { res: p.res, frame: p.frame } : undefined;
 }
 
-/** The prefetched response of `path`, unread, once (undefined when none, or too old). */
-export function takePrefetchedResponse(path: string): Promise<Response> | undefined {
-  return takePrefetchedJob(path)?.res;
-}
-
 /** The prefetched reply of `path`, read as client.ts reads any reply, once (undefined when none, or too old). */
 export function takePrefetched(path: string): Promise<unknown> | undefined {
-  const res = takePrefetchedResponse(path);
+  const res = takePrefetchedJob(path)?.res;
   return res && readReply(path, res);
 }

@@ -61,7 +61,7 @@ function ask(worker: Worker, bytes: ArrayBuffer, groupBy: JobOptions['groupBy'])
 
 /** The worker public/prefetch.js started, if it was for these options (it sends the same asks). */
 function earlyFor(o: JobOptions, frame: EarlyFrame | undefined): EarlyFrame | null {
-  return frame && o.useWorker && frame.useWorker && frame.groupBy === o.groupBy ? frame : null;
+  return frame && o.useWorker && frame.groupBy === o.groupBy ? frame : null;
 }
 
 /**
