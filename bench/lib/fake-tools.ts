@@ -87,6 +87,11 @@ export class FakeFabricTools {
     return {
       run: async (tool, args, opts) => {
         if (args.includes('-V')) return ok(tool, args, `${tool} BUILD VERSION: 44.0 Build date: bench`);
+        // A PM sweep's fabric snapshot: the file, its topology printed to /dev/null.
+        if (tool === 'ibnetdiscover' && args[0] === '--cache') {
+          writeFileSync(args[1]!, 'bench fabric snapshot');
+          return ok(tool, args, '');
+        }
         if (tool === 'ibnetdiscover') return ok(tool, args, this.topology().disc);
         if (tool === 'iblinkinfo') return ok(tool, args, this.topology().link);
         if (tool === 'saquery') return ok(tool, args, SMIR(this.fabric.lidOf.get(sm.name)!, sm.portGuid ?? sm.guid));
@@ -126,7 +131,8 @@ export class FakeFabricTools {
       writeFileSync(join(bin, name), script(body));
       chmodSync(join(bin, name), 0o755);
     };
-    put('ibnetdiscover', `cat '${dir}/ibnetdiscover.txt'`);
+    // `--cache FILE /dev/null`, the PM sweep's fabric snapshot: the file, no topology.
+    put('ibnetdiscover', `[ "$1" = --cache ] && { echo snapshot > "$2"; exit 0; }\ncat '${dir}/ibnetdiscover.txt'`);
     put('iblinkinfo', `cat '${dir}/iblinkinfo.txt'`);
     put('saquery', `cat '${dir}/saquery.txt'`);
     put(

@@ -5,16 +5,19 @@ import { medianRatio, medianSplit, recordingRunner, splitScan, type ToolSpan } f
 const span = (tool: string, args: string[], start: number, end: number): ToolSpan => ({ tool, args, start, end });
 
 describe('live-lab split of a scan at its tool runs', () => {
-  it('splits at the first spawn and the last exit of the sweep tool inside the scan', () => {
+  it('splits at the first spawn and the last exit of the sweep tools inside the scan', () => {
     const spans = [
       span('ibqueryerrors', ['--counters'], 5, 900), // an earlier scan's run
-      span('ibqueryerrors', ['--data'], 1020, 3000),
-      span('ibqueryerrors', ['--counters'], 1030, 3400),
+      span('ibnetdiscover', ['--cache', 'f', '/dev/null'], 1010, 1500),
+      span('ibqueryerrors', ['--data'], 1520, 3000),
+      span('ibqueryerrors', ['--counters'], 1530, 3400),
       span('ibqueryerrors', ['-V'], 3401, 3410), // a version query is not a sweep's run
       span('saquery', ['SMIR'], 3410, 3500),
     ];
-    expect(splitScan(spans, 'ibqueryerrors', 1000, 3600)).toEqual({ beforeMs: 20, toolsMs: 2380, afterMs: 200 });
-    expect(splitScan(spans, 'ibqueryerrors', 3405, 3600)).toBeUndefined();
+    const sweep = ['ibnetdiscover', 'ibqueryerrors'];
+    expect(splitScan(spans, sweep, 1000, 3600)).toEqual({ beforeMs: 10, toolsMs: 2390, afterMs: 200 });
+    expect(splitScan(spans, ['ibqueryerrors'], 1000, 3600)).toEqual({ beforeMs: 520, toolsMs: 1880, afterMs: 200 });
+    expect(splitScan(spans, sweep, 3405, 3600)).toBeUndefined();
   });
 
   it('takes the median of the pairs’ ratios, not the ratio of the medians', () => {

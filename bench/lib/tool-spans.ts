@@ -33,14 +33,19 @@ export interface ScanSplit {
 }
 
 /**
- * The split of a scan that ran from `start` to `end`, over the spans of `tool` inside it (a
+ * The split of a scan that ran from `start` to `end`, over the spans of `tools` inside it (a
  * version query, `-V`, is not a sweep's run). Undefined when no such run falls inside.
  */
-export function splitScan(spans: readonly ToolSpan[], tool: string, start: number, end: number): ScanSplit | undefined {
+export function splitScan(
+  spans: readonly ToolSpan[],
+  tools: readonly string[],
+  start: number,
+  end: number,
+): ScanSplit | undefined {
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   for (const s of spans) {
-    if (s.tool !== tool || s.args[0] === '-V' || s.start < start || s.end > end) continue;
+    if (!tools.includes(s.tool) || s.args[0] === '-V' || s.start < start || s.end > end) continue;
     first = Math.min(first, s.start);
     last = Math.max(last, s.end);
   }

@@ -2,7 +2,7 @@
 // tools, and the paths of the real samples and fixtures. Imported only by *.test.ts files.
 import { tempDir, TEST_TOKEN, testCollectorEnv } from '@ibwatch/testkit';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
@@ -232,4 +232,18 @@ export function readOnlyDir(dir: string): () => void {
   }
   chmodSync(dir, 0o555);
   return () => chmodSync(dir, 0o755);
+}
+
+/**
+ * What a fake tool runner does with the PM sweep's fabric snapshot, as the real tools do:
+ * `ibnetdiscover --cache FILE /dev/null` writes FILE and prints nothing (`snapshot`), and a run
+ * with `--load-cache FILE` answers as the same run without it (`key` leaves those two out).
+ */
+export function cannedToolCall(tool: string, args: readonly string[]): { key: string; snapshot: boolean } {
+  if (tool === 'ibnetdiscover' && args[0] === '--cache') {
+    writeFileSync(args[1]!, 'canned fabric snapshot');
+    return { key: 'ibnetdiscover --cache', snapshot: true };
+  }
+  const at = args.indexOf('--load-cache');
+  return { key: [tool, ...(at < 0 ? args : [...args.slice(0, at), ...args.slice(at + 2)])].join(' '), snapshot: false };
 }

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ScanRow } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
@@ -40,7 +42,11 @@ export function createScanService(
   names: NameBook,
   adapter?: SourceAdapter,
 ): ScanService {
-  const diags = createDiagsSource(runner, toolEnvProvider(config, adapter));
+  // The PM sweep's fabric snapshot lives only for the sweep: in the temp dir, not beside the
+  // database (~45 MB at 45k GPUs, written every sweep).
+  const diags = createDiagsSource(runner, toolEnvProvider(config, adapter), {
+    fabricCache: join(tmpdir(), 'ibwatch-pm-fabric'),
+  });
   const baseline = new CounterBaseline(db);
   const portToNode = portGuidMap(db);
   const running = new Set<string>();

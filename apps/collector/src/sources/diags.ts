@@ -1,3 +1,4 @@
+import { rmSync, statSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { limitText } from '@ibwatch/fabric';
 import type { CounterTable, FabricLink, FabricNode, FabricPort, Guid, SmObservation } from '@ibwatch/fabric';
@@ -50,8 +51,32 @@ function isBlankOutput(r: ToolRun): boolean {
   return true;
 }
 
+export interface DiagsOptions {
+  /**
+   * Where a PM sweep keeps its fabric snapshot (`ibnetdiscover --cache`), the process ID and the
+   * source's number added (a source sweeps one at a time); the file is removed when the sweep
+   * ends. Without it each ibqueryerrors run discovers the fabric itself.
+   */
+  fabricCache?: string;
+}
+
+/** What ibqueryerrors says when it cannot use `--load-cache` (see `sweepRun`). */
+const NO_SNAPSHOT = /loading cached fabric failed|unrecognized option|usage:/i;
+
+/** Numbers the sources of one process: two contexts (two fabrics) never share a snapshot file. */
+let sources = 0;
+
+const sizeOf = (file: string): number => {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+};
+
 /** infiniband-diags as a fabric source: topology, all-port PM counters, every SM's state. */
-export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolEnv>) {
+export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolEnv>, opts: DiagsOptions = {}) {
+  const snapshotFile = opts.fabricCache && `${opts.fabricCache}-${process.pid}-${++sources}`;
   const versions: Record<string, string> = {};
   // The fabric's GUIDs, read into the same strings sweep after sweep (see ibqueryerrorsTable).
   // Started afresh if it ever holds far more GUIDs than a fabric has (junk in some output).
@@ -127,6 +152,78 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
     }
   }
 
+  /**
+   * `ibnetdiscover --cache` into this source's own file (a CLI sweep may run beside the server's),
+   * its topology printed to /dev/null. Undefined when there is no snapshot to load: the note
+   * says why, and each ibqueryerrors run then discovers the fabric itself, as it would by hand.
+   */
+  async function discoverOnce(notes: string[]): Promise<string | undefined> {
+    const file = snapshotFile;
+    if (!file) return undefined;
+    const r = await run('ibnetdiscover', ['--cache', file, '/dev/null'], notes);
+    const why = describeFailure(r) ?? (sizeOf(file) > 0 ? null : 'ibnetdiscover wrote no fabric snapshot');
+    if (!why) return file;
+    rmSync(file, { force: true });
+    notes.push(`fabric snapshot for the PM sweep failed (${why}); each ibqueryerrors discovered the fabric itself`);
+    return undefined;
+  }
+
+  /**
+   * One ibqueryerrors run of a sweep, streamed into its table. A run that could not load the
+   * snapshot (stderr "loading cached fabric failed", exit 255, nothing on stdout; an old one
+   * without the option prints its usage) runs again with its own discovery.
+   */
+  async function sweepRun(
+    file: string,
+    args: string[],
+    cache: string | undefined,
+    portToNode: ReadonlyMap<Guid, Guid>,
+    notes: string[],
+  ): Promise<[ToolRun, IbqueryerrorsTableStream]> {
+    const go = async (a: string[]): Promise<[ToolRun, IbqueryerrorsTableStream]> => {
+      const stream = streamFor(file, portToNode);
+      const r = await run('ibqueryerrors', a, notes, { bytes: true, onStdout: (c) => stream.push(c) });
+      return [r, stream];
+    };
+    if (!cache) return go(args);
+    const first = await go([...args, '--load-cache', cache]);
+    const r = first[0];
+    if (r.exitCode === 0 || !NO_SNAPSHOT.test(r.stderr) || !isBlankOutput(r)) return first;
+    notes.push(`${describeFailure(r)}; ran it again without the fabric snapshot`);
+    return go(args);
+  }
+
+  /** Both runs' tables merged into the sweep (or the scan failed, naming the file and line). */
+  async function pmOf(
+    errs: ToolRun,
+    errStream: IbqueryerrorsTableStream,
+    data: ToolRun,
+    dataStream: IbqueryerrorsTableStream,
+    portToNode: ReadonlyMap<Guid, Guid>,
+    notes: string[],
+  ): Promise<Collected<CounterTable>> {
+    const raw = [lazyRaw('ibqueryerrors-errors.txt', errs), lazyRaw('ibqueryerrors-counters.txt', data)];
+    // ibqueryerrors exits non-zero when it found errors or PMA failures; the output is still whole.
+    for (const r of [errs, data])
+      if (r.spawnError || r.timedOut || r.truncated || (r.exitCode !== 0 && isBlankOutput(r))) mustSucceed(r, raw);
+    // Straight into counter tables: a 10k-GPU `--counters` output is ~25 MB and 69k ports, at 45k ~100 MB and 293k.
+    const e = parse('ibqueryerrors', raw, () => tableOf(errStream, errs, portToNode));
+    // A parse left to do holds the event loop: serve waiting API requests between the two.
+    await nextTurn();
+    const d = parse('ibqueryerrors', raw, () => tableOf(dataStream, data, portToNode));
+    const warnings = [...e.warnings, ...d.warnings].map(
+      (w) => `${w.file ?? 'ibqueryerrors'}:${w.line ?? '?'}: ${w.message}`,
+    );
+    if (e.value.unresolved)
+      warnings.push(`${e.value.unresolved} port GUIDs not in the topology yet (run a topology scan)`);
+    // And between the second parse and the merge: each is a block of its own at 45k GPUs.
+    await nextTurn();
+    const sweep = mergePmSweep(d.value.table, e.value.table, IBQE_ERROR_MODE_COUNTERS);
+    const failures = (e.value.summary?.pmaQueryFailures ?? 0) + (d.value.summary?.pmaQueryFailures ?? 0);
+    if (failures > 0) warnings.push(`${failures} PMA query failures: those ports' counters were not read this sweep`);
+    return { data: sweep, raw, toolVersions: { ...versions }, warnings, notes };
+  }
+
   return {
     versions,
 
@@ -168,41 +265,29 @@ export function createDiagsSource(runner: ToolRunner, envOf: () => Promise<ToolE
      * `ibqueryerrors --data --threshold-file /dev/null` lists every port with any error counter
      * above zero (thresholds all 0, nothing suppressed), `--counters` lists data/packet counters
      * of every port. A port in the second list but not the first has all error counters at 0.
+     *
+     * Each ibqueryerrors run discovers the whole fabric before it reads a counter: at 4k GPUs
+     * under ibsim that is ~1.7 s of its ~2.5 s, and on real switches it is the SMP load. So the
+     * sweep discovers once (`ibnetdiscover --cache`) and both runs load that snapshot
+     * (`--load-cache`): fewer SMPs, and both lists describe the same fabric. The snapshot is
+     * taken at the start of every sweep, never reused: a cached LID that moved would read
+     * another port's counters. Without it (see `discoverOnce`) each run discovers for itself.
      */
     async collectPm(portToNode: ReadonlyMap<Guid, Guid>): Promise<Collected<CounterTable>> {
       const notes: string[] = [];
-      // Parsed while the tools still write (a 4k-GPU `--counters` run streams ~10 MB over
-      // seconds): when the second tool exits, little of the parse is left. As bytes: parsed
-      // without decoding, and kept (gzipped) as they came.
-      const errStream = streamFor('ibqueryerrors-errors', portToNode);
-      const dataStream = streamFor('ibqueryerrors-counters', portToNode);
-      const [errs, data] = await Promise.all([
-        run('ibqueryerrors', ['--data', '--threshold-file', '/dev/null'], notes, {
-          bytes: true,
-          onStdout: (c) => errStream.push(c),
-        }),
-        run('ibqueryerrors', ['--counters'], notes, { bytes: true, onStdout: (c) => dataStream.push(c) }),
-      ]);
-      const raw = [lazyRaw('ibqueryerrors-errors.txt', errs), lazyRaw('ibqueryerrors-counters.txt', data)];
-      // ibqueryerrors exits non-zero when it found errors or PMA failures; the output is still whole.
-      for (const r of [errs, data])
-        if (r.spawnError || r.timedOut || r.truncated || (r.exitCode !== 0 && isBlankOutput(r))) mustSucceed(r, raw);
-      // Straight into counter tables: a 10k-GPU `--counters` output is ~25 MB and 69k ports, at 45k ~100 MB and 293k.
-      const e = parse('ibqueryerrors', raw, () => tableOf(errStream, errs, portToNode));
-      // A parse left to do holds the event loop: serve waiting API requests between the two.
-      await nextTurn();
-      const d = parse('ibqueryerrors', raw, () => tableOf(dataStream, data, portToNode));
-      const warnings = [...e.warnings, ...d.warnings].map(
-        (w) => `${w.file ?? 'ibqueryerrors'}:${w.line ?? '?'}: ${w.message}`,
-      );
-      if (e.value.unresolved)
-        warnings.push(`${e.value.unresolved} port GUIDs not in the topology yet (run a topology scan)`);
-      // And between the second parse and the merge: each is a block of its own at 45k GPUs.
-      await nextTurn();
-      const sweep = mergePmSweep(d.value.table, e.value.table, IBQE_ERROR_MODE_COUNTERS);
-      const failures = (e.value.summary?.pmaQueryFailures ?? 0) + (d.value.summary?.pmaQueryFailures ?? 0);
-      if (failures > 0) warnings.push(`${failures} PMA query failures: those ports' counters were not read this sweep`);
-      return { data: sweep, raw, toolVersions: { ...versions }, warnings, notes };
+      const cache = await discoverOnce(notes);
+      try {
+        // Parsed while the tools still write (a 4k-GPU `--counters` run streams ~10 MB over
+        // seconds): when the second tool exits, little of the parse is left. As bytes: parsed
+        // without decoding, and kept (gzipped) as they came.
+        const [[errs, errStream], [data, dataStream]] = await Promise.all([
+          sweepRun('ibqueryerrors-errors', ['--data', '--threshold-file', '/dev/null'], cache, portToNode, notes),
+          sweepRun('ibqueryerrors-counters', ['--counters'], cache, portToNode, notes),
+        ]);
+        return await pmOf(errs, errStream, data, dataStream, portToNode, notes);
+      } finally {
+        if (cache) rmSync(cache, { force: true });
+      }
     },
 
     /** Every SM: `saquery SMIR` lists master and standbys; without an SA, `sminfo` per known LID. */

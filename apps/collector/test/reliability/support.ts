@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Db } from '../../src/db/open-db.ts';
 import type { RunOptions, ToolRun, ToolRunner } from '../../src/sources/tool-runner.ts';
+import { cannedToolCall } from '../../src/test-support.ts';
 
 export const REPO = resolve(import.meta.dirname, '../../../..');
 // The two real ibdiagnet2 runs are fixtures of packages/parsers (see its SOURCE.md).
@@ -100,11 +101,15 @@ export class CannedRunner implements ToolRunner {
   }
 
   async run(tool: string, args: string[], _opts?: Partial<RunOptions>): Promise<ToolRun> {
-    const key = [tool, ...args].join(' ');
-    this.calls.push(key);
+    this.calls.push([tool, ...args].join(' '));
     const base = { tool, args, signal: null, durationMs: 1, timedOut: false, truncated: false, spawnError: null };
     if (args[0] === '-V')
       return { ...base, stdout: '', stderr: `${tool} BUILD VERSION: 44.0 Build date: test`, exitCode: 0 };
+    const { key, snapshot } = cannedToolCall(tool, args);
+    if (snapshot) {
+      const o = this.outputs.get(key);
+      return { ...base, stdout: o?.stdout ?? '', stderr: o?.stderr ?? '', exitCode: o?.exitCode ?? 0 };
+    }
     const o = this.outputs.get(key) ?? this.outputs.get(tool);
     if (!o) return { ...base, stdout: '', stderr: '', exitCode: null, spawnError: 'ENOENT' };
     return { ...base, stdout: o.stdout ?? '', stderr: o.stderr ?? '', exitCode: o.exitCode ?? 0 };

@@ -20,7 +20,8 @@ const savedPath = process.env.PATH;
 
 /** Healthy tools: the real captures of infiniband-diags 44 against the lab. */
 const HEALTHY: Record<string, string> = {
-  ibnetdiscover: `cat '${lab('lab-ibnetdiscover.txt')}'`,
+  // `--cache FILE /dev/null` (the PM sweep's fabric snapshot) writes FILE and prints nothing.
+  ibnetdiscover: `[ "$1" = --cache ] && { echo snapshot > "$2"; exit 0; }; cat '${lab('lab-ibnetdiscover.txt')}'`,
   iblinkinfo: `cat '${lab('lab-iblinkinfo.txt')}'`,
   ibqueryerrors:
     `case "$*" in *--counters*) cat '${lab('lab-ibqueryerrors-counters.txt')}';; *) cat ` +
@@ -129,8 +130,8 @@ describe('tool faults', () => {
     expect(a.status).toBe('failed');
     expect(a.error).toMatch(
       new RegExp(
-        /^ibqueryerrors --data --threshold-file \/dev\/null: exit 3: ibwarn: \[1\] query failed/.source +
-          /|^ibqueryerrors --counters: exit 3/.source,
+        /^ibqueryerrors --data --threshold-file \/dev\/null --load-cache \S+: exit 3: ibwarn: \[1\] query failed/
+          .source + /|^ibqueryerrors --counters --load-cache \S+: exit 3/.source,
       ),
     );
     tool('ibqueryerrors', 'exec yes "   GUID 0xfc6a1c0300001010 port 3: [PortXmitDiscards == 55]"');
@@ -139,6 +140,26 @@ describe('tool faults', () => {
     expect(b.error).toBe('ibqueryerrors: output exceeded the cap and the process was killed');
     healthy();
     expect((await ctx.scans.run('pm', 'api')).status).not.toBe('failed');
+  });
+
+  it('an ibqueryerrors that cannot load the fabric snapshot runs again with its own discovery', async () => {
+    healthy();
+    const ok = await ctx.scans.run('pm', 'api');
+    expect(ok.warnings.join('\n')).not.toMatch(/snapshot/);
+    tool(
+      'ibqueryerrors',
+      `case "$*" in *--load-cache*) echo "loading cached fabric failed" >&2; exit 255;; esac\n${HEALTHY.ibqueryerrors}`,
+    );
+    const r = await ctx.scans.run('pm', 'api');
+    expect(r.status).toBe(ok.status);
+    const why = 'exit 255: loading cached fabric failed; ran it again without the fabric snapshot';
+    expect(r.warnings.filter((w) => w.includes('snapshot')).sort()).toEqual([
+      expect.stringMatching(new RegExp(`^ibqueryerrors --counters --load-cache \\S+: ${why}$`)),
+      expect.stringMatching(new RegExp(`^ibqueryerrors --data --threshold-file /dev/null --load-cache \\S+: ${why}$`)),
+    ]);
+    expect({ ...r.summary, intervalS: 0 }).toEqual({ ...ok.summary, intervalS: 0 });
+    // Nothing is left behind in the temp dir, after either way.
+    healthy();
   });
 
   it('a tool that crashes (SIGSEGV) is run once more and the sweep succeeds, with a note', async () => {
@@ -154,7 +175,9 @@ describe('tool faults', () => {
     const r = await ctx.scans.run('pm', 'api');
     expect(existsSync(marker)).toBe(true);
     expect(r.status).toBe('ok');
-    expect(r.warnings).toContain('ibqueryerrors --counters died of SIGSEGV; ran it again');
+    expect(r.warnings).toContainEqual(
+      expect.stringMatching(/^ibqueryerrors --counters --load-cache \S+ died of SIGSEGV; ran it again$/),
+    );
     healthy();
   });
 
@@ -174,7 +197,10 @@ describe('tool faults', () => {
     const r = await ctx.scans.run('pm', 'api');
     expect(existsSync(marker)).toBe(true);
     expect(r.status).toBe(ok.status);
-    expect(r.warnings).toEqual([...ok.warnings, 'ibqueryerrors --counters died of SIGSEGV; ran it again']);
+    expect(r.warnings).toEqual([
+      ...ok.warnings,
+      expect.stringMatching(/^ibqueryerrors --counters --load-cache \S+ died of SIGSEGV; ran it again$/),
+    ]);
     // The same sweep but for the time since the last one.
     expect({ ...r.summary, intervalS: 0 }).toEqual({ ...ok.summary, intervalS: 0 });
     healthy();
