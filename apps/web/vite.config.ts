@@ -1,13 +1,20 @@
 /// <reference types="vitest/config" />
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
+
+/** The CSS files Vite emitted for a chunk (and inserts before its lazy import resolves). */
+function cssOf(f: Rollup.OutputChunk | Rollup.OutputAsset | undefined): string[] {
+  return f?.type === 'chunk' ? [...(f.viteMetadata?.importedCss ?? [])] : [];
+}
 
 /**
  * Names the topology view's hashed files in the built HTML (`<meta name="ibwatch-topology">`),
  * for public/prefetch.js: opened at /topology, the page then starts the layout worker and loads
- * the view's chunk while the app's main bundle is still loading (at 45k GPUs the reply's bytes
- * otherwise waited 0.5-1 s for it). A <meta>, not an inline script: the CSP allows 'self' only.
- * Without it (the dev server) prefetch.js only starts the request, as before.
+ * the view's chunk and its stylesheet while the app's main bundle is still loading (at 45k GPUs
+ * the reply's bytes otherwise waited 0.5-1 s for it, and the stylesheet was only asked for after
+ * the bundle had run, by Vite's preload helper, which holds the lazy import until it is in).
+ * A <meta>, not an inline script: the CSP allows 'self' only. Without it (the dev server)
+ * prefetch.js only starts the request, as before.
  */
 function topologyMeta(): Plugin {
   return {
@@ -29,7 +36,14 @@ function topologyMeta(): Plugin {
           page.fileName,
           ...page.imports.filter((f) => f !== entry.fileName && !entry.imports.includes(f)),
         ];
-        const content = JSON.stringify({ worker: `/${worker.fileName}`, chunks: chunks.map((f) => `/${f}`) });
+        // Their stylesheets: Vite's preload helper waits for them before the lazy import resolves.
+        const loaded = new Set([...entry.imports, entry.fileName].flatMap((f) => cssOf(ctx.bundle?.[f])));
+        const css = [...new Set(chunks.flatMap((f) => cssOf(ctx.bundle?.[f])))].filter((f) => !loaded.has(f));
+        const content = JSON.stringify({
+          worker: `/${worker.fileName}`,
+          chunks: chunks.map((f) => `/${f}`),
+          css: css.map((f) => `/${f}`),
+        });
         const attr = content.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
         // Before prefetch.js, which reads it as it runs.
         const at = html.indexOf('<script src="/prefetch.js">');

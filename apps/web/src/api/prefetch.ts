@@ -14,46 +14,65 @@ const MAX_AGE_MS = 10_000;
  * What public/prefetch.js's worker made of the reply (the topology view's first frame), for
  * the options it was started with: `done` gives when the bytes were in (performance.now()) and
  * the worker's answer (null when there were no bytes to lay out), or null if the request failed.
+ * `read` is the reply as prefetch.js read it: the response (its body read when 2xx) and, when
+ * 2xx, its bytes; the view takes these rather than the request's response, which is then a
+ * second copy to make and read (at 45k GPUs that cost the page more than the JSON.parse).
  * Typed loosely here: features/topology/topology-job.ts knows the answer's shape.
  */
 export interface EarlyFrame {
   groupBy: string;
   done: Promise<{ t0: number; answer: unknown } | null>;
+  read: Promise<{ r: Response; bytes: ArrayBuffer | null; t0: number }>;
 }
 
 /** What public/prefetch.js leaves on `window`: the response of the request it started. */
 interface EarlyRequest {
   path: string;
   at: number;
+  /** A getter when prefetch.js reads the body itself: the response is made when asked for. */
   res: Promise<Response>;
   frame?: EarlyFrame;
 }
 type WithEarly = { __ibwatchPrefetch?: EarlyRequest };
 
+/** A request started early; `res()` gives its response, made only when a reader asks for it. */
+interface Pending {
+  path: string;
+  at: number;
+  res: () => Promise<Response>;
+  frame?: EarlyFrame;
+}
+
 /** The response is kept unread until claimed: read once, by whoever takes it. */
-let pending: EarlyRequest | null = null;
+let pending: Pending | null = null;
 
 /** The request public/prefetch.js started for `path` (once). */
-function adoptEarly(path: string): EarlyRequest | null {
+function adoptEarly(path: string): Pending | null {
   const g = globalThis as WithEarly;
   const early = g.__ibwatchPrefetch;
   if (!early || early.path !== path) return null;
   delete g.__ibwatchPrefetch;
-  return { path, at: early.at, res: early.res, frame: early.frame };
+  // prefetch.js keeps its own rejections from being "unhandled".
+  return { path, at: early.at, res: () => early.res, frame: early.frame };
 }
 
 export function prefetch(path: string): void {
-  const p = adoptEarly(path) ?? { path, at: Date.now(), res: send('GET', path) };
+  const early = adoptEarly(path);
+  if (early) {
+    pending = early;
+    return;
+  }
+  const res = send('GET', path);
   // Not claimed, a failure is only reported by whoever claims it: keep it from being "unhandled".
-  p.res.catch(() => undefined);
-  pending = p;
+  res.catch(() => undefined);
+  pending = { path, at: Date.now(), res: () => res };
 }
 
 /**
- * The prefetched response of `path`, unread, with what the early worker made of it when there
- * was one; once (undefined when none, or too old).
+ * The prefetched response of `path` (`res()`, unread), with what the early worker made of it
+ * when there was one; once (undefined when none, or too old).
  */
-export function takePrefetchedJob(path: string): { res: Promise<Response>; frame?: EarlyFrame } | undefined {
+export function takePrefetchedJob(path: string): Omit<Pending, 'path' | 'at'> | undefined {
   if (!pending || pending.path !== path) pending = adoptEarly(path) ?? pending;
   const p = pending;
   if (!p || p.path !== path) return undefined;
@@ -64,5 +83,5 @@ export function takePrefetchedJob(path: string): { res: Promise<Response>; frame
 /** The prefetched reply of `path`, read as client.ts reads any reply, once (undefined when none, or too old). */
 export function takePrefetched(path: string): Promise<unknown> | undefined {
   const res = takePrefetchedJob(path)?.res;
-  return res && readReply(path, res);
+  return res && readReply(path, res());
 }

@@ -12,7 +12,11 @@ import { jobOptions, startJob } from './topology-job.ts';
 import type { WorkerAsk } from './topo-worker.ts';
 
 const EARLY = readFileSync(join(import.meta.dirname, '../../../public/prefetch.js'), 'utf8');
-const FILES = { worker: '/assets/topo-worker-abc.js', chunks: ['/assets/TopologyPage-def.js'] };
+const FILES = {
+  worker: '/assets/topo-worker-abc.js',
+  chunks: ['/assets/TopologyPage-def.js'],
+  css: ['/assets/TopologyPage-ghi.css'],
+};
 const REPLY = JSON.stringify(topologyColumns(ndrWithSharp()));
 
 /** A module worker that runs topo-worker.ts's code (firstFrame) on what it is sent. */
@@ -38,9 +42,14 @@ class FakeWorker {
 }
 
 /** Runs public/prefetch.js as the built page's <head> does (with its <meta>, or without). */
-function runEarly(url: string, reply: () => Promise<Response>, meta: object | null = FILES) {
+function runEarly(
+  url: string,
+  reply: () => Promise<Response>,
+  meta: object | null = FILES,
+  Resp: typeof Response = Response,
+) {
   const u = new URL(url, 'http://ibwatch.test');
-  const links: { rel: string; href: string; crossOrigin: string | null }[] = [];
+  const links: { rel: string; href: string; crossOrigin: string | null; as?: string }[] = [];
   const document = {
     querySelector: (sel: string) =>
       sel === 'meta[name="ibwatch-topology"]' && meta ? { getAttribute: () => JSON.stringify(meta) } : null,
@@ -49,7 +58,7 @@ function runEarly(url: string, reply: () => Promise<Response>, meta: object | nu
   };
   const window: Record<string, unknown> = {};
   const context = { location: u, localStorage: { getItem: () => null }, fetch: reply, window, Date, document };
-  runInNewContext(EARLY, { ...context, Worker: FakeWorker, URLSearchParams, performance, Response });
+  runInNewContext(EARLY, { ...context, Worker: FakeWorker, URLSearchParams, performance, Response: Resp });
   (globalThis as Record<string, unknown>).__ibwatchPrefetch = window.__ibwatchPrefetch;
   return links;
 }
@@ -65,7 +74,11 @@ afterEach(() => {
 describe('the topology worker started by public/prefetch.js', () => {
   it('gets the reply’s bytes before the app runs, and the view’s job takes its answer', async () => {
     const links = runEarly('/topology?group=name', ok);
-    expect(links).toEqual([{ rel: 'modulepreload', href: FILES.chunks[0], crossOrigin: '' }]);
+    // The view's chunk and its stylesheet, in the CORS mode Vite's preload helper asks for them.
+    expect(links).toEqual([
+      { rel: 'modulepreload', href: FILES.chunks[0], crossOrigin: '' },
+      { rel: 'preload', as: 'style', href: FILES.css[0], crossOrigin: '' },
+    ]);
     expect(FakeWorker.made.map((w) => [w.url, w.opts])).toEqual([[FILES.worker, { type: 'module' }]]);
     // The app's own worker must not be started: the job takes the early one's answer.
     vi.stubGlobal('Worker', function never() {
@@ -95,13 +108,33 @@ describe('the topology worker started by public/prefetch.js', () => {
 
   it('is not started for a deep link, nor without the <meta> (the dev server)', () => {
     for (const url of ['/topology?sel=l:1', '/topology?host=gpu1', '/topology?q=leaf']) {
-      expect(runEarly(url, ok)).toHaveLength(1);
+      expect(runEarly(url, ok)).toHaveLength(2);
       expect(FakeWorker.made, url).toEqual([]);
     }
     expect(runEarly('/topology', ok, null)).toEqual([]);
     expect(FakeWorker.made).toEqual([]);
     expect(runEarly('/ports', ok)).toEqual([]);
     expect(FakeWorker.made).toEqual([]);
+  });
+
+  it('hands the view the bytes it read, and makes a response of them only for another reader', async () => {
+    const made: unknown[] = [];
+    class Counted extends Response {
+      constructor(...a: ConstructorParameters<typeof Response>) {
+        super(...a);
+        made.push(a[0]);
+      }
+    }
+    runEarly('/topology', ok, FILES, Counted);
+    const job = await startJob(jobOptions(parseQuery('')));
+    expect(new TextDecoder().decode(job.bytes!)).toBe(REPLY);
+    expect(job.answer).toEqual({ ok: true, frame: firstFrame(job.bytes!, 'rail') });
+    // No copy of the 7 MB into a second response, read again, on the page's main thread.
+    expect(made).toEqual([]);
+
+    runEarly('/topology', ok, FILES, Counted);
+    expect(await takePrefetched('/api/topology')).toEqual(JSON.parse(REPLY));
+    expect(made).toHaveLength(1);
   });
 
   it('leaves a failed reply to the app, which reports it as before', async () => {

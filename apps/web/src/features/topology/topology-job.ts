@@ -29,6 +29,7 @@ export function jobOptions(query: Query): JobOptions {
 export interface JobResult {
   /** The request, for reading a reply that is not one to lay out as any reply is read. */
   sent: Promise<Response>;
+  /** Its response (null when it failed); the body is read when `bytes` is set. */
   res: Response | null;
   /** The body of a 2xx reply (the page parses it), else null. */
   bytes: ArrayBuffer | null;
@@ -70,13 +71,15 @@ function earlyFor(o: JobOptions, frame: EarlyFrame | undefined): EarlyFrame | nu
  */
 export function startJob(o: JobOptions, signal?: AbortSignal): Promise<JobResult> {
   const pre = takePrefetchedJob(TOPOLOGY_PATH);
-  const sent = pre?.res ?? send('GET', TOPOLOGY_PATH, undefined, signal);
   const early = earlyFor(o, pre?.frame);
   const worker = !early && o.useWorker && typeof Worker !== 'undefined' ? startWorker() : null;
   return (async () => {
-    const res = await sent.catch(() => null);
-    const bytes = res?.ok ? await res.arrayBuffer().catch(() => null) : null;
-    let t0 = performance.now();
+    // The bytes prefetch.js read, whatever options its worker had: not a second copy to read.
+    const got = pre?.frame ? await pre.frame.read.catch(() => null) : null;
+    const sent = got ? Promise.resolve(got.r) : (pre?.res() ?? send('GET', TOPOLOGY_PATH, undefined, signal));
+    const res = got ? got.r : await sent.catch(() => null);
+    const bytes = got ? got.bytes : res?.ok ? await res.arrayBuffer().catch(() => null) : null;
+    let t0 = got ? got.t0 : performance.now();
     if (early && bytes && bytes.byteLength > 0) {
       const done = await early.done;
       // t0 stays when the bytes were in: firstRenderMs counts the worker's parse and layout.
