@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { computeDeltas } from './counters.ts';
 import { CounterTableBuilder } from './counter-table.ts';
 import { evaluateFlaps, evaluateLinks, flapEventsFromSweep } from './link-health.ts';
+import { PortIndex } from './port-index.ts';
 import type { FabricPort, FabricSnapshot, LinkWidth } from './types.ts';
 
 const SW = '0x0000000000000001';
@@ -83,6 +84,34 @@ describe('evaluateLinks()', () => {
   it('does not call a port that was already down "went down"', () => {
     const prev = snap({ state: 'Down', physState: 'Polling' }, {});
     expect(evaluateLinks(snap({ state: 'Down', physState: 'Polling' }, {}), { previous: prev })).toEqual([]);
+  });
+});
+
+describe('evaluateLinks() with the ports already indexed', () => {
+  it('gives the verdicts it gives when it indexes them itself', () => {
+    const cases: [FabricSnapshot, Parameters<typeof evaluateLinks>[1]][] = [
+      [snap({ widthActive: '2X', widthEnabled: ['1X', '2X'] }, {}), { expected: { width: '4X', speed: 'HDR' } }],
+      [snap({ speedActive: 'EDR' }, { speedActive: 'EDR' }), {}],
+      [snap({}, { state: 'Down', physState: 'Polling' }), { previous: snap({}, {}) }],
+      [snap({}, {}), {}],
+    ];
+    let verdicts = 0;
+    for (const [s, opts] of cases) {
+      const currentPorts = new PortIndex<FabricPort>();
+      for (const p of s.ports) currentPorts.set(p.nodeGuid, p.portNum, p);
+      const want = evaluateLinks(s, opts);
+      expect(evaluateLinks(s, { ...opts, currentPorts })).toEqual(want);
+      verdicts += want.length;
+    }
+    expect(verdicts).toBe(3);
+  });
+
+  it('reads the index it is given, not the list', () => {
+    const s = snap({}, {});
+    const currentPorts = new PortIndex<FabricPort>();
+    for (const p of snap({ widthActive: '1X' }, { widthActive: '1X' }).ports)
+      currentPorts.set(p.nodeGuid, p.portNum, p);
+    expect(evaluateLinks(s, { currentPorts }).map((v) => v.kind)).toEqual(['link-degraded-width']);
   });
 });
 

@@ -22,6 +22,11 @@ export interface LinkHealthOptions {
   expected?: Partial<ExpectedRate>;
   /** Display name of a node; default its NodeDescription, else the GUID. */
   nodeName?: (guid: string) => string | undefined;
+  /**
+   * `current.ports` by GUID and number, when the caller has indexed them already and no port is
+   * listed twice: not indexed again (293k ports at 45k GPUs, ~0.2 s of a first import).
+   */
+  currentPorts?: PortIndex<FabricPort>;
 }
 
 /** Name `desc port N` for a port, from a node lookup. */
@@ -81,7 +86,7 @@ function isDown(p: FabricPort | undefined): boolean {
  * that went down is major. Both ends are named. Linear in links + ports.
  */
 export function evaluateLinks(current: FabricSnapshot, opts: LinkHealthOptions = {}): Verdict[] {
-  const ports = portsOf(current.ports);
+  const ports = opts.currentPorts ?? portsOf(current.ports);
   const name = nameFn(current, opts.nodeName);
   const out: Verdict[] = [];
   for (const l of current.links) {

@@ -186,10 +186,13 @@ describe('topology repo ingest', () => {
       const before = db.prepare('SELECT total_changes()').pluck().get() as number;
       const r = repo.ingest(2, 2000, nodes, ports, links, true);
       const written = (db.prepare('SELECT total_changes()').pluck().get() as number) - before;
-      return { db, repo, r: { ...r, seenLinks: [...r.seenLinks] }, written };
+      // The listed ports' index is a by-product of comparing (evaluateLinks reuses it), not an outcome.
+      const { listedPorts, ...outcome } = r;
+      return { db, repo, r: { ...outcome, seenLinks: [...r.seenLinks] }, listed: listedPorts !== undefined, written };
     };
     const skipped = run(false);
     const compared = run(true);
+    expect([skipped.listed, compared.listed]).toEqual([false, true]);
     expect(skipped.r).toEqual(compared.r);
     expect(dump(skipped.db)).toEqual(dump(compared.db));
     expect(skipped.written).toBe(1);
@@ -211,5 +214,26 @@ describe('topology repo ingest', () => {
       const r = skipped.repo.ingest(scan!, at!, nodes, [down, up(SW, 2, 5), up(SW, 1, 5), up(CA, 1, 7)], links, true);
       expect(r.stateChanges.map((c) => c.to.state)).toEqual(scan === 5 ? ['Active'] : ['Down', 'Active']);
     }
+  });
+});
+
+describe('topology repo ingest: the listed ports it hands on', () => {
+  it('indexes each port of the scan as evaluateLinks would, and hands none when a port is listed twice', () => {
+    const db = openDb(':memory:');
+    const repo = createTopologyRepo(db);
+    const scans = [
+      [up(SW, 1, 5), up(SW, 2, 5), up(CA, 1, 7)],
+      // Changed: a port gone, one new, one with a new lid and state.
+      [up(SW, 1, 5), { ...up(CA, 1, 9), state: 'Down' as const }, up(SW, 3, 5)],
+    ];
+    scans.forEach((ports, k) => {
+      const r = db.transaction(() => repo.ingest(k + 1, 1000 * (k + 1), nodes, ports, links, true))();
+      const index = r.listedPorts!;
+      for (const p of ports) expect(index.get(p.nodeGuid, p.portNum)).toBe(p);
+      // Nothing else: a port of the first scan the second does not list is not in it.
+      expect(index.get(SW, k === 0 ? 3 : 2)).toBeUndefined();
+    });
+    const twice = [up(SW, 1, 5), up(SW, 1, 6), up(CA, 1, 9)];
+    expect(repo.ingest(3, 3000, nodes, twice, links, true).listedPorts).toBeUndefined();
   });
 });

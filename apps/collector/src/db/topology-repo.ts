@@ -38,6 +38,8 @@ export interface TopologyChanges {
   firstPorts?: SweepPortRow[];
   /** True when every stored link was inserted by this scan with its tier (see `ingestLinks`). */
   linksTiered: boolean;
+  /** The scan's ports by GUID and number, when ingest compared them and none is listed twice. */
+  listedPorts?: PortIndex<FabricPort>;
 }
 
 const list = (v: string[] | undefined) => (v && v.length ? v.join(',') : null);
@@ -334,6 +336,7 @@ export function createTopologyRepo(db: Db) {
       }
       const l = ingestLinks(db, at, previousAt, links, ids, complete, linkTier);
       changes.firstPorts = firstPorts;
+      if (!twice) changes.listedPorts = listed;
       changes.linksTiered = l.tiered;
       changes.newLinks = l.newLinks;
       changes.goneLinks = l.goneLinks;

@@ -1,6 +1,5 @@
 import {
   deltasFromToolDelta,
-  isAbsent,
   tableRow,
   type CounterTable,
   type FabricSnapshot,
@@ -73,15 +72,28 @@ export function storeIbdiagnet(
 }
 
 /** Rows with a non-zero kept counter (or 64-bit twin), as records. */
-function movedRows(t: CounterTable): PortCounters[] {
-  const moved = new Uint8Array(t.rows);
+export function movedRows(t: CounterTable): PortCounters[] {
+  const n = t.rows;
+  const moved = new Uint8Array(n);
+  // ~40 columns of 272k cells at 45k GPUs, nearly all 0: a loop over each took ~40 ms of every
+  // import (it runs once per import, mostly before V8 optimises it). A column that is 0 in every
+  // cell moves no row; a native compare finds those without the loop.
+  const zeros = Buffer.alloc(n * 4);
+  let some = false;
   for (const c of t.columns) {
-    if (!STORED_COLUMNS.has(c.name)) continue;
-    for (let r = 0; r < t.rows; r++) if ((c.hi[r] !== 0 || c.lo[r] !== 0) && !isAbsent(c, r)) moved[r] = 1;
+    if (!STORED_COLUMNS.has(c.name) || (allZero(c.hi, n, zeros) && allZero(c.lo, n, zeros))) continue;
+    some = true;
+    const { hi, lo, absent } = c;
+    for (let r = 0; r < n; r++) if ((hi[r]! | lo[r]!) !== 0 && (absent === undefined || absent[r] !== 1)) moved[r] = 1;
   }
   const out: PortCounters[] = [];
-  for (let r = 0; r < t.rows; r++) if (moved[r]) out.push(tableRow(t, r));
+  if (some) for (let r = 0; r < n; r++) if (moved[r]) out.push(tableRow(t, r));
   return out;
+}
+
+/** Whether the first `n` values of `a` are all 0; `zeros` is `n` zero values (n * 4 bytes). */
+function allZero(a: Uint32Array, n: number, zeros: Buffer): boolean {
+  return Buffer.from(a.buffer, a.byteOffset, n * 4).equals(zeros);
 }
 
 function prefix(p: string, o: Record<string, number | string>): Record<string, number | string> {

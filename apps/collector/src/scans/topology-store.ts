@@ -135,6 +135,8 @@ export function storeTopology(
       previousLinkEndsActive: true,
       expected: config.expectedRate,
       nodeName: nameOf,
+      // Ingest's index of the same ports (when it built one): not built again.
+      ...(changes.listedPorts ? { currentPorts: changes.listedPorts } : {}),
     }),
     // Missing links and nodes are reported as link-down above (with the end that went dark);
     // the topology rules add what only the graph shows: wrong rail, moved cables, asymmetry.

@@ -57,6 +57,8 @@ class PmReader implements SectionReader {
   private slotOf = new Int32Array(0);
   private colOf: Int32Array = new Int32Array(0);
   private base: Int32Array = new Int32Array(0);
+  /** Header columns `rawRow` stored a value in itself, told to the table at the next header or the end. */
+  private stored = new Uint8Array(0);
   private baseCap = -1;
   // Invalid cells are summarised per column: one warning, not one per port.
   private readonly invalid = new Map<string, { count: number; line: number; text: string; reason: string }>();
@@ -120,6 +122,7 @@ class PmReader implements SectionReader {
   }
 
   header(names: string[]): string | undefined {
+    this.tellStored();
     const ix = indexer(names);
     const node = (this.node = ix('NodeGUID'));
     const port = (this.port = ix('PortNumber', 'PortNum'));
@@ -140,6 +143,7 @@ class PmReader implements SectionReader {
     });
     // Columns in header order, so a table lists them as the file does.
     this.colOf = this.b.columns(counterNames);
+    this.stored = new Uint8Array(names.length);
     this.baseCap = -1;
     return undefined;
   }
@@ -179,6 +183,7 @@ class PmReader implements SectionReader {
     const cols = base.length;
     const row = b.rows;
     const L = b.lo;
+    const stored = this.stored;
     for (let i = from; ; i++) {
       const start = i;
       const at = col < cols ? base[col]! : OTHER;
@@ -208,8 +213,10 @@ class PmReader implements SectionReader {
       if (plain && at >= 0 && i - start - 1 < 15 && i > start) {
         if (v === 0) {
           // Nothing to write.
-        } else if (v <= 0xffff_ffff) L[at + row] = v;
-        else b.setNumberAt(at, row, v);
+        } else if (v <= 0xffff_ffff) {
+          L[at + row] = v;
+          stored[col] = 1;
+        } else b.setNumberAt(at, row, v);
       } else {
         while (i < to && c !== 44) c = bytes[++i]!;
         if (at >= 0) this.oddCell(bytes, start, i, plain, this.slotOf[col]!);
@@ -261,7 +268,15 @@ class PmReader implements SectionReader {
       : `${problem} ${JSON.stringify(r.text(problem === 'bad NodeGUID' ? this.node : this.port))}`;
   }
 
+  /** The table's columns that `rawRow` gave a value (see PmTableWriter.written). */
+  private tellStored(): void {
+    this.stored.forEach((s, col) => {
+      if (s === 1) this.b.written(this.colOf[this.slotOf[col]!]!);
+    });
+  }
+
   end(): void {
+    this.tellStored();
     for (const [name, s] of this.invalid) {
       this.ctx.warn(
         s.line,

@@ -54,3 +54,46 @@ describe('PmTableWriter high halves', () => {
     expect(Array.from(t.columns[0]!.hi)).toEqual(new Array(9).fill(0));
   });
 });
+
+describe('PmTableWriter columns that are 0 in every row', () => {
+  it('read 0 from one shared array; a value set any way (or only in a refused row) keeps its own', () => {
+    const w = new PmTableWriter(4);
+    const names = ['Never', 'Number', 'Halves', 'Direct', 'Refused', 'HighOnly', 'Zeros'];
+    const c = Array.from(w.columns(names));
+    for (let r = 0; r < 9; r++) {
+      w.reserve();
+      const row = w.rows;
+      if (r === 5) w.setNumber(c[1]!, row, 12);
+      if (r === 2) w.setHalves(c[2]!, row, 0, 3);
+      // A reader that stores into `lo` itself (db-csv-pm.ts) and says so.
+      if (r === 7) {
+        w.lo[c[3]! * w.cap + row] = 9;
+        w.written(c[3]!);
+      }
+      w.setHalves(c[5]!, row, r === 1 ? 2 : 0, 0);
+      w.setNumber(c[6]!, row, 0);
+      if (r === 4) {
+        w.setNumber(c[4]!, row, 77);
+        continue; // refused
+      }
+      w.commit('0x0000000000000001', r);
+    }
+    const t = w.build();
+    const lo = (k: number) => Array.from(t.columns[k]!.lo);
+    const zero = new Array(8).fill(0);
+    expect(lo(0)).toEqual(zero);
+    expect(lo(1)).toEqual([0, 0, 0, 0, 12, 0, 0, 0]);
+    expect(lo(2)).toEqual([0, 0, 3, 0, 0, 0, 0, 0]);
+    expect(lo(3)).toEqual([0, 0, 0, 0, 0, 0, 9, 0]);
+    expect(lo(4)).toEqual(zero);
+    expect(lo(5)).toEqual(zero);
+    expect(Array.from(t.columns[5]!.hi)).toEqual([0, 2, 0, 0, 0, 0, 0, 0]);
+    expect(lo(6)).toEqual(zero);
+    // Never valued: the shared zeros, not views of the table's own array.
+    const never = [0, 5, 6].map((k) => t.columns[k]!.lo);
+    expect(never[1]).toBe(never[0]);
+    expect(never[2]).toBe(never[0]);
+    expect(never[0]!.buffer).not.toBe(w.lo.buffer);
+    expect(t.columns[1]!.lo.buffer).toBe(w.lo.buffer);
+  });
+});

@@ -40,6 +40,14 @@ export class PmTableWriter {
   private readonly hi: (Uint32Array | undefined)[] = [];
   /** Absent cells, a column's mask made at its first one (`-1`, `N/A`: a few columns only). */
   private readonly absent: (Uint8Array | undefined)[] = [];
+  /**
+   * Columns given a low half other than 0 in some row (refused rows too). The others are 0 in
+   * every row, and `build` hands them out as the shared zeros, not as views of `lo`: their part
+   * of `lo` was never written, so its pages are not even mapped yet, and the first read of each
+   * page is a page fault (~40 such columns x 272k rows per table at 45k GPUs: ~0.2 s of faults
+   * for whichever step read them first).
+   */
+  private readonly valued: boolean[] = [];
   /** A row was reserved and not committed yet. */
   private pending = false;
 
@@ -101,8 +109,10 @@ export class PmTableWriter {
   /** Value `v` (an integer 0..2^53) at `at + row`, where `at` is `column * cap`. */
   setNumberAt(at: number, row: number, v: number): void {
     const lo = v >>> 0;
+    const col = at / this.cap;
     this.lo[at + row] = lo;
-    this.highs(at / this.cap)[row] = (v - lo) / TWO32;
+    if (lo !== 0) this.valued[col] = true;
+    this.highs(col)[row] = (v - lo) / TWO32;
   }
 
   setNumber(col: number, row: number, v: number): void {
@@ -111,7 +121,16 @@ export class PmTableWriter {
 
   setHalves(col: number, row: number, hi: number, lo: number): void {
     this.lo[col * this.cap + row] = lo;
+    if (lo !== 0) this.valued[col] = true;
     if (hi !== 0 || this.hi[col] !== undefined) this.highs(col)[row] = hi;
+  }
+
+  /**
+   * Column `col` was given a low half other than 0 by a writer that stores into `lo` itself
+   * (db-csv-pm.ts); must be said before `build`.
+   */
+  written(col: number): void {
+    this.valued[col] = true;
   }
 
   /** The row's cell in `col` has no value (its halves stay 0, as the row started). */
@@ -134,7 +153,8 @@ export class PmTableWriter {
   build(): CounterTable {
     const n = this.rows;
     const { cap, hi, lo, absent } = this;
-    // Columns that never reached 2^32 share one array of zeros (tables are read, never written).
+    // Columns that never reached 2^32 share one array of zeros (tables are read, never written),
+    // and so do the low halves of columns that are 0 in every row.
     let zeros: Uint32Array | undefined;
     return {
       rows: n,
@@ -144,7 +164,7 @@ export class PmTableWriter {
         const col: CounterColumn = {
           name,
           hi: hi[c]?.subarray(0, n) ?? (zeros ??= new Uint32Array(n)),
-          lo: lo.subarray(c * cap, c * cap + n),
+          lo: this.valued[c] === true ? lo.subarray(c * cap, c * cap + n) : (zeros ??= new Uint32Array(n)),
         };
         const mask = usedMask(absent[c], n);
         if (mask !== undefined) col.absent = mask.subarray(0, n);
