@@ -27,21 +27,21 @@ export function observedLinkFindings(db: Db): { kind: string; key: string; reaso
 const SELECT = `SELECT l.id, l.health, l.reason, pa.node_guid || '/' || pa.port_num AS a,
        pb.node_guid || '/' || pb.port_num AS b FROM links l
        JOIN ports pa ON pa.id = l.a_port_id JOIN ports pb ON pb.id = l.b_port_id`;
+// MATERIALIZED: the ends are looked up once; used as `a IN ids ... b IN ids`, SQLite read the
+// JSON and searched the ports once per use.
 const IDS =
-  'WITH ids AS (SELECT p.id FROM json_each(?) j ' +
+  'WITH ids AS MATERIALIZED (SELECT p.id FROM json_each(?) j ' +
   'JOIN ports p ON p.node_guid = j.value ->> 0 AND p.port_num = j.value ->> 1)';
-const IDS_ONCE = IDS.replace('ids AS (', 'ids AS MATERIALIZED (');
 
 /**
- * The links with an end among `ends` (`[guid, port]` pairs). The ends are looked up once
- * (MATERIALIZED: in `a IN ids UNION b IN ids` SQLite read the JSON and searched the ports twice),
+ * The links with an end among `ends` (`[guid, port]` pairs). The ends are looked up once (IDS),
  * the links' ids found through the two port indexes alone, and only those rows joined to their
  * ports' names: ~30% less CPU at 45k GPUs, where a PM sweep passes ~3,000 ends.
  */
 export function linksAtEnds(db: Db, ends: (string | number)[][]): LinkHealthRow[] {
   return db
     .prepare(
-      `${IDS_ONCE},
+      `${IDS},
        hit AS (SELECT id FROM links WHERE a_port_id IN ids UNION SELECT id FROM links WHERE b_port_id IN ids)
        ${SELECT} WHERE l.id IN hit`,
     )
