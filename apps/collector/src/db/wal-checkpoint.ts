@@ -55,8 +55,8 @@ interface Checkpointer {
 const checkpointers = new Map<string, Checkpointer>();
 
 function checkpointer(file: string): Checkpointer {
-  let c = checkpointers.get(file);
-  if (c) return c;
+  const running = checkpointers.get(file);
+  if (running) return running;
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver: DRIVER } });
   worker.unref();
   const made: Checkpointer = { worker, waiting: [] };
@@ -68,8 +68,7 @@ function checkpointer(file: string): Checkpointer {
   worker.on('error', (err) => fail(err.message));
   worker.on('exit', (code) => fail(`checkpoint thread exited (${code})`));
   checkpointers.set(file, made);
-  c = made;
-  return c;
+  return made;
 }
 
 /** The id of `file`'s checkpoint thread, while there is one (for tests). */
