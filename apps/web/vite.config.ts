@@ -9,12 +9,11 @@ function cssOf(f: Rollup.OutputChunk | Rollup.OutputAsset | undefined): string[]
 
 /**
  * Names the topology view's hashed files in the built HTML (`<meta name="ibwatch-topology">`),
- * for public/prefetch.js: opened at /topology, the page then starts the layout worker and loads
- * the view's chunk and its stylesheet while the app's main bundle is still loading (at 45k GPUs
- * the reply's bytes otherwise waited 0.5-1 s for it, and the stylesheet was only asked for after
- * the bundle had run, by Vite's preload helper, which holds the lazy import until it is in).
- * A <meta>, not an inline script: the CSP allows 'self' only. Without it (the dev server)
- * prefetch.js only starts the request, as before.
+ * for public/prefetch.js: opened at /topology, the page then loads the view's chunk and its
+ * stylesheet while the app's main bundle is still loading (the stylesheet was otherwise only
+ * asked for after the bundle had run, by Vite's preload helper, which holds the lazy import
+ * until it is in). A <meta>, not an inline script: the CSP allows 'self' only. Without it (the
+ * dev server) prefetch.js only starts the requests.
  */
 function topologyMeta(): Plugin {
   return {
@@ -24,13 +23,12 @@ function topologyMeta(): Plugin {
       order: 'post',
       handler(html, ctx) {
         const files = Object.values(ctx.bundle ?? {});
-        const worker = files.find((f) => /(^|\/)topo-worker-[^/]*\.js$/.test(f.fileName));
         const page = files.find(
           (f) => f.type === 'chunk' && /features\/topology\/TopologyPage\.tsx$/.test(f.facadeModuleId ?? ''),
         );
         const entry = files.find((f) => f.type === 'chunk' && f.isEntry);
-        if (!worker || !page || page.type !== 'chunk' || !entry || entry.type !== 'chunk')
-          throw new Error('ibwatch-topology-meta: the topology worker or page chunk is missing from the build');
+        if (!page || page.type !== 'chunk' || !entry || entry.type !== 'chunk')
+          throw new Error('ibwatch-topology-meta: the topology page chunk is missing from the build');
         // The page's chunk and those it imports that the main bundle does not already load.
         const chunks = [
           page.fileName,
@@ -40,7 +38,6 @@ function topologyMeta(): Plugin {
         const loaded = new Set([...entry.imports, entry.fileName].flatMap((f) => cssOf(ctx.bundle?.[f])));
         const css = [...new Set(chunks.flatMap((f) => cssOf(ctx.bundle?.[f])))].filter((f) => !loaded.has(f));
         const content = JSON.stringify({
-          worker: `/${worker.fileName}`,
           chunks: chunks.map((f) => `/${f}`),
           css: css.map((f) => `/${f}`),
         });

@@ -45,6 +45,19 @@ function errorsByPort(t: CounterTable): Map<string, Record<string, bigint>> {
   return out;
 }
 
+/**
+ * Under ibsim a client dies of SIGSEGV in ~3% of runs and diags.ts runs it once more, with a
+ * note: "ibqueryerrors --counters died of SIGSEGV; ran it again". Such a run is called twice.
+ */
+const RETRY = /^(\S+) (.*) died of \w+; ran it again$/;
+function withRetries(expected: string[], notes: string[] = []): string[] {
+  const again = notes.flatMap((n) => {
+    const m = RETRY.exec(n);
+    return m ? [`${m[1]} ${m[2]}`] : [];
+  });
+  return [...expected, ...again].sort();
+}
+
 describe('the PM sweep on one fabric snapshot', () => {
   it('reads the same ports and error counters as two discovering runs, and removes the snapshot', async () => {
     expect((await h.scan('topology')).status).not.toBe('failed');
@@ -64,15 +77,20 @@ describe('the PM sweep on one fabric snapshot', () => {
     const file = /^ibnetdiscover --cache (\S+) /.exec(snapshotCalls.find((c) => c.startsWith('ibnetdiscover'))!)![1]!;
     expect(file).toMatch(new RegExp(`^${stem}-${process.pid}-\\d+$`));
     expect(snapshotCalls.sort()).toEqual(
-      [
-        `ibnetdiscover --cache ${file} /dev/null`,
-        `ibqueryerrors --data --threshold-file /dev/null --load-cache ${file}`,
-        `ibqueryerrors --counters --load-cache ${file}`,
-      ].sort(),
+      withRetries(
+        [
+          `ibnetdiscover --cache ${file} /dev/null`,
+          `ibqueryerrors --data --threshold-file /dev/null --load-cache ${file}`,
+          `ibqueryerrors --counters --load-cache ${file}`,
+        ],
+        once.notes,
+      ),
     );
-    expect(calls.sort()).toEqual(['ibqueryerrors --counters', 'ibqueryerrors --data --threshold-file /dev/null']);
+    expect(calls.sort()).toEqual(
+      withRetries(['ibqueryerrors --counters', 'ibqueryerrors --data --threshold-file /dev/null'], each.notes),
+    );
     expect(existsSync(file)).toBe(false);
-    expect(once.notes).toEqual([]);
+    expect((once.notes ?? []).filter((n) => !RETRY.test(n))).toEqual([]);
     expect(once.warnings).toEqual(each.warnings);
 
     const a = errorsByPort(once.data);

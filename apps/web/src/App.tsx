@@ -12,8 +12,8 @@ import { href, parseQuery, useLocation, type Route } from './router.ts';
 // The overview is the wall screen and must paint fast, so only it is in the main chunk;
 // every other view (and Recharts with it) loads on demand.
 const TopologyPage = lazy(() => {
-  // The reply is fetched, and the worker that lays it out started, while the page's chunk
-  // loads (see api/prefetch.ts, features/topology/topology-job.ts).
+  // The first frame and the reply are fetched while the page's chunk loads (see
+  // api/prefetch.ts, features/topology/topology-job.ts).
   prefetch('/api/topology');
   startEarlyJob(jobOptions(parseQuery(location.search)));
   return import('./features/topology/TopologyPage.tsx');

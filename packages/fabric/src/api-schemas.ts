@@ -7,6 +7,7 @@ export * from './api/vocab.ts';
 export * from './api/common.ts';
 export * from './api/summary.ts';
 export * from './api/topology.ts';
+export * from './api/topology-frame.ts';
 export * from './api/ports.ts';
 export * from './api/findings.ts';
 export * from './api/sm.ts';

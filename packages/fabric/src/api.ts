@@ -8,6 +8,7 @@
 export type * from './api/common.ts';
 export type * from './api/summary.ts';
 export type * from './api/topology.ts';
+export type * from './api/topology-frame.ts';
 export type * from './api/ports.ts';
 export type * from './api/findings.ts';
 export type * from './api/sm.ts';

@@ -18,6 +18,8 @@ export interface TopologyParts {
   head: Buffer;
   /** `"generatedAt":…,"problems":[…]}`: built for every reply. */
   tail: Buffer;
+  /** The problems the tail lists: `[link index, health, reason]`. */
+  problems: TopologyReply['problems'];
 }
 
 /** Rows read per turn of the event loop by ready() (~30 ms of CPU per slice of links at 45k GPUs). */
@@ -204,7 +206,8 @@ export function createTopologyJson(db: Db, names: NameLookup, opts: { slice?: nu
         cached = build(c);
         p = problems(cached, false)!;
       }
-      return { head: cached.head, tail: Buffer.from(`"generatedAt":${generatedAt},"problems":${JSON.stringify(p)}}`) };
+      const tail = Buffer.from(`"generatedAt":${generatedAt},"problems":${JSON.stringify(p)}}`);
+      return { head: cached.head, tail, problems: p };
     },
     /** The whole reply as text. */
     json(generatedAt: number): string {

@@ -97,6 +97,8 @@ describe('the API contract: every route declares its reply', () => {
       { method: 'GET', url: '/api/scans/1', status: [200] },
       { method: 'GET', url: '/api/summary', status: [200] },
       { method: 'GET', url: '/api/topology', status: [200] },
+      { method: 'GET', url: '/api/topology/frame', status: [200] },
+      { method: 'GET', url: '/api/topology/frame?group=name', status: [200] },
       { method: 'GET', url: '/api/ports?limit=1000', status: [200] },
       { method: 'GET', url: '/api/ports?state=Down', status: [200] },
       { method: 'GET', url: `/api/ports/${guid}/${port}`, status: [200] },

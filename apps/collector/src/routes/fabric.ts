@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { FabricSummary, TopologyReply } from '@ibwatch/fabric';
+import type { FabricSummary, TopologyFrameReply, TopologyReply } from '@ibwatch/fabric';
 import type { RouteDeps } from './deps.ts';
 import { writeStamp } from '../db/stamps.ts';
 import { createTopologyJson } from '../db/topology-json.ts';
+import { createTopologyFrames } from '../analysis/topology-frame.ts';
 import { ReplyCache } from './reply-cache.ts';
 import { deflatedHead, gzipWithHead, type DeflatedHead } from './gzip-tail.ts';
 import { PROCESS_STARTED_AT } from '../analysis/fabric-status.ts';
@@ -27,6 +28,10 @@ export async function fabricRoutes(app: FastifyInstance, deps: RouteDeps): Promi
   // Its stamp is the topology's change counters (migration 0021): three primary-key reads.
   const topologyCache = new ReplyCache(() => topoJson.stamp(), { maxKeys: 1, strongEtag: true });
   let topoHead: DeflatedHead | null = null;
+  const frames = deps.topologyFrames ?? createTopologyFrames(topoJson);
+  // One entry per grouping, under the same stamp as the topology's (a sweep's colours move it).
+  const frameCache = new ReplyCache(() => topoJson.stamp(), { maxKeys: 2, strongEtag: true });
+  const frameHeads = new Map<string, DeflatedHead>();
 
   app.get<{ Reply: FabricSummary }>(
     '/api/summary',
@@ -61,6 +66,35 @@ export async function fabricRoutes(app: FastifyInstance, deps: RouteDeps): Promi
         if (topoHead?.bytes !== head) topoHead = deflatedHead(head);
         const h = topoHead;
         return { body: Buffer.concat([head, tail]), gzip: () => gzipWithHead(h, tail) };
+      });
+    },
+  );
+
+  app.get<{ Querystring: { group: 'rail' | 'name' }; Reply: TopologyFrameReply }>(
+    '/api/topology/frame',
+    {
+      schema: {
+        description:
+          "The topology view's first frame: boxes and edges as the view lays them out, HCAs aggregated per leaf, " +
+          'coloured by the health of their links. The view draws it before it has read GET /api/topology.',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { group: { type: 'string', enum: ['rail', 'name'], default: 'rail' } },
+        },
+        response: replySchema('GET /api/topology/frame'),
+      },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'no-cache');
+      await topoJson.ready();
+      const group = req.query.group;
+      return frameCache.sendJson(req, reply, group, () => {
+        const { head, tail } = frames.parts(group, Date.now());
+        let h = frameHeads.get(group);
+        if (h?.bytes !== head) frameHeads.set(group, (h = deflatedHead(head)));
+        const kept = h;
+        return { body: Buffer.concat([head, tail]), gzip: () => gzipWithHead(kept, tail) };
       });
     },
   );

@@ -22,9 +22,10 @@ function storage(token: string | null) {
  * Runs public/prefetch.js as the page's <head> does, at `pathname`, with `fetch`; what it
  * leaves on `window` is put on globalThis, where the app finds it.
  */
-function runEarly(pathname: string, fetch: (...a: unknown[]) => Promise<Response>, token: string | null = null) {
+function runEarly(url: string, fetch: (...a: unknown[]) => Promise<Response>, token: string | null = null) {
   const window: Record<string, unknown> = {};
-  runInNewContext(EARLY, { location: { pathname }, localStorage: storage(token), fetch, window, Date });
+  const location = new URL(url, 'http://ibwatch.test');
+  runInNewContext(EARLY, { location, localStorage: storage(token), fetch, window, Date, URLSearchParams });
   if (window.__ibwatchPrefetch) (globalThis as Record<string, unknown>).__ibwatchPrefetch = window.__ibwatchPrefetch;
 }
 
@@ -61,21 +62,38 @@ describe('public/prefetch.js (the request the HTML starts)', () => {
       await api.get('/api/topology');
       const early = vi.fn(async (..._a: unknown[]) => new Response('{}'));
       runEarly('/topology', early, token);
-      expect(early).toHaveBeenCalledTimes(1);
-      const [path, init] = early.mock.calls[0] as [string, RequestInit];
+      // The first frame (topology-job.ts), then the reply.
+      const calls = early.mock.calls as [string, RequestInit][];
+      expect(calls.map(([path]) => path)).toEqual(['/api/topology/frame?group=rail', '/api/topology']);
       const [appPath, appInit] = app.mock.calls[0] as [string, RequestInit];
-      expect(path).toBe(appPath);
-      expect({ method: init.method, headers: init.headers }).toEqual({
-        method: appInit.method,
-        headers: appInit.headers,
-      });
-      expect(init.headers).toHaveProperty('Accept', 'application/json');
-      if (token) expect(init.headers).toHaveProperty('Authorization', 'Bearer s3cret');
+      expect(calls[1]![0]).toBe(appPath);
+      for (const [, init] of calls) {
+        expect({ method: init.method, headers: init.headers }).toEqual({
+          method: appInit.method,
+          headers: appInit.headers,
+        });
+        expect(init.headers).toHaveProperty('Accept', 'application/json');
+        if (token) expect(init.headers).toHaveProperty('Authorization', 'Bearer s3cret');
+      }
       delete (globalThis as { __ibwatchPrefetch?: unknown }).__ibwatchPrefetch;
     }
     const early = vi.fn(async () => new Response('{}'));
     runEarly('/topology/', early);
-    expect(early).toHaveBeenCalledTimes(1);
+    expect(early).toHaveBeenCalledTimes(2);
+    // A URL that selects, highlights or searches has no first frame to fetch; `group=name` its own.
+    for (const [url, frame] of [
+      ['/topology?sel=l:1', null],
+      ['/topology?host=dgx-0001', null],
+      ['/topology?q=leaf', null],
+      ['/topology?group=name', '/api/topology/frame?group=name'],
+    ] as const) {
+      const fn = vi.fn(async (..._a: unknown[]) => new Response('{}'));
+      runEarly(url, fn);
+      expect(
+        fn.mock.calls.map(([path]) => path),
+        url,
+      ).toEqual(frame ? [frame, '/api/topology'] : ['/api/topology']);
+    }
     for (const other of ['/', '/ports', '/topology/x', '/topologyx']) {
       const none = vi.fn(async () => new Response('{}'));
       runEarly(other, none);

@@ -4,32 +4,25 @@
  * at /topology, the page's HTML starts it even earlier (public/prefetch.js), before the app's
  * bundle has downloaded; the app adopts that request rather than sending a second one.
  * `useApi` takes the reply on its first fetch of that path (parsed as any reply); the topology
- * view takes the response unread (its body goes to a worker). An unclaimed one is dropped when
- * it gets old.
+ * view takes the response unread, with the first frame's request prefetch.js started beside it.
+ * An unclaimed one is dropped when it gets old.
  */
 import { readReply, send } from './client.ts';
 
 const MAX_AGE_MS = 10_000;
 /**
- * What public/prefetch.js's worker made of the reply (the topology view's first frame), for
- * the options it was started with: `done` gives when the bytes were in (performance.now()) and
- * the worker's answer (null when there were no bytes to lay out), or null if the request failed.
- * `read` is the reply as prefetch.js read it: the response (its body read when 2xx) and, when
- * 2xx, its bytes; the view takes these rather than the request's response, which is then a
- * second copy to make and read (at 45k GPUs that cost the page more than the JSON.parse).
- * Typed loosely here: features/topology/topology-job.ts knows the answer's shape.
+ * The request for the topology view's first frame (GET /api/topology/frame) public/prefetch.js
+ * started with the reply's, for the leaf order `groupBy`; features/topology/topology-job.ts reads it.
  */
 export interface EarlyFrame {
   groupBy: string;
-  done: Promise<{ t0: number; answer: unknown } | null>;
-  read: Promise<{ r: Response; bytes: ArrayBuffer | null; t0: number }>;
+  res: Promise<Response>;
 }
 
 /** What public/prefetch.js leaves on `window`: the response of the request it started. */
 interface EarlyRequest {
   path: string;
   at: number;
-  /** A getter when prefetch.js reads the body itself: the response is made when asked for. */
   res: Promise<Response>;
   frame?: EarlyFrame;
 }

@@ -17,6 +17,7 @@ import { CounterHistoryReplySchema, PortDetailReplySchema, PortsReplySchema } fr
 import { SmLogReplySchema, SmRelearnReplySchema, SmReplySchema } from './sm.ts';
 import { FabricSummarySchema } from './summary.ts';
 import { TopologyReplySchema } from './topology.ts';
+import { TopologyFrameReplySchema } from './topology-frame.ts';
 
 /** JSON replies. */
 export const API_REPLIES = {
@@ -28,6 +29,7 @@ export const API_REPLIES = {
   'POST /api/scans': ScanRowSchema,
   'GET /api/summary': FabricSummarySchema,
   'GET /api/topology': TopologyReplySchema,
+  'GET /api/topology/frame': TopologyFrameReplySchema,
   'GET /api/ports': PortsReplySchema,
   'GET /api/ports/:guid/:port': PortDetailReplySchema,
   'GET /api/ports/:guid/:port/counters': CounterHistoryReplySchema,

@@ -3,7 +3,7 @@ import { Badge } from '../../components/Badge.tsx';
 import { Link } from '../../components/Link.tsx';
 import { healthLook } from '../../lib/status.ts';
 import { portHref } from '../../router.ts';
-import { HEALTHS, linkRateText, otherEnd, type Selection, type TopoIndex } from './model.ts';
+import { HEALTHS, linkRateText, otherEnd, type Selection, type TopoIndex } from '@ibwatch/fabric/topology-view';
 
 const MAX_LIST = 60;
 

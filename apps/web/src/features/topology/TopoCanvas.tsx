@@ -1,8 +1,13 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { drawTopology, readPalette } from './draw.ts';
 import { pickAt } from './hit.ts';
-import { edgeAt, edgeIndexByLinkId, type TopoLayout } from './layout.ts';
-import type { Highlight, Selection } from './model.ts';
+import {
+  edgeAt,
+  edgeIndexByLinkId,
+  type Highlight,
+  type Selection,
+  type TopoLayout,
+} from '@ibwatch/fabric/topology-view';
 import { centerOn, fitView, focusOnSegment, minK, pan, zoomAt, type View } from './viewport.ts';
 
 /** Zoom level (world→screen) from which every HCA gets its own box. */

@@ -3,17 +3,19 @@ import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
 import { setQuery, useLocation } from '../../router.ts';
 import { DetailsPanel } from './DetailsPanel.tsx';
-import { layoutTopology, type TopoLayout } from './layout.ts';
 import { Legend } from './Legend.tsx';
 import {
   hostRails,
   indexTopology,
+  layoutTopology,
   parseSelection,
+  recolourLayout,
   searchTopology,
   serializeSelection,
   type SearchHit,
   type Selection,
-} from './model.ts';
+  type TopoLayout,
+} from '@ibwatch/fabric/topology-view';
 import { TopoCanvas, type FocusRequest } from './TopoCanvas.tsx';
 import { jobOptions } from './topology-job.ts';
 import { useTopology, type TopologyData } from './useTopology.ts';
@@ -27,9 +29,9 @@ const HIT_LABEL: Record<SearchHit['what'], string> = {
 };
 
 /**
- * The view, drawn first from the worker's layout (`data.first`) while the page parses the reply
- * (useTopology.ts): until `data.reply` is there, the canvas is complete and the search, the leaf
- * order and the details panel say they are loading.
+ * The view, drawn first from the collector's first frame (`data.first`) while the page reads the
+ * reply (useTopology.ts): until `data.reply` is there, the canvas is complete and the search, the
+ * leaf order and the details panel say they are loading.
  */
 function TopologyView({ data, drawn }: { data: TopologyData; drawn: () => void }) {
   const { reply, first, t0 } = data;
@@ -37,10 +39,12 @@ function TopologyView({ data, drawn }: { data: TopologyData; drawn: () => void }
   const groupBy = query.group === 'name' ? 'name' : 'rail';
   const idx = useMemo(() => (reply ? indexTopology(reply) : null), [reply]);
   const aggregated = useMemo(() => {
-    // The worker's layout is layoutTopology's for its leaf order (first-frame.test.ts).
+    // The frame is layoutTopology's layout for its leaf order (fabric's topology-view/frame.test.ts),
+    // coloured as the reply says once it is in: a sweep may have come between the two requests.
     if (first && (first.groupBy === groupBy || !idx)) {
-      if (idx) first.bind(idx);
-      return first.layout;
+      if (!idx) return first.layout;
+      first.bind(idx);
+      return recolourLayout(first.layout, idx);
     }
     return layoutTopology(idx!, { groupBy });
   }, [idx, groupBy, first]);

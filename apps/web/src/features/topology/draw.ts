@@ -9,10 +9,8 @@ import type { LinkHealth, TopoNode } from '@ibwatch/fabric';
 
 type Tier = TopoNode['tier'];
 import { healthLook } from '../../lib/status.ts';
-import { fitLabel, GLYPH_PX } from './labels.ts';
 import { edgeGeometry, okSnap, projectSegments } from './edges.ts';
-import type { TopoLayout } from './layout.ts';
-import { HEALTHS } from './model.ts';
+import { fitLabel, GLYPH_PX, HEALTHS, type TopoLayout } from '@ibwatch/fabric/topology-view';
 import { nodeRect, toScreen, type View } from './viewport.ts';
 
 export interface LinkStyle {
@@ -178,7 +176,7 @@ export function drawTopology(ctx: CanvasRenderingContext2D, s: DrawState): { nod
     if (r.w >= (n.kind === 'aggregation' ? 16 : 3 * GLYPH_PX) && r.h >= 12) {
       const room = r.w - 4;
       // An aggregate box says "32 HCAs", or "32" when narrow; a node its distinctive part.
-      const count = String(n.members?.length ?? '');
+      const count = String(n.hcas ?? '');
       const label =
         n.kind === 'group'
           ? n.label.length * GLYPH_PX <= room

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { generateFatTree, type LinkHealth } from '@ibwatch/fabric';
 import { edgeGeometry, okSnap, projectSegments } from './edges.ts';
-import { fatTreeReply, layoutOf } from './fixtures.ts';
-import { edgeList } from './layout.ts';
+import { fatTreeReply, layoutOf } from '@ibwatch/fabric/topology-view/fixtures';
+import { edgeList } from '@ibwatch/fabric/topology-view';
 import { fitView, toScreen, type View, zoomAt } from './viewport.ts';
 
 const HEALTHS: LinkHealth[] = ['ok', 'degraded', 'errors', 'down'];

@@ -10,8 +10,7 @@
  * Pure (no DOM): unit-tested in edges.test.ts.
  */
 import type { LinkHealth } from '@ibwatch/fabric';
-import type { TopoLayout } from './layout.ts';
-import { HEALTHS } from './model.ts';
+import { HEALTHS, type TopoLayout } from '@ibwatch/fabric/topology-view';
 import { ky, type View } from './viewport.ts';
 
 export interface EdgeGeometry {
@@ -55,14 +54,6 @@ export function edgeGeometry(layout: TopoLayout): EdgeGeometry {
   const g = { xy: Object.fromEntries(HEALTHS.map((h, c) => [h, xy[c]])) as Record<LinkHealth, Float64Array>, count };
   geometryCache.set(layout, g);
   return g;
-}
-
-/**
- * Gives `layout` the geometry built for it elsewhere (the topology worker builds it with the
- * layout; edgeGeometry of the same layout gives the same arrays, as first-frame.test.ts checks).
- */
-export function seedEdgeGeometry(layout: TopoLayout, g: EdgeGeometry): void {
-  geometryCache.set(layout, g);
 }
 
 /**

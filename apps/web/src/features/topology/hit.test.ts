@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { generateFatTree } from '@ibwatch/fabric';
-import { fatTreeReply, indexOf, layoutOf, tinyFabric } from './fixtures.ts';
+import { fatTreeReply, indexOf, layoutOf, tinyFabric } from '@ibwatch/fabric/topology-view/fixtures';
 import { pickAt, segmentDistance } from './hit.ts';
-import { edgeAt, edgeIndexByLinkId } from './layout.ts';
 import { centerOn, fitView, focusOnSegment, ky, toScreen, toWorld, zoomAt } from './viewport.ts';
-import { hostRails, searchTopology } from './model.ts';
+import { edgeAt, edgeIndexByLinkId, hostRails, searchTopology } from '@ibwatch/fabric/topology-view';
 
 describe('viewport', () => {
   it('fits the layout and round-trips world ↔ screen', () => {

@@ -2,7 +2,7 @@
  * Hit-testing in screen space, with the same geometry the canvas draws (nodeRect, centre to
  * centre edges), so what you click is what you see. Pure; tested in hit.test.ts.
  */
-import type { TopoLayout } from './layout.ts';
+import type { TopoLayout } from '@ibwatch/fabric/topology-view';
 import { nodeRect, toScreen, type View } from './viewport.ts';
 
 export type Pick = { type: 'node'; index: number } | { type: 'edge'; index: number } | null;

@@ -1,32 +1,31 @@
 /**
- * GET /api/topology for the topology view, in two steps when a worker can help:
- * 1. the reply's bytes go to topo-worker.ts, which parses, indexes and lays them out; the page
- *    draws the canvas from that (`first`) while its main thread stays free;
- * 2. after that frame the page parses its own copy of the bytes (`reply`): the search, the
- *    selection, the host highlight and the details panel need the whole reply.
- * A URL that selects, highlights or searches something needs the reply for its first frame: it
- * skips step 1, as does a browser without module workers or a reply the worker cannot lay out.
- * The request and the worker are one job (topology-job.ts), which the lazy route starts early.
- * Errors are those of any API read (client.ts readReply), from the same single request.
+ * The topology view's data, in two steps when the collector lays out the first frame:
+ * 1. GET /api/topology/frame, the boxes and edges as layoutTopology would make them: the page
+ *    draws the canvas from it (`first`) without having read the whole reply;
+ * 2. after that frame the page reads GET /api/topology (`reply`): the search, the selection,
+ *    the host highlight and the details panel need it.
+ * A URL that selects, highlights or searches needs the reply for its first frame: it skips
+ * step 1, as does a frame that cannot be had (a collector without the route). Both requests are
+ * one job (topology-job.ts), which the lazy route starts early. Errors are those of any API read
+ * (client.ts readReply), from the reply's request.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { TopologyReply } from '@ibwatch/fabric';
+import type { TopologyFrameReply, TopologyReply } from '@ibwatch/fabric';
+import { unpackFrame, type TopoLayout } from '@ibwatch/fabric/topology-view';
 import { ApiError, readReply } from '../../api/client.ts';
-import { unpackLayout, type FirstFrame } from './first-frame.ts';
-import type { TopoLayout } from './layout.ts';
 import { startJob, takeEarlyJob, TOPOLOGY_PATH, type JobOptions } from './topology-job.ts';
 
-export interface FirstLayout extends Omit<FirstFrame, 'layout'> {
+export interface FirstLayout extends Pick<TopologyFrameReply, 'groupBy' | 'nodeCount' | 'linkCount' | 'generatedAt'> {
   layout: TopoLayout;
-  bind: ReturnType<typeof unpackLayout>['bind'];
+  bind: ReturnType<typeof unpackFrame>['bind'];
 }
 
 export interface TopologyData {
-  /** The parsed reply; null until the page has parsed it (after `first` was drawn). */
+  /** The parsed reply; null until the page has read it (after `first` was drawn). */
   reply: TopologyReply | null;
-  /** The worker's aggregated layout, or null when it was not used. */
+  /** The collector's first frame, or null when it was not used. */
   first: FirstLayout | null;
-  /** performance.now() when the reply's bytes arrived. */
+  /** performance.now() when what the first frame is drawn from was in. */
   t0: number;
 }
 
@@ -58,22 +57,25 @@ export function useTopology(opts: JobOptions): TopologyState {
     // A job the lazy route started is not aborted with the effect: its reply may come after it.
     const job = (tick === 0 ? takeEarlyJob(first.current) : null) ?? startJob(first.current, ctl.signal);
     (async () => {
-      const { sent, res, bytes, t0, answer } = await job;
-      // Not a JSON reply to lay out: read it as any reply, for the same error.
-      if (!res || !bytes) return { reply: await readReply<TopologyReply>(TOPOLOGY_PATH, sent), first: null, t0 };
-      const init = { status: res.status, headers: res.headers };
-      const parse = () => readReply<TopologyReply>(TOPOLOGY_PATH, Promise.resolve(new Response(bytes, init)));
-      // No worker, or a reply it could not lay out: the page parses it and fails (or not) as before.
-      if (!answer?.ok) return { reply: await parse(), first: null, t0 };
+      const got = await job.frame;
       if (ctl.signal.aborted) return null;
-      const { layout, ...rest } = answer.frame;
-      const laid: FirstLayout = { ...rest, ...unpackLayout(layout) };
+      // A frame of a format this page does not read is no frame: the reply is drawn instead.
+      if (!got || got.reply.format !== 1) {
+        // The first render counts from when the reply was in: its parse and layout are in it.
+        const t0 = await job.sent.then(
+          () => performance.now(),
+          () => performance.now(),
+        );
+        return { reply: await readReply<TopologyReply>(TOPOLOGY_PATH, job.sent), first: null, t0 };
+      }
+      const { groupBy, nodeCount, linkCount, generatedAt } = got.reply;
+      const laid: FirstLayout = { groupBy, nodeCount, linkCount, generatedAt, ...unpackFrame(got.reply) };
       const drawn = new Promise<void>((r) => (drawnRef.current = r));
-      setState({ data: { reply: null, first: laid, t0 }, error: undefined, loading: true });
+      setState({ data: { reply: null, first: laid, t0: got.t0 }, error: undefined, loading: true });
       // An empty fabric draws no canvas; a frame that never comes must not keep the reply back.
       if (laid.nodeCount > 0) await Promise.race([drawn, new Promise((r) => setTimeout(r, 2000))]);
       await afterFrame();
-      return { reply: await parse(), first: laid, t0 };
+      return { reply: await readReply<TopologyReply>(TOPOLOGY_PATH, job.sent), first: laid, t0: got.t0 };
     })()
       .then((data) => {
         if (ctl.signal.aborted || !data) return;

@@ -3,7 +3,7 @@
  * (300+ leaves side by side, 4 tiers), so the vertical scale never drops below the one that
  * fits the tiers to the screen: `ky = max(k, kyMin)`. Zoomed in, the view is isotropic again.
  */
-import type { LayoutNode, TopoLayout } from './layout.ts';
+import type { LayoutNode, TopoLayout } from '@ibwatch/fabric/topology-view';
 
 export interface View {
   k: number;

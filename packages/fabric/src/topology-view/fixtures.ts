@@ -15,7 +15,7 @@ import {
   type TopoNode,
   topologyColumns,
   type TopologyObjects,
-} from '@ibwatch/fabric';
+} from '../index.ts';
 import { layoutTopology, type LayoutOptions, type TopoLayout } from './layout.ts';
 import { indexTopology, type TopoIndex } from './model.ts';
 

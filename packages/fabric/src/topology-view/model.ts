@@ -14,7 +14,7 @@ import {
   type TopoLink,
   type TopoNode,
   type TopologyReply,
-} from '@ibwatch/fabric';
+} from '../index.ts';
 
 /** Health codes of `TopoIndex.health`, in HEALTH_RANK order (worse is larger). */
 export const HEALTHS: readonly LinkHealth[] = ['ok', 'degraded', 'errors', 'down'];

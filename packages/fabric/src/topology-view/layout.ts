@@ -6,7 +6,7 @@
  * tier `unknown` (or of a tier this code does not know) get a row of their own at the bottom.
  * No DOM, no canvas: unit-tested in layout.test.ts.
  */
-import type { LinkHealth, TopoNode } from '@ibwatch/fabric';
+import type { LinkHealth, TopoNode } from '../index.ts';
 import { HEALTHS, type TopoIndex } from './model.ts';
 import { sharedPrefix } from './labels.ts';
 import { layoutEdges, type LayoutEdges } from './layout-edges.ts';
@@ -42,8 +42,8 @@ export interface LayoutNode {
   h: number;
   /** Worst health of the links drawn to this node. */
   health: LinkHealth;
-  /** Group boxes: the HCA GUIDs inside and the leaf they hang from. */
-  members?: string[];
+  /** Group boxes: how many HCAs they stand for, and the leaf they hang from. */
+  hcas?: number;
   leaf?: string;
   /** Aggregation Nodes: the switch they live in. */
   host?: string;
@@ -266,7 +266,7 @@ export function layoutTopology(idx: TopoIndex, opts: LayoutOptions = {}): TopoLa
         w: swW,
         h: NODE_H,
         health: 'ok',
-        members: hcas.map((h) => guids[h]),
+        hcas: hcas.length,
         leaf: leaf === ORPHAN ? undefined : guids[leaf],
       });
       for (const h of hcas) drawnAs[h] = at;
@@ -333,8 +333,8 @@ export function layoutTopology(idx: TopoIndex, opts: LayoutOptions = {}): TopoLa
 
 /**
  * `TopoLayout.nodeOf` from `drawnAs` (reply node index → layout node, -1: none) and the GUID map
- * of the index `index()` returns; no GUID is found while that is null (a layout made in the
- * topology worker, before the page has the reply's index).
+ * of the index `index()` returns; no GUID is found while that is null (the collector's first
+ * frame, before the page has the reply's index: frame.ts).
  */
 export function nodeOfDrawn(index: () => TopoIndex | null, drawnAs: Int32Array): TopoLayout['nodeOf'] {
   return {

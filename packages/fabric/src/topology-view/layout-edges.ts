@@ -3,7 +3,7 @@
  * aggregate box, which merge into one edge per group. Each layout node's health becomes the
  * worst of the links drawn to it. Part of layoutTopology (layout.ts), tested there.
  */
-import type { LinkHealth } from '@ibwatch/fabric';
+import type { LinkHealth } from '../index.ts';
 import { HEALTHS, type TopoIndex } from './model.ts';
 
 /** One edge as an object: for the few places that look at one edge (a pick, a selection). */

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  compareLinkEnds,
-  generateFatTree,
-  topologyColumns,
-  type TopoLink,
-  type TopologyObjects,
-} from '@ibwatch/fabric';
+import { compareLinkEnds, generateFatTree, topologyColumns, type TopoLink, type TopologyObjects } from '../index.ts';
 import { fatTreeReply, indexOf } from './fixtures.ts';
 import { indexTopology, linkRateText, parseSelection, serializeSelection } from './model.ts';
 
