@@ -66,7 +66,9 @@ export const TARGETS = {
   'render.fcp': both(lt(1000, 'ms', 'overview: first contentful paint')),
   'render.status': both(lt(3000, 'ms', "overview: the fabric's status word from the latest summary")),
   'metrics.problem': { '10k': lt(200, 'ms'), '45k': lt(500, 'ms') },
-  'metrics.off': both(lt(200, 'ms')),
+  // Issue 19 bounds /metrics at 45k GPUs at 500 ms; the scrape without per-port series does a
+  // part of what the problem-ports scrape does, so it gets the same bound there.
+  'metrics.off': { '10k': lt(200, 'ms'), '45k': lt(500, 'ms', "issue 19's /metrics bound at this size") },
   'metrics.all': both(lt(10_000, 'ms', "Prometheus' default scrape_timeout")),
   'cadence.cpu': both(lt(10, '%', 'of one core per 10-s PM interval, sustained')),
   'live-lab.ratio': both({
