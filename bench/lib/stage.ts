@@ -38,15 +38,16 @@ export function benchConfig(dir: string, env: Record<string, string> = {}): Conf
   });
 }
 
-/** Runs a bench's main and exits with its code (1, with the stack, when it throws). */
+/**
+ * Runs a bench's main and exits with its code (1, with the stack, when it throws), once stdout
+ * has been written. It exits rather than waiting for the event loop to drain: after a full
+ * `pnpm bench --gpus 45000` (2026-12-03) the process sat idle with its results printed, some
+ * stage's handle still open, until it was killed.
+ */
 export function runMain(main: () => Promise<number>): void {
-  main().then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      console.error(err);
-      process.exitCode = 1;
-    },
-  );
+  const exit = (code: number) => process.stdout.write('', () => process.exit(code));
+  main().then(exit, (err: unknown) => {
+    console.error(err);
+    exit(1);
+  });
 }
