@@ -5,7 +5,7 @@ import { writeStamp } from '../db/stamps.ts';
 import { createTopologyJson } from '../db/topology-json.ts';
 import { createTopologyFrames } from '../analysis/topology-frame.ts';
 import { ReplyCache } from './reply-cache.ts';
-import { deflatedHead, gzipWithHead, type DeflatedHead } from './gzip-tail.ts';
+import { keptHeadBodies } from './gzip-tail.ts';
 import { PROCESS_STARTED_AT } from '../analysis/fabric-status.ts';
 import { createSummaryBuilder } from '../analysis/summary.ts';
 import { replySchema } from '@ibwatch/fabric/api-schemas';
@@ -27,11 +27,11 @@ export async function fabricRoutes(app: FastifyInstance, deps: RouteDeps): Promi
   // gzipped, and only the problems list is built and gzipped again (see topology-json.ts).
   // Its stamp is the topology's change counters (migration 0021): three primary-key reads.
   const topologyCache = new ReplyCache(() => topoJson.stamp(), { maxKeys: 1, strongEtag: true });
-  let topoHead: DeflatedHead | null = null;
+  const topologyBody = keptHeadBodies();
   const frames = deps.topologyFrames ?? createTopologyFrames(topoJson);
   // One entry per grouping, under the same stamp as the topology's (a sweep's colours move it).
   const frameCache = new ReplyCache(() => topoJson.stamp(), { maxKeys: 2, strongEtag: true });
-  const frameHeads = new Map<string, DeflatedHead>();
+  const frameBody = { rail: keptHeadBodies(), name: keptHeadBodies() };
 
   app.get<{ Reply: FabricSummary }>(
     '/api/summary',
@@ -63,9 +63,7 @@ export async function fabricRoutes(app: FastifyInstance, deps: RouteDeps): Promi
       await topoJson.ready();
       return topologyCache.sendJson(req, reply, '', () => {
         const { head, tail } = topoJson.parts(Date.now());
-        if (topoHead?.bytes !== head) topoHead = deflatedHead(head);
-        const h = topoHead;
-        return { body: Buffer.concat([head, tail]), gzip: () => gzipWithHead(h, tail) };
+        return topologyBody(head, tail);
       });
     },
   );
@@ -91,10 +89,7 @@ export async function fabricRoutes(app: FastifyInstance, deps: RouteDeps): Promi
       const group = req.query.group;
       return frameCache.sendJson(req, reply, group, () => {
         const { head, tail } = frames.parts(group, Date.now());
-        let h = frameHeads.get(group);
-        if (h?.bytes !== head) frameHeads.set(group, (h = deflatedHead(head)));
-        const kept = h;
-        return { body: Buffer.concat([head, tail]), gzip: () => gzipWithHead(kept, tail) };
+        return frameBody[group](head, tail);
       });
     },
   );

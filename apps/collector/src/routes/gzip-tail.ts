@@ -1,5 +1,6 @@
 import { constants, crc32, deflateRaw } from 'node:zlib';
 import { promisify } from 'node:util';
+import type { PreparedBody } from './reply-cache.ts';
 
 const deflateRawAsync = promisify(deflateRaw);
 
@@ -37,4 +38,17 @@ export async function gzipWithHead(head: DeflatedHead, tail: Buffer, level = 6):
   trailer.writeUInt32LE(tail.length ? crc32(tail, head.crc) : head.crc, 0);
   trailer.writeUInt32LE((head.bytes.length + tail.length) % 2 ** 32, 4);
   return Buffer.concat([HEADER, raw, rawTail, trailer]);
+}
+
+/**
+ * Bodies of one reply made of a head that changes rarely (a topology's columns) and a tail of
+ * their own (a sweep's colours): the head is deflated again only when it is another Buffer.
+ */
+export function keptHeadBodies(): (head: Buffer, tail: Buffer) => PreparedBody {
+  let kept: DeflatedHead | null = null;
+  return (head, tail) => {
+    if (kept?.bytes !== head) kept = deflatedHead(head);
+    const h = kept;
+    return { body: Buffer.concat([head, tail]), gzip: () => gzipWithHead(h, tail) };
+  };
 }

@@ -33,7 +33,7 @@ describe('GET /api/topology/frame', () => {
     expect(name.groupBy).toBe('name');
   });
 
-  it("follows a link's health at once, revalidates with an ETag, gzipped when large", async () => {
+  it("follows a link's health at once, revalidates with an ETag, gzipped only when large", async () => {
     const first = await fx.app.inject('/api/topology/frame');
     const tag = first.headers.etag as string;
     expect(first.headers['cache-control']).toBe('no-cache');

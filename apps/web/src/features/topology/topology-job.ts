@@ -27,7 +27,7 @@ export function jobOptions(query: Query): JobOptions {
   };
 }
 
-export const framePath = (groupBy: JobOptions['groupBy']) => `${TOPOLOGY_PATH}/frame?group=${groupBy}`;
+const framePath = (groupBy: JobOptions['groupBy']) => `${TOPOLOGY_PATH}/frame?group=${groupBy}`;
 
 export interface FrameResult {
   reply: TopologyFrameReply;
