@@ -109,11 +109,12 @@ describe('the PM sweep on one fabric snapshot', () => {
     const r = await createDiagsSource(runner, toolEnvProvider(h.ctx.config), { fabricCache: stem }).collectPm(
       new Map(iteratePortGuids(h.ctx.db)),
     );
-    expect(calls.slice(1).sort()).toEqual([
-      'ibqueryerrors --counters',
-      'ibqueryerrors --data --threshold-file /dev/null',
+    expect(calls.slice(1).sort()).toEqual(
+      withRetries(['ibqueryerrors --counters', 'ibqueryerrors --data --threshold-file /dev/null'], r.notes),
+    );
+    expect((r.notes ?? []).filter((n) => !RETRY.test(n))).toEqual([
+      expect.stringMatching(/^fabric snapshot for the PM sweep failed \(ibnetdiscover /),
     ]);
-    expect(r.notes).toEqual([expect.stringMatching(/^fabric snapshot for the PM sweep failed \(ibnetdiscover /)]);
     expect(tableToPortCounters(r.data).length).toBeGreaterThan(1000);
     expect(readdirSync(h.root).filter((f) => f.includes('pm-snapshot'))).toEqual([]);
   }, 120_000);
