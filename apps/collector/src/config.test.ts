@@ -24,6 +24,7 @@ describe('loadConfig()', () => {
       expectedRate: { width: '4X', speed: 'HDR' },
       jitterMs: 2000,
       toolTimeoutMs: 60_000,
+      outstandingSmps: 8,
       ibdiagnetPath: 'ibdiagnet',
       ibdiagnetArgs: [],
       nodeNameMap: null,
@@ -56,6 +57,7 @@ describe('loadConfig()', () => {
       IBWATCH_JITTER_MS: '0',
       IBWATCH_TOOL_TIMEOUT_MS: '5000',
       IBWATCH_TOOL_MAX_OUTPUT_BYTES: '2048',
+      IBWATCH_OUTSTANDING_SMPS: '2',
       IBWATCH_IBDIAGNET_ARGS: '--pc -P all=1 --get_cable_info',
       IBWATCH_RETENTION_RAW_DAYS: '2',
       IBWATCH_AUTO_RESOLVE_MIN: '15',
@@ -75,6 +77,7 @@ describe('loadConfig()', () => {
       jitterMs: 0,
       toolTimeoutMs: 5000,
       toolMaxOutputBytes: 2048,
+      outstandingSmps: 2,
       ibdiagnetArgs: ['--pc', '-P', 'all=1', '--get_cable_info'],
       autoResolveMin: 15,
       gracePeriodMin: 0,
@@ -117,8 +120,9 @@ describe('loadConfig()', () => {
       IBWATCH_PEERS: 'nourl',
       IBWATCH_RETENTION_SCAN_DAYS: 'ninety',
       IBWATCH_LOG_LEVEL: 'loud',
+      IBWATCH_OUTSTANDING_SMPS: '0',
     });
-    expect(problems).toHaveLength(10);
+    expect(problems).toHaveLength(11);
     for (const k of [
       'IBWATCH_PORT',
       'IBWATCH_SOURCE',
@@ -130,6 +134,7 @@ describe('loadConfig()', () => {
       'IBWATCH_PEERS',
       'IBWATCH_RETENTION_SCAN_DAYS',
       'IBWATCH_LOG_LEVEL',
+      'IBWATCH_OUTSTANDING_SMPS',
     ]) {
       expect(problems.some((p) => p.startsWith(k))).toBe(true);
     }

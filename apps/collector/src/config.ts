@@ -32,6 +32,8 @@ export interface Config {
   jitterMs: number;
   toolTimeoutMs: number;
   toolMaxOutputBytes: number;
+  /** SMPs in flight while ibnetdiscover, iblinkinfo or ibqueryerrors discover the fabric (`-o`). */
+  outstandingSmps: number;
   ibdiagnetPath: string;
   ibdiagnetArgs: string[];
   ibdiagnetOutDir: string;
@@ -237,6 +239,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jitterMs: int('IBWATCH_JITTER_MS', 2000, 0, 600_000),
     toolTimeoutMs: int('IBWATCH_TOOL_TIMEOUT_MS', 60_000, 100, 3_600_000),
     toolMaxOutputBytes: int('IBWATCH_TOOL_MAX_OUTPUT_BYTES', 256 * 1024 * 1024, 1024, 2 ** 31 - 1),
+    // The tools' own default is 2 and OpenSM keeps 4 on the wire (max_wire_smps): 8 is still a
+    // small window for a switch's SMA, and 2 gives back the tools' default.
+    outstandingSmps: int('IBWATCH_OUTSTANDING_SMPS', 8, 1, 64),
     ibdiagnetPath: str('IBWATCH_IBDIAGNET', 'ibdiagnet'),
     ibdiagnetArgs,
     ibdiagnetOutDir: resolve(str('IBWATCH_IBDIAGNET_OUT', resolve(REPO_ROOT, '.ibwatch/ibdiagnet'))),

@@ -237,13 +237,14 @@ export function readOnlyDir(dir: string): () => void {
 /**
  * What a fake tool runner does with the PM sweep's fabric snapshot, as the real tools do:
  * `ibnetdiscover --cache FILE /dev/null` writes FILE and prints nothing (`snapshot`), and a run
- * with `--load-cache FILE` answers as the same run without it (`key` leaves those two out).
+ * with `--load-cache FILE` or `-o N` answers as the same run without it (`key` leaves those out).
  */
 export function cannedToolCall(tool: string, args: readonly string[]): { key: string; snapshot: boolean } {
   if (tool === 'ibnetdiscover' && args[0] === '--cache') {
     writeFileSync(args[1]!, 'canned fabric snapshot');
     return { key: 'ibnetdiscover --cache', snapshot: true };
   }
-  const at = args.indexOf('--load-cache');
-  return { key: [tool, ...(at < 0 ? args : [...args.slice(0, at), ...args.slice(at + 2)])].join(' '), snapshot: false };
+  const valued = ['--load-cache', '-o'];
+  const kept = args.filter((a, i) => !valued.includes(a) && !valued.includes(args[i - 1]!));
+  return { key: [tool, ...kept].join(' '), snapshot: false };
 }

@@ -2,7 +2,9 @@
  * Integration: a PM sweep discovers the live lab once (`ibnetdiscover --cache`) and both
  * ibqueryerrors runs load that snapshot (`--load-cache`). What they read must be what the two
  * runs read when each discovers the fabric itself: the same ports, the same error counters.
- * A snapshot that cannot be taken leaves the sweep to the discovering runs, and says so.
+ * The snapshot is taken with 8 SMPs in flight (`-o 8`), the discovering runs with the tools'
+ * default of 2. A snapshot that cannot be taken leaves the sweep to the discovering runs (with
+ * the window), and says so.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,7 +72,9 @@ describe('the PM sweep on one fabric snapshot', () => {
     const calls: string[] = [];
     const runner = recording(h.ctx.runner, calls);
     const stem = join(h.root, 'pm-snapshot');
-    const once = await createDiagsSource(runner, envOf, { fabricCache: stem }).collectPm(portToNode);
+    const once = await createDiagsSource(runner, envOf, { fabricCache: stem, outstandingSmps: 8 }).collectPm(
+      portToNode,
+    );
     const snapshotCalls = calls.splice(0);
     const each = await createDiagsSource(runner, envOf).collectPm(portToNode);
 
@@ -79,7 +83,7 @@ describe('the PM sweep on one fabric snapshot', () => {
     expect(snapshotCalls.sort()).toEqual(
       withRetries(
         [
-          `ibnetdiscover --cache ${file} /dev/null`,
+          `ibnetdiscover --cache ${file} -o 8 /dev/null`,
           `ibqueryerrors --data --threshold-file /dev/null --load-cache ${file}`,
           `ibqueryerrors --counters --load-cache ${file}`,
         ],
@@ -106,11 +110,12 @@ describe('the PM sweep on one fabric snapshot', () => {
     const calls: string[] = [];
     const runner = recording(h.ctx.runner, calls);
     const stem = join(h.root, 'no-such-dir', 'pm-snapshot');
-    const r = await createDiagsSource(runner, toolEnvProvider(h.ctx.config), { fabricCache: stem }).collectPm(
-      new Map(iteratePortGuids(h.ctx.db)),
-    );
+    const r = await createDiagsSource(runner, toolEnvProvider(h.ctx.config), {
+      fabricCache: stem,
+      outstandingSmps: 8,
+    }).collectPm(new Map(iteratePortGuids(h.ctx.db)));
     expect(calls.slice(1).sort()).toEqual(
-      withRetries(['ibqueryerrors --counters', 'ibqueryerrors --data --threshold-file /dev/null'], r.notes),
+      withRetries(['ibqueryerrors --counters -o 8', 'ibqueryerrors --data --threshold-file /dev/null -o 8'], r.notes),
     );
     expect((r.notes ?? []).filter((n) => !RETRY.test(n))).toEqual([
       expect.stringMatching(/^fabric snapshot for the PM sweep failed \(ibnetdiscover /),

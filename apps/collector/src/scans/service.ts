@@ -46,6 +46,7 @@ export function createScanService(
   // database (~45 MB at 45k GPUs, written every sweep).
   const diags = createDiagsSource(runner, toolEnvProvider(config, adapter), {
     fabricCache: join(tmpdir(), 'ibwatch-pm-fabric'),
+    outstandingSmps: config.outstandingSmps,
   });
   const baseline = new CounterBaseline(db);
   const portToNode = portGuidMap(db);

@@ -74,7 +74,7 @@ describe('tool faults', () => {
     const t0 = Date.now();
     const row = await ctx.scans.run('topology', 'api');
     expect(row.status).toBe('failed');
-    expect(row.error).toMatch(/^ibnetdiscover ?: killed after timeout \(\d+ ms\)$/);
+    expect(row.error).toMatch(/^ibnetdiscover -o 8: killed after timeout \(\d+ ms\)$/);
     expect(Date.now() - t0).toBeLessThan(TIMEOUT_MS + 5000);
     const pid = Number(readFileSync(pidFile, 'utf8'));
     expect(existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ')).toBe(false);
@@ -85,7 +85,7 @@ describe('tool faults', () => {
     tool('ibnetdiscover', 'echo "ibwarn: [4242] mad_rpc_open_port: can\'t open UMAD port ((null):0)" >&2; exit 3');
     const row = await ctx.scans.run('topology', 'api');
     expect(row.status).toBe('failed');
-    expect(row.error).toMatch(/^ibnetdiscover ?: exit 3: ibwarn: \[4242\] mad_rpc_open_port: can't open UMAD port/);
+    expect(row.error).toMatch(/^ibnetdiscover -o 8: exit 3: ibwarn: \[4242\] mad_rpc_open_port: can't open UMAD port/);
   });
 
   it('a tool that prints only to stderr (exit 0) fails the scan as empty output', async () => {
@@ -120,7 +120,7 @@ describe('tool faults', () => {
     tool('iblinkinfo', 'exec sleep 100');
     const row = await ctx.scans.run('topology', 'api');
     expect(row.status).toBe('partial');
-    expect(row.error).toMatch(/port states unknown: iblinkinfo ?: killed after timeout/);
+    expect(row.error).toMatch(/port states unknown: iblinkinfo -o 8: killed after timeout/);
   });
 
   it('ibqueryerrors failing (exit 3, stderr only) or flooding fails the PM sweep; the next one works', async () => {
@@ -251,7 +251,7 @@ describe('tool faults', () => {
     });
     expect(now.statusCode).toBe(200);
     expect(now.json()).toMatchObject({ status: 'failed' });
-    expect((now.json() as { error: string }).error).toMatch(/^ibnetdiscover ?: exit 7$/);
+    expect((now.json() as { error: string }).error).toMatch(/^ibnetdiscover -o 8: exit 7$/);
     const failed = (await app.inject({ url: '/api/scans?status=failed' })).json() as { error: string }[];
     for (const m of [
       'killed after timeout',
