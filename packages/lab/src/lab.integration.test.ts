@@ -3,7 +3,7 @@
  * observed with the real infiniband-diags tools. Needs ibsim-utils, libumad2sim0, opensm and
  * infiniband-diags (installed in CI).
  */
-import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, afterEach, vi } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTempDir, removeDir } from '@ibwatch/testkit';
@@ -66,6 +66,14 @@ async function until<T>(what: string, f: () => Promise<T | undefined>, timeoutMs
 }
 
 describe('lab at 256 GPUs', () => {
+  // The file shares one lab: a failed SM test must not hand the next one a frozen, dead or rogue SM
+  // (one CI run's failover test failed and left the master dead, and six tests after it failed too).
+  afterEach(async () => {
+    if ((lab.state.rogueSms ?? []).length > 0) await stopRogueSms(lab);
+    for (const sm of lab.state.sms) if (sm.pid !== null && isAlive(sm.pid)) process.kill(sm.pid, 'SIGCONT');
+    for (const sm of lab.state.sms) if (sm.pid === null || !isAlive(sm.pid)) await restartSm(lab, sm.id);
+  }, T.failover);
+
   it(
     'comes up with ftree, a master at priority 15 and a standby',
     async () => {
@@ -152,11 +160,21 @@ describe('lab at 256 GPUs', () => {
     'fails over to the standby when the master dies, and back on restart',
     async () => {
       const t0 = Date.now();
-      const { killed, master } = await killMasterSm(lab, { timeoutMs: 30_000 });
-      expect(killed.priority).toBe(15);
-      const after = parseSminfo(await lab.runToolOk('sminfo', []));
-      expect(after).toMatchObject({ guid: master.portGuid, priority: 1, state: 'MASTER' });
-      expect(Date.now() - t0).toBeLessThan(15_000);
+      const warn = vi.spyOn(console, 'warn'); // still printed: a stall is worth seeing in CI's log
+      let stalled: boolean;
+      try {
+        const { killed, master } = await killMasterSm(lab, { timeoutMs: 30_000 });
+        expect(killed.priority).toBe(15);
+        const after = parseSminfo(await lab.runToolOk('sminfo', []));
+        expect(after).toMatchObject({ guid: master.portGuid, priority: 1, state: 'MASTER' });
+        stalled = /logged no "SUBNET UP"/.test(warn.mock.calls.flat().join('\n'));
+      } finally {
+        warn.mockRestore();
+      }
+      // A takeover takes 3-6 s. One whose sweep stalled on ibsim is detected only at the end of
+      // the sweep budget (15 s here) and then restarted alone: the SIGSTOP tests below cover that
+      // path, so the time bound holds for a takeover that did not stall (one CI run saw 15.3 s).
+      if (!stalled) expect(Date.now() - t0).toBeLessThan(15_000);
       await restartSm(lab, 'a');
       const back = await until('priority 15 master', async () => {
         const i = parseSminfo(await lab.runToolOk('sminfo', []));
