@@ -12,6 +12,7 @@ import { schemaErrorMessage } from './validation-message.ts';
 import { isBusyError, RETRY_AFTER_S } from './queries/scan-failure.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { VERSION } from './version.ts';
+import { closeDeferringCheckpoint } from './db/wal-checkpoint.ts';
 
 /** What the app is built with: what its routes are registered with. */
 export type AppDeps = RouteDeps & {
@@ -104,6 +105,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }),
     );
   }
-  app.addHook('onClose', async () => deps.db.close());
+  app.addHook('onClose', () => closeDeferringCheckpoint(deps.db));
   return app;
 }

@@ -19,6 +19,7 @@ import { importOpensmLogFile, readNcclFile } from './scans/service.ts';
 import type { NcclLabels } from './queries/nccl-checks.ts';
 import { backupDatabase } from './db/backup.ts';
 import { checkDatabase } from './db/check-db.ts';
+import { closeDeferringCheckpoint } from './db/wal-checkpoint.ts';
 import { impactSettings } from './analysis/impact.ts';
 
 const USAGE = `usage: ibwatch <command> [options]
@@ -244,7 +245,8 @@ async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command ${cmd}`);
     }
   } finally {
-    ctx.db.close();
+    // A `scan --kind pm` leaves its checkpoint to a thread: let it finish, then end the thread.
+    await closeDeferringCheckpoint(ctx.db);
   }
 }
 

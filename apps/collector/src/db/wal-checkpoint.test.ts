@@ -2,7 +2,12 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDb } from './open-db.ts';
-import { checkpointSettled, checkpointThreadOf, writeDeferringCheckpoint } from './wal-checkpoint.ts';
+import {
+  checkpointSettled,
+  checkpointThreadOf,
+  closeDeferringCheckpoint,
+  writeDeferringCheckpoint,
+} from './wal-checkpoint.ts';
 import { tempDir } from '../test-support.ts';
 
 const tmp = tempDir('ibwatch-wal-checkpoint-');
@@ -43,6 +48,32 @@ describe('writeDeferringCheckpoint, a PM sweep write', () => {
       expect(row!.checkpointed).toBe(row!.log);
     } finally {
       db.close();
+    }
+  });
+
+  it('closes after the pending checkpoint and ends the thread; the next database gets a new one', async () => {
+    const file = join(tmp.dir, 'closed.db');
+    const db = openDb(file);
+    db.exec('CREATE TABLE blobs (id INTEGER PRIMARY KEY, b BLOB)');
+    writeDeferringCheckpoint(db, () => fill(db));
+    await checkpointSettled(db);
+    const thread = checkpointThreadOf(file);
+    expect(thread).toBeGreaterThan(0);
+    // Closed at once, while the second write's checkpoint is still pending.
+    writeDeferringCheckpoint(db, () => fill(db));
+    await closeDeferringCheckpoint(db);
+    expect(db.open).toBe(false);
+    expect(checkpointThreadOf(file)).toBeUndefined();
+    // Both copies ran before the close: the main file holds both writes' rows.
+    expect(statSync(file).size).toBeGreaterThan(16_000_000);
+    const again = openDb(file);
+    try {
+      expect(again.prepare('SELECT COUNT(*) FROM blobs').pluck().get()).toBe(4000);
+      writeDeferringCheckpoint(again, () => fill(again));
+      expect(await checkpointSettled(again)).toMatchObject({ busy: 0 });
+      expect(checkpointThreadOf(file)).toBeGreaterThan(thread!);
+    } finally {
+      await closeDeferringCheckpoint(again);
     }
   });
 

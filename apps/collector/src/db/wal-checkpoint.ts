@@ -15,9 +15,10 @@ import { writeTransaction, type Db } from './open-db.ts';
  *
  * One thread per database file, started at the first deferred checkpoint and kept (a new thread
  * per sweep cost ~85 ms of CPU, ~0.9% of a core at a 10-s cadence). It opens a connection for
- * each checkpoint and closes it after, so no connection lingers between sweeps, and it is unref'd:
- * it never keeps a process alive. A process that exits first loses nothing: the WAL is durable,
- * and the last connection to close copies it. While a deferred checkpoint is pending the main
+ * each checkpoint and closes it after, so no connection lingers between sweeps. It is unref'd, so
+ * it never keeps a process alive, and `closeDeferringCheckpoint` ends it with the database. A
+ * process that exits first loses nothing: the WAL is durable, and the last connection to close
+ * copies it. While a deferred checkpoint is pending the main
  * connection's automatic checkpoint is off (a commit in between would start the same copy on the
  * event loop); when it is done it is back as it was.
  */
@@ -125,4 +126,20 @@ export function writeDeferringCheckpoint<T>(db: Db, fn: () => T): T {
 /** Resolves once the deferred checkpoints of `db` have run, with the last one's result. */
 export function checkpointSettled(db: Db): Promise<CheckpointResult | undefined> {
   return pending.get(db)?.done ?? Promise.resolve(undefined);
+}
+
+/**
+ * Closes `db` after its deferred checkpoint, and ends the file's checkpoint thread: a collector
+ * that closes (a test's app, a server's shutdown) leaves no thread and its memory behind. A
+ * checkpoint that another connection to the same file asked for meanwhile resolves with an
+ * error, as when the thread fails; SQLite copies that WAL at its next checkpoint instead.
+ */
+export async function closeDeferringCheckpoint(db: Db): Promise<void> {
+  await checkpointSettled(db);
+  const file = db.name;
+  if (db.open) db.close();
+  const c = checkpointers.get(file);
+  if (c === undefined) return;
+  checkpointers.delete(file);
+  await c.worker.terminate();
 }
