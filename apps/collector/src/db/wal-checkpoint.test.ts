@@ -59,12 +59,14 @@ describe('writeDeferringCheckpoint, a PM sweep write', () => {
     await checkpointSettled(db);
     const thread = checkpointThreadOf(file);
     expect(thread).toBeGreaterThan(0);
-    // Closed at once, while the second write's checkpoint is still pending.
+    // Closed at once, while the second write's checkpoint is still pending: the close waits for
+    // it (a close that did not would skip it, and `pending` would resolve undefined).
     writeDeferringCheckpoint(db, () => fill(db));
+    const pending = checkpointSettled(db);
     await closeDeferringCheckpoint(db);
+    expect(await pending).toMatchObject({ busy: 0 });
     expect(db.open).toBe(false);
     expect(checkpointThreadOf(file)).toBeUndefined();
-    // Both copies ran before the close: the main file holds both writes' rows.
     expect(statSync(file).size).toBeGreaterThan(16_000_000);
     const again = openDb(file);
     try {

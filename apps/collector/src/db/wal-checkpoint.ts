@@ -18,9 +18,9 @@ import { writeTransaction, type Db } from './open-db.ts';
  * each checkpoint and closes it after, so no connection lingers between sweeps. It is unref'd, so
  * it never keeps a process alive, and `closeDeferringCheckpoint` ends it with the database. A
  * process that exits first loses nothing: the WAL is durable, and the last connection to close
- * copies it. While a deferred checkpoint is pending the main
- * connection's automatic checkpoint is off (a commit in between would start the same copy on the
- * event loop); when it is done it is back as it was.
+ * copies it. While a deferred checkpoint is pending the main connection's automatic checkpoint is
+ * off (a commit in between would start the same copy on the event loop); when it is done it is
+ * back as it was.
  */
 
 // Plain CommonJS (no TypeScript loader in the thread), loading the collector's own better-sqlite3.
