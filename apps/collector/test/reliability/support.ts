@@ -1,8 +1,9 @@
 // Shared helpers of the reliability suite: temp dirs, configs, a database fingerprint, and a
 // ToolRunner that plays back canned tool outputs (the runner's documented test seam).
 import { makeTempDir, removeDir, TEST_TOKEN, testCollectorEnv } from '@ibwatch/testkit';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Db } from '../../src/db/open-db.ts';
@@ -79,6 +80,31 @@ export function fingerprint(db: Db): string {
     counts.push(`${t}=${rows.length}`);
   }
   return `${counts.join(' ')} ${h.digest('hex').slice(0, 16)}`;
+}
+
+/** How to start a process to which file modes apply, or why it cannot be done here. */
+export type ModesApply = { argv: string[]; reason?: undefined } | { argv?: undefined; reason: string };
+
+/**
+ * The command prefix that starts a process to which file modes apply. A non-root user needs none.
+ * Root ignores modes through CAP_DAC_OVERRIDE (and CAP_DAC_READ_SEARCH), so it runs under
+ * `setpriv` with both dropped from the bounding set: still root, owner of the checkout wherever it
+ * lives (a 0700 home included, which `nobody` could not enter), but a 0444 file now refuses
+ * `open(O_RDWR)` with EACCES, as for any user. Dropping needs CAP_SETPCAP (Docker grants it); a
+ * probe on a 0444 file in `dir` checks it really refuses, else the reason is returned.
+ */
+export function modesApply(dir: string): ModesApply {
+  if (process.getuid?.() !== 0) return { argv: [] };
+  const argv = ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--'];
+  const probe = join(dir, 'modes-probe');
+  writeFileSync(probe, '');
+  chmodSync(probe, 0o444);
+  const code = `try { require('fs').openSync(${JSON.stringify(probe)}, 'r+'); } catch (e) { console.log(e.code); }`;
+  const r = spawnSync(argv[0]!, [...argv.slice(1), process.execPath, '-e', code], { encoding: 'utf8' });
+  if (r.error) return { reason: `setpriv could not run (${r.error.message}); root ignores file modes` };
+  if (r.stdout.trim() !== 'EACCES')
+    return { reason: `root without CAP_DAC_OVERRIDE still opened a 0444 file (${r.stdout}${r.stderr})`.trim() };
+  return { argv };
 }
 
 export interface CannedOutput {
