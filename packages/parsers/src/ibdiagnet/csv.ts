@@ -56,6 +56,13 @@ export class CsvRow {
   bytes: Uint8Array = new Uint8Array(0);
   /** Number of fields of the last `scan`. */
   count = 0;
+  /**
+   * First field of the last `scan` that holds a quote without opening with one, else -1: text
+   * before an opening quote (`xx"MF0;ib-switch-sequoia:MQM9700/U1",65,...`). ibdiagnet opens
+   * every text field with its quote, so such a row is damaged, and its cells would be taken
+   * with the quotes inside them.
+   */
+  stray = -1;
   starts = new Int32Array(64);
   ends = new Int32Array(64);
   /** Decoded text of the fields whose text is not simply their bytes. */
@@ -69,6 +76,7 @@ export class CsvRow {
   scan(bytes: Uint8Array, from: number, to: number): boolean {
     this.bytes = bytes;
     this.count = 0;
+    this.stray = -1;
     if (this.hasDecoded) {
       this.decoded = [];
       this.hasDecoded = false;
@@ -96,7 +104,10 @@ export class CsvRow {
         continue;
       }
       this.starts[k] = i;
-      while (i < n && bytes[i] !== 44) i++;
+      while (i < n && bytes[i] !== 44) {
+        if (bytes[i] === 34 && this.stray < 0) this.stray = k;
+        i++;
+      }
       this.ends[k] = i;
       if (i === n) return true;
       i++;

@@ -70,4 +70,14 @@ export const guidCell = (r: CsvRow, i: number, guids: GuidTable): string | undef
   if (i < 0 || i >= r.count) return undefined;
   return r.plain(i) ? guids.getBytes(r.bytes, r.starts[i], r.ends[i]) : guids.get(r.text(i)!);
 };
+/**
+ * An optional GUID cell: the GUID; undefined when absent, empty or all zeros; null when it holds
+ * anything else (a damaged cell, not a missing value: its row is skipped, not taken without it).
+ */
+export function optionalGuidCell(r: CsvRow, i: number, guids: GuidTable): string | undefined | null {
+  const g = guidCell(r, i, guids);
+  if (g !== undefined) return g;
+  const t = r.text(i)?.trim();
+  return !t || /^0x0+$/i.test(t) ? undefined : null;
+}
 export const show = (r: CsvRow, i: number): string => JSON.stringify(r.text(i));

@@ -9,7 +9,16 @@ import type { FabricNode } from '@ibwatch/fabric';
 import type { DbCsvData } from './db-csv-types.ts';
 import { plainInt } from '../common/bytes.ts';
 import type { GuidTable } from '../common/guids.ts';
-import { guidCell, indexer, intCell, missing, show, type SectionContext, type SectionReader } from './db-csv-cells.ts';
+import {
+  guidCell,
+  indexer,
+  intCell,
+  missing,
+  optionalGuidCell,
+  show,
+  type SectionContext,
+  type SectionReader,
+} from './db-csv-cells.ts';
 import { pmReader } from './db-csv-pm.ts';
 import type { CsvRow } from './csv.ts';
 import { linksReader, portsReader } from './db-csv-ports.ts';
@@ -112,14 +121,20 @@ function smInfoReader(data: DbCsvData, guids: GuidTable): SectionReader {
       const state = intCell(r, c.state);
       const priority = intCell(r, c.prio);
       if (state === undefined || priority === undefined) return 'bad SmState or Priority';
+      // Not needed to place the SM, but a cell there that is no GUID is a damaged row
+      // (`xx0xb0cf0e0300d33fc0,...`): skipped with its line rather than taken without it.
+      const nodeGuid = optionalGuidCell(r, c.node, guids);
+      if (nodeGuid === null) return `bad NodeGUID ${show(r, c.node)}`;
+      const portGuid = optionalGuidCell(r, c.pguid, guids);
+      if (portGuid === null) return `bad PortGUID ${show(r, c.pguid)}`;
       const act = r.text(c.act);
       const activity = act === undefined ? null : parseCounter(act);
       data.sms.push({
         guid,
         priority,
         state: smStateFromCode(state),
-        nodeGuid: guidCell(r, c.node, guids),
-        portGuid: guidCell(r, c.pguid, guids),
+        nodeGuid,
+        portGuid,
         portNum: intCell(r, c.port),
         activityCount: typeof activity === 'bigint' ? activity : undefined,
       });
@@ -151,6 +166,9 @@ function findingsReader(
     row(r, line) {
       const nodeGuid = guidCell(r, c.node, guids);
       const scope = r.text(c.scope);
+      // ibdiagnet's scopes are upper-case words (NODE, PORT, CLUSTER); anything else there is a
+      // damaged row (`xxNODE,0xb0cf0e0300e5b948,...`), skipped with its line.
+      if (scope && !/^[A-Z][A-Z_]*$/.test(scope)) return `bad Scope ${show(r, c.scope)}`;
       const portNum = intCell(r, c.port);
       const code = r.text(c.code);
       data.findings.push({
@@ -248,7 +266,7 @@ function indexReader(data: DbCsvData): SectionReader {
     },
     row(r) {
       const name = r.text(c.name)?.trim();
-      if (!name || !/^\w+$/.test(name)) return `bad section name ${show(r, c.name)}`;
+      if (!name || !/^[A-Z][A-Z0-9_]*$/.test(name)) return `bad section name ${show(r, c.name)}`;
       data.index.push({ name, line: intCell(r, c.line), rows: intCell(r, c.rows) });
       return undefined;
     },

@@ -17,8 +17,10 @@
  *   without splitting their rows; unknown columns are ignored (PM_INFO keeps every column).
  * - A row whose field count differs from its header (`5 fields, header has 9`) is skipped with a
  *   warning naming its line: fields are positional, so with one missing every later value would
- *   land in the wrong column. If no row of an interpreted section survives, the section is
- *   unusable and `ParseError` names its first bad line.
+ *   land in the wrong column. So is a row with a quote inside an unquoted field: text before a
+ *   field's opening quote (`xx"MF0;ib-switch...",65,...`, a damaged or prefixed line). If no
+ *   row of an interpreted section survives, the section is unusable and `ParseError` names its
+ *   first bad line.
  * - A section seen a second time is ignored with a warning (the first copy is consistent with
  *   RUN_INFO; a duplicate usually means two files were concatenated).
  * - `ParseError` for: empty/garbage input, binary data, `START_X` without `END_X` (truncated
@@ -249,6 +251,7 @@ export class DbCsvParser implements LineParser<DbCsvData> {
       const r = this.row;
       if (!r.scan(bytes, start, end)) problem = 'unterminated quoted field (truncated line?)';
       else if (r.count !== expected) problem = `row has ${r.count} fields, header has ${expected}`;
+      else if (r.stray >= 0) problem = `stray quote in ${s.header![r.stray]} (text before its opening quote?)`;
       else problem = reader.row(r, no);
     }
     if (problem === undefined) {
