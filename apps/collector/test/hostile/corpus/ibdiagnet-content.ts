@@ -119,6 +119,27 @@ export function ibdiagnetContentCases(): HostileCase[] {
       ),
   });
 
+  // Text before a row (issue 37: the NODES row was taken, its node named `xx"MF0;...`).
+  for (const [what, sec, prefix, said] of [
+    ['a NODES row', 'NODES', 'xx', /NODES row skipped: stray quote in NodeDesc/],
+    ['a NODES row (garbage)', 'NODES', '#$%&', /NODES row skipped: stray quote in NodeDesc/],
+    ['a WARNINGS_FW_CHECK row', 'WARNINGS_FW_CHECK', 'xx', /WARNINGS_FW_CHECK row skipped: bad Scope "xxNODE"/],
+  ] as const) {
+    const row = section(L, sec)[0] + 2;
+    add({
+      name: `text before ${what} (the row is skipped, named)`,
+      expect: 'partial',
+      mentions: [new RegExp(`ibdiagnet2\\.db_csv:${row + 1}: ${said.source}`)],
+      input: () => {
+        const l = dbLines();
+        l[row] = prefix + l[row]!;
+        return withDb(`prefix-${sec}-${prefix.length}`, l);
+      },
+      check: (ctx) =>
+        expect(ctx.db.prepare(`SELECT COUNT(*) FROM nodes WHERE description LIKE '%"%'`).pluck().get()).toBe(0),
+    });
+  }
+
   // Odd numbers.
   add({
     name: 'SymbolErrorCounterExt of 2^64 - 1 after a baseline (saturated, finding opened)',
