@@ -23,7 +23,8 @@ const head = headCommit();
 if (head.reason) console.warn(`clone-location: skipped: ${head.reason}`);
 const parent = mkdtempSync(join(tmpdir(), 'ibw-clone-'));
 
-afterAll(() => rmSync(parent, { recursive: true, force: true }));
+// The clone's node_modules is tens of thousands of links: removing it took over 10 s on a busy machine.
+afterAll(() => rmSync(parent, { recursive: true, force: true }), 120_000);
 
 // The nested vitest must not think it is one of this run's workers.
 const childEnv = (): NodeJS.ProcessEnv => {
