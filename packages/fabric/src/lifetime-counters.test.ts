@@ -54,13 +54,17 @@ describe('evaluateLifetimeCounters()', () => {
   });
 
   it('lists non-zero link error counts since the last clear as minor, saying they are no rate', () => {
-    const [v] = evaluateLifetimeCounters([rec({ SymbolErrorCounter: 67n, SymbolErrorCounterExt: 0n, LinkDownedCounter: 12n })], {
-      portName: () => 'dgx-01 mlx5_0 port 1',
-    });
+    const [v] = evaluateLifetimeCounters(
+      [rec({ SymbolErrorCounter: 67n, SymbolErrorCounterExt: 0n, LinkDownedCounter: 12n })],
+      {
+        portName: () => 'dgx-01 mlx5_0 port 1',
+      },
+    );
     expect(v).toMatchObject({
       kind: LIFETIME_KIND,
       severity: 'minor',
-      title: 'Errors since the last clear on dgx-01 mlx5_0 port 1: SymbolErrorCounter 67, LinkDownedCounter 12 (no rate yet: one snapshot)',
+      title:
+        'Errors since the last clear on dgx-01 mlx5_0 port 1: SymbolErrorCounter 67, LinkDownedCounter 12 (no rate yet: one snapshot)',
       evidence: { counters: { SymbolErrorCounter: '67', LinkDownedCounter: '12' }, firstSnapshot: true },
     });
     expect(v!.evidence.note).toMatch(/not a rate.*cannot say whether the errors are still happening/);

@@ -39,12 +39,16 @@ const saturatedSymbol = rows
   .filter((r) => r.values.SymbolErrorCounter === 0xffffn && (r.values.SymbolErrorCounterExt ?? 0n) < 0xffffn)
   .map((r) => r.key)
   .sort();
-const symbolCounts = rows.filter((r) => (r.values.SymbolErrorCounter ?? 0n) > 0n && r.values.SymbolErrorCounter! < 0xffffn);
+const symbolCounts = rows.filter(
+  (r) => (r.values.SymbolErrorCounter ?? 0n) > 0n && r.values.SymbolErrorCounter! < 0xffffn,
+);
 
 const ctx = testContext();
 const findings = (kind: string) =>
   ctx.db
-    .prepare('SELECT subject_key AS key, severity, title, evidence, cleared_at AS clearedAt FROM findings WHERE kind = ?')
+    .prepare(
+      'SELECT subject_key AS key, severity, title, evidence, cleared_at AS clearedAt FROM findings WHERE kind = ?',
+    )
     .all(kind) as { key: string; severity: string; title: string; evidence: string; clearedAt: number | null }[];
 const summary = (): FabricSummary => createSummaryBuilder(ctx.db, ctx.names, ctx.config)(Date.now(), null);
 
@@ -69,7 +73,9 @@ describe('one ibdiagnet run with saturated counters (real ndr-fat-tree-a)', () =
     expect(f.map((x) => x.key).sort()).toEqual(saturatedSymbol);
     for (const x of f) {
       expect(x.severity).toBe('major');
-      expect(x.title).toMatch(/SymbolErrorCounter saturated on .* \(65535, its maximum\): clear the counters \(`perfquery -R \d+ 1`/);
+      expect(x.title).toMatch(
+        /SymbolErrorCounter saturated on .* \(65535, its maximum\): clear the counters \(`perfquery -R \d+ 1`/,
+      );
     }
   });
 
@@ -86,7 +92,10 @@ describe('one ibdiagnet run with saturated counters (real ndr-fat-tree-a)', () =
 
   it('makes no finding of link downs alone (hundreds of ports count reboots since their clear)', () => {
     const onlyDowns = rows.filter(
-      (r) => (r.values.LinkDownedCounter ?? 0n) > 0n && (r.values.SymbolErrorCounter ?? 0n) === 0n && !r.values.PortRcvErrors,
+      (r) =>
+        (r.values.LinkDownedCounter ?? 0n) > 0n &&
+        (r.values.SymbolErrorCounter ?? 0n) === 0n &&
+        !r.values.PortRcvErrors,
     );
     expect(onlyDowns.length).toBeGreaterThan(200);
     const keys = new Set(findings('errors-since-clear').map((x) => x.key));
@@ -97,10 +106,10 @@ describe('one ibdiagnet run with saturated counters (real ndr-fat-tree-a)', () =
     const s = summary();
     const noRate = new Set([
       ...findings('errors-since-clear').map((x) => x.key),
-      ...ctx.db
+      ...(ctx.db
         .prepare("SELECT subject_key FROM findings WHERE kind LIKE 'counter-saturated:%'")
         .pluck()
-        .all() as string[],
+        .all() as string[]),
     ]);
     expect(s).toMatchObject({
       portsOverThreshold: 0,
