@@ -300,7 +300,18 @@ export function OverviewPage() {
               ) : (
                 <div className="overview-grid">
                   <div className="overview-main">
-                    <BrokenNow rows={s.brokenNow} now={now} limit={kiosk ? 24 : 12} />
+                    <BrokenNow
+                      rows={s.brokenNow}
+                      now={now}
+                      limit={kiosk ? 24 : 12}
+                      unjudged={
+                        s.counterRates === 'rated'
+                          ? undefined
+                          : s.counterRates === 'none'
+                            ? 'Error counters not read yet: no counter snapshot.'
+                            : 'Error rates not judged yet: rates from the next snapshot.'
+                      }
+                    />
                     <RecentlyFixed rows={s.recentlyFixed} now={now} />
                   </div>
                   <Side s={s} />
