@@ -14,7 +14,7 @@ const G = '0xc470bd0300100612';
 const rec = (c: Record<string, bigint>, portNum = 1): PortCounters => ({ nodeGuid: G, portNum, counters: c });
 
 describe('evaluateLifetimeCounters()', () => {
-  it('makes a saturated SymbolErrorCounter (16-bit 0xFFFF, twin not counting) a major finding with how to clear', () => {
+  it('makes a saturated SymbolErrorCounter (16-bit 0xFFFF, twin not counting) major, with how to clear', () => {
     const v = evaluateLifetimeCounters([rec({ SymbolErrorCounter: 0xffffn, SymbolErrorCounterExt: 0n })], {
       lidOf: () => 42,
     });
@@ -64,7 +64,8 @@ describe('evaluateLifetimeCounters()', () => {
       kind: LIFETIME_KIND,
       severity: 'minor',
       title:
-        'Errors since the last clear on dgx-01 mlx5_0 port 1: SymbolErrorCounter 67, LinkDownedCounter 12 (no rate yet: one snapshot)',
+        'Errors since the last clear on dgx-01 mlx5_0 port 1: SymbolErrorCounter 67, LinkDownedCounter 12 ' +
+        '(no rate yet: one snapshot)',
       evidence: { counters: { SymbolErrorCounter: '67', LinkDownedCounter: '12' }, firstSnapshot: true },
     });
     expect(v!.evidence.note).toMatch(/not a rate.*cannot say whether the errors are still happening/);

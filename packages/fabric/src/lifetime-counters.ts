@@ -61,7 +61,8 @@ const MAJOR_WHEN_SATURATED = new Set([
 /** How to clear a port's counters, for the finding and the worklist: the tools that do it. */
 export function clearCountersHow(lid: number | undefined, portNum: number): string {
   const one = lid === undefined ? `perfquery -R <LID> ${portNum}` : `perfquery -R ${lid} ${portNum}`;
-  return `clear the counters (\`${one}\`; the whole fabric: \`ibdiagnet --pc\` or \`ibclearcounters\`) and measure again`;
+  const fabric = '`ibdiagnet --pc` or `ibclearcounters`';
+  return `clear the counters (\`${one}\`; the whole fabric: ${fabric}) and measure again`;
 }
 
 /** A counter's lifetime reading: the larger of the classic column and a 64-bit twin that counts. */

@@ -108,10 +108,11 @@ export function evaluatePortHealth(deltas: readonly PortDelta[], ctx: PortHealth
     for (const c of SATURATION_WATCHED) {
       const d = pd.counters[c];
       if (d?.event !== 'saturated') continue;
+      const how = clearCountersHow(ctx.lidOf?.(pd.nodeGuid, pd.portNum), pd.portNum);
       emit(
         `${SATURATED_KIND}${c}`,
         saturationSeverity(c),
-        `${c} saturated on ${pname}: rate unknown, ${clearCountersHow(ctx.lidOf?.(pd.nodeGuid, pd.portNum), pd.portNum)}`,
+        `${c} saturated on ${pname}: rate unknown, ${how}`,
         `${c} saturated: clear counters and measure again`,
         { counter: c, source: d.source, current: d.current.toString(), widthBits: d.widthBits, note: d.note ?? null },
       );

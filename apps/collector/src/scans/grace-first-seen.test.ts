@@ -22,7 +22,7 @@ async function twoSweeps(between?: (importedAt: number) => void) {
 }
 
 describe('grace period in a PM sweep', () => {
-  it('grades a burst normally on a link that was there at the previous snapshot, two minutes after it was first seen', async () => {
+  it('grades a burst normally on a link there at the previous snapshot, 2 min after it was first seen', async () => {
     const f = await twoSweeps();
     expect(f.severity).not.toBe('info');
     expect(f.title).not.toContain('grace');
@@ -34,7 +34,8 @@ describe('grace period in a PM sweep', () => {
       // What a topology scan at t + 90 s writes for a link it sees for the first time.
       ctx.db
         .prepare(
-          'UPDATE links SET first_seen = ? WHERE a_port_id IN (SELECT id FROM ports WHERE node_guid = ? AND port_num = ?) ' +
+          'UPDATE links SET first_seen = ? WHERE ' +
+            'a_port_id IN (SELECT id FROM ports WHERE node_guid = ? AND port_num = ?) ' +
             'OR b_port_id IN (SELECT id FROM ports WHERE node_guid = ? AND port_num = ?)',
         )
         .run(t + 90_000, ERROR_PORT.nodeGuid, ERROR_PORT.portNum, ERROR_PORT.nodeGuid, ERROR_PORT.portNum);
