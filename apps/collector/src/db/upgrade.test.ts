@@ -113,7 +113,7 @@ const REINTERPRETED: { by: number; what: string; apply: (db: Database.Database) 
   },
   {
     by: 4,
-    what: 'a finding counting clean sweeps before 0004 is cleared as of its last sighting (the scan that missed it is unknown)',
+    what: 'a finding counting clean sweeps before 0004 is cleared as of its last sighting (the first miss is unknown)',
     apply: (db) =>
       db.exec("UPDATE findings SET cleared_at = last_seen WHERE state != 'resolved' AND cleared_at IS NOT NULL"),
   },
