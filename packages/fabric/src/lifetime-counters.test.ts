@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tableFromPortCounters } from './counter-table.ts';
+import { tableFromPortCounters, tableRow } from './counter-table.ts';
 import { computeTableDeltas } from './counter-table-deltas.ts';
 import {
   clearCountersHow,
@@ -100,15 +100,20 @@ describe('saturationSeverity() and clearCountersHow()', () => {
 });
 
 describe('rowsWithCounts()', () => {
-  it('picks only the first-snapshot rows with a non-zero watched counter or twin', () => {
+  it('picks only rows with a link error count (classic or twin) or a pegged link-down/discard counter', () => {
     const t = tableFromPortCounters([
       rec({ SymbolErrorCounter: 0n, PortXmitData: 99n }, 1),
       rec({ SymbolErrorCounter: 0n, SymbolErrorCounterExt: 5n }, 2),
       rec({ LinkDownedCounter: 3n }, 3),
       rec({ VL15Dropped: 9n }, 4),
+      rec({ LinkDownedCounter: 255n }, 5),
+      rec({ PortXmitDiscards: 65535n }, 6),
     ]);
-    expect(rowsWithCounts(t, [0, 1, 2, 3])).toEqual([1, 2]);
-    expect(rowsWithCounts(t, [0, 3])).toEqual([]);
+    expect(rowsWithCounts(t, [0, 1, 2, 3, 4, 5])).toEqual([1, 4, 5]);
+    expect(rowsWithCounts(t, [0, 2, 3])).toEqual([]);
+    // What the rules make of the rows left out: nothing.
+    const left = [0, 2, 3].map((r) => tableRow(t, r));
+    expect(evaluateLifetimeCounters(left)).toEqual([]);
   });
 });
 

@@ -169,18 +169,23 @@ export function evaluateLifetimeCounters(records: readonly PortCounters[], ctx: 
 }
 
 /**
- * Rows of `table` (among `rows`) with a non-zero cell in a column a watched counter is read from:
- * the only first-snapshot rows worth making records of (at 45k GPUs a first sweep has 272k rows,
- * nearly all zero). Column by column over the typed arrays.
+ * Rows of `table` (among `rows`) that can make a verdict: a non-zero link error counter (classic
+ * or twin), or a link-down or discard counter pegged at its classic maximum. Only those become
+ * records: at 45k GPUs a first sweep has 272k rows, and about half carry link downs since boot.
+ * Column by column over the typed arrays.
  */
 export function rowsWithCounts(table: CounterTable, rows: readonly number[]): number[] {
-  const cols = new Set<string>();
-  for (const c of SATURATION_WATCHED) for (const n of [c, ...(COUNTER_SPECS.get(c)?.extNames ?? [])]) cols.add(n);
+  const linkCols = new Set<string>();
+  for (const c of LINK_ERROR_COUNTERS) for (const n of [c, ...(COUNTER_SPECS.get(c)?.extNames ?? [])]) linkCols.add(n);
   const hit = new Uint8Array(table.rows);
   for (const col of table.columns) {
-    if (!cols.has(col.name)) continue;
     const { hi, lo, absent } = col;
-    for (const r of rows) if ((hi[r]! | lo[r]!) !== 0 && absent?.[r] !== 1) hit[r] = 1;
+    if (linkCols.has(col.name)) {
+      for (const r of rows) if ((hi[r]! | lo[r]!) !== 0 && absent?.[r] !== 1) hit[r] = 1;
+    } else if (CONTEXT_COUNTERS.includes(col.name)) {
+      const max = 2 ** COUNTER_SPECS.get(col.name)!.widthBits - 1;
+      for (const r of rows) if (hi[r] === 0 && lo[r] === max && absent?.[r] !== 1) hit[r] = 1;
+    }
   }
   return rows.filter((r) => hit[r] === 1);
 }
