@@ -34,7 +34,7 @@ for (const run of ['a', 'b'] as const) {
       // The run's SM_INFO lists one SM: one master, and no standby to take over (a minor finding).
       await expect(page.getByTestId('sm-status')).toContainText('NO STANDBY');
       await expect(page.getByTestId('sm-master')).toContainText(s.sm.masterName!);
-      for (const sev of ['minor', 'info'] as const)
+      for (const sev of ['major', 'minor', 'info'] as const)
         await expect(page.getByTestId(`findings-${sev}`)).toContainText(String(s.findingsBySeverity[sev]));
       await snap(page, `real-${run}-overview`);
       await expectNoFailures(page, failures);
@@ -75,7 +75,12 @@ for (const run of ['a', 'b'] as const) {
 
     test('worklist, subnet managers, bandwidth and scans', async ({ page, api, failures }) => {
       await page.goto('/worklist');
-      await expect(page.getByTestId('worklist-page').getByTestId('empty-state')).toBeVisible();
+      if (run === 'a') {
+        // One snapshot is evidence: the saturated and erroring ports (52-real-single-snapshot).
+        await expect(page.getByTestId('worklist-row').first()).toBeVisible();
+      } else {
+        await expect(page.getByTestId('worklist-page').getByTestId('empty-state')).toBeVisible();
+      }
       await page.goto('/sm');
       await expect(page.locator('[data-testid="sm-row"][data-state="MASTER"] td.num')).toHaveText('12');
       await page.goto('/bandwidth');

@@ -38,8 +38,16 @@ export function formatStatus(s: StatusOutput, now: number): string[] {
   out.push(
     `fabric: ${s.switches} switches, ${s.hcas} HCAs, ` +
       `${s.links} links (${s.degradedLinks} degraded, ${s.downLinks} down), ` +
-      `${s.portsOverThreshold} ports over threshold`,
+      `${s.portsOverThreshold} ports over threshold` +
+      (s.counterRates === 'first-snapshot' ? ' (rates from the next snapshot)' : ''),
   );
+  // Counts with no rate are never folded into "over threshold": they are said for what they are.
+  if (s.portsErrorsSinceClear)
+    out.push(
+      `counters: ${s.portsErrorsSinceClear} ports with error counts since last clear (no rate yet` +
+        `${s.counterRates === 'first-snapshot' ? ': one snapshot' : ''})` +
+        (s.portsSaturated ? `, ${s.portsSaturated} saturated: clear counters and measure again` : ''),
+    );
   const f = s.findingsBySeverity;
   out.push(
     `findings now: ${f.critical} critical, ${f.major} major, ${f.minor} minor, ${f.info} info` +

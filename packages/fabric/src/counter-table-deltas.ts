@@ -10,6 +10,8 @@ export interface TableDeltaResult extends DeltaResult {
   changedRows: number[];
   /** Rows of `previous` that `current` lacks (port not read this sweep): kept as baseline. */
   unmatchedPrevious: number[];
+  /** Rows of `current` with no previous sample (`baseline`, as rows): judged on their own totals. */
+  baselineRows: number[];
 }
 
 /**
@@ -32,12 +34,20 @@ export function computeTableDeltas(
   options: { watch: ReadonlySet<CounterName>; changes?: TableChanges },
 ): TableDeltaResult {
   const specs = SPEC_LIST.filter((s) => options.watch.has(s.name));
-  const result: TableDeltaResult = { ports: [], baseline: [], quiet: 0, changedRows: [], unmatchedPrevious: [] };
+  const result: TableDeltaResult = {
+    ports: [],
+    baseline: [],
+    quiet: 0,
+    changedRows: [],
+    unmatchedPrevious: [],
+    baselineRows: [],
+  };
   if (!previous) {
     for (let r = 0; r < current.rows; r++) {
       result.baseline.push({ nodeGuid: current.nodeGuids[r]!, portNum: current.portNums[r]! });
       result.changedRows.push(r);
     }
+    result.baselineRows = result.changedRows.slice();
     return result;
   }
   // Computed ahead only counts for these very tables and watched counters (tables are never
@@ -53,6 +63,7 @@ export function computeTableDeltas(
     if (p < 0) {
       result.baseline.push({ nodeGuid: current.nodeGuids[r]!, portNum: current.portNums[r]! });
       result.changedRows.push(r);
+      result.baselineRows.push(r);
       continue;
     }
     matched[p] = 1;

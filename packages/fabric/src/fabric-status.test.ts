@@ -236,6 +236,21 @@ describe('recentlyFixed()', () => {
     });
     expect(rows).toEqual([]);
   });
+
+  it('calls nothing fixed when counts with no rate end (rates took over, or counters cleared)', () => {
+    const rows = recentlyFixed({
+      findings: [
+        finding({ kind: 'errors-since-clear', subject: hcaPort, severity: 'minor', clearedAt: NOW - MIN }),
+        finding({ kind: 'counter-saturated:SymbolErrorCounter', subject: swPort, clearedAt: NOW - MIN }),
+        finding({ kind: 'symbol-errors', subject: uplink, clearedAt: NOW - MIN }),
+      ],
+      linkOf,
+      end,
+      now: NOW,
+    });
+    // Only the rated finding's cable (the uplink) was observed to stop erring.
+    expect(rows.map((r) => r.title)).toEqual(['leaf-01 port 33 ↔ spine-01 port 5']);
+  });
 });
 
 describe('fabricStatusOf()', () => {

@@ -23,7 +23,7 @@ import type {
 import { SEVERITY_RANK, type FindingSubject } from './findings.ts';
 import type { FabricLink, PortRef } from './types.ts';
 import { orderLinkEnds, type EndFacts } from './link-ends.ts';
-import { cableOf, PHYSICAL_KINDS } from './worklist.ts';
+import { cableOf, isNoRateKind, PHYSICAL_KINDS } from './worklist.ts';
 
 /** A scan kind is stale after this many intervals without a success, or this many failures in a row. */
 export const STALE_AFTER_INTERVALS = 3;
@@ -260,8 +260,10 @@ export function recentlyFixed(input: RecentlyFixedInput): FixedRow[] {
   const from = input.now - (input.windowMs ?? 86_400_000);
   const out: FixedRow[] = [];
   const add = (kind: FixedRow['kind'], key: string, all: StatusFinding[], ends: LinkEnd[], title: string) => {
-    // Info findings (grace period) were never problems: they neither make nor keep a fix.
-    const fs = all.filter((f) => f.severity !== 'info');
+    // Info findings (grace period) were never problems: they neither make nor keep a fix. Counts
+    // with no rate (a first snapshot) end when rates take over or the counters are cleared, which
+    // repairs nothing.
+    const fs = all.filter((f) => f.severity !== 'info' && !isNoRateKind(f.kind));
     if (fs.length === 0 || fs.some((f) => f.clearedAt === null)) return;
     const clearedAt = Math.max(...fs.map((f) => f.clearedAt ?? f.resolvedAt ?? -Infinity));
     if (!(clearedAt >= from)) return;

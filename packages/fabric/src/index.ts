@@ -8,6 +8,7 @@ export * from './counter-table.ts';
 export * from './counter-table-deltas.ts';
 export * from './thresholds.ts';
 export * from './port-health.ts';
+export * from './lifetime-counters.ts';
 export * from './link-health.ts';
 export * from './topology.ts';
 export * from './sm-ha.ts';

@@ -114,15 +114,22 @@ describe('evaluatePortHealth()', () => {
     expect(v).toMatchObject({ kind: 'congestion', severity: 'major', evidence: { waitPerPacket: 50 } });
   });
 
-  it('says "rate unknown, reset it" for a saturated SymbolErrorCounter whose Ext twin reads 0', () => {
+  it('says "rate unknown: clear the counters and measure again" for a saturated SymbolErrorCounter (major)', () => {
     const c = { SymbolErrorCounter: 65535n, SymbolErrorCounterExt: 0n };
-    const [v] = run(c, c);
-    expect(v).toMatchObject({ kind: 'counter-saturated:SymbolErrorCounter', severity: 'minor' });
-    expect(v!.title).toMatch(/rate unknown, reset the counters/);
+    const [v] = run(c, c, 60, { lidOf: () => 17 });
+    expect(v).toMatchObject({ kind: 'counter-saturated:SymbolErrorCounter', severity: 'major' });
+    expect(v!.title).toMatch(/rate unknown, clear the counters \(`perfquery -R 17 1`/);
   });
 
-  it('downgrades findings of a freshly cabled link to info and suppresses its link downs', () => {
-    const firstSeen = new Map([[`${G}/1`, '2025-04-01T11:50:00Z']]);
+  it('keeps a saturated PortXmitDiscards minor (congestion, not a cable)', () => {
+    const c = { PortXmitDiscards: 65535n };
+    const [v] = run(c, c);
+    expect(v).toMatchObject({ kind: 'counter-saturated:PortXmitDiscards', severity: 'minor' });
+  });
+
+  it('grants grace to a link first seen in this very scan (after the previous snapshot)', () => {
+    // Previous snapshot at 11:59 (60 s before NOW); the link appeared at 11:59:30.
+    const firstSeen = new Map([[`${G}/1`, '2025-04-01T11:59:30Z']]);
     const v = run(
       { SymbolErrorCounter: 0n, LinkDownedCounter: 0n },
       { SymbolErrorCounter: 100n, LinkDownedCounter: 1n },
@@ -137,9 +144,29 @@ describe('evaluatePortHealth()', () => {
     });
   });
 
-  it('applies full severity once the grace period is over', () => {
-    const firstSeen = new Map([[`${G}/1`, '2025-04-01T10:00:00Z']]);
-    const v = run({ LinkDownedCounter: 0n }, { LinkDownedCounter: 1n }, 60, { linkFirstSeen: firstSeen });
+  it('grades a burst normally on a link already there at the previous snapshot, however recent', () => {
+    // First seen 10 min ago, within the 30-min grace period, but before the 11:59 snapshot.
+    const firstSeen = new Map([[`${G}/1`, '2025-04-01T11:50:00Z']]);
+    const v = run({ SymbolErrorCounter: 0n }, { SymbolErrorCounter: 100n }, 60, { linkFirstSeen: firstSeen });
+    expect(v).toHaveLength(1);
+    expect(v[0]).toMatchObject({ kind: 'symbol-errors', severity: 'major' });
+    expect(v[0]!.evidence.gracePeriod).toBeUndefined();
+  });
+
+  it('takes the previous snapshot time from previousAt when given', () => {
+    // A 2-h interval, but the previous sweep finished at 11:40: a link seen at 11:45 is new in this scan.
+    const firstSeen = new Map([[`${G}/1`, '2025-04-01T11:45:00Z']]);
+    const at = (previousAt: string) =>
+      run({ SymbolErrorCounter: 0n }, { SymbolErrorCounter: 100n }, 7200, { linkFirstSeen: firstSeen, previousAt })[0]!;
+    expect(at('2025-04-01T11:40:00Z')).toMatchObject({ severity: 'info', evidence: { gracePeriod: true } });
+    // 100 errors in 2 h at 400G: minor on its own merits, with no grace.
+    expect(at('2025-04-01T11:50:00Z')).toMatchObject({ severity: 'minor', evidence: { bitsSource: 'line-rate' } });
+    expect(at('2025-04-01T11:50:00Z').evidence.gracePeriod).toBeUndefined();
+  });
+
+  it('applies full severity once the grace period is over, even to a link new since a 2-h-old snapshot', () => {
+    const firstSeen = new Map([[`${G}/1`, '2025-04-01T10:30:00Z']]);
+    const v = run({ LinkDownedCounter: 0n }, { LinkDownedCounter: 1n }, 7200, { linkFirstSeen: firstSeen });
     expect(v[0]!.severity).toBe('major');
   });
 });

@@ -1,6 +1,7 @@
 import type { CounterDelta, PortDelta } from './counters.ts';
 import { deltaOf } from './counters.ts';
 import { portKey, type Evidence, type Severity, type Verdict } from './findings.ts';
+import { clearCountersHow, SATURATED_KIND, SATURATION_WATCHED, saturationSeverity } from './lifetime-counters.ts';
 import { nominalGbps } from './rates.ts';
 import { resolveThresholds, type DeepPartial, type HealthThresholds, type RateRule } from './thresholds.ts';
 import type { FabricPort } from './types.ts';
@@ -13,9 +14,17 @@ export interface PortHealthContext {
   ports?: readonly FabricPort[];
   /** When each port's link was first seen (ISO-8601), keyed by `portKey`. */
   linkFirstSeen?: ReadonlyMap<string, string>;
+  /**
+   * When the previous snapshot the deltas start from was taken (ISO-8601, the clock of
+   * `linkFirstSeen`); default `now` minus the port's interval. A link first seen at or before it
+   * was already there and gets no grace.
+   */
+  previousAt?: string;
   /** Display name of a port, e.g. `leaf-01 port 3`; default `<guid> port N`. */
   portName?: (nodeGuid: string, portNum: number) => string;
   thresholds?: DeepPartial<HealthThresholds>;
+  /** The LID to address a port with (perfquery), when known. */
+  lidOf?: (nodeGuid: string, portNum: number) => number | undefined;
 }
 
 const ORDER: Severity[] = ['info', 'minor', 'major', 'critical'];
@@ -44,18 +53,6 @@ function severityForRate(rule: RateRule, perHour: number): Severity | undefined 
   return perHour > 0 ? rule.anyIncrease : undefined;
 }
 
-/** Counters whose saturation hides a rate the rules need. */
-const WATCHED = [
-  'SymbolErrorCounter',
-  'LinkErrorRecoveryCounter',
-  'LinkDownedCounter',
-  'PortRcvErrors',
-  'PortRcvRemotePhysicalErrors',
-  'PortXmitDiscards',
-  'LocalLinkIntegrityErrors',
-  'ExcessiveBufferOverrunErrors',
-];
-
 /**
  * Error-rate verdicts for every port with deltas. Rules (kinds):
  * - `symbol-errors`: estimated BER = symbol errors / bits over the interval, tiered by
@@ -64,9 +61,11 @@ const WATCHED = [
  * - `link-downed`: any LinkDownedCounter increase (a flap); suppressed during the grace period.
  * - `counter-rate` per counter in `rates` (PortRcvErrors, PortXmitDiscards, ...).
  * - `congestion`: PortXmitWait ticks per transmitted packet.
- * - `counter-saturated`: a watched counter is pegged: rate unknown, reset it.
- * Ports whose link was first seen within the grace period get severity info and
- * `evidence.gracePeriod = true`. Linear in the number of ports.
+ * - `counter-saturated`: a watched counter is pegged: rate unknown, clear it and measure again.
+ * Ports whose link was first seen in this very scan (after the previous snapshot, and within
+ * the grace period of now) get severity info and `evidence.gracePeriod = true`: cabling a link
+ * makes errors. A link that was there at the previous snapshot is graded normally, however
+ * recently it appeared. Linear in the number of ports.
  */
 export function evaluatePortHealth(deltas: readonly PortDelta[], ctx: PortHealthContext): Verdict[] {
   const t = resolveThresholds(ctx.thresholds);
@@ -76,11 +75,17 @@ export function evaluatePortHealth(deltas: readonly PortDelta[], ctx: PortHealth
   const name = ctx.portName ?? ((g: string, n: number) => `${g} port ${n}`);
   const out: Verdict[] = [];
   const rateRules = Object.entries(t.rates);
+  const previousMs = ctx.previousAt === undefined ? undefined : Date.parse(ctx.previousAt);
+  // First seen after the snapshot the interval starts from: the link is new in this very scan.
+  const isNewLink = (firstMs: number, interval: number): boolean =>
+    t.gracePeriodMinutes > 0 &&
+    firstMs > (previousMs ?? nowMs - interval * 1000) &&
+    nowMs - firstMs < t.gracePeriodMinutes * 60_000;
   for (const pd of deltas) {
     if (isEmpty(pd.counters)) continue; // nothing moved: the common case
     const key = portKey(pd);
     const first = ctx.linkFirstSeen?.get(key);
-    const inGrace = first !== undefined && nowMs - Date.parse(first) < t.gracePeriodMinutes * 60_000;
+    const inGrace = first !== undefined && isNewLink(Date.parse(first), pd.intervalSeconds);
     const subject = { kind: 'port' as const, port: { nodeGuid: pd.nodeGuid, portNum: pd.portNum } };
     const pname = name(pd.nodeGuid, pd.portNum);
     const emit = (kind: string, severity: Severity, title: string, short: string, evidence: Evidence): void => {
@@ -100,14 +105,15 @@ export function evaluatePortHealth(deltas: readonly PortDelta[], ctx: PortHealth
     };
     const interval = pd.intervalSeconds;
 
-    for (const c of WATCHED) {
+    for (const c of SATURATION_WATCHED) {
       const d = pd.counters[c];
       if (d?.event !== 'saturated') continue;
+      const how = clearCountersHow(ctx.lidOf?.(pd.nodeGuid, pd.portNum), pd.portNum);
       emit(
-        `counter-saturated:${c}`,
-        'minor',
-        `${c} saturated on ${pname}: rate unknown, reset the counters`,
-        `${c} saturated`,
+        `${SATURATED_KIND}${c}`,
+        saturationSeverity(c),
+        `${c} saturated on ${pname}: rate unknown, ${how}`,
+        `${c} saturated: clear counters and measure again`,
         { counter: c, source: d.source, current: d.current.toString(), widthBits: d.widthBits, note: d.note ?? null },
       );
     }

@@ -30,6 +30,9 @@ export function sampleSummary(word: FabricStatusWord, broken = 0, at = Date.UTC(
     degradedLinks: broken,
     downLinks: 0,
     portsOverThreshold: 0,
+    portsErrorsSinceClear: 0,
+    portsSaturated: 0,
+    counterRates: 'rated',
     findingsBySeverity: { critical: word === 'CRITICAL' ? 1 : 0, major: broken, minor: 0, info: 0 },
     clearedFindings: 0,
     sm: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from './findings.ts';
-import { actionLadder, buildWorklist } from './worklist.ts';
+import { actionLadder, buildWorklist, MEASURE_FIRST } from './worklist.ts';
 import type { FabricLink, FabricNode } from './types.ts';
 
 const SW = '0x0000000000000001';
@@ -27,6 +27,33 @@ const onPort = (
 ): F => ({ kind, severity, subject: { kind: 'port', port: { nodeGuid: g, portNum: n } }, title: short, short, state });
 
 describe('buildWorklist()', () => {
+  it('lists a saturated SymbolErrorCounter and counts since last clear, measuring before reseating', () => {
+    const w = buildWorklist({
+      links,
+      nodes,
+      findings: [
+        onPort(H1, 1, 'counter-saturated:SymbolErrorCounter', 'major', 'SymbolErrorCounter saturated'),
+        onPort(H2, 1, 'errors-since-clear', 'minor', 'since last clear: SymbolErrorCounter 67 (no rate yet)'),
+      ],
+    });
+    expect(w.map((e) => [e.severity, e.actions[0], e.actions[1]])).toEqual([
+      ['major', MEASURE_FIRST, 'clean and reseat both ends'],
+      ['minor', MEASURE_FIRST, 'clean and reseat both ends'],
+    ]);
+  });
+
+  it('goes straight to the ladder when a rated finding is on the cable too', () => {
+    const [e] = buildWorklist({
+      links,
+      nodes,
+      findings: [
+        onPort(H1, 1, 'counter-saturated:SymbolErrorCounter', 'major', 'SymbolErrorCounter saturated'),
+        onPort(SW, 1, 'symbol-errors', 'major', 'symbol errors 1.2e-11 BER (340/h)'),
+      ],
+    });
+    expect(e!.actions[0]).toBe('clean and reseat both ends');
+  });
+
   it('merges findings of both ends into one entry per physical link', () => {
     const w = buildWorklist({
       links,

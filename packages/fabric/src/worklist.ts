@@ -10,6 +10,7 @@ import {
 } from './findings.ts';
 import type { CableInfo, FabricLink, FabricNode, FabricPort, Guid, NodeType, PortRef } from './types.ts';
 import { orderLinkEnds } from './link-ends.ts';
+import { LIFETIME_KIND, LINK_ERROR_COUNTERS, SATURATED_KIND } from './lifetime-counters.ts';
 
 /** Where a node is, from the operator's inventory (passed in: this package does no I/O). */
 export interface NodeLocation {
@@ -72,7 +73,18 @@ export const PHYSICAL_KINDS: readonly string[] = [
   'counter-rate:PortRcvErrors',
   'counter-rate:LocalLinkIntegrityErrors',
   'counter-rate:ExcessiveBufferOverrunErrors',
+  // One snapshot is evidence (lifetime-counters.ts): a pegged link counter, and link error
+  // counts since the last clear, are candidates to measure first.
+  ...LINK_ERROR_COUNTERS.map((c) => `${SATURATED_KIND}${c}`),
+  `${SATURATED_KIND}LinkDownedCounter`,
+  LIFETIME_KIND,
 ];
+
+/** Kinds that carry no rate (a count since an unknown clear): their cable is measured before it is reseated. */
+export const isNoRateKind = (kind: string): boolean => kind === LIFETIME_KIND || kind.startsWith(SATURATED_KIND);
+
+/** The worklist's first step for a cable whose findings carry no rate. */
+export const MEASURE_FIRST = 'clear the counters and measure again (perfquery -R <LID> <port>, or ibdiagnet --pc)';
 
 export interface WorklistInput {
   /** Findings (open, acknowledged, and optionally recently resolved → shown as fixed). */
@@ -192,6 +204,8 @@ export function buildWorklist(input: WorklistInput): ReseatEntry[] {
     }
     const state: WorklistState = live.some((f) => f.state === 'open') ? 'open' : live.length ? 'acknowledged' : 'fixed';
     const prior = input.priorFixes?.get(g.key) ?? 0;
+    // Counts with no rate cannot say the errors still happen: measure before touching the cable.
+    const measureFirst = judged.every((f) => isNoRateKind(f.kind));
     let clearedAt: string | undefined;
     if (live.length && !current.length)
       for (const f of live) if (!clearedAt || f.clearedAt! > clearedAt) clearedAt = f.clearedAt;
@@ -209,7 +223,7 @@ export function buildWorklist(input: WorklistInput): ReseatEntry[] {
       severity,
       reasons,
       findingKeys: [...new Set(g.findings.map((f) => findingKey(f)))],
-      actions: actionLadder(prior),
+      actions: measureFirst ? [MEASURE_FIRST, ...actionLadder(prior)] : actionLadder(prior),
       priorFixes: prior,
       repeatOffender: prior > 0,
       state,

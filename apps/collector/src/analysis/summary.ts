@@ -1,4 +1,5 @@
-import type { FabricSummary } from '@ibwatch/fabric';
+import { isNoRateKind, SATURATED_KIND, type FabricSummary } from '@ibwatch/fabric';
+import { baselineScan } from '../db/counters-repo.ts';
 import type { Config } from '../config.ts';
 import { createFabricQueries } from '../db/fabric-queries.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
@@ -39,20 +40,25 @@ export function createSummaryBuilder(
     // Ports and links over a counter threshold now: one per subject however many counters are
     // high on it, and only PM kinds (flaps, congestion and sustained XmitWait included; topology kinds are not), as
     // the latest sweep observed them (cleared findings and info ones do not count).
-    const overThreshold = new Set(
-      q
-        .currentFindingSubjects()
-        .filter(
-          (f) => (f.subjectType === 'port' || f.subjectType === 'link') && (PM_KINDS(f.kind) || TRAFFIC_KINDS(f.kind)),
-        )
-        .map((f) => f.subjectKey),
-    ).size;
+    // Counts with no rate (a first snapshot's totals, a saturated counter) are not over a rate
+    // threshold: they are counted apart, so that neither number claims what it did not judge.
+    const current = q
+      .currentFindingSubjects()
+      .filter(
+        (f) => (f.subjectType === 'port' || f.subjectType === 'link') && (PM_KINDS(f.kind) || TRAFFIC_KINDS(f.kind)),
+      );
+    const subjects = (keep: (kind: string) => boolean) =>
+      new Set(current.filter((f) => keep(f.kind)).map((f) => f.subjectKey)).size;
+    const base = baselineScan(db);
     const sm = smSummary({ db, names, config }, now);
     return {
       generatedAt: now,
       expectedRate: config.expectedRate,
       ...counts(),
-      portsOverThreshold: overThreshold,
+      portsOverThreshold: subjects((k) => !isNoRateKind(k)),
+      portsErrorsSinceClear: subjects(isNoRateKind),
+      portsSaturated: subjects((k) => k.startsWith(SATURATED_KIND)),
+      counterRates: base === undefined ? 'none' : base.rated ? 'rated' : 'first-snapshot',
       findingsBySeverity: findings.countCurrentBySeverity(),
       clearedFindings: findings.countCleared(),
       sm,

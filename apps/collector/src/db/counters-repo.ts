@@ -220,3 +220,27 @@ export function linkDownedSince(
     )
     .all(since) as { at: number; delta: number; id: number; g: string; n: number }[];
 }
+
+/**
+ * The wall-clock time the stored baseline's scan finished (links first seen after it are new
+ * since that snapshot), and whether that scan computed rates (it had a baseline of its own to
+ * compare with: `intervalS` of a PM sweep, `pm.intervalS` of an ibdiagnet run). Undefined
+ * before the first counter snapshot.
+ */
+export function baselineScan(db: Db): { finishedAt: number | null; rated: boolean } | undefined {
+  const row = db
+    .prepare(
+      'SELECT s.finished_at AS finishedAt, s.summary FROM counter_baseline b ' +
+        'LEFT JOIN scans s ON s.id = b.scan_id WHERE b.id = 1',
+    )
+    .get() as { finishedAt: number | null; summary: string | null } | undefined;
+  if (!row) return undefined;
+  let s: Record<string, unknown> = {};
+  try {
+    s = JSON.parse(row.summary ?? '{}') as Record<string, unknown>;
+  } catch {
+    // an unreadable summary says nothing about rates
+  }
+  const interval = Number(s.intervalS ?? s['pm.intervalS'] ?? 0);
+  return { finishedAt: row.finishedAt ?? null, rated: interval > 0 };
+}

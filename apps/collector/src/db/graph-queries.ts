@@ -96,3 +96,35 @@ export function iteratePortGuids(db: Db): Iterable<[string, string]> {
     [string, string]
   >;
 }
+
+/** When the present link at each of `portIds` was first seen, by port id (ports without one are left out). */
+export function linkFirstSeenAtPorts(db: Db, portIds: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  if (!portIds.length) return out;
+  const ids = JSON.stringify([...new Set(portIds)]);
+  const rows = db
+    .prepare(
+      'SELECT a_port_id, b_port_id, first_seen FROM links WHERE present = 1 AND ' +
+        '(a_port_id IN (SELECT value FROM json_each(?)) OR b_port_id IN (SELECT value FROM json_each(?)))',
+    )
+    .raw()
+    .all(ids, ids) as [number, number, number][];
+  for (const [a, b, first] of rows) {
+    out.set(a, first);
+    out.set(b, first);
+  }
+  return out;
+}
+
+/** The LID to address each of `portIds` with: the port's own, else its node's (a switch's port 0 LID). */
+export function lidsOfPorts(db: Db, portIds: number[]): Map<number, number> {
+  if (!portIds.length) return new Map();
+  const rows = db
+    .prepare(
+      'SELECT p.id, COALESCE(p.lid, n.lid) FROM ports p LEFT JOIN nodes n ON n.guid = p.node_guid ' +
+        'WHERE p.id IN (SELECT value FROM json_each(?)) AND COALESCE(p.lid, n.lid) IS NOT NULL',
+    )
+    .raw()
+    .all(JSON.stringify([...new Set(portIds)])) as [number, number][];
+  return new Map(rows);
+}

@@ -85,6 +85,15 @@ const FORMATS: { before: number; what: string; write: (db: Database.Database, re
         );
     },
   },
+  {
+    before: 4,
+    what: 'before cleared_at, a finding no longer observed but not yet resolved was counting clean sweeps',
+    write: (db) =>
+      db.exec(
+        "UPDATE main.findings SET clean_sweeps = 1 WHERE state != 'resolved' AND id IN " +
+          '(SELECT id FROM ref.findings WHERE cleared_at IS NOT NULL)',
+      ),
+  },
 ];
 
 /**
@@ -101,6 +110,12 @@ const REINTERPRETED: { by: number; what: string; apply: (db: Database.Database) 
         "UPDATE findings SET cleared_at = COALESCE(resolved_at, last_seen) WHERE state = 'resolved' AND " +
           'cleared_at IS NULL',
       ),
+  },
+  {
+    by: 4,
+    what: 'a finding counting clean sweeps before 0004 is cleared as of its last sighting (the first miss is unknown)',
+    apply: (db) =>
+      db.exec("UPDATE findings SET cleared_at = last_seen WHERE state != 'resolved' AND cleared_at IS NOT NULL"),
   },
 ];
 

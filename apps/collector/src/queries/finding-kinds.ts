@@ -1,6 +1,8 @@
 /** Finding kinds each scan kind evaluates (and so may clear or resolve). */
 export const PM_KINDS = (k: string) =>
-  ['symbol-errors', 'link-error-recovery', 'link-downed', 'congestion', 'link-flapping'].includes(k) ||
+  ['symbol-errors', 'link-error-recovery', 'link-downed', 'congestion', 'link-flapping', 'errors-since-clear'].includes(
+    k,
+  ) ||
   k.startsWith('counter-rate:') ||
   k.startsWith('counter-saturated:');
 export const TOPOLOGY_KINDS = (k: string) =>

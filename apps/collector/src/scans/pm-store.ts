@@ -2,11 +2,14 @@ import {
   appendRows,
   computeTableDeltas,
   evaluateFlaps,
+  evaluateLifetimeCounters,
   evaluatePortHealth,
   portKey,
+  rowsWithCounts,
   subjectKey,
   tableChanges,
   tableFromPortCounters,
+  tableRow,
   type CounterTable,
   type FlapEvent,
   type PortCounters,
@@ -14,8 +17,8 @@ import {
   type TableChanges,
 } from '@ibwatch/fabric';
 import type { Db } from '../db/open-db.ts';
-import { createCountersRepo, linkDownedSince } from '../db/counters-repo.ts';
-import { linkEndsAtPorts } from '../db/graph-queries.ts';
+import { baselineScan, createCountersRepo, linkDownedSince } from '../db/counters-repo.ts';
+import { lidsOfPorts, linkEndsAtPorts, linkFirstSeenAtPorts } from '../db/graph-queries.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import { type CounterBaseline, KEPT, STORED_COLUMNS } from './counter-baseline.ts';
 import type { Config } from '../config.ts';
@@ -72,6 +75,8 @@ export function storePm(
   observeSweep(db, current, at); // per-port raw counters on /metrics (IBWATCH_METRICS_PORTS)
   const { byPort, descs } = baseline.topology();
   const prev = baseline.load();
+  // Read before this sweep becomes the baseline: when the previous snapshot was taken.
+  const prevScan = prev.at > 0 ? baselineScan(db) : undefined;
   const intervalS = prev.at > 0 ? (at - prev.at) / 1000 : 0;
   // Only ports on which a kept counter moved (or is pegged) come back: nothing else is stored
   // or judged, and on a busy fabric that is a few hundred of 60k ports.
@@ -132,9 +137,12 @@ export function storePm(
 
   const thresholds = healthThresholds(config);
   const flaps = flapEvents(db, at, thresholds.flaps.windowHours);
-  // Line rates and first-seen times of the judged ports only: the rules key every port they are given.
+  // Ports read for the first time: their totals since the last clear are judged on their own
+  // (only rows with a non-zero watched counter become records).
+  const firstSnapshot = rowsWithCounts(current, result.baselineRows).map((r) => tableRow(current, r));
+  // Line rates of the judged ports only: the rules key every port they are given.
   const fabricPorts = [];
-  const linkFirstSeen = new Map<string, string>();
+  const keyById = new Map<number, string>();
   for (const pd of result.ports) {
     const p = portOf(pd.nodeGuid, pd.portNum);
     if (!p) continue;
@@ -144,14 +152,39 @@ export function storePm(
       widthActive: (p.widthActive ?? undefined) as never,
       speedActive: (p.speedActive ?? undefined) as never,
     });
-    linkFirstSeen.set(`${p.nodeGuid}/${p.portNum}`, iso(p.firstSeen));
+    keyById.set(p.id, `${p.nodeGuid}/${p.portNum}`);
   }
+  // When each judged port's link was first seen (the link's row, not the port's: a port cabled
+  // anew is an old port with a new link), for the grace period of links new in this scan.
+  const linkFirstSeen = new Map<string, string>();
+  for (const [id, first] of linkFirstSeenAtPorts(db, [...keyById.keys()])) {
+    const key = keyById.get(id);
+    if (key !== undefined) linkFirstSeen.set(key, iso(first));
+  }
+  const lids = lidsOfPorts(db, [
+    ...keyById.keys(),
+    ...firstSnapshot.flatMap((r) => portOf(r.nodeGuid, r.portNum)?.id ?? []),
+  ]);
+  const lidOf = (g: string, n: number) => {
+    const id = portOf(g, n)?.id;
+    return id === undefined ? undefined : lids.get(id);
+  };
+  const previousAt = prevScan?.finishedAt ? iso(prevScan.finishedAt) : undefined;
   // A link's flap count (over the window) is judged by the sweep that saw it flap, like every
   // other rate: the next sweep without a flap clears it. Re-asserting it for the whole window
   // kept a link red for 24 h after a reseat (which itself counts as a flap).
   const flappedNow = new Set(flaps.filter((f) => f.at === iso(at)).map((f) => portKey(f.port)));
   const verdicts = [
-    ...evaluatePortHealth(result.ports, { now: iso(at), ports: fabricPorts, linkFirstSeen, portName, thresholds }),
+    ...evaluatePortHealth(result.ports, {
+      now: iso(at),
+      ports: fabricPorts,
+      linkFirstSeen,
+      ...(previousAt ? { previousAt } : {}),
+      portName,
+      lidOf,
+      thresholds,
+    }),
+    ...evaluateLifetimeCounters(firstSnapshot, { portName, lidOf }),
     // Only the links a flap is to be placed on: with any flap in the window (at 10k GPUs nearly
     // always) all 31k links were loaded and keyed every sweep, most of a sweep's garbage.
     ...(flappedNow.size === 0

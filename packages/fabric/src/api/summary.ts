@@ -121,7 +121,20 @@ export const FabricSummarySchema = Type.Object({
   links: Int(),
   degradedLinks: Int(),
   downLinks: Int(),
+  /** Ports (or links) with a current error-rate finding; absolute counts (below) are not rates. */
   portsOverThreshold: Int(),
+  /**
+   * Ports with a current finding that carries no rate: error counts since the last clear on a
+   * port's first snapshot, or a saturated counter (`errors-since-clear`, `counter-saturated:*`).
+   */
+  portsErrorsSinceClear: Int(),
+  /** Of those, ports with a saturated counter (clear the counters and measure again). */
+  portsSaturated: Int(),
+  /**
+   * Whether error rates exist: `none` before any counter snapshot, `first-snapshot` when the
+   * latest one had nothing to compare with (rates from the next snapshot), else `rated`.
+   */
+  counterRates: Str(['none', 'first-snapshot', 'rated']),
   /** Findings whose condition the latest scan that covered them observed (open or acknowledged), by severity. */
   findingsBySeverity: Type.Object({ critical: Int(), major: Int(), minor: Int(), info: Int() }),
   /** Open or acknowledged findings no longer observed: cleared, resolving after the clean period. */

@@ -9,7 +9,18 @@ import { brokenRowHref } from './overview.ts';
  * What is broken now, worst first: one row per cable, SM problem or stale scan kind, with how
  * long, why in plain words, and where to act. Only the first `limit` rows; the rest are a link.
  */
-export function BrokenNow({ rows, now, limit }: { rows: BrokenRow[]; now: number; limit: number }) {
+export function BrokenNow({
+  rows,
+  now,
+  limit,
+  unjudged,
+}: {
+  rows: BrokenRow[];
+  now: number;
+  limit: number;
+  /** What the empty list could not judge (error rates before a second counter snapshot). */
+  unjudged?: string;
+}) {
   const shown = rows.slice(0, limit);
   return (
     <section className="card broken-now" aria-labelledby="ov-broken" data-testid="broken-now">
@@ -19,6 +30,7 @@ export function BrokenNow({ rows, now, limit }: { rows: BrokenRow[]; now: number
       {rows.length === 0 ? (
         <p className="all-clear" data-testid="broken-empty">
           <span aria-hidden="true">●</span> Nothing is broken now.
+          {unjudged && <span className="muted small"> {unjudged}</span>}
         </p>
       ) : (
         <ol className="broken-list">

@@ -131,6 +131,14 @@ function StaleNote({ f }: { f: ScanFreshness | undefined }) {
   );
 }
 
+/** What the since-last-clear count can and cannot tell, under its tile. */
+function sinceClearSub(s: FabricSummary): string {
+  const rate = s.counterRates === 'first-snapshot' ? 'no rate yet: one snapshot' : 'no rate yet';
+  return s.portsSaturated > 0
+    ? `${s.portsSaturated.toLocaleString()} saturated: clear counters and measure again; ${rate}`
+    : `ports; ${rate}`;
+}
+
 function Side({ s }: { s: FabricSummary }) {
   const stale = (kind: string) => s.freshness.find((f) => f.kind === kind && f.state === 'stale');
   const smStale = stale('sm');
@@ -169,7 +177,18 @@ function Side({ s }: { s: FabricSummary }) {
           testid="summary-over-threshold"
           tone={countTone(s.portsOverThreshold, 'bad')}
           to="/worklist"
+          sub={s.counterRates === 'first-snapshot' ? 'no rates yet: rates from the next snapshot' : undefined}
         />
+        {(s.portsErrorsSinceClear > 0 || s.counterRates === 'first-snapshot') && (
+          <Tile
+            label="Error counts since last clear"
+            value={s.portsErrorsSinceClear}
+            testid="summary-since-clear"
+            tone={countTone(s.portsErrorsSinceClear, 'warn')}
+            to="/worklist"
+            sub={sinceClearSub(s)}
+          />
+        )}
       </div>
       <StaleNote f={stale('topology') ?? stale('ibdiagnet')} />
 
@@ -281,7 +300,18 @@ export function OverviewPage() {
               ) : (
                 <div className="overview-grid">
                   <div className="overview-main">
-                    <BrokenNow rows={s.brokenNow} now={now} limit={kiosk ? 24 : 12} />
+                    <BrokenNow
+                      rows={s.brokenNow}
+                      now={now}
+                      limit={kiosk ? 24 : 12}
+                      unjudged={
+                        s.counterRates === 'rated'
+                          ? undefined
+                          : s.counterRates === 'none'
+                            ? 'Error counters not read yet: no counter snapshot.'
+                            : 'Error rates not judged yet: rates from the next snapshot.'
+                      }
+                    />
                     <RecentlyFixed rows={s.recentlyFixed} now={now} />
                   </div>
                   <Side s={s} />

@@ -170,7 +170,7 @@ export function DetailsPanel({
     <div data-testid="topology-details" data-kind="none">
       <h2>Problem links ({problems.length.toLocaleString()})</h2>
       {problems.length === 0 ? (
-        <p>● Every link is healthy.</p>
+        <p>● No problem links: no link has a finding now.</p>
       ) : (
         <>
           <p className="muted small">Click a switch or link on the map, or pick one here.</p>
