@@ -168,9 +168,10 @@ export function createIbstatParser(opts: ParseOptions = {}): LineParser<IbstatRe
     finish() {
       close();
       ctx.requireContent();
-      if (!format) ctx.fail("neither ibstat (CA '...') nor ibstatus (Infiniband device '...') output", undefined, null);
+      if (!format)
+        return ctx.fail("neither ibstat (CA '...') nor ibstatus (Infiniband device '...') output", undefined, null);
       if (ports.length === 0) ctx.warn('no port listed', null);
-      return ctx.result({ format, ports });
+      return ctx.result<IbstatResult>({ format, ports });
     },
   };
 }
