@@ -164,7 +164,13 @@ export function storeOpensmEvents(
   const repo = createOpensmLogRepo(db);
   const stored = repo.insert(rows, opts.at);
   const verdicts = opensmLogVerdicts(repo.lifecycleEvents(LIFECYCLE));
-  const sync = syncFindings(createFindingsRepo(db), verdicts, OPENSM_LOG_KINDS, opts.at, config.autoResolveMin * 60_000);
+  const sync = syncFindings(
+    createFindingsRepo(db),
+    verdicts,
+    OPENSM_LOG_KINDS,
+    opts.at,
+    config.autoResolveMin * 60_000,
+  );
   const r: OpensmLogImport = {
     events: rows.length,
     stored,
@@ -208,5 +214,7 @@ export function importOpensmLogFile(
   at = Date.now(),
 ): OpensmLogImport {
   const { parsed, name } = readOpensmLogFile(path);
-  return writeTransaction(db, () => storeOpensmEvents(db, config, parsed, { source: `import:${name}`, file: name, at }));
+  return writeTransaction(db, () =>
+    storeOpensmEvents(db, config, parsed, { source: `import:${name}`, file: name, at }),
+  );
 }

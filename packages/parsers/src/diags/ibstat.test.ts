@@ -41,6 +41,13 @@ describe('parseIbstat()', () => {
       ],
     );
     expect(value.ports[1].smLid).toBe(6);
+    // The IB port's GUID from its GID; a RoCE GID is MAC-based and gives none.
+    expect(value.ports.map((p) => p.portGuid)).toEqual([
+      undefined,
+      '0x946dae0300fce51c',
+      undefined,
+      '0x946dae0300fce548',
+    ]);
   });
 
   it('a paste cut inside a port block (no State line) fails naming the file and the port line', () => {

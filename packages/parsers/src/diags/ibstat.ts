@@ -49,6 +49,7 @@ export interface HcaPortStatus {
   ethernet: boolean;
   baseLid?: number;
   smLid?: number;
+  /** ibstat's `Port GUID`; for ibstatus, from the default GID of an InfiniBand port. */
   portGuid?: Guid;
   /** ibstat only: the CA's. */
   nodeGuid?: Guid;
@@ -89,8 +90,15 @@ export function createIbstatParser(opts: ParseOptions = {}): LineParser<IbstatRe
   let port: HcaPortStatus | undefined;
   let stateSeen = false;
 
+  let gid: string | undefined;
   const close = () => {
     if (port && !stateSeen) ctx.fail(`port ${port.ca} ${port.portNum} cut short: no State line`, undefined, port.line);
+    // ibstatus prints no port GUID; on an IB port it is the low 64 bits of the default GID
+    // (`fe80:0000:0000:0000:946d:ae03:00fc:e51c`). A RoCE GID is made from the MAC: no GUID.
+    const m = gid && /^fe80(?::0000){3}((?::[0-9a-f]{4}){4})$/i.exec(gid);
+    if (port && m && !port.ethernet && port.portGuid === undefined)
+      port.portGuid = ctx.guid(`0x${m[1].replaceAll(':', '')}`);
+    gid = undefined;
     if (port) ports.push(port);
     port = undefined;
   };
@@ -141,8 +149,11 @@ export function createIbstatParser(opts: ParseOptions = {}): LineParser<IbstatRe
       case 'port guid':
         port.portGuid = ctx.guid(v, line);
         return;
+      case 'default gid':
+        gid = v;
+        return;
       default:
-        return; // LMC, capability mask, default gid: not judged
+        return; // LMC, capability mask: not judged
     }
   };
 
