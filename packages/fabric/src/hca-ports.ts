@@ -71,7 +71,9 @@ export function hcaPortVerdicts(
         kind: 'hca-port-slow',
         severity: 'major',
         subject: { kind: 'port', port },
-        title: `${name} runs at ${p.rateGbps} Gb/s, below the expected ${want} Gb/s (${expected.width} ${expected.speed}; from ${file})`,
+        title:
+          `${name} runs at ${p.rateGbps} Gb/s, below the expected ${want} Gb/s ` +
+          `(${expected.width} ${expected.speed}; from ${file})`,
         short: `rate ${p.rateGbps}G<${want}G`,
         evidence: { ...evidence, expectedGbps: want },
       });

@@ -91,7 +91,7 @@ describe('ibwatch import diags', () => {
     expect(hcaFindings()).toEqual([]);
   });
 
-  it('ibstat: a port not Active/LinkUp or below IBWATCH_EXPECTED_RATE is a finding; a later paste clears it', async () => {
+  it('ibstat: a port not Active/LinkUp or below the expected rate is a finding; a later paste clears it', async () => {
     const good = readFileSync(join(DIAGS, 'sample-ibstat-hdr.txt'), 'utf8');
     const bad = good
       .replace('State: Active', 'State: Down')
