@@ -109,10 +109,22 @@ describe('ibwatch import diags', () => {
     expect(hcaFindings()).toEqual([]);
   });
 
-  it('iblinkinfo: read and summarised', async () => {
+  it('iblinkinfo: link-health observations of the pasted ports, as the topology scan judges them', async () => {
     const row = await ctx.scans.importDiags(fixture('lab-iblinkinfo.txt'), undefined, 'cli');
-    expect(row).toMatchObject({ status: 'ok', summary: { format: 'iblinkinfo', ports: 248 } });
+    expect(row).toMatchObject({
+      status: 'ok',
+      summary: { format: 'iblinkinfo', ports: 248, placed: 248, unplaced: 0 },
+    });
     expect(row.summary.notActive).toBeGreaterThan(0);
+    // The lab's faults as captured: dgx-0005's link at 2X and dgx-0012's at EDR, against 4X HDR.
+    const degraded = createFindingsRepo(ctx.db)
+      .list({ state: 'current', limit: 100 })
+      .filter((f) => f.kind.startsWith('link-degraded'))
+      .map((f) => f.title)
+      .join('\n');
+    expect(degraded).toMatch(/dgx-0005/);
+    expect(degraded).toMatch(/dgx-0012/);
+    expect(row.summary.findingsOpened).toBeGreaterThanOrEqual(2);
   });
 
   it('a truncated paste fails the scan naming file and line; what was stored before stays', async () => {

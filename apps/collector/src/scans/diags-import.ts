@@ -3,7 +3,7 @@
  * theirs, in the pipeline's one transaction (scan kind `import-diags`, the file in the summary):
  * ibqueryerrors and perfquery counters through the PM path (absolute counters, as a sweep reads
  * them); ibstat / ibstatus port states judged for readiness (`hca-port-*` findings of the ports
- * in the paste); iblinkinfo summarised (its port states are the topology scan's to store).
+ * in the paste); iblinkinfo judged by the topology scan's link rules (iblinkinfo-import.ts).
  */
 import {
   type CounterName,
@@ -23,6 +23,7 @@ import type { NameBook } from '../names.ts';
 import type { DiagsPaste } from '../sources/diags-file.ts';
 import type { CounterBaseline } from './counter-baseline.ts';
 import { syncFindings } from './findings-sync.ts';
+import { storeIblinkinfoPaste } from './iblinkinfo-import.ts';
 import { storePm } from './pm-store.ts';
 
 type Summary = Record<string, number | string>;
@@ -92,10 +93,8 @@ export function storeDiagsPaste(
         ...storeCounters(ctx, counters),
       };
     }
-    case 'iblinkinfo': {
-      const down = paste.ports.filter((p) => p.state !== 'Active');
-      return { ...head, ports: paste.ports.length, links: paste.links, notActive: down.length };
-    }
+    case 'iblinkinfo':
+      return { ...head, ...storeIblinkinfoPaste(db, config, names, at, paste.ports) };
     default: {
       const map = new Map<Guid, Guid>(iteratePortGuids(db) as Iterable<[Guid, Guid]>);
       const nodeOf = (g: Guid) => map.get(g);
