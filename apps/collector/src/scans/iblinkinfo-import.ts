@@ -6,7 +6,15 @@
  * Only findings about those ports and links are opened or cleared: a paste of one switch says
  * nothing of the rest of the fabric. The next topology scan judges everything again.
  */
-import { evaluateLinks, type FabricLink, type FabricPort, type Guid, type PortRef } from '@ibwatch/fabric';
+import {
+  evaluateLinks,
+  type FabricLink,
+  type FabricPort,
+  type FabricSnapshot,
+  type Guid,
+  type PortRef,
+  tableFromPortCounters,
+} from '@ibwatch/fabric';
 import type { LinkInfoPort } from '@ibwatch/parsers';
 import type { Config } from '../config.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
@@ -53,15 +61,23 @@ export function storeIblinkinfoPaste(
     .filter((l) => ends.has(endOf(l.a)) && ends.has(endOf(l.b)));
   const nodes = allNodes(db);
   const desc = new Map(nodes.map((n) => [n.guid, n.description]));
-  const verdicts = evaluateLinks(
-    { source: 'diags', nodes, ports, links },
-    {
-      previous: { source: 'diags', nodes, ports: [], links: known },
-      previousLinkEndsActive: true,
-      expected: config.expectedRate,
-      nodeName: (g) => names.name(g, desc.get(g)),
-    },
-  );
+  const snapshot = (p: FabricPort[], l: FabricLink[]): FabricSnapshot => ({
+    source: 'diags',
+    nodes,
+    ports: p,
+    links: l,
+    counters: tableFromPortCounters([]),
+    sms: [],
+    cables: [],
+    toolFindings: [],
+    meta: {},
+  });
+  const verdicts = evaluateLinks(snapshot(ports, links), {
+    previous: snapshot([], known),
+    previousLinkEndsActive: true,
+    expected: config.expectedRate,
+    nodeName: (g) => names.name(g, desc.get(g)),
+  });
   // Findings about the pasted ports and the links between them, and nothing else.
   const repo = createFindingsRepo(db);
   const inPaste = (key: string) => endsOfSubjectKey(key).every((e) => ends.has(e));
