@@ -15,7 +15,8 @@ import { formatBytes, type NcclRunRow, type ScanRow } from '@ibwatch/fabric';
 import { windowProblems } from './queries/nccl-checks.ts';
 import { formatStatus, readStatus } from './cli-status.ts';
 import { failureKind } from './queries/scan-failure.ts';
-import { importOpensmLogFile, readNcclFile } from './scans/service.ts';
+import { isDiagsFormat, readNcclFile } from './scans/service.ts';
+import { printImport } from './cli-import.ts';
 import type { NcclLabels } from './queries/nccl-checks.ts';
 import { backupDatabase } from './db/backup.ts';
 import { checkDatabase } from './db/check-db.ts';
@@ -29,6 +30,8 @@ const USAGE = `usage: ibwatch <command> [options]
   scan [--kind pm|sm|topology|ibdiagnet]   run one scan now (default: topology, sm, pm)
   import ibdiagnet DIR          import an ibdiagnet2 output directory
   import opensm-log FILE        import a copied OpenSM log (osm.log, syslog, systemctl status); again = no-op
+  import diags FILE [--format iblinkinfo|ibqueryerrors|perfquery|ibstat|ibstatus]
+                                import a captured diags output (format told from the content by default)
   import nccl FILE [--label k=v ...] [--at TIME]
                                 import one nccl-tests output (labels: cluster, nodes, gpuModel, hcaCount,
                                 runBy); --at: when the run started (ISO 8601, e.g. 2025-06-01T12:00:00Z,
@@ -85,6 +88,7 @@ async function main(argv: string[]): Promise<number> {
       label: { type: 'string', multiple: true },
       force: { type: 'boolean', default: false },
       at: { type: 'string' },
+      format: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -163,19 +167,17 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'import': {
         const [what, path] = rest;
-        if (!path || (what !== 'ibdiagnet' && what !== 'nccl' && what !== 'opensm-log'))
-          throw new UsageError('import ibdiagnet DIR | import nccl FILE | import opensm-log FILE');
-        if (what === 'opensm-log') {
-          const r = importOpensmLogFile(ctx.db, ctx.config, path);
-          if (json) out(JSON.stringify(r));
-          else {
-            for (const w of r.warnings) err(`warning: ${w}`);
-            out(
-              `opensm-log ${basename(path)}: ${r.events} events read, ${r.stored} stored ` +
-                `(${r.events - r.stored} already stored); findings opened: ${r.findingsOpened}`,
-            );
-          }
-          return 0;
+        if (!path || !['ibdiagnet', 'nccl', 'opensm-log', 'diags'].includes(what ?? ''))
+          throw new UsageError('import ibdiagnet DIR | import nccl FILE | import opensm-log FILE | import diags FILE');
+        if (what === 'opensm-log' || what === 'diags') {
+          const format = values.format;
+          if (format !== undefined && (what !== 'diags' || !isDiagsFormat(format)))
+            throw new UsageError('--format: iblinkinfo, ibqueryerrors, perfquery, ibstat or ibstatus (import diags)');
+          const r = await whileBusy(() =>
+            what === 'diags' ? ctx.scans.importDiags(path, format, 'cli') : ctx.scans.importOpensmLog(path, 'cli'),
+          );
+          printImport(r, json, out, err);
+          return exitCode([r]);
         }
         if (what === 'ibdiagnet') {
           const r = await whileBusy(() => ctx.scans.importIbdiagnet(path, 'cli'));

@@ -33,3 +33,4 @@ export * from './summary-sample.ts';
 export * from './traffic.ts';
 export * from './watch.ts';
 export * from './as-built.ts';
+export * from './hca-ports.ts';

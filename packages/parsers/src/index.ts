@@ -87,9 +87,12 @@ export {
   perfqueryPortCounters,
   type PerfqueryBlock,
 } from './diags/perfquery.ts';
+export { parseIbstat, createIbstatParser, type HcaPortStatus, type IbstatResult } from './diags/ibstat.ts';
+export { detectDiagsFormat, DIAGS_FORMATS, type DiagsFormat } from './diags/detect.ts';
 // OpenSM (src/opensm/) and the node-name map
 export {
   parseOpensmLog,
+  cutAt,
   createOpensmLogParser,
   type OpensmEvent,
   type OpensmEventKind,

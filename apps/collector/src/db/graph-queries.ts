@@ -128,3 +128,14 @@ export function lidsOfPorts(db: Db, portIds: number[]): Map<number, number> {
     .all(JSON.stringify([...new Set(portIds)])) as [number, number][];
   return new Map(rows);
 }
+
+/** LID -> node GUID of every port with a LID (a switch's LID is its port 0's): what perfquery names. */
+export function lidNodes(db: Db): Map<number, string> {
+  const rows = db.prepare('SELECT lid, node_guid FROM ports WHERE lid IS NOT NULL').raw().all() as [number, string][];
+  return new Map(rows);
+}
+
+/** GUIDs of the nodes in the topology. */
+export function nodeGuids(db: Db): Set<string> {
+  return new Set(db.prepare('SELECT guid FROM nodes').pluck().all() as string[]);
+}

@@ -21,5 +21,7 @@ export function notifyingScans(scans: ScanService, notifier: Notifier): ScanServ
     run: (kind, trigger) => after(scans.run(kind, trigger)),
     importIbdiagnet: (dir, trigger) => after(scans.importIbdiagnet(dir, trigger)),
     importNccl: (...args) => after(scans.importNccl(...args)),
+    importDiags: (...args) => after(scans.importDiags(...args)),
+    importOpensmLog: (...args) => after(scans.importOpensmLog(...args)),
   };
 }

@@ -21,7 +21,17 @@ export async function scanRoutes(app: FastifyInstance, deps: RouteDeps): Promise
             limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
             kind: {
               type: 'string',
-              enum: ['pm', 'sm', 'topology', 'ibdiagnet', 'import-ibdiagnet', 'import-nccl', 'slurm'],
+              enum: [
+                'pm',
+                'sm',
+                'topology',
+                'ibdiagnet',
+                'import-ibdiagnet',
+                'import-nccl',
+                'slurm',
+                'import-diags',
+                'import-opensm-log',
+              ],
             },
             status: { type: 'string', enum: ['running', 'ok', 'partial', 'failed'] },
           },

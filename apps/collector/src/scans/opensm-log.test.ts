@@ -169,3 +169,71 @@ describe('GET /api/sms/log', () => {
     await app.close();
   });
 });
+
+describe('issue 33: SM port GUID unknown, port down cleared by MASTER, a cut log', () => {
+  it('an SM bound to a GUID the fabric lacks (ERR 7526/3309/3320, never MASTER) is a major finding', () => {
+    const ctx = ctxOf();
+    const now = new Date(2023, 7, 22, 12, 0);
+    storeOpensmLog(ctx.db, ctx.config, fixture('mlnx-5.7-port-unknown-ctrl-c.log'), {
+      source: 'import:osm.log',
+      now,
+      at: now.getTime(),
+    });
+    expect(logFindings(ctx)).toEqual(['opensm-log-port-unknown:major']);
+    const f = createFindingsRepo(ctx.db).list({ state: 'current', limit: 10 })[0];
+    expect(f.title).toBe(
+      'SM bound to port GUID 0x1122334477667791, which the fabric does not have: no MASTER state ' +
+        '(ERR 3309, ERR 3320, ERR 7526) (OpenSM log, Aug 22 11:30:43.935340)',
+    );
+    expect(f.evidence).toMatchObject({ errCodes: ['3309', '3320', '7526'], guid: '0x1122334477667791' });
+  });
+
+  it('Debian 3.3.23 with -g naming no local port: "SM cannot bind" with ERR 5422 and the GUID', () => {
+    const ctx = ctxOf();
+    const now = new Date(2026, 11, 6, 4, 0);
+    storeOpensmLog(ctx.db, ctx.config, fixture('lab-bad-guid.log'), { source: 'x', now, at: now.getTime() });
+    const titles = createFindingsRepo(ctx.db)
+      .list({ state: 'current', limit: 10 })
+      .map((f) => f.title)
+      .sort();
+    expect(titles[0]).toBe('OpenSM exited (was DISCOVERING) (OpenSM log, Dec 06 03:05:52.057952)');
+    expect(titles[1]).toBe(
+      'SM cannot bind to port GUID 0x2c903000bad01: ERR 5422 (OpenSM log, Dec 06 03:05:52.051100)',
+    );
+  });
+
+  it('"SM port is down" clears when a later import of the same SM shows MASTER and SUBNET UP', () => {
+    const ctx = ctxOf();
+    const now = new Date(2026, 11, 1, 13, 0);
+    const opts = { source: 'import:a.log', now, at: now.getTime() };
+    storeOpensmLog(ctx.db, ctx.config, 'Dec 01 12:00:00 sm1 OpenSM[700]: SM port is down#012\n', opts);
+    expect(logFindings(ctx)).toEqual(['opensm-log-port-down:major']);
+    // Another SM's MASTER does not clear it: its port is not this one.
+    storeOpensmLog(ctx.db, ctx.config, 'Dec 01 12:01:00 sm2 OpenSM[800]: Entering MASTER state#012\n', {
+      ...opts,
+      at: opts.at + 1000,
+    });
+    expect(logFindings(ctx)).toEqual(['opensm-log-port-down:major']);
+    const later =
+      'Dec 01 12:05:00 sm1 OpenSM[701]: Entering DISCOVERING state#012\n' +
+      'Dec 01 12:05:01 sm1 OpenSM[701]: Entering MASTER state#012\n' +
+      'Dec 01 12:05:01 sm1 OpenSM[701]: SUBNET UP#012\n';
+    storeOpensmLog(ctx.db, ctx.config, later, { ...opts, source: 'import:b.log', at: opts.at + 2000 });
+    expect(logFindings(ctx)).toEqual([]);
+  });
+
+  it('a log cut by Ctrl-C: a partial import-opensm-log scan, warning with file and line, events kept', async () => {
+    const ctx = ctxOf();
+    const file = join(ctx.dir, 'osm.log');
+    copyFileSync(join(FIXTURES, 'mlnx-5.7-port-unknown-ctrl-c.log'), file);
+    const row = await ctx.scans.importOpensmLog(file, 'cli');
+    expect(row).toMatchObject({ kind: 'import-opensm-log', status: 'partial' });
+    expect(row.error).toBe('osm.log:6: log cut by Ctrl-C (the last line ends in ^C)');
+    expect(row.summary).toMatchObject({ file: 'osm.log', events: 5, stored: 5 });
+    expect(row.summary.cut).toBe('osm.log:6: log cut by Ctrl-C (the last line ends in ^C)');
+    expect(createOpensmLogRepo(ctx.db).list(10)).toHaveLength(5);
+    const whole = join(ctx.dir, 'whole.log');
+    copyFileSync(join(FIXTURES, 'lab-standby-failover.log'), whole);
+    expect(await ctx.scans.importOpensmLog(whole, 'cli')).toMatchObject({ status: 'ok', error: null });
+  });
+});

@@ -25,6 +25,8 @@ export interface OpensmLogImport {
   findingsOpened: number;
   /** A heavy sweep still open at the last line started at this line of the input. */
   openSweepLine?: number;
+  /** `file:line: why` when the log stops short (Ctrl-C, cut mid-line): the import is partial. */
+  cut?: string;
 }
 
 /**
@@ -53,28 +55,45 @@ export function toStored(e: OpensmEvent, source: string): NewSmLogEvent {
   };
 }
 
-const LIFECYCLE = ['state', 'bind-failed', 'exit', 'sm-port-down', 'sm-port-up'];
+const LIFECYCLE = ['state', 'bind-failed', 'exit', 'sm-port-down', 'sm-port-up', 'subnet-up', 'sm-port-unknown'];
+
+/** Events of one SM: the same host, or either without one (an osm.log names no host). */
+const sameSm = (a: NewSmLogEvent, b: NewSmLogEvent) => a.host === null || b.host === null || a.host === b.host;
 
 /**
  * The findings the log supports now, from its events in time order. Each lasts until the log
  * shows the SM recovered: a bind failure until the SM reaches STANDBY or MASTER, an exit until
- * the SM starts again (any state change after it), SM port down until `SM port is up` (or the
- * SM exits: then the exit is the finding). Severities: a master that exited or lost its port
- * leaves the subnet to the standby (major); an SM that cannot bind is not running at all
- * (major); a standby that exited is one SM fewer (minor).
+ * the SM starts again (any state change after it), SM port down until `SM port is up` or the
+ * same SM's `Entering MASTER state` / `SUBNET UP` (a master with a dead port brings up no
+ * subnet), or until the SM exits (then the exit is the finding); a port GUID the fabric does not
+ * have (ERR 7526/3309/3320) until the SM reaches STANDBY or MASTER. Severities: a master that
+ * exited or lost its port leaves the subnet to the standby (major); an SM that cannot bind, or
+ * is bound to a port that is not there, manages nothing (major); a standby that exited is one SM
+ * fewer (minor).
  */
 export function opensmLogVerdicts(events: readonly NewSmLogEvent[]): Verdict[] {
   let lastState: string | null = null;
   let bind: NewSmLogEvent | null = null;
   let exit: { e: NewSmLogEvent; state: string | null } | null = null;
   let down: NewSmLogEvent | null = null;
+  let unknown: { e: NewSmLogEvent; codes: Set<string>; count: number } | null = null;
   for (const e of events) {
     if (e.kind === 'state') {
-      if (e.state === 'MASTER' || e.state === 'STANDBY') bind = null;
+      if (e.state === 'MASTER' || e.state === 'STANDBY') {
+        bind = null;
+        unknown = null;
+      }
+      if (e.state === 'MASTER' && down && sameSm(down, e)) down = null;
       exit = null;
       lastState = e.state;
+    } else if (e.kind === 'subnet-up') {
+      if (down && sameSm(down, e)) down = null;
     } else if (e.kind === 'bind-failed') bind ??= e;
-    else if (e.kind === 'exit') {
+    else if (e.kind === 'sm-port-unknown') {
+      unknown ??= { e, codes: new Set(), count: 0 };
+      if (e.errCode) unknown.codes.add(e.errCode);
+      unknown.count++;
+    } else if (e.kind === 'exit') {
       exit = { e, state: lastState };
       down = null;
     } else if (e.kind === 'sm-port-down') down ??= e;
@@ -82,15 +101,42 @@ export function opensmLogVerdicts(events: readonly NewSmLogEvent[]): Verdict[] {
   }
   const verdicts: Verdict[] = [];
   const where = (e: NewSmLogEvent) => `${e.host ? `${e.host} ` : ''}${e.time ?? ''}`.trim();
+  const evidenceOf = (e: NewSmLogEvent) => ({
+    time: e.time,
+    at: e.at,
+    host: e.host,
+    pid: e.pid,
+    errCode: e.errCode,
+    guid: e.guid,
+    message: e.message,
+    source: e.source,
+  });
   const verdict = (kind: string, severity: Severity, e: NewSmLogEvent, title: string, short: string): Verdict => ({
     kind: `opensm-log-${kind}`,
     severity,
     subject: { kind: 'sm' },
     title: `${title} (OpenSM log, ${where(e)})`,
     short,
-    evidence: { time: e.time, at: e.at, host: e.host, pid: e.pid, message: e.message, source: e.source },
+    evidence: evidenceOf(e),
   });
-  if (bind) verdicts.push(verdict('bind-failed', 'major', bind, 'OpenSM could not bind its port', 'SM bind failed'));
+  if (bind) {
+    const port = bind.guid ? ` to port GUID ${bind.guid}` : ' its port';
+    const code = bind.errCode ? `: ERR ${bind.errCode}` : '';
+    verdicts.push(verdict('bind-failed', 'major', bind, `SM cannot bind${port}${code}`, 'SM bind failed'));
+  }
+  if (unknown) {
+    const codes = [...unknown.codes].sort().map((c) => `ERR ${c}`);
+    const v = verdict(
+      'port-unknown',
+      'major',
+      unknown.e,
+      `SM bound to port GUID ${unknown.e.guid ?? '?'}, which the fabric does not have: no MASTER state ` +
+        `(${codes.join(', ')})`,
+      'SM port unknown, no master',
+    );
+    v.evidence = { ...v.evidence, errCodes: [...unknown.codes].sort(), lines: unknown.count };
+    verdicts.push(v);
+  }
   if (exit) {
     const wasMaster = exit.state === 'MASTER';
     const what = `OpenSM exited${exit.state ? ` (was ${exit.state})` : ''}`;
@@ -98,6 +144,42 @@ export function opensmLogVerdicts(events: readonly NewSmLogEvent[]): Verdict[] {
   }
   if (down) verdicts.push(verdict('port-down', 'major', down, 'SM port is down', 'SM port down'));
   return verdicts;
+}
+
+type Parsed = ReturnType<typeof parseOpensmLog>;
+
+/** A parse's warnings as `file:line: message`. */
+export function opensmLogWarnings(parsed: Parsed, file?: string): string[] {
+  return parsed.warnings.map((w) => `${w.file ?? file ?? ''}:${w.line ?? ''}: ${w.message}`);
+}
+
+/** Store a parsed log's new events and re-judge the log's findings; inside the caller's transaction. */
+export function storeOpensmEvents(
+  db: Db,
+  config: Pick<Config, 'autoResolveMin'>,
+  parsed: Parsed,
+  opts: { source: string; file?: string; at: number },
+): OpensmLogImport {
+  const rows = parsed.value.events.map((e) => ({ event: toStored(e, opts.source), line: e.line }));
+  const repo = createOpensmLogRepo(db);
+  const stored = repo.insert(rows, opts.at);
+  const verdicts = opensmLogVerdicts(repo.lifecycleEvents(LIFECYCLE));
+  const sync = syncFindings(
+    createFindingsRepo(db),
+    verdicts,
+    OPENSM_LOG_KINDS,
+    opts.at,
+    config.autoResolveMin * 60_000,
+  );
+  const r: OpensmLogImport = {
+    events: rows.length,
+    stored,
+    warnings: opensmLogWarnings(parsed, opts.file),
+    findingsOpened: sync.opened,
+  };
+  if (parsed.value.openSweepLine !== undefined) r.openSweepLine = parsed.value.openSweepLine;
+  if (parsed.value.cut) r.cut = `${opts.file ?? opts.source}:${parsed.value.cut.line}: ${parsed.value.cut.why}`;
+  return r;
 }
 
 /**
@@ -111,40 +193,28 @@ export function storeOpensmLog(
   opts: { source: string; file?: string; now: Date; at: number },
 ): OpensmLogImport {
   const parsed = parseOpensmLog(input, { file: opts.file, now: opts.now });
-  const rows = parsed.value.events.map((e) => ({ event: toStored(e, opts.source), line: e.line }));
-  const repo = createOpensmLogRepo(db);
-  return writeTransaction(db, () => {
-    const stored = repo.insert(rows, opts.at);
-    const verdicts = opensmLogVerdicts(repo.lifecycleEvents(LIFECYCLE));
-    const sync = syncFindings(
-      createFindingsRepo(db),
-      verdicts,
-      OPENSM_LOG_KINDS,
-      opts.at,
-      config.autoResolveMin * 60_000,
-    );
-    const r: OpensmLogImport = {
-      events: rows.length,
-      stored,
-      warnings: parsed.warnings.map((w) => `${w.file ?? opts.file ?? ''}:${w.line ?? ''}: ${w.message}`),
-      findingsOpened: sync.opened,
-    };
-    if (parsed.value.openSweepLine !== undefined) r.openSweepLine = parsed.value.openSweepLine;
-    return r;
-  });
+  return writeTransaction(db, () => storeOpensmEvents(db, config, parsed, opts));
 }
 
 /**
- * `ibwatch import opensm-log FILE`: a copied log, read whole (a regular file of at most 1 GiB,
- * input-file.ts). The year of its last line is the file's modification time's.
+ * A copied log read whole (a regular file of at most 1 GiB, input-file.ts) and parsed; the year
+ * of its last line is the file's modification time's.
  */
+export function readOpensmLogFile(path: string): { parsed: Parsed; bytes: Uint8Array; name: string } {
+  const bytes = readInputFile(path, { format: 'opensm-log' });
+  const name = basename(path);
+  return { parsed: parseOpensmLog(bytes, { file: name, now: statSync(path).mtime }), bytes, name };
+}
+
+/** A copied log into the database, without a scan row (the scan service's importOpensmLog has one). */
 export function importOpensmLogFile(
   db: Db,
   config: Pick<Config, 'autoResolveMin'>,
   path: string,
   at = Date.now(),
 ): OpensmLogImport {
-  const bytes = readInputFile(path, { format: 'opensm-log' });
-  const name = basename(path);
-  return storeOpensmLog(db, config, bytes, { source: `import:${name}`, file: name, now: statSync(path).mtime, at });
+  const { parsed, name } = readOpensmLogFile(path);
+  return writeTransaction(db, () =>
+    storeOpensmEvents(db, config, parsed, { source: `import:${name}`, file: name, at }),
+  );
 }

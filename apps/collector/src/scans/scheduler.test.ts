@@ -59,6 +59,8 @@ function standIn(behaviour: Behaviour = async () => 'ok') {
     },
     importIbdiagnet: () => Promise.reject(new Error('not used by the scheduler')),
     importNccl: () => Promise.reject(new Error('not used by the scheduler')),
+    importDiags: () => Promise.reject(new Error('not used by the scheduler')),
+    importOpensmLog: () => Promise.reject(new Error('not used by the scheduler')),
     isRunning: (kind) => (active.get(kind) ?? 0) > 0,
   };
   const count = (kind: ScheduledKind) => calls.filter((c) => c.kind === kind).length;

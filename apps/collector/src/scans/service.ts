@@ -23,6 +23,9 @@ import { storeIbdiagnet } from './ibdiagnet-store.ts';
 import { importNcclText } from './nccl-import.ts';
 import { collectSlurm } from '../sources/slurm.ts';
 import { storeSlurm } from './slurm-store.ts';
+import { readDiagsFile } from '../sources/diags-file.ts';
+import { storeDiagsPaste } from './diags-import.ts';
+import { opensmLogWarnings, readOpensmLogFile, storeOpensmEvents } from './opensm-log.ts';
 
 /** What routes and the CLI may use of scans/ besides the ScanService (scans/types.ts). */
 export { RelearnRefused, relearnSms } from './sm-relearn.ts';
@@ -30,6 +33,7 @@ export type { ScanService, Trigger } from './types.ts';
 /** `ibwatch import nccl FILE` reads the file as the drop directory does, then calls importNccl. */
 export { readNcclFile } from '../sources/nccl-file.ts';
 export { importOpensmLogFile } from './opensm-log.ts';
+export { isDiagsFormat } from '../sources/diags-file.ts';
 
 /** Kinds that share one queue (see `guarded`); every other kind has a queue of its own. */
 const SHARED_QUEUE: Record<string, string> = { topology: 'whole-fabric', pm: 'whole-fabric' };
@@ -172,6 +176,56 @@ export function createScanService(
         settle(row);
         return row;
       });
+    },
+
+    importDiags(path, format, trigger) {
+      return guarded('import-diags', async () => {
+        const row = await runPipeline(
+          db,
+          'import-diags',
+          trigger,
+          async () => readDiagsFile(path, format),
+          (id, at, c) => storeDiagsPaste(db, config, names, baseline, id, at, c.data),
+        );
+        settle(row);
+        return row;
+      });
+    },
+
+    importOpensmLog(path, trigger) {
+      return guarded('import-opensm-log', () =>
+        runPipeline(
+          db,
+          'import-opensm-log',
+          trigger,
+          async () => {
+            const log = readOpensmLogFile(path);
+            // A log cut short (Ctrl-C, mid-line) is a partial scan; its warning leads, so it is the reason.
+            const warnings = opensmLogWarnings(log.parsed, log.name);
+            const cut = log.parsed.value.cut;
+            if (cut) warnings.sort((a, b) => Number(b.endsWith(cut.why)) - Number(a.endsWith(cut.why)));
+            return {
+              data: log,
+              raw: [{ name: log.name, text: log.bytes }],
+              toolVersions: {},
+              warnings,
+              partial: !!cut,
+            };
+          },
+          (_id, at, c) => {
+            const file = c.data.name;
+            const r = storeOpensmEvents(db, config, c.data.parsed, { source: `import:${file}`, file, at });
+            const out: Record<string, number | string> = {
+              file,
+              events: r.events,
+              stored: r.stored,
+              findingsOpened: r.findingsOpened,
+            };
+            if (r.cut) out.cut = r.cut;
+            return out;
+          },
+        ),
+      );
     },
 
     importNccl(text, labels, name, trigger, window, onStored) {

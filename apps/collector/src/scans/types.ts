@@ -3,6 +3,7 @@
  * routes and the CLI hold a ScanService and never reach into the pipeline or the stores.
  */
 import type { ScanRow } from '@ibwatch/fabric';
+import type { DiagsFormat } from '@ibwatch/parsers';
 import type { NcclLabels, NcclWindow } from '../queries/nccl-checks.ts';
 
 export type Trigger = ScanRow['trigger'];
@@ -26,5 +27,9 @@ export interface ScanService {
     window?: NcclWindow,
     onStored?: StoredHook,
   ): Promise<{ scan: ScanRow; runId: number | null }>;
+  /** `ibwatch import diags FILE`: a pasted iblinkinfo, ibqueryerrors, perfquery, ibstat or ibstatus output. */
+  importDiags(path: string, format: DiagsFormat | undefined, trigger: Trigger): Promise<ScanRow>;
+  /** `ibwatch import opensm-log FILE`: a copied OpenSM log (a scan row; the follower has none). */
+  importOpensmLog(path: string, trigger: Trigger): Promise<ScanRow>;
   isRunning(kind: string): boolean;
 }

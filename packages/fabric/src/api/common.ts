@@ -20,7 +20,17 @@ export type LinkHealth = Static<typeof LinkHealthSchema>;
 export const TIERS = ['core', 'spine', 'leaf', 'hca', 'aggregation', 'unknown'] as const;
 export const TierSchema = Str(TIERS);
 export type Tier = Static<typeof TierSchema>;
-export const ScanKindSchema = Str(['pm', 'sm', 'topology', 'ibdiagnet', 'import-ibdiagnet', 'import-nccl', 'slurm']);
+export const ScanKindSchema = Str([
+  'pm',
+  'sm',
+  'topology',
+  'ibdiagnet',
+  'import-ibdiagnet',
+  'import-nccl',
+  'slurm',
+  'import-diags',
+  'import-opensm-log',
+]);
 export type ScanKind = Static<typeof ScanKindSchema>;
 export const ScanStatusSchema = Str(['running', 'ok', 'partial', 'failed']);
 export type ScanStatus = Static<typeof ScanStatusSchema>;

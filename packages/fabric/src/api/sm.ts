@@ -109,7 +109,7 @@ export const SmLogEventSchema = Type.Object({
   /** The stamp as printed, `Nov 29 17:47:04.666480`. */
   time: NullText(),
   /**
-   * `state`, `handover`, `sm-port-down`, `sm-port-up`, `bind-failed`, `exit`, `subnet-up`,
+   * `state`, `handover`, `sm-port-down`, `sm-port-up`, `bind-failed`, `sm-port-unknown`, `exit`, `subnet-up`,
    * `heavy-sweep`, `sminfo-timeout`, `error`, ... (the parser's OpensmEventKind).
    */
   kind: Text(),

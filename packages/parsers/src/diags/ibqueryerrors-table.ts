@@ -278,8 +278,9 @@ export class TableReader {
   private regexPortLine(line: string, m: RegExpExecArray): void {
     this.pending = false;
     if (!this.node) {
-      this.ctx.unknown(line, 'port line before any "Errors for" header; skipped');
-      return;
+      // A pasted excerpt without its header, as the record parser reads it.
+      this.ctx.warn('no "Errors for" header: the node is known only by the GUID on its lines');
+      this.node = {};
     }
     const counters = regexItems(m[3], line, this.ctx);
     const row = this.rowFor(

@@ -211,3 +211,34 @@ describe('parseIbqueryerrors() at scale', () => {
     expect(total).toBe(1000n * 1830000n);
   });
 });
+
+describe('a pasted ibqueryerrors excerpt without its header', () => {
+  it('reads the port lines; the node is known only by GUID, and the warning says so', () => {
+    const r = parseIbqueryerrors(fixture('diags/sample-ibqueryerrors-excerpt.txt'), { file: 'paste.txt' });
+    expect(r.value.ports.map((p) => [p.guid, p.port, p.nodeGuid, p.nodeDescription])).toEqual([
+      ['0x0002c903006e29b0', 'ALL', '0x0002c903006e29b0', ''],
+      ['0x0002c903006e29b0', 5, undefined, ''],
+    ]);
+    expect(r.value.ports[1].counters.SymbolErrorCounter).toBe(65535n);
+    expect(r.value.ports[0].counters.LinkDownedCounter).toBe(48n);
+    expect(r.warnings.map((w) => w.message)).toContain(
+      'no "Errors for" header: the node is known only by the GUID on its lines',
+    );
+    expect(r.warnings[0]).toMatchObject({ file: 'paste.txt', line: 1 });
+  });
+
+  it('the one-line excerpt of the issue parses', () => {
+    const line = '   GUID 0x0002c90300a1b2c3 port ALL: [LinkDownedCounter == 1] [PortRcvErrors == 5]\n';
+    const r = parseIbqueryerrors(line);
+    expect(r.value.ports).toEqual([
+      {
+        nodeDescription: '',
+        guid: '0x0002c90300a1b2c3',
+        nodeGuid: '0x0002c90300a1b2c3',
+        guidKind: 'port',
+        port: 'ALL',
+        counters: { LinkDownedCounter: 1n, PortRcvErrors: 5n },
+      },
+    ]);
+  });
+});

@@ -125,6 +125,9 @@ export function createIbqueryerrorsParser(opts: IbqueryerrorsOptions = {}): Line
 
   function flush(): void {
     if (!pending) return;
+    // Headerless excerpt: a `port ALL` line carries the node's own GUID.
+    if (pending.port === 'ALL' && pending.nodeGuid === undefined && node?.description === '')
+      pending.nodeGuid = pending.guid;
     opts.onPort?.(pending);
     if (keep) ports.push(pending);
     pending = undefined;
@@ -132,8 +135,11 @@ export function createIbqueryerrorsParser(opts: IbqueryerrorsOptions = {}): Line
 
   function portLine(line: string, m: RegExpExecArray): void {
     if (!node) {
-      ctx.unknown(line, 'port line before any "Errors for" header; skipped');
-      return;
+      // A pasted excerpt of port lines without their `Errors for "..."` header
+      // (`   GUID 0x0002c90300a1b2c3 port ALL: [LinkDownedCounter == 1]`): the node is known only
+      // by the GUID on the line, the node's own for `port ALL`, else a port GUID or a switch's.
+      ctx.warn('no "Errors for" header: the node is known only by the GUID on its lines');
+      node = { description: '', dataMode: false };
     }
     const counters = regexItems(m[3], line, ctx);
     const p: IbqePort = {

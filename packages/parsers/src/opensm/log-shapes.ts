@@ -18,6 +18,7 @@ export type OpensmEventKind =
   | 'sm-port-down'
   | 'sm-port-up'
   | 'bind-failed'
+  | 'sm-port-unknown'
   | 'heavy-sweep'
   | 'error';
 
@@ -158,6 +159,18 @@ export function classify(msg: string): Classified | undefined {
   if (/coming out of standby 1/.test(msg)) return { kind: 'out-of-standby-sweep' };
   if (/\bSM port is down\b/.test(msg)) return { kind: 'sm-port-down' };
   if (/\bSM port is up\b/.test(msg)) return { kind: 'sm-port-up' };
+  // The SM bound to a port GUID the fabric does not have (MLNX OpenSM 5.7, `opensm -B -g <guid>`):
+  // `osm_get_physp_by_dr: ERR 7526: Couldn't find SM port by guid: 0x1122334477667791`, then each
+  // sweep `state_mgr_is_sm_port_down: ERR 3309: SM port with GUID:1122334477667791 is unknown`
+  // (and ERR 3320 from state_mgr_clear_sm_port_when_down); it never leaves DISCOVERING.
+  if ((m = /ERR (7526): Couldn't find SM port by guid:?\s*(0x[0-9a-fA-F]+)/.exec(msg)))
+    return { kind: 'sm-port-unknown', errCode: m[1], guid: m[2] };
+  if ((m = /ERR (3309|3320): SM port with GUID:\s*(?:0x)?([0-9a-fA-F]+) is unknown/.exec(msg)))
+    return { kind: 'sm-port-unknown', errCode: m[1], guid: `0x${m[2]}` };
+  // Debian's OpenSM 3.3.23 with `-g` naming no local port stops at the bind instead:
+  // `osm_vendor_open_port: ERR 5422: Unable to find requested CA guid 0x2c903000bad01`.
+  if ((m = /ERR (5422): Unable to find requested CA guid (0x[0-9a-fA-F]+)/.exec(msg)))
+    return { kind: 'bind-failed', errCode: m[1], guid: m[2] };
   if (/Error from osm_opensm_bind|bind failed|Unable to register class|another instance of OpenSM/.test(msg)) {
     m = /\bERR ([0-9A-Fa-f]{4}):/.exec(msg);
     return m ? { kind: 'bind-failed', errCode: m[1] } : { kind: 'bind-failed' };

@@ -76,6 +76,8 @@ export interface OpensmLogResult {
    * the log in pieces passes the text from there on again with the next piece, to time it.
    */
   openSweepLine?: number;
+  /** The log stops short (see `cutAt`): what was read before is kept. */
+  cut?: { line: number; why: string };
 }
 
 export interface OpensmLogOptions extends ParseOptions {
@@ -271,16 +273,39 @@ export function createOpensmLogParser(opts: OpensmLogOptions = {}): LineParser<O
   };
 }
 
-/** Parse an OpenSM log (text, bytes or lines); a last line without its newline is warned about. */
+/**
+ * Where a log copied or captured from a terminal stops short, as a person reading it would see
+ * it: the last line without its newline (copied while OpenSM wrote it), a last line ending in the
+ * `^C` a terminal echoes when `tail -f` or `opensm -f -` is interrupted (`... vl15_send_^C`, a
+ * real capture in fixtures/opensm/README.md), or a last line whose stamp is cut (`Aug 22 11:30:4`).
+ */
+export function cutAt(text: string): { line: number; why: string } | undefined {
+  if (text === '') return undefined;
+  const lines = text.split(/\r\n|\r|\n/);
+  const ended = /[\r\n]$/.test(text);
+  let n = lines.length - 1;
+  while (n >= 0 && lines[n].trim() === '') n--;
+  if (n < 0) return undefined;
+  const last = lines[n].trimEnd();
+  if (last.endsWith('^C')) return { line: n + 1, why: 'log cut by Ctrl-C (the last line ends in ^C)' };
+  if (!ended) return { line: lines.length, why: 'log cut mid-line: the last line has no newline' };
+  const stampStart = /^(?:OpenSM \$ )?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d/.test(last);
+  if (stampStart && !parseRecord(last))
+    return { line: n + 1, why: 'log cut mid-line: the last line has no whole stamp' };
+  return undefined;
+}
+
+/** Parse an OpenSM log (text, bytes or lines); a log cut short is warned about (`cut`). */
 export function parseOpensmLog(input: LineSource, opts: OpensmLogOptions = {}) {
   const result = runLineParser(createOpensmLogParser(opts), input);
   let text: string | undefined;
   if (typeof input === 'string') text = input;
   else if (input instanceof Uint8Array) text = new TextDecoder().decode(input);
-  if (text !== undefined && text !== '' && !/[\r\n]$/.test(text)) {
-    const lines = text.split(/\r\n|\r|\n/);
-    const w = { message: 'log cut mid-line: the last line has no newline', line: lines.length };
+  const cut = text === undefined ? undefined : cutAt(text);
+  if (cut) {
+    const w = { message: cut.why, line: cut.line };
     result.warnings.push(opts.file === undefined ? w : { ...w, file: opts.file });
+    result.value.cut = cut;
   }
   return result;
 }

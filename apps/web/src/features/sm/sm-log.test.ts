@@ -23,6 +23,14 @@ describe('SM log timeline', () => {
     const kinds = shownLogEvents([ev('state'), ev('routing'), ev('sminfo-timeout'), ev('sm-port-down'), ev('error')]);
     expect(kinds.map((e) => e.kind)).toEqual(['state', 'sm-port-down', 'error']);
   });
+  it('an SM bound to an unknown port GUID is shown, bad, with its ERR code', () => {
+    expect(shownLogEvents([ev('sm-port-unknown')])).toHaveLength(1);
+    expect(logEventLook(ev('sm-port-unknown', { errCode: '3309' }))).toEqual({
+      icon: '✖',
+      label: 'SM PORT UNKNOWN (ERR 3309)',
+      tone: 'bad',
+    });
+  });
   it('labels: trouble is bad/warn, the takeover is MASTER, ERR codes shown', () => {
     expect(logEventLook(ev('state', { state: 'MASTER' }))).toEqual({ icon: '★', label: 'MASTER', tone: 'info' });
     expect(logEventLook(ev('state', { state: 'STANDBY' })).label).toBe('STANDBY');

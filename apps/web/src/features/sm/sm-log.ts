@@ -13,6 +13,7 @@ const SHOWN = new Set([
   'sm-port-down',
   'sm-port-up',
   'bind-failed',
+  'sm-port-unknown',
   'exit',
   'subnet-up',
   'heavy-sweep',
@@ -41,6 +42,8 @@ export function logEventLook(e: Pick<SmLogEvent, 'kind' | 'state' | 'errCode'>):
       return { icon: '●', label: 'SM PORT UP', tone: 'ok' };
     case 'bind-failed':
       return { icon: '✖', label: 'BIND FAILED', tone: 'bad' };
+    case 'sm-port-unknown':
+      return { icon: '✖', label: `SM PORT UNKNOWN${e.errCode ? ` (ERR ${e.errCode})` : ''}`, tone: 'bad' };
     case 'exit':
       return { icon: '■', label: 'SM EXITED', tone: 'warn' };
     case 'subnet-up':
