@@ -46,7 +46,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(tmp.cleanup);
 
-describe('ibwatch status', { timeout: 30_000 }, () => {
+describe('ibwatch status', { timeout: 60_000 }, () => {
   it('judges a database by the cadences its collector recorded: demo sweeps 150 s old are STALE (exit 3)', async () => {
     const file = agedCopy('demo.db', 150_000, demoRun(Date.now() - 600_000));
     const r = await runCli(['status', '--json', '--db', file], { IBWATCH_SOURCE: 'diags' });

@@ -80,7 +80,7 @@ describe('watchFindings()', () => {
     ]);
   });
 
-  it('prints a finding the collector clears (no longer observed), one observed again, and one opened already cleared', () => {
+  it('prints a finding cleared (no longer observed), one observed again, and one opened already cleared', () => {
     const f = (id: number, title: string, clearedAt: number | null) =>
       [id, { id, severity: 'major', kind: 'link-flap', title, clearedAt }] as const;
     const before = new Map([f(1, 'flapping cable', null), f(2, 'slow link', 5), f(3, 'gone', null)]);
