@@ -4,12 +4,12 @@
 import Database from 'better-sqlite3';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleSummary } from '@ibwatch/fabric';
 import { runCli, SAMPLE_A, tempDir, testConfig, TOKEN } from './test-support.ts';
-import { findStatus, type StatusOutput } from './cli-status.ts';
+import { findStatus, recordedSource, type StatusOutput } from './cli-status.ts';
 
 const tmp = tempDir('ibwatch-cli-status-');
 const base = join(tmp.dir, 'base.db');
@@ -75,6 +75,14 @@ describe('ibwatch status', { timeout: 60_000 }, () => {
     expect(s.freshness.map((f) => f.state)).toEqual(['fresh', 'fresh', 'fresh']);
     expect(s.collector.from).toBe('environment');
     expect(r.code).not.toBe(3);
+  });
+
+  it('tells the read-only commands the source the collector recorded, and nothing for a database without one', () => {
+    expect(recordedSource(agedCopy('lab-run.db', 0, { ...demoRun(Date.now()), source: 'lab' }))).toBe('lab');
+    expect(recordedSource(agedCopy('no-run.db', 0))).toBeNull();
+    expect(recordedSource(join(tmp.dir, 'missing.db'))).toBeNull();
+    writeFileSync(join(tmp.dir, 'garbage.db'), 'not a database');
+    expect(recordedSource(join(tmp.dir, 'garbage.db'))).toBeNull();
   });
 
   it('says an import-only collector schedules nothing', async () => {

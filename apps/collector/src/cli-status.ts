@@ -59,6 +59,24 @@ export async function readStatus(
   }
 }
 
+/**
+ * The IBWATCH_SOURCE the collector that writes `file` recorded (null: no such database or no
+ * record). The read-only commands take it when IBWATCH_SOURCE is not set, so that a demo's
+ * database is read with the lab's node-name map, as its collector reads it.
+ */
+export function recordedSource(file: string): Config['source'] | null {
+  if (!existsSync(file)) return null;
+  let db;
+  try {
+    db = openDb(file, { readonly: true });
+    return readCollectorRun(db)?.source ?? null;
+  } catch {
+    return null; // Not readable: the command itself says why when it opens the database.
+  } finally {
+    db?.close();
+  }
+}
+
 /** `/api/summary` of the collector at `url` (with the write token, in case reads need one). */
 export async function askCollector(
   url: string,

@@ -13,7 +13,7 @@ import { baselineCommand } from './cli-baseline.ts';
 import { createNcclRepo } from './db/nccl-repo.ts';
 import { formatBytes, type NcclRunRow, type ScanRow } from '@ibwatch/fabric';
 import { windowProblems } from './queries/nccl-checks.ts';
-import { findStatus, formatStatus } from './cli-status.ts';
+import { findStatus, formatStatus, recordedSource } from './cli-status.ts';
 import { failureKind } from './queries/scan-failure.ts';
 import { importOpensmLogFile, readNcclFile } from './scans/service.ts';
 import type { NcclLabels } from './queries/nccl-checks.ts';
@@ -112,14 +112,21 @@ async function main(argv: string[]): Promise<number> {
   }
   // Before opening (and creating) the database a typo would otherwise leave behind.
   if (!COMMANDS.includes(cmd) && cmd !== 'status') throw new UsageError(`unknown command ${cmd}`);
-  const config = loadConfig({ ...process.env, ...(values.db ? { IBWATCH_DB: values.db } : {}) });
+  const env = { ...process.env, ...(values.db ? { IBWATCH_DB: values.db } : {}) };
+  let config = loadConfig(env);
+  // Without IBWATCH_SOURCE the commands that read or import through a context take the source the
+  // database's collector recorded (its node-name map, its expected rate); `scan` still needs it
+  // set, `status` reads the record itself, `backup` and `check-db` need no source.
+  const adopts = !config.sourceSet && !['scan', 'status', 'backup', 'check-db'].includes(cmd);
+  const recorded = adopts ? recordedSource(config.dbFile) : null;
+  if (recorded) config = { ...loadConfig({ ...env, IBWATCH_SOURCE: recorded }), sourceSet: false };
   for (const n of config.notices) err(`ibwatch: ${n}`);
   if (cmd === 'status') {
     // Read-only, without the context: opening one marks a running collector's scan interrupted.
-    const env = (k: string) => (process.env[k] ?? '').trim() || undefined;
+    const set = (k: string) => (process.env[k] ?? '').trim() || undefined;
     const status = await findStatus(
       config,
-      { url: values.url ?? env('IBWATCH_URL'), db: values.db ?? env('IBWATCH_DB') },
+      { url: values.url ?? set('IBWATCH_URL'), db: values.db ?? set('IBWATCH_DB') },
       (l) => err(`ibwatch: ${l}`),
     );
     if (values.json) out(JSON.stringify(status));
