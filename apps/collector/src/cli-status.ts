@@ -171,9 +171,10 @@ export function formatStatus(s: StatusOutput, now: number): string[] {
       `  ${pad(r.severity.toUpperCase(), 8)} ${r.title}: ${r.reasons.join('; ')}` +
         (r.kind === 'scan' ? '' : ` (since ${formatAge(now - r.since)} ago${r.acknowledged ? ', acknowledged' : ''})`),
     );
-  const c = s.collector;
+  // A collector of an earlier version (asked with --url) sends no `collector`.
+  const c: Partial<FabricSummary['collector']> = s.collector ?? {};
   out.push(
-    `schedules: ${c.text}` +
+    `schedules: ${c.text ?? 'not said by this collector'}` +
       (c.from === 'recorded' && c.startedAt
         ? ` (as recorded by the collector started ${formatAge(now - c.startedAt)} ago)`
         : '') +
