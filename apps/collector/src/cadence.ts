@@ -3,6 +3,7 @@
  * verdicts: a leaf module (it imports no other module of the collector), so config.ts can use it.
  */
 import cron from 'node-cron';
+import { formatAge, type CollectorSchedule } from '@ibwatch/fabric';
 
 export type ScheduledKind = 'pm' | 'sm' | 'topology' | 'ibdiagnet';
 
@@ -52,4 +53,25 @@ export function scanIntervals(config: { cron: Record<ScheduledKind, string> }): 
     topology: cronIntervalMs(config.cron.topology),
     ibdiagnet: cronIntervalMs(config.cron.ibdiagnet),
   };
+}
+
+/**
+ * The source and cadences as `/api/summary` and `ibwatch status` state them (`collector`):
+ * the freshness beside it is judged by these intervals.
+ */
+export function collectorSchedule(
+  config: { source: 'lab' | 'diags' | 'ibdiagnet' | 'import-only'; cron: Record<ScheduledKind, string> },
+  startedAt: number | null,
+  from: CollectorSchedule['from'],
+): CollectorSchedule {
+  const intervals = scanIntervals(config);
+  const schedules = scheduledKinds(config).map((kind) => ({
+    kind,
+    cron: config.cron[kind],
+    intervalMs: intervals[kind],
+  }));
+  const text = schedules.length
+    ? schedules.map((s) => `${s.kind} every ${formatAge(s.intervalMs)}`).join(', ')
+    : `none (${config.source}): data comes only from imports and uploads`;
+  return { source: config.source, schedules, text, startedAt, from };
 }

@@ -3,8 +3,8 @@
 import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { loadConfig, ConfigError } from './config.ts';
-import { openContext, readNames, type Context } from './context.ts';
+import { loadConfig, ConfigError, requireSource } from './config.ts';
+import { openContext, type Context } from './context.ts';
 import { createFindingsRepo, toFindingRow } from './db/findings-repo.ts';
 import { worklist } from './analysis/worklist.ts';
 import { worklistCsv } from './queries/worklist-csv.ts';
@@ -13,7 +13,7 @@ import { baselineCommand } from './cli-baseline.ts';
 import { createNcclRepo } from './db/nccl-repo.ts';
 import { formatBytes, type NcclRunRow, type ScanRow } from '@ibwatch/fabric';
 import { windowProblems } from './queries/nccl-checks.ts';
-import { formatStatus, readStatus } from './cli-status.ts';
+import { findStatus, formatStatus, recordedSource } from './cli-status.ts';
 import { failureKind } from './queries/scan-failure.ts';
 import { isDiagsFormat, readNcclFile } from './scans/service.ts';
 import { printImport } from './cli-import.ts';
@@ -24,9 +24,14 @@ import { closeDeferringCheckpoint } from './db/wal-checkpoint.ts';
 import { impactSettings } from './analysis/impact.ts';
 
 const USAGE = `usage: ibwatch <command> [options]
-  serve                         run the collector: API, dashboard, scheduled scans
-  status                        the fabric status word, what is broken now, SM state, scan freshness;
-                                exit 0 OK, 1 DEGRADED, 2 CRITICAL, 3 STALE or no data (Nagios-style)
+  serve [--host H] [--port N] [--db FILE]
+                                run the collector: API, dashboard, scheduled scans (needs IBWATCH_SOURCE);
+                                --host/--port/--db override IBWATCH_HOST/IBWATCH_PORT/IBWATCH_DB
+  status [--url URL]            the fabric status word, what is broken now, SM state, scan freshness;
+                                exit 0 OK, 1 DEGRADED, 2 CRITICAL, 3 STALE or no data (Nagios-style).
+                                Asks the collector at --url (or IBWATCH_URL), else reads --db (or
+                                IBWATCH_DB); else the collector at IBWATCH_HOST:IBWATCH_PORT if it answers,
+                                else the default database (or the demo's), by its collector's cadences
   scan [--kind pm|sm|topology|ibdiagnet]   run one scan now (default: topology, sm, pm)
   import ibdiagnet DIR          import an ibdiagnet2 output directory
   import opensm-log FILE        import a copied OpenSM log (osm.log, syslog, systemctl status); again = no-op
@@ -46,7 +51,7 @@ const USAGE = `usage: ibwatch <command> [options]
   nccl                          nccl-tests runs, newest first: headline busbw (peak at large messages)
   backup FILE [--force]         copy the database into FILE (online: the collector may keep running)
   check-db [FILE]               check a database before serving it (integrity, schema version, rows)
-options: --db FILE (default IBWATCH_DB), --json (machine-readable stdout), --help`;
+options: --db FILE (default IBWATCH_DB), --url URL (status), --json (machine-readable stdout), --help`;
 
 const COMMANDS = ['scan', 'import', 'findings', 'worklist', 'sm', 'baseline', 'nccl', 'backup', 'check-db'];
 /**
@@ -89,6 +94,9 @@ async function main(argv: string[]): Promise<number> {
       force: { type: 'boolean', default: false },
       at: { type: 'string' },
       format: { type: 'string' },
+      url: { type: 'string' },
+      host: { type: 'string' },
+      port: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -99,20 +107,34 @@ async function main(argv: string[]): Promise<number> {
   }
   if (cmd === 'serve') {
     const { serve } = await import('./server.ts');
+    // The flags win over the environment; serve() checks them with every other setting.
     if (values.db) process.env.IBWATCH_DB = values.db;
+    if (values.host) process.env.IBWATCH_HOST = values.host;
+    if (values.port) process.env.IBWATCH_PORT = values.port;
     await serve();
     return -1;
   }
   // Before opening (and creating) the database a typo would otherwise leave behind.
   if (!COMMANDS.includes(cmd) && cmd !== 'status') throw new UsageError(`unknown command ${cmd}`);
-  const config = loadConfig({ ...process.env, ...(values.db ? { IBWATCH_DB: values.db } : {}) });
+  const env = { ...process.env, ...(values.db ? { IBWATCH_DB: values.db } : {}) };
+  let config = loadConfig(env);
+  // Without IBWATCH_SOURCE the commands that read or import through a context take the source the
+  // database's collector recorded (its node-name map, its expected rate); `scan` still needs it
+  // set, `status` reads the record itself, `backup` and `check-db` need no source.
+  const adopts = !config.sourceSet && !['scan', 'status', 'backup', 'check-db'].includes(cmd);
+  const recorded = adopts ? recordedSource(config.dbFile) : null;
+  if (recorded) config = { ...loadConfig({ ...env, IBWATCH_SOURCE: recorded }), sourceSet: false };
   for (const n of config.notices) err(`ibwatch: ${n}`);
   if (cmd === 'status') {
     // Read-only, without the context: opening one marks a running collector's scan interrupted.
-    const now = Date.now();
-    const status = readStatus(config, now, (await readNames(config)).names);
+    const set = (k: string) => (process.env[k] ?? '').trim() || undefined;
+    const status = await findStatus(
+      config,
+      { url: values.url ?? set('IBWATCH_URL'), db: values.db ?? set('IBWATCH_DB') },
+      (l) => err(`ibwatch: ${l}`),
+    );
     if (values.json) out(JSON.stringify(status));
-    else out(formatStatus(status, now).join('\n'));
+    else out([...formatStatus(status, Date.now()), `read from ${status.readFrom}`].join('\n'));
     return status.exitCode;
   }
   const json = values.json ?? false;
@@ -145,6 +167,7 @@ async function main(argv: string[]): Promise<number> {
     }
     return r.ok ? 0 : 1;
   }
+  if (cmd === 'scan') requireSource(config);
   const ctx: Context = await openContext(config, { busyTimeoutMs: CLI_BUSY_TIMEOUT_MS });
   try {
     switch (cmd) {

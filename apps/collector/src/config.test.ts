@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, requireSource } from './config.ts';
 
 /** The problems a bad environment is reported with (fails the test if it loads). */
 function problemsOf(env: Record<string, string>): string[] {
@@ -20,8 +20,9 @@ describe('loadConfig()', () => {
       port: 8080,
       token: null,
       readsNeedToken: false,
-      source: 'lab',
-      expectedRate: { width: '4X', speed: 'HDR' },
+      source: 'import-only',
+      sourceSet: false,
+      expectedRate: { width: '4X', speed: 'NDR' },
       jitterMs: 2000,
       toolTimeoutMs: 60_000,
       outstandingSmps: 8,
@@ -38,6 +39,20 @@ describe('loadConfig()', () => {
       cron: { pm: '0 * * * * *', sm: '30 * * * * *', topology: '0 */10 * * * *', ibdiagnet: '0 0 * * * *' },
     });
     expect(c.dbFile).toMatch(/\.ibwatch\/ibwatch\.db$/);
+  });
+
+  it('has no default source: serve and scan refuse to start without IBWATCH_SOURCE, listing the choices', () => {
+    const unset = loadConfig({ IBWATCH_SOURCE: '  ' });
+    expect(unset).toMatchObject({ source: 'import-only', sourceSet: false });
+    expect(() => requireSource(unset)).toThrow(ConfigError);
+    expect(() => requireSource(unset)).toThrow(/IBWATCH_SOURCE is not set/);
+    for (const k of ['diags', 'ibdiagnet', 'import-only', 'lab'])
+      expect(() => requireSource(unset)).toThrow(new RegExp(`IBWATCH_SOURCE=${k} +\\w`));
+    for (const k of ['diags', 'ibdiagnet', 'import-only', 'lab']) {
+      const set = loadConfig({ IBWATCH_SOURCE: k });
+      expect(set).toMatchObject({ source: k, sourceSet: true });
+      expect(() => requireSource(set)).not.toThrow();
+    }
   });
 
   it('expects NDR links by default when the source is a real fabric', () => {

@@ -9,6 +9,13 @@ import { parseTokens, type NamedToken } from './tokens.ts';
 import { loadImpactConfig, type ImpactConfig } from './config-impact.ts';
 
 export type SourceKind = 'lab' | 'diags' | 'ibdiagnet' | 'import-only';
+/** Every scanning source, as `ibwatch serve` lists them when IBWATCH_SOURCE is not set. */
+export const SOURCE_CHOICES: Record<SourceKind, string> = {
+  diags: 'infiniband-diags on this host (ibnetdiscover, perfquery, sminfo ...)',
+  ibdiagnet: 'runs ibdiagnet on a schedule (SM scans with infiniband-diags)',
+  'import-only': 'runs no tool: imports and uploads only, nothing scheduled',
+  lab: 'the simulated lab fabric in IBWATCH_LAB_DIR (pnpm lab up)',
+};
 export type MetricsPorts = 'off' | 'problem' | 'all';
 
 /** Every setting of the collector; each comes from one `IBWATCH_*` variable (README table). */
@@ -24,7 +31,13 @@ export interface Config {
   readsNeedToken: boolean;
   /** Check every reply against its route's schema, strictly (reply-check.ts): for tests. */
   checkReplies: boolean;
+  /**
+   * Where scans come from. IBWATCH_SOURCE has no default: without it `source` is import-only
+   * (the read-only commands and imports need none) and `sourceSet` is false, and the commands
+   * that scan (`serve`, `scan`) refuse to start (requireSource).
+   */
   source: SourceKind;
+  sourceSet: boolean;
   labDir: string;
   expectedRate: ExpectedRate;
   cron: { pm: string; sm: string; topology: string; ibdiagnet: string };
@@ -148,8 +161,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return v;
   };
 
-  const source = str('IBWATCH_SOURCE', 'lab') as SourceKind;
-  if (!['lab', 'diags', 'ibdiagnet', 'import-only'].includes(source)) {
+  const sourceSet = str('IBWATCH_SOURCE', '') !== '';
+  const source = str('IBWATCH_SOURCE', 'import-only') as SourceKind;
+  if (!Object.keys(SOURCE_CHOICES).includes(source)) {
     problems.push(`IBWATCH_SOURCE=${JSON.stringify(source)}: expected lab, diags, ibdiagnet or import-only`);
   }
   const token = (env.IBWATCH_TOKEN ?? '').trim() || null;
@@ -228,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readsNeedToken: bool('IBWATCH_READS_NEED_TOKEN', false),
     checkReplies: bool('IBWATCH_CHECK_REPLIES', false),
     source,
+    sourceSet,
     labDir: resolve(str('IBWATCH_LAB_DIR', resolve(REPO_ROOT, '.lab'))),
     expectedRate: { width: w, speed: s },
     cron: {
@@ -288,4 +303,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * The commands that scan (`serve`, `scan`) need IBWATCH_SOURCE: a collector started without it
+ * next to a running lab used to scan the lab, and one started on a production host would have
+ * run tools nobody asked for. Like a metrics agent with no inputs configured, it refuses to
+ * start and lists the choices (docs/configuration.md).
+ */
+export function requireSource(config: Config): void {
+  if (config.sourceSet) return;
+  const choices = Object.entries(SOURCE_CHOICES).map(([k, v]) => `\n      IBWATCH_SOURCE=${k.padEnd(11)} ${v}`);
+  throw new ConfigError([
+    `IBWATCH_SOURCE is not set: ibwatch scans no fabric it was not told to. Set one of:${choices.join('')}`,
+  ]);
 }

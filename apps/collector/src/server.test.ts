@@ -4,10 +4,21 @@
 // script copying the real ndr-fat-tree-b run (NVIDIA's ibdiagnet is not installable here; see
 // sources/ibdiagnet.test.ts).
 import type { ChildProcess } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { FindingRow, ScanRow, SmLogReply } from '@ibwatch/fabric';
+import Database from 'better-sqlite3';
+import type { FabricSummary, FindingRow, ScanRow, SmLogReply } from '@ibwatch/fabric';
 import { listeningUrl, ncclFixture, REPO_ROOT, SAMPLE_B, spawnServer, tempDir, TOKEN } from './test-support.ts';
 
 const tmp = tempDir('ibwatch-server-');
@@ -17,15 +28,18 @@ afterAll(() => {
   tmp.cleanup();
 });
 
-function serve(env: Record<string, string>) {
-  const s = spawnServer({
-    IBWATCH_DB: join(tmp.dir, 'ibwatch.db'),
-    IBWATCH_TOKEN: TOKEN,
-    IBWATCH_WEB_DIST: join(tmp.dir, 'no-web'),
-    IBWATCH_LAB_DIR: join(tmp.dir, 'no-lab'),
-    IBWATCH_IBDIAGNET_OUT: join(tmp.dir, 'ibdiagnet-out'),
-    ...env,
-  });
+function serve(env: Record<string, string>, argv?: string[]) {
+  const s = spawnServer(
+    {
+      IBWATCH_DB: join(tmp.dir, 'ibwatch.db'),
+      IBWATCH_TOKEN: TOKEN,
+      IBWATCH_WEB_DIST: join(tmp.dir, 'no-web'),
+      IBWATCH_LAB_DIR: join(tmp.dir, 'no-lab'),
+      IBWATCH_IBDIAGNET_OUT: join(tmp.dir, 'ibdiagnet-out'),
+      ...env,
+    },
+    argv,
+  );
   started.push(s.child);
   return s;
 }
@@ -38,6 +52,31 @@ describe('server.ts', () => {
     expect(s.stderr()).toContain('IBWATCH_SOURCE="nfs"');
     expect(s.stderr()).toContain('IBWATCH_CRON_PM="every minute": not a valid cron expression');
   }, 30_000);
+
+  it('refuses to start without IBWATCH_SOURCE (exit 2), listing every source to choose from', async () => {
+    const s = serve({ IBWATCH_SOURCE: '' });
+    expect(await s.exited).toBe(2);
+    expect(s.stderr()).toContain('IBWATCH_SOURCE is not set: ibwatch scans no fabric it was not told to.');
+    for (const k of ['diags', 'ibdiagnet', 'import-only', 'lab'])
+      expect(s.stderr()).toMatch(new RegExp(`IBWATCH_SOURCE=${k} +\\w`));
+  }, 30_000);
+
+  it('serve --port/--host/--db override IBWATCH_PORT/HOST/DB; a bad --port is refused like the variable', async () => {
+    const probe = createServer();
+    await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((ok) => probe.close(() => ok()));
+    const db = join(tmp.dir, 'flags.db');
+    const env = { IBWATCH_SOURCE: 'import-only', IBWATCH_PORT: '1', IBWATCH_HOST: '::1' };
+    const s = serve(env, ['src/cli.ts', 'serve', '--port', String(port), '--host', '127.0.0.1', '--db', db]);
+    expect(await listeningUrl(s)).toBe(`http://127.0.0.1:${port}`);
+    expect(existsSync(db)).toBe(true);
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    const bad = serve(env, ['src/cli.ts', 'serve', '--port', 'eighty']);
+    expect(await bad.exited).toBe(2);
+    expect(bad.stderr()).toContain('IBWATCH_PORT="eighty": expected an integer from 0 to 65535');
+  }, 40_000);
 
   it('runs the scheduled kinds and the drop-dir watcher, and stops on SIGTERM with exit 0', async () => {
     const tool = join(tmp.dir, 'bin', 'ibdiagnet');
@@ -68,6 +107,19 @@ describe('server.ts', () => {
       .map((l) => JSON.parse(l) as { msg: string; tasks?: string[] })
       .find((l) => l.msg === 'scheduler started');
     expect(startLog?.tasks).toEqual(['ibdiagnet@* * * * * *', 'sm@0 0 0 1 1 *']);
+    // What it schedules is in its summary and recorded in its database for `ibwatch status`.
+    const summary = (await (await fetch(`${base}/api/summary`)).json()) as FabricSummary;
+    expect(summary.collector).toMatchObject({
+      source: 'ibdiagnet',
+      from: 'running',
+      text: expect.stringMatching(/^ibdiagnet every 1 s, sm every 36[56] d$/) as unknown,
+    });
+    const raw = new Database(join(tmp.dir, 'ibwatch.db'), { readonly: true });
+    const run = JSON.parse(
+      raw.prepare("SELECT value FROM settings WHERE key = 'collector.run'").pluck().get() as string,
+    );
+    raw.close();
+    expect(run).toMatchObject({ source: 'ibdiagnet', url: base, pid: s.child.pid, cron: { ibdiagnet: '* * * * * *' } });
 
     // The cron task fires within ~1 s and stores the run; the drop-dir file is imported at start.
     const scans = await vi.waitFor(
@@ -99,6 +151,10 @@ describe('server.ts', () => {
     writeFileSync(log, `${lines.slice(0, 29).join('\n')}\n`);
     const s = serve({ IBWATCH_SOURCE: 'import-only', IBWATCH_OPENSM_LOG: log, IBWATCH_OPENSM_LOG_POLL_MS: '100' });
     const base = await listeningUrl(s);
+    // import-only schedules nothing, and says so in the log and the summary.
+    const summary = (await (await fetch(`${base}/api/summary`)).json()) as FabricSummary;
+    expect(summary.collector).toMatchObject({ source: 'import-only', schedules: [] });
+    expect(s.lines.some((l) => l.includes('scheduled scans: none (import-only)'))).toBe(true);
     const read = async () => (await (await fetch(`${base}/api/sms/log`)).json()) as SmLogReply;
     const first = await vi.waitFor(
       async () => {

@@ -1,5 +1,8 @@
 // Entry point: loadConfig -> open database -> buildApp -> scheduler -> listen.
-import { loadConfig, ConfigError } from './config.ts';
+import { loadConfig, ConfigError, requireSource, type Config } from './config.ts';
+import { recordCollectorRun } from './db/collector-run.ts';
+import { PROCESS_STARTED_AT } from './analysis/fabric-status.ts';
+import { collectorSchedule } from './cadence.ts';
 import { openContext } from './context.ts';
 import { buildApp } from './app.ts';
 import { startScheduler } from './scans/scheduler.ts';
@@ -17,6 +20,7 @@ export async function serve(): Promise<void> {
   let config;
   try {
     config = loadConfig();
+    requireSource(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`ibwatch: ${err.message}\n`);
@@ -60,7 +64,8 @@ export async function serve(): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
-  await app.listen({ host: config.host, port: config.port });
+  const url = await app.listen({ host: config.host, port: config.port });
+  recordRun(ctx.db, config, url, app.log);
   if (!config.tokens.length)
     app.log.warn(
       'neither IBWATCH_TOKENS nor IBWATCH_TOKEN is set: write endpoints (scan now, imports, acknowledge) answer 401',
@@ -86,6 +91,34 @@ export async function serve(): Promise<void> {
       await buildTopology();
     })();
   } else void buildTopology();
+}
+
+/**
+ * Records this collector's source, cadences and address in the database (db/collector-run.ts),
+ * for `ibwatch status`, and says in the log what it schedules: nothing at all for import-only.
+ */
+function recordRun(
+  db: Db,
+  config: Config,
+  url: string,
+  log: { info(o: unknown, m?: string): void; warn(o: unknown, m?: string): void },
+): void {
+  const schedule = collectorSchedule(config, PROCESS_STARTED_AT, 'running');
+  log.info({ source: config.source, schedules: schedule.text }, `scheduled scans: ${schedule.text}`);
+  try {
+    writeTransaction(db, () =>
+      recordCollectorRun(db, {
+        source: config.source,
+        cron: config.cron,
+        jitterMs: config.jitterMs,
+        startedAt: PROCESS_STARTED_AT,
+        url,
+        pid: process.pid,
+      }),
+    );
+  } catch (err) {
+    log.warn({ err }, 'could not record the schedule in the database: ibwatch status will judge by its own');
+  }
 }
 
 /**

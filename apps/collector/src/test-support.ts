@@ -192,9 +192,12 @@ export interface ServerProcess {
   stderr(): string;
 }
 
-/** `ibwatch serve` (src/server.ts) in a process of its own on a free port, logging at info. */
-export function spawnServer(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+/**
+ * `ibwatch serve` (src/server.ts) in a process of its own on a free port, logging at info;
+ * `argv` runs it another way (`['src/cli.ts', 'serve', '--port', ...]`).
+ */
+export function spawnServer(env: Record<string, string>, argv = ['src/server.ts']): ServerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...argv], {
     cwd: resolve(import.meta.dirname, '..'),
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, IBWATCH_PORT: '0', IBWATCH_LOG_LEVEL: 'info', ...env },

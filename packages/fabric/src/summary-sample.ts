@@ -63,5 +63,12 @@ export function sampleSummary(word: FabricStatusWord, broken = 0, at = Date.UTC(
         reason: 'last success 60 s ago (every 10 min)',
       },
     ],
+    collector: {
+      source: 'diags',
+      schedules: [{ kind: 'topology', cron: '0 */10 * * * *', intervalMs: 600_000 }],
+      text: 'topology every 10 min',
+      startedAt: at - 3_600_000,
+      from: 'running',
+    },
   };
 }

@@ -28,12 +28,14 @@ import { runDemo } from './demo.ts';
 import { playScenario, SCENARIOS, type ScenarioName, scenarioSteps } from './scenario.ts';
 import { readState } from './state.ts';
 import { labStatus, type LabStatus } from './status.ts';
+import { faultLines } from './fault-log.ts';
 
 const USAGE = `usage: pnpm lab <command> [options]
 
   up --gpus N [--tiers 2|3] [--radix 64] [--speed HDR] [--width 4X] [--sweep 2] [--json]
                          start ibsim + master/standby OpenSM in the background
-  status [--json]        SMs (GUID, LID, priority, state) and fabric size
+  status [--json]        SMs (GUID, LID, priority, state), fabric size, and the active faults (what, where,
+                         since when) injected by 'fault' or the demo and not undone yet
   env                    shell exports to run diags tools against the lab
   down                   stop every lab process and remove the run dir
   scenario story|quiet   play a demo scenario on the running lab, printing each event (docs/demo.md)
@@ -46,6 +48,8 @@ const USAGE = `usage: pnpm lab <command> [options]
     add <port> <Counter> <n>         raise a PM counter by n (reads it first)
     degrade <port> [--width 2X] [--speed EDR]   on both ends of the link
     restore <port>                   back to the expected width/speed
+                                     (restore, link-up, drop 0, set 0, reset, restart-sm, rogue-sm-stop
+                                     and swapping back take a fault off 'status')
     link-down <port> [--flap]        Unlink (--flap: LinkDownedCounter +1 on both ends)
     link-up <port>                   ReLink
     swap <port> <port2>              plug the cables of two ports of one node back crossed (a moved cable)
@@ -92,6 +96,7 @@ function printStatus(st: LabStatus): void {
       `sminfo: master lid ${st.master.lid} guid ${st.master.guid} priority ${st.master.priority} ` +
         `(${st.master.host ?? '?'})`,
     );
+  for (const line of faultLines(st.faults, Date.now())) console.log(line);
   for (const e of st.errors) console.log(`warning: ${e}`);
 }
 

@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitForCollector, watchFindings } from './demo.ts';
+import { findingChanges, waitForCollector, watchFindings } from './demo.ts';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));
@@ -76,8 +76,23 @@ describe('watchFindings()', () => {
     await watching;
     expect(lines).toEqual([
       expect.stringMatching(/^0:00 {2}ibwatch: MAJOR symbol-errors: new one$/),
-      expect.stringMatching(/^0:00 {2}ibwatch: no longer active: known at start$/),
+      expect.stringMatching(/^0:00 {2}ibwatch: resolved: known at start$/),
     ]);
+  });
+
+  it('prints a finding cleared (no longer observed), one observed again, and one opened already cleared', () => {
+    const f = (id: number, title: string, clearedAt: number | null) =>
+      [id, { id, severity: 'major', kind: 'link-flap', title, clearedAt }] as const;
+    const before = new Map([f(1, 'flapping cable', null), f(2, 'slow link', 5), f(3, 'gone', null)]);
+    const after = new Map([f(1, 'flapping cable', 9), f(2, 'slow link', null), f(4, 'brief burst', 8)]);
+    expect(findingChanges(before, after)).toEqual([
+      'cleared (no longer observed; resolves after the clean period): flapping cable',
+      'observed again, MAJOR: slow link',
+      'MAJOR link-flap: brief burst',
+      'cleared (no longer observed; resolves after the clean period): brief burst',
+      'resolved: gone',
+    ]);
+    expect(findingChanges(after, after)).toEqual([]);
   });
 
   it('ends with an error when the collector stops answering', async () => {

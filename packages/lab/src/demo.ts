@@ -2,7 +2,8 @@
  * `pnpm lab demo`: what `scripts/demo.sh` runs beside the collector. Waits until the collector
  * has looked at the lab once, says where the dashboard is, imports the demo bandwidth history,
  * plays the scenario and prints, as they happen, both the faults it injects and the findings
- * ibwatch opens and closes about them, so the terminal tells the same story as the dashboard.
+ * ibwatch opens, clears and resolves about them, so the terminal tells the same story as the
+ * dashboard.
  */
 import { demoHistoryPlan, importDemoHistory } from './demo-history.ts';
 import { isAlive } from './proc.ts';
@@ -32,6 +33,8 @@ interface ActiveFinding {
   severity: string;
   kind: string;
   title: string;
+  /** When the latest scan that covered it stopped seeing it (null: observed now). */
+  clearedAt?: number | null;
 }
 
 async function getJson<T>(url: string, token: string): Promise<{ status: number; body: T | null }> {
@@ -71,9 +74,33 @@ export async function waitForCollector(
 }
 
 /**
- * Prints every finding that opens or leaves the active list, polling every `everyMs`. The ones
- * active at start are taken as known. Stops with the signal; throws when the collector has not
- * answered three polls in a row (the demo is over then).
+ * The lines for one poll of the active findings against the previous one: opened (and, when it
+ * was already gone by this poll, cleared too), cleared (the latest scan no longer sees it: it
+ * resolves after the clean period unless seen again), observed again, and resolved (it left the
+ * active list: the clean period passed, or someone marked it fixed).
+ */
+export function findingChanges(
+  known: ReadonlyMap<number, ActiveFinding>,
+  now: ReadonlyMap<number, ActiveFinding>,
+): string[] {
+  const lines: string[] = [];
+  const cleared = (f: ActiveFinding) => `cleared (no longer observed; resolves after the clean period): ${f.title}`;
+  for (const [id, f] of now) {
+    const was = known.get(id);
+    if (!was) {
+      lines.push(`${f.severity.toUpperCase()} ${f.kind}: ${f.title}`);
+      if (f.clearedAt) lines.push(cleared(f));
+    } else if (!was.clearedAt && f.clearedAt) lines.push(cleared(f));
+    else if (was.clearedAt && !f.clearedAt) lines.push(`observed again, ${f.severity.toUpperCase()}: ${f.title}`);
+  }
+  for (const [id, f] of known) if (!now.has(id)) lines.push(`resolved: ${f.title}`);
+  return lines;
+}
+
+/**
+ * Prints every finding that opens, clears, is observed again or is resolved, polling every
+ * `everyMs`. The ones active at start are taken as known. Stops with the signal; throws when the
+ * collector has not answered three polls in a row (the demo is over then).
  */
 export async function watchFindings(
   url: string,
@@ -100,9 +127,7 @@ export async function watchFindings(
       continue;
     }
     const stamp = clock((Date.now() - o.t0) / 1000);
-    for (const [id, f] of now)
-      if (!known.has(id)) o.log(`${stamp}  ibwatch: ${f.severity.toUpperCase()} ${f.kind}: ${f.title}`);
-    for (const [id, f] of known) if (!now.has(id)) o.log(`${stamp}  ibwatch: no longer active: ${f.title}`);
+    for (const line of findingChanges(known, now)) o.log(`${stamp}  ibwatch: ${line}`);
     known = now;
   }
 }

@@ -7,6 +7,7 @@ import { ParseError, parsePerfquery as parsePerfqueryBlocks } from '@ibwatch/par
 import { consolePort, type PortAddr } from './console.ts';
 import type { Lab } from './lab.ts';
 import { peerOf } from './link-rate.ts';
+import { clearFaults, counterKey, linkWhere, noteFault } from './fault-log.ts';
 
 export { degradeLink, parsePortRate, peerOf, rateMismatch, restoreLink, setLinkRate } from './link-rate.ts';
 export type { LinkRate, PortRate } from './link-rate.ts';
@@ -63,6 +64,12 @@ export async function setCounter(lab: Lab, p: PortAddr, counter: string, value: 
   const reply = await lab.console.send(cmd);
   checkReply(cmd, reply);
   if (!/has been set to/.test(reply)) throw new Error(`ibsim rejected "${cmd}": ${reply.trim() || '(no reply)'}`);
+  // Traffic (the 64-bit data and packet counters) is load, not a fault.
+  const name = counter.split('.').pop()!;
+  if (counter.startsWith('PortCountersExtended.') || /Data|Pkts/.test(name)) return;
+  const key = counterKey(p, name);
+  if (BigInt(value) === 0n) clearFaults(lab.state.runDir, (f) => f.key === key);
+  else noteFault(lab.state.runDir, { key, kind: 'counter', where: consolePort(p), what: `${name} = ${value}` });
 }
 
 /** Reads a port's PortCounters with `perfquery <lid> <port>` (add `-x` for the extended set). */
@@ -114,6 +121,8 @@ export async function resetCounters(lab: Lab, p?: PortAddr): Promise<void> {
     const r = await lab.runTool('ibqueryerrors', ['-k', '-K'], { timeoutMs: 300_000 });
     if (r.exitCode !== 0 && r.exitCode !== 1) throw new Error(`ibqueryerrors -k -K failed: ${r.stderr.trim()}`);
   }
+  const prefix = p ? counterKey(p, '') : 'counter ';
+  clearFaults(lab.state.runDir, (f) => f.kind === 'counter' && f.key.startsWith(prefix));
 }
 
 /**
@@ -127,12 +136,16 @@ export async function linkDown(lab: Lab, p: PortAddr, o: { countFlap?: boolean }
   }
   const reply = await lab.console.send(`Unlink ${consolePort(p)}`);
   checkReply(`Unlink ${consolePort(p)}`, reply);
+  const where = linkWhere(p, peerOf(lab, p));
+  noteFault(lab.state.runDir, { key: `link-down ${where}`, kind: 'link-down', where, what: 'down (Unlink)' });
 }
 
 /** Brings a link taken down by {@link linkDown} back (`ReLink`). */
 export async function linkUp(lab: Lab, p: PortAddr): Promise<void> {
   const reply = await lab.console.send(`ReLink ${consolePort(p)}`);
   checkReply(`ReLink ${consolePort(p)}`, reply);
+  const key = `link-down ${linkWhere(p, peerOf(lab, p))}`;
+  clearFaults(lab.state.runDir, (f) => f.key === key);
 }
 
 /**
@@ -144,6 +157,15 @@ export async function setDropRate(lab: Lab, p: PortAddr, ratePct: number, attrId
   const cmd = `Error ${consolePort(p)} ${Math.round(ratePct)}${attrId === undefined ? '' : ` ${attrId}`}`;
   const reply = await lab.console.send(cmd);
   checkReply(cmd, reply);
+  const key = `drop ${consolePort(p)}`;
+  if (Math.round(ratePct) === 0) clearFaults(lab.state.runDir, (f) => f.key === key);
+  else
+    noteFault(lab.state.runDir, {
+      key,
+      kind: 'drop',
+      where: consolePort(p),
+      what: `drops ${Math.round(ratePct)}% of MADs${attrId === undefined ? '' : ` (attribute ${attrId})`}`,
+    });
 }
 
 /**
@@ -164,5 +186,14 @@ export async function swapCables(lab: Lab, p: PortAddr, q: PortAddr): Promise<[P
     const cmd = `Link ${consolePort(x)} ${consolePort(y)}`;
     checkReply(cmd, await lab.console.send(cmd));
   }
+  // Swapping the same two ports again puts the cables back.
+  const key = `swap ${[consolePort(p), consolePort(q)].sort().join(' ')}`;
+  if (clearFaults(lab.state.runDir, (f) => f.key === key) === 0)
+    noteFault(lab.state.runDir, {
+      key,
+      kind: 'swap',
+      where: `${consolePort(p)} and ${consolePort(q)}`,
+      what: `cables crossed: ${linkWhere(p, qp)}, ${linkWhere(q, pp)}`,
+    });
   return [pp, qp];
 }

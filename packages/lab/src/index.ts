@@ -16,6 +16,7 @@ export * from './lab.ts';
 export * from './runner.ts';
 export * from './teardown.ts';
 export * from './faults.ts';
+export * from './fault-log.ts';
 export * from './sm-control.ts';
 export * from './rogue-sm.ts';
 export { bringUpPair, joinStandby, sweptAfterTrap } from './sm-pair.ts';

@@ -4,7 +4,9 @@
  * infiniband-diags (installed in CI).
  */
 import { describe, it, expect, beforeAll, afterAll, afterEach, vi } from 'vitest';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { makeTempDir, removeDir } from '@ibwatch/testkit';
 import {
@@ -19,6 +21,7 @@ import {
   setCounter,
   setDropRate,
 } from './faults.ts';
+import type { ActiveFault } from './fault-log.ts';
 import type { Lab } from './lab.ts';
 import { isAlive, sleep } from './proc.ts';
 import { attachLab, LabAlreadyRunningError, startLab } from './runner.ts';
@@ -53,6 +56,16 @@ async function linkLine(node: string, port: number): Promise<string> {
   const line = out.split('\n').find((l) => re.test(l));
   if (!line) throw new Error(`no iblinkinfo line for "${node}"[${port}]`);
   return line;
+}
+
+/** `pnpm lab <args>` on this lab, in a process of its own; its stdout. */
+async function runLabCli(args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', join(import.meta.dirname, 'cli.ts'), ...args, '--dir', dir],
+    { timeout: 60_000 },
+  );
+  return stdout;
 }
 
 async function until<T>(what: string, f: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
@@ -292,6 +305,37 @@ describe('lab at 256 GPUs', () => {
       const clients = await lab.attachedClients();
       expect(clients.every((c) => isAlive(c.pid))).toBe(true);
       expect(clients.filter((c) => c.sm)).toHaveLength(2);
+    },
+    T.tools,
+  );
+
+  it(
+    'lab status lists the faults injected and not undone (what, where, since when); undoing them removes them',
+    async () => {
+      const counterPort = { node: 'leaf-r3-01', port: 36 };
+      const dropPort = { node: 'dgx-0012 mlx5_0', port: 1 };
+      const downPort = { node: 'dgx-0013 mlx5_0', port: 1 };
+      const t0 = Date.now();
+      await setCounter(lab, counterPort, 'SymbolErrorCounter', 120);
+      await setDropRate(lab, dropPort, 50);
+      await linkDown(lab, downPort);
+      const mine = (fs: ActiveFault[]) =>
+        fs.filter((f) => [counterPort, dropPort, downPort].some((p) => f.where.includes(`"${p.node}"[${p.port}]`)));
+      const listed = mine((await labStatus(lab)).faults);
+      expect(listed.map((f) => [f.kind, f.what])).toEqual([
+        ['counter', 'SymbolErrorCounter = 120'],
+        ['drop', 'drops 50% of MADs'],
+        ['link-down', 'down (Unlink)'],
+      ]);
+      expect(listed[2]!.where).toMatch(/^"dgx-0013 mlx5_0"\[1\] <-> "leaf-r\d+-\d+"\[\d+\]$/);
+      for (const f of listed) expect(Date.parse(f.since)).toBeGreaterThanOrEqual(t0 - 1000);
+      // Another process (the CLI) sees the same list.
+      const cli = await runLabCli(['status', '--json']);
+      expect(mine((JSON.parse(cli) as { faults: ActiveFault[] }).faults)).toEqual(listed);
+      await linkUp(lab, downPort);
+      await setDropRate(lab, dropPort, 0);
+      await resetCounters(lab, counterPort);
+      expect(mine((await labStatus(lab)).faults)).toEqual([]);
     },
     T.tools,
   );

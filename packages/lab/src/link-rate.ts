@@ -18,6 +18,7 @@
 import type { LinkSpeed, LinkWidth } from '@ibwatch/fabric';
 import { existsSync, readFileSync } from 'node:fs';
 import type { PortAddr } from './console.ts';
+import { clearFaults, linkWhere, noteFault } from './fault-log.ts';
 import type { Lab } from './lab.ts';
 import { isAlive, sleep } from './proc.ts';
 import { fileSize } from './sm.ts';
@@ -187,12 +188,18 @@ export async function setLinkRate(
 }
 
 /** Degrades a link (see {@link setLinkRate}). */
-export function degradeLink(lab: Lab, p: PortAddr, rate: LinkRate): Promise<void> {
-  return setLinkRate(lab, p, rate);
+export async function degradeLink(lab: Lab, p: PortAddr, rate: LinkRate): Promise<void> {
+  await setLinkRate(lab, p, rate);
+  const where = linkWhere(p, peerOf(lab, p));
+  const what = [rate.width && `width ${rate.width}`, rate.speed && `speed ${rate.speed}`].filter(Boolean).join(', ');
+  noteFault(lab.state.runDir, { key: `rate ${where}`, kind: 'rate', where, what });
 }
 
 /** Restores a link to the topology's expected width and speed. */
 export function restoreLink(lab: Lab, p: PortAddr): Promise<void> {
   const t = lab.topology();
-  return setLinkRate(lab, p, { width: t.width, speed: t.speed });
+  const key = `rate ${linkWhere(p, peerOf(lab, p))}`;
+  return setLinkRate(lab, p, { width: t.width, speed: t.speed }).then(() => {
+    clearFaults(lab.state.runDir, (f) => f.key === key);
+  });
 }

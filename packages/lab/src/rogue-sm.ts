@@ -9,6 +9,7 @@
  */
 import { existsSync, renameSync } from 'node:fs';
 import type { Lab } from './lab.ts';
+import { clearFaults, noteFault } from './fault-log.ts';
 import { isAlive, sleep } from './proc.ts';
 import { currentMaster } from './sm-control.ts';
 import {
@@ -87,6 +88,12 @@ export async function startRogueSm(
     sm.pid = await startSm(sm, { umad2sim: s.paths.umad2sim, sockName: s.sockName, roots: s.paths.roots });
     s.rogueSms = [...(s.rogueSms ?? []).filter((r) => r.id !== id), sm];
     lab.save();
+    noteFault(s.runDir, {
+      key: `rogue-sm ${id}`,
+      kind: 'rogue-sm',
+      where: `"${sm.host}" (port GUID ${sm.portGuid})`,
+      what: `rogue OpenSM, priority ${priority}, pid ${sm.pid}`,
+    });
     const left = () => Math.max(1000, deadline - Date.now());
     const first = await waitForAnySmLine(sm, [SUBNET_UP, STANDBY], { stdoutOffset, timeoutMs: left() });
     if (first === STANDBY) {
@@ -136,6 +143,7 @@ export function outranks(priority: number, portGuid: string, master: SmState | u
  */
 export async function stopRogueSms(lab: Lab, o: { timeoutMs?: number } = {}): Promise<SmState[]> {
   const rogues = (lab.state.rogueSms ?? []).filter((r) => r.pid !== null && isAlive(r.pid));
+  clearFaults(lab.state.runDir, (f) => f.kind === 'rogue-sm');
   if (rogues.length === 0) {
     lab.state.rogueSms = [];
     lab.save();

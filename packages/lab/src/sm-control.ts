@@ -4,7 +4,8 @@
  */
 import type { Lab } from './lab.ts';
 import { isAlive } from './proc.ts';
-import { launchSm, sweepBudgetMs } from './sm-pair.ts';
+import { launchSm, restartSm as restartPairSm, sweepBudgetMs } from './sm-pair.ts';
+import { clearFaults, noteFault } from './fault-log.ts';
 import { fileSize, MASTER, stopSm, SUBNET_UP, waitForSmLine } from './sm.ts';
 import type { SmState } from './state.ts';
 import { parseSminfo } from './status.ts';
@@ -40,6 +41,7 @@ export async function killMasterSm(
   await stopSm(killed, 0); // grace 0: straight to SIGKILL after TERM, like a crash
   killed.pid = null;
   lab.save();
+  noteSmDown(lab, killed, 'killed (SIGKILL) while MASTER');
   // ibsim drops a client only when a write to it fails, and the MAD it failed to forward is lost
   // without a timeout (`client 0 seems to be dead - disconnecting.` / `write failed: Connection
   // refused - pkt dropped`): an SMInfo Get of the new master's sweep would wait forever (sm-pair.ts).
@@ -106,8 +108,21 @@ export async function killSm(lab: Lab, id: string): Promise<SmState> {
   await stopSm(sm, 0);
   sm.pid = null;
   lab.save();
+  noteSmDown(lab, sm, 'killed (SIGKILL)');
   await lab.freeLeakedClients();
   return sm;
 }
 
-export { restartSm, SWEEP_STALL_HINT } from './sm-pair.ts';
+function noteSmDown(lab: Lab, sm: SmState, what: string): void {
+  const where = `SM ${sm.id} ("${sm.host}", priority ${sm.priority})`;
+  noteFault(lab.state.runDir, { key: `sm-down ${sm.id}`, kind: 'sm-down', where, what });
+}
+
+/** Restarts a lab SM (see sm-pair.ts) and takes its kill off the lab's fault list. */
+export async function restartSm(lab: Lab, id: string, o: { timeoutMs?: number } = {}): Promise<SmState> {
+  const sm = await restartPairSm(lab, id, o);
+  clearFaults(lab.state.runDir, (f) => f.key === `sm-down ${id}`);
+  return sm;
+}
+
+export { SWEEP_STALL_HINT } from './sm-pair.ts';

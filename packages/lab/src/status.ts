@@ -6,6 +6,7 @@ import type { SmObservation, SmState as SmRoleState } from '@ibwatch/fabric';
 import { ParseError, parseSaquerySmir, parseSminfo as parseSminfoLines } from '@ibwatch/parsers';
 import type { Lab } from './lab.ts';
 import { isAlive } from './proc.ts';
+import { type ActiveFault, readFaults } from './fault-log.ts';
 
 export interface SmirRecord {
   lid: number;
@@ -72,6 +73,8 @@ export interface LabStatus {
     width: string;
   };
   routing: string;
+  /** Faults injected and not undone yet (fault-log.ts), oldest first. */
+  faults: ActiveFault[];
   /** Problems met while querying (e.g. SA unreachable during a failover). */
   errors: string[];
 }
@@ -139,6 +142,7 @@ export async function labStatus(lab: Lab): Promise<LabStatus> {
       width: topo.width ?? '4X',
     },
     routing: s.routing,
+    faults: readFaults(s.runDir),
     errors,
   };
 }

@@ -1,5 +1,6 @@
-import { isNoRateKind, SATURATED_KIND, type FabricSummary } from '@ibwatch/fabric';
+import { isNoRateKind, SATURATED_KIND, type CollectorSchedule, type FabricSummary } from '@ibwatch/fabric';
 import { baselineScan } from '../db/counters-repo.ts';
+import { collectorSchedule } from '../cadence.ts';
 import type { Config } from '../config.ts';
 import { createFabricQueries } from '../db/fabric-queries.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
@@ -17,12 +18,14 @@ const DAY = 86_400_000;
 /**
  * Builds `/api/summary` (and what `ibwatch status` prints): counts, findings now, SM summary,
  * last scans, nccl trend, and the fabric status report. `upSince`: when the collector that
- * schedules the scans started, null when unknown (see fabricStatusReport).
+ * schedules the scans started, null when unknown (see fabricStatusReport). `from`: where
+ * `config`'s source and cadences come from (the `collector` field says).
  */
 export function createSummaryBuilder(
   db: Db,
   names: NameBook,
   config: Config,
+  from: CollectorSchedule['from'] = 'running',
 ): (now: number, upSince: number | null) => FabricSummary {
   const q = createFabricQueries(db, names);
   const findings = createFindingsRepo(db);
@@ -65,6 +68,7 @@ export function createSummaryBuilder(
       lastScans: scans.latestPerKind(),
       ncclTrend: nccl.trend(now - 30 * DAY, now),
       ...fabricStatusReport(db, names, config, sm, now, upSince),
+      collector: collectorSchedule(config, upSince, from),
     };
   };
 }

@@ -109,6 +109,37 @@ export const FixedRowSchema = Type.Object({
 });
 export type FixedRow = Static<typeof FixedRowSchema>;
 
+/** One scan kind the collector runs on a schedule. */
+export const ScanScheduleSchema = Type.Object({
+  kind: ScanKindSchema,
+  /** The node-cron expression (IBWATCH_CRON_*), seconds first: `*\/15 * * * * *`. */
+  cron: Text(),
+  /** Expected time between two runs, ms: what {@link ScanFreshnessSchema} judges staleness by. */
+  intervalMs: Type.Number(),
+});
+export type ScanSchedule = Static<typeof ScanScheduleSchema>;
+
+/**
+ * What the collector that writes the database scans, and how often: its IBWATCH_SOURCE and the
+ * cadences of its scheduled kinds. `schedules` is empty when the source schedules nothing
+ * (`import-only`): then no scan will come by itself, and views must not promise one.
+ */
+export const CollectorScheduleSchema = Type.Object({
+  source: Str(['lab', 'diags', 'ibdiagnet', 'import-only']),
+  schedules: Type.Array(ScanScheduleSchema),
+  /** Plain words: `none (import-only): data comes only from imports` or `pm every 15 s, sm every 10 s`. */
+  text: Text(),
+  /** When that collector started (null: unknown). */
+  startedAt: NullMs(),
+  /**
+   * `running`: the settings of the collector answering; `recorded`: what the collector that
+   * wrote the database recorded at its start (`ibwatch status` reading a database);
+   * `environment`: the reader's own IBWATCH_* settings, the database having no record.
+   */
+  from: Str(['running', 'recorded', 'environment']),
+});
+export type CollectorSchedule = Static<typeof CollectorScheduleSchema>;
+
 export const FabricSummarySchema = Type.Object({
   generatedAt: Ms(),
   expectedRate: ExpectedRateSchema,
@@ -158,5 +189,7 @@ export const FabricSummarySchema = Type.Object({
   recentlyFixed: Type.Array(FixedRowSchema),
   /** Scheduled scan kinds only (a source that runs no tools has none). */
   freshness: Type.Array(ScanFreshnessSchema),
+  /** The source and the cadences the freshness above is judged by. */
+  collector: CollectorScheduleSchema,
 });
 export type FabricSummary = Static<typeof FabricSummarySchema>;

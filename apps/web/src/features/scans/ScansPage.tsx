@@ -1,4 +1,4 @@
-import type { ScanKind, ScanRow } from '@ibwatch/fabric';
+import type { CollectorSchedule, ScanKind, ScanRow } from '@ibwatch/fabric';
 import { api } from '../../api/client.ts';
 import { useApi } from '../../api/useApi.ts';
 import { Badge } from '../../components/Badge.tsx';
@@ -11,13 +11,12 @@ import { enumParam, href, setQuery, useLocation } from '../../router.ts';
 import { SCHEDULED_KINDS } from '../overview/overview.ts';
 import { NcclImportForm } from './NcclImportForm.tsx';
 import { Notifications } from './Notifications.tsx';
-import { anyRunning, summaryText } from './scans.ts';
+import { anyRunning, emptyScansText, summaryText } from './scans.ts';
 
 const LIMITS = ['50', '200', '1000'] as const;
 
-function ScanTable({ scans }: { scans: ScanRow[] }) {
-  if (scans.length === 0)
-    return <Empty>No scans yet. The scheduler starts one shortly after the collector starts.</Empty>;
+function ScanTable({ scans, collector }: { scans: ScanRow[]; collector: CollectorSchedule | undefined }) {
+  if (scans.length === 0) return <Empty>{emptyScansText(collector)}</Empty>;
   return (
     <table className="table">
       <caption className="sr-only">Scan history, newest first</caption>
@@ -86,6 +85,8 @@ export default function ScansPage() {
   const limit = enumParam(query, 'limit', LIMITS, '50');
   const state = useApi(`/api/scans${href('', { limit })}`, { refreshMs: 10_000 });
   const running = state.data ? anyRunning(state.data) : false;
+  // What the collector schedules, for the empty history's text (import-only schedules nothing).
+  const collector = useApi('/api/summary').data?.collector;
   return (
     <section data-testid="scans-page">
       <div className="page-head">
@@ -122,7 +123,7 @@ export default function ScansPage() {
         {running && <p className="muted">◌ A scan is running; this list refreshes by itself.</p>}
       </section>
       <Async state={state} what="scan history">
-        {(scans) => <ScanTable scans={scans} />}
+        {(scans) => <ScanTable scans={scans} collector={collector} />}
       </Async>
       <NcclImportForm />
       <Notifications />
