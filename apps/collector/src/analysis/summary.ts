@@ -57,6 +57,8 @@ export function createSummaryBuilder(
       clearedFindings: findings.countCleared(),
       sm,
       lastScans: scans.latestPerKind(),
+      completedScans: scans.lastOkPerKind(),
+      exampleNames: q.exampleNames(),
       ncclTrend: nccl.trend(now - 30 * DAY, now),
       ...fabricStatusReport(db, names, config, sm, now, upSince),
     };

@@ -6,6 +6,7 @@ import { Link } from '../../components/Link.tsx';
 import { UpdatedAt } from '../../components/UpdatedAt.tsx';
 import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
+import { noDataAdvice } from '../../lib/coverage.ts';
 import { scanLook, SEVERITIES, severityLook, type StatusLook } from '../../lib/status.ts';
 import { formatDuration } from '../../lib/time.ts';
 import { href, useLocation } from '../../router.ts';
@@ -280,9 +281,16 @@ export function OverviewPage() {
               <StaleBanners freshness={s.freshness} unreachableSince={status.unreachableSince} />
               {s.switches + s.hcas === 0 ? (
                 <Empty>
-                  No fabric data yet: no topology scan has completed.{' '}
-                  {latestScansByKind(s.lastScans).find((x) => x.kind === 'topology')?.latest?.error ?? ''} See{' '}
-                  <Link href="/scans">Scans</Link>.
+                  <span data-testid="overview-no-data">
+                    <strong>No fabric data yet:</strong> no topology scan or ibdiagnet import has completed, so nothing
+                    here is an all-clear.{' '}
+                    {latestScansByKind(s.lastScans).find((x) => x.kind === 'topology')?.latest?.error ?? ''}{' '}
+                    {noDataAdvice(
+                      { importOnly: s.freshness.length === 0 },
+                      s.freshness.map((f) => f.kind),
+                    )}{' '}
+                    See <Link href="/scans">Scans</Link>.
+                  </span>
                 </Empty>
               ) : (
                 <div className="overview-grid">

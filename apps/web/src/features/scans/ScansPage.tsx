@@ -5,6 +5,7 @@ import { Badge } from '../../components/Badge.tsx';
 import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
 import { TokenHint, WriteButton } from '../../components/WriteButton.tsx';
+import { noDataAdvice } from '../../lib/coverage.ts';
 import { scanLook } from '../../lib/status.ts';
 import { formatDuration } from '../../lib/time.ts';
 import { enumParam, href, setQuery, useLocation } from '../../router.ts';
@@ -15,9 +16,26 @@ import { anyRunning, summaryText } from './scans.ts';
 
 const LIMITS = ['50', '200', '1000'] as const;
 
+/** No scan in the history: what fills it on this collector (its scheduler, or imports only). */
+function NoScans() {
+  const { data } = useApi('/api/summary');
+  if (!data) return <Empty>No scans yet.</Empty>;
+  const importOnly = data.freshness.length === 0;
+  return (
+    <div data-testid="no-rows" data-coverage="no-data" data-import-only={importOnly}>
+      <Empty>
+        <strong>No scans yet.</strong>{' '}
+        {noDataAdvice(
+          { importOnly },
+          data.freshness.map((f) => f.kind),
+        )}
+      </Empty>
+    </div>
+  );
+}
+
 function ScanTable({ scans }: { scans: ScanRow[] }) {
-  if (scans.length === 0)
-    return <Empty>No scans yet. The scheduler starts one shortly after the collector starts.</Empty>;
+  if (scans.length === 0) return <NoScans />;
   return (
     <table className="table">
       <caption className="sr-only">Scan history, newest first</caption>
