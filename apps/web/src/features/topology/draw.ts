@@ -10,7 +10,7 @@ import type { LinkHealth, TopoNode } from '@ibwatch/fabric';
 type Tier = TopoNode['tier'];
 import { healthLook } from '../../lib/status.ts';
 import { edgeGeometry, okSnap, projectSegments } from './edges.ts';
-import { fitLabel, GLYPH_PX, HEALTHS, type TopoLayout } from '@ibwatch/fabric/topology-view';
+import { fitLabelLines, GLYPH_PX, HEALTHS, type TopoLayout } from '@ibwatch/fabric/topology-view';
 import { nodeRect, toScreen, type View } from './viewport.ts';
 
 export interface LinkStyle {
@@ -173,21 +173,21 @@ export function drawTopology(ctx: CanvasRenderingContext2D, s: DrawState): { nod
       ctx.strokeRect(r.x - 4, r.y - 4, r.w + 8, r.h + 8);
     }
     // An Aggregation Node's box is narrow and its label short (`AN`).
-    if (r.w >= (n.kind === 'aggregation' ? 16 : 3 * GLYPH_PX) && r.h >= 12) {
+    if (r.w >= (n.kind === 'aggregation' ? 16 : 3 * GLYPH_PX) && r.h >= 9) {
       const room = r.w - 4;
-      // An aggregate box says "32 HCAs", or "32" when narrow; a node its distinctive part.
-      const count = String(n.hcas ?? '');
-      const label =
-        n.kind === 'group'
-          ? n.label.length * GLYPH_PX <= room
-            ? n.label
-            : count
-          : fitLabel(n.label, layout.labelPrefix[n.tier] ?? '', room);
       // The health icon where there is room for it; the outline's dash pattern says it anyway.
       const icon = n.health === 'ok' ? '' : healthLook[n.health].icon + ' ';
-      const text = (icon + label).length * GLYPH_PX <= room ? icon + label : label;
-      ctx.fillStyle = '#fff';
-      if (text) ctx.fillText(text, r.x + r.w / 2, r.y + r.h / 2);
+      // An aggregate box says "32 HCAs", or "32" when narrow; a node its whole name (labels.ts).
+      const fit =
+        n.kind === 'group'
+          ? fitLabelLines(n.label.length * GLYPH_PX <= room ? n.label : String(n.hcas ?? ''), room, r.h)
+          : (fitLabelLines(icon + n.label, room, r.h) ?? fitLabelLines(n.label, room, r.h));
+      if (fit) {
+        ctx.fillStyle = '#fff';
+        ctx.font = `${fit.fontPx}px system-ui, sans-serif`;
+        const top = r.y + r.h / 2 - ((fit.lines.length - 1) * fit.lineHeight) / 2;
+        fit.lines.forEach((line, k) => ctx.fillText(line, r.x + r.w / 2, top + k * fit.lineHeight));
+      }
     }
   }
   ctx.globalAlpha = 1;
