@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitLabelLines, GLYPH_PX, sharedPrefix, splitName } from './labels.ts';
+import { fitLabelLines, fitTurnedLabel, GLYPH_PX, sharedPrefix, splitName } from './labels.ts';
 
 // The lab's names (packages/lab generator): what read `spine-…` on every spine box before.
 const SPINES = ['spine-p1-01', 'spine-p1-02', 'spine-p2-01', 'spine-p2-04'];
@@ -50,5 +50,18 @@ describe('fitLabelLines()', () => {
   it('is null when even two 8 px lines do not fit: no name rather than a cut one', () => {
     expect(fitLabelLines('spine-p1-05', px(3, 8), 28)).toBeNull();
     expect(fitLabelLines('spine-p1-05', px(11), 6)).toBeNull();
+  });
+});
+
+describe('fitTurnedLabel()', () => {
+  it('turns the whole name below a narrow box, in the largest font that fits the room', () => {
+    // A zoomed-out spine box 40 px wide, 150 px to the leaf row: 11 px.
+    expect(fitTurnedLabel('spine-p1-01', 40, 150)).toEqual({ fontPx: 11, lineHeight: 13 });
+    // 60 px of room: 11 names of 11 px glyphs need 68 px; 9 px ones 56.
+    expect(fitTurnedLabel('spine-p1-01', 40, 60)).toEqual({ fontPx: 9, lineHeight: 11 });
+  });
+  it('is null when the line is thicker than the box or the room too short: never a part of the name', () => {
+    expect(fitTurnedLabel('spine-p1-01', 9, 150)).toBeNull();
+    expect(fitTurnedLabel('spine-p1-01', 40, 40)).toBeNull();
   });
 });

@@ -78,3 +78,17 @@ export function fitLabelLines(name: string, w: number, h: number): FittedLabel |
   }
   return null;
 }
+
+/**
+ * A name too wide for its box, drawn whole beside it, turned 90° (reading upwards) in the room
+ * below it: the largest font whose line fits `room` px of length and is no thicker than `pitch`
+ * px (the box's width, so neighbours' labels never overlap). Null when even 8 px does not fit.
+ */
+export function fitTurnedLabel(name: string, pitch: number, room: number): Omit<FittedLabel, 'lines'> | null {
+  if (!name) return null;
+  for (const fontPx of LABEL_FONTS_PX) {
+    const lineHeight = Math.ceil(fontPx * 1.15);
+    if (lineHeight <= pitch && name.length * glyphAt(fontPx) <= room) return { fontPx, lineHeight };
+  }
+  return null;
+}

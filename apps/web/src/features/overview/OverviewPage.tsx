@@ -70,6 +70,8 @@ function Tile({
 
 function Scans({ s, screen }: { s: FabricSummary; screen: ScreenStatus }) {
   const scans = latestScansByKind(s.lastScans);
+  // A lost screen: the last runs' outcomes are as of then, told without the green of a live one.
+  const lost = screen.unreachableSince !== null;
   const fresh = new Map(s.freshness.map((f) => [f.kind, f]));
   return (
     <section className="card kiosk-optional" aria-labelledby="ov-scans">
@@ -104,7 +106,11 @@ function Scans({ s, screen }: { s: FabricSummary; screen: ScreenStatus }) {
                     {badge ? <Badge look={badge.look} /> : <span className="muted">not scheduled</span>}
                   </td>
                   <td title={latest ? `started ${new Date(latest.startedAt).toISOString()}` : undefined}>
-                    {latest ? <Badge look={scanLook[latest.status]} /> : <span className="muted">never run</span>}
+                    {latest ? (
+                      <Badge look={lost ? { ...scanLook[latest.status], tone: 'muted' } : scanLook[latest.status]} />
+                    ) : (
+                      <span className="muted">never run</span>
+                    )}
                   </td>
                   <td>{formatDuration(latest?.durationMs)}</td>
                   <td>

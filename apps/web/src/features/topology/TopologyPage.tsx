@@ -122,6 +122,7 @@ function TopologyView({ data, drawn }: { data: TopologyData; drawn: () => void }
               value={search}
               onChange={(e) => setSearch(e.target.value)}
               placeholder={placeholder}
+              size={Math.max(24, placeholder.length + 2)}
               data-testid="topology-search"
               disabled={loading}
             />
