@@ -52,6 +52,9 @@ test.describe('the wall when its API stops answering', () => {
     await expect(page.getByTestId('sm-status')).not.toHaveClass(/tone-ok/);
     // Nothing green at all: the last runs' OK badges are as of then too.
     await expect(page.locator('.tone-ok')).toHaveCount(0);
+    // The scans table fits its card: no column cut off on the wall.
+    const table = page.locator('.scans-card .table-wrap');
+    expect(await table.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
     await snap(page, 'wall-api-stopped');
 
     // Answering again: the collector's own word is back at the next poll.

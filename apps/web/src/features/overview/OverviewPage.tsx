@@ -74,7 +74,7 @@ function Scans({ s, screen }: { s: FabricSummary; screen: ScreenStatus }) {
   const lost = screen.unreachableSince !== null;
   const fresh = new Map(s.freshness.map((f) => [f.kind, f]));
   return (
-    <section className="card kiosk-optional" aria-labelledby="ov-scans">
+    <section className="card kiosk-optional scans-card" aria-labelledby="ov-scans">
       <h2 id="ov-scans">
         <Link href="/scans">Last scans</Link>
       </h2>
