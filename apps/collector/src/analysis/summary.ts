@@ -35,6 +35,8 @@ export function createSummaryBuilder(
     () => `${nodesStamp()}|${linksStamp()}`,
     () => q.counts(),
   );
+  // Placeholders' names: read again only when the nodes changed (a fabric without leaves reads them all).
+  const exampleNames = stamped(nodesStamp, () => q.exampleNames());
   return (now, upSince) => {
     // Ports and links over a counter threshold now: one per subject however many counters are
     // high on it, and only PM kinds (flaps, congestion and sustained XmitWait included; topology kinds are not), as
@@ -58,7 +60,7 @@ export function createSummaryBuilder(
       sm,
       lastScans: scans.latestPerKind(),
       completedScans: scans.lastOkPerKind(),
-      exampleNames: q.exampleNames(),
+      exampleNames: exampleNames(),
       ncclTrend: nccl.trend(now - 30 * DAY, now),
       ...fabricStatusReport(db, names, config, sm, now, upSince),
     };
