@@ -31,6 +31,12 @@ export interface CollectorOptions {
   env?: Record<string, string>;
   /** Called with the PID as soon as it is spawned, before it is ready (to record it for teardown). */
   onSpawn?: (pid: number) => void;
+  /**
+   * What "started" means: `ready` (the default) waits for /api/ready, that is a completed scan;
+   * `answering` only for /api/health, for a collector that will complete none (an empty
+   * import-only one).
+   */
+  until?: 'ready' | 'answering';
 }
 
 /**
@@ -74,7 +80,7 @@ export async function startCollector(
   const pid = child.pid;
   o.onSpawn?.(pid);
   try {
-    return { pid, baseURL: await waitListening(pid, o.log, logStart), env: ibwatchEnv };
+    return { pid, baseURL: await waitListening(pid, o.log, logStart, undefined, o.until), env: ibwatchEnv };
   } catch (err) {
     if (collectorAlive(pid)) process.kill(pid, 'SIGKILL');
     throw err;
@@ -109,7 +115,13 @@ export async function waitReady(baseURL: string, pid: number, log: string): Prom
  * Waits until the collector `pid` answers /api/ready at `known`, or else at the address it logged
  * after `logStart`. Returns the base URL.
  */
-async function waitListening(pid: number, log: string, logStart: number, known?: string): Promise<string> {
+async function waitListening(
+  pid: number,
+  log: string,
+  logStart: number,
+  known?: string,
+  until: 'ready' | 'answering' = 'ready',
+): Promise<string> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let last = 'not listening yet';
   while (Date.now() < deadline) {
@@ -118,7 +130,7 @@ async function waitListening(pid: number, log: string, logStart: number, known?:
     const baseURL = known ?? listeningAt(log, logStart);
     if (baseURL)
       try {
-        const res = await fetch(`${baseURL}/api/ready`);
+        const res = await fetch(`${baseURL}${until === 'ready' ? '/api/ready' : '/api/health'}`);
         if (res.status === 200) return baseURL;
         last = `${res.status} ${await res.text()}`;
       } catch (err) {

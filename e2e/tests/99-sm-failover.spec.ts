@@ -89,4 +89,11 @@ test('killing the master SM shows one failover and the dead master, not seen, on
   expect(healed.sms.filter((s) => s.designated && s.answering)).toHaveLength(2);
   await page.goto('/sm');
   await expect(page.getByTestId('sm-status')).toContainText('ONE MASTER');
+  // Failed back to the designated master, its standby present: the designed state reads green on
+  // the SM page and the overview; the failover of a moment ago is told in words, not in amber.
+  expect(healed.summary.failoversLast24h).toBeGreaterThan(failoversBefore);
+  await expect(page.getByTestId('sm-status')).toHaveClass(/tone-ok/);
+  await page.goto('/');
+  await expect(page.getByTestId('sm-status')).toHaveClass(/tone-ok/);
+  await expect(page.getByRole('region', { name: 'Subnet manager' })).toContainText(/failovers? in the last 24 h/);
 });

@@ -48,6 +48,8 @@ export function sampleSummary(word: FabricStatusWord, broken = 0, at = Date.UTC(
       observedAt: at - 30_000,
     },
     lastScans: [],
+    completedScans: [],
+    exampleNames: { switch: null, host: null, rack: null },
     ncclTrend: [],
     fabricStatus: { word, reasons: word === 'OK' ? [] : [`${broken} cables with a problem now`] },
     brokenNow: Array.from({ length: broken }, (_, i) => row(i + 1)),

@@ -39,6 +39,8 @@ export function createSummaryBuilder(
     () => `${nodesStamp()}|${linksStamp()}`,
     () => q.counts(),
   );
+  // Placeholders' names: read again only when the nodes changed (a fabric without leaves reads them all).
+  const exampleNames = stamped(nodesStamp, () => q.exampleNames());
   return (now, upSince) => {
     // Ports and links over a counter threshold now: one per subject however many counters are
     // high on it, and only PM kinds (flaps, congestion and sustained XmitWait included; topology kinds are not), as
@@ -66,6 +68,8 @@ export function createSummaryBuilder(
       clearedFindings: findings.countCleared(),
       sm,
       lastScans: scans.latestPerKind(),
+      completedScans: scans.lastOkPerKind(),
+      exampleNames: exampleNames(),
       ncclTrend: nccl.trend(now - 30 * DAY, now),
       ...fabricStatusReport(db, names, config, sm, now, upSince),
       collector: collectorSchedule(config, upSince, from),

@@ -169,6 +169,24 @@ export function createFabricQueries(db: Db, names: NameLookup) {
         )
         .all() as { kind: string; subjectType: string; subjectKey: string }[];
     },
+    /**
+     * A real switch (a leaf when tiers are known), host and rack of this fabric for the views'
+     * search placeholders; null where the fabric has none. Rows in primary-key order, first hit.
+     */
+    exampleNames(): FabricSummary['exampleNames'] {
+      const first = (where: string) =>
+        db.prepare(`SELECT guid, description FROM nodes WHERE ${where} LIMIT 1`).get() as
+          | { guid: string; description: string }
+          | undefined;
+      const sw = first("type = 'switch' AND tier = 'leaf'") ?? first("type = 'switch'");
+      const ca = first("type = 'ca' AND tier IS NOT 'aggregation'");
+      const caName = ca ? names.name(ca.guid, ca.description) : null;
+      return {
+        switch: sw ? names.name(sw.guid, sw.description) : null,
+        host: caName === null ? null : (hcaHost(caName) ?? caName),
+        rack: (sw && names.rack(sw.guid)) ?? (ca && names.rack(ca.guid)) ?? null,
+      };
+    },
     counts(): Pick<
       FabricSummary,
       'switches' | 'hcas' | 'aggregationNodes' | 'ports' | 'activePorts' | 'links' | 'degradedLinks' | 'downLinks'

@@ -79,6 +79,30 @@ export function createScansRepo(db: Db) {
         .all({ kind: opts.kind ?? null, status: opts.status ?? null, limit: opts.limit }) as ScanDbRow[];
       return rows.map(toScanRow);
     },
+    /**
+     * Each kind with a completed (ok or partial) scan and the start of its latest. The kinds by
+     * seeks on the (kind, started_at) index (a DISTINCT would read every scan row: a PM scan a
+     * minute is half a million a year), then per kind newest first, stopping at its last success.
+     */
+    lastOkPerKind(): { kind: ScanKind; lastOkAt: number }[] {
+      const kinds = db
+        .prepare(
+          `WITH RECURSIVE k(kind) AS (SELECT MIN(kind) FROM scans
+             UNION ALL SELECT (SELECT MIN(kind) FROM scans WHERE kind > k.kind) FROM k WHERE k.kind IS NOT NULL)
+           SELECT kind FROM k WHERE kind IS NOT NULL`,
+        )
+        .pluck()
+        .all() as ScanKind[];
+      const latest = db
+        .prepare(
+          "SELECT started_at FROM scans WHERE kind = ? AND status IN ('ok','partial') ORDER BY started_at DESC LIMIT 1",
+        )
+        .pluck();
+      return kinds.flatMap((kind) => {
+        const at = latest.get(kind) as number | undefined;
+        return at === undefined ? [] : [{ kind, lastOkAt: at }];
+      });
+    },
     /** Latest scan of each kind (for the overview). */
     latestPerKind(): ScanRow[] {
       const rows = db

@@ -52,6 +52,9 @@ describe('GET /api/summary', () => {
     });
     expect(s.ports).toBeGreaterThan(s.activePorts);
     expect(s.lastScans.map((x) => x.kind).sort()).toEqual(['import-ibdiagnet', 'import-nccl', 'pm']);
+    // Every kind completed once: each listed at its scan's start, which views read as "checked".
+    expect(s.completedScans.map((x) => x.kind).sort()).toEqual(['import-ibdiagnet', 'import-nccl', 'pm']);
+    for (const c of s.completedScans) expect(c.lastOkAt).toBe(s.lastScans.find((x) => x.kind === c.kind)!.startedAt);
     expect(s.ncclTrend).toHaveLength(2);
     expect(Object.keys(s.findingsBySeverity).sort()).toEqual(['critical', 'info', 'major', 'minor']);
   });

@@ -39,6 +39,8 @@ export function FilterForm({
             type="search"
             value={draft[f.key]}
             placeholder={f.placeholder}
+            // Wide enough for the whole placeholder: it names real nodes, so it is never cut.
+            size={Math.max(20, (f.placeholder?.length ?? 0) + 2)}
             onChange={(e) => setDraft({ ...draft, [f.key]: e.target.value })}
             data-testid={`filter-${f.key}`}
             list={f.suggestions ? `filter-${f.key}-list` : undefined}

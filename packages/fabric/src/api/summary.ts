@@ -172,6 +172,13 @@ export const FabricSummarySchema = Type.Object({
   clearedFindings: Int(),
   sm: SmSummarySchema,
   lastScans: Type.Array(ScanRowSchema),
+  /**
+   * Each kind with at least one completed scan or import (ok or partial) and when the latest
+   * started: a view with no rows tells "no data yet" (none completed) from "checked, none found".
+   */
+  /** A real switch, host and rack name of this fabric (search placeholders); null where none. */
+  exampleNames: Type.Object({ switch: NullText(), host: NullText(), rack: NullText() }),
+  completedScans: Type.Array(Type.Object({ kind: ScanKindSchema, lastOkAt: Ms() })),
   /** Each run's headline busbw (see {@link NcclRunRow.peakBusbwGBs}) at the run's time, last 30 days. */
   ncclTrend: Type.Array(
     Type.Object({

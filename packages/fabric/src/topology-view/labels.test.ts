@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitLabel, GLYPH_PX, sharedPrefix } from './labels.ts';
+import { fitLabelLines, fitTurnedLabel, GLYPH_PX, sharedPrefix, splitName } from './labels.ts';
 
 // The lab's names (packages/lab generator): what read `spine-…` on every spine box before.
 const SPINES = ['spine-p1-01', 'spine-p1-02', 'spine-p2-01', 'spine-p2-04'];
@@ -20,17 +20,48 @@ describe('sharedPrefix()', () => {
   });
 });
 
-describe('fitLabel()', () => {
-  const px = (chars: number) => chars * GLYPH_PX + 1;
-  it('keeps the name when it fits, else the part that tells the switches apart', () => {
-    expect(fitLabel('spine-p1-05', 'spine-', px(11))).toBe('spine-p1-05');
-    expect(fitLabel('spine-p1-05', 'spine-', px(8))).toBe('p1-05');
-    const shown = SPINES.map((n) => fitLabel(n, sharedPrefix(SPINES), px(6)));
-    expect(new Set(shown).size).toBe(SPINES.length);
+describe('splitName()', () => {
+  it('splits after the separator nearest the middle, keeping it on the first line', () => {
+    expect(splitName('spine-p1-01')).toEqual(['spine-', 'p1-01']);
+    expect(splitName('dgx-0042 mlx5_3')).toEqual(['dgx-0042', 'mlx5_3']);
+    expect(splitName('MQM9700')).toEqual(['MQM9', '700']);
+    expect(splitName('x')).toBeNull();
   });
-  it('keeps the end of a long name when even that does not fit', () => {
-    expect(fitLabel('spine-p1-05', 'spine-', px(4))).toBe('…-05');
-    expect(fitLabel('dgx-0042 mlx5_3', '', px(6))).toBe('…lx5_3');
-    expect(fitLabel('spine-p1-05', 'spine-', px(1))).toBe('');
+});
+
+describe('fitLabelLines()', () => {
+  const px = (chars: number, fontPx = 11) => (chars * GLYPH_PX * fontPx) / 11 + 1;
+  it('keeps the name on one line at 11 px when it fits', () => {
+    expect(fitLabelLines('spine-p1-05', px(11), 28)).toEqual({ lines: ['spine-p1-05'], fontPx: 11, lineHeight: 13 });
+  });
+  it('wraps to two lines, then shrinks the font, and never shows part of a name', () => {
+    expect(fitLabelLines('spine-p1-05', px(6), 28)).toEqual({ lines: ['spine-', 'p1-05'], fontPx: 11, lineHeight: 13 });
+    // Too low for two 11 px lines: one smaller line if it fits.
+    expect(fitLabelLines('spine-p1-05', px(11, 9), 12)).toMatchObject({ lines: ['spine-p1-05'], fontPx: 9 });
+    // A host's HCA on two lines at the space between host and device.
+    expect(fitLabelLines('dgx-0042 mlx5_3', px(8, 9), 24)).toMatchObject({ lines: ['dgx-0042', 'mlx5_3'], fontPx: 9 });
+    for (const name of [...SPINES, ...LEAVES])
+      for (const w of [10, 20, 30, 40, 60, 80])
+        for (const h of [8, 14, 28]) {
+          const f = fitLabelLines(name, w, h);
+          if (f) expect(f.lines.join('')).toBe(name);
+        }
+  });
+  it('is null when even two 8 px lines do not fit: no name rather than a cut one', () => {
+    expect(fitLabelLines('spine-p1-05', px(3, 8), 28)).toBeNull();
+    expect(fitLabelLines('spine-p1-05', px(11), 6)).toBeNull();
+  });
+});
+
+describe('fitTurnedLabel()', () => {
+  it('turns the whole name below a narrow box, in the largest font that fits the room', () => {
+    // A zoomed-out spine box 40 px wide, 150 px to the leaf row: 11 px.
+    expect(fitTurnedLabel('spine-p1-01', 40, 150)).toEqual({ fontPx: 11, lineHeight: 13 });
+    // 60 px of room: 11 names of 11 px glyphs need 68 px; 9 px ones 56.
+    expect(fitTurnedLabel('spine-p1-01', 40, 60)).toEqual({ fontPx: 9, lineHeight: 11 });
+  });
+  it('is null when the line is thicker than the box or the room too short: never a part of the name', () => {
+    expect(fitTurnedLabel('spine-p1-01', 9, 150)).toBeNull();
+    expect(fitTurnedLabel('spine-p1-01', 40, 40)).toBeNull();
   });
 });

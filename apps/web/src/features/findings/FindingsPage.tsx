@@ -2,8 +2,10 @@ import type { FindingState, Severity } from '@ibwatch/fabric';
 import { useApi } from '../../api/useApi.ts';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { FindingsTable } from '../../components/FindingsTable.tsx';
+import { NoRows } from '../../components/NoRows.tsx';
 import { Async } from '../../components/States.tsx';
 import { TokenHint } from '../../components/WriteButton.tsx';
+import { ANY_DATA } from '../../lib/coverage.ts';
 import { isSeverity, SEVERITIES } from '../../lib/status.ts';
 import { serializeQuery, setQuery, useLocation } from '../../router.ts';
 import { kindSuggestions } from './findings.ts';
@@ -58,9 +60,13 @@ export default function FindingsPage() {
       </FilterForm>
       <TokenHint />
       <Async state={api} what="findings">
-        {(rows) => (
-          <FindingsTable rows={rows} actions reload={api.reload} empty="● No finding matches these filters." />
-        )}
+        {(rows) =>
+          rows.length === 0 ? (
+            <NoRows feeds={ANY_DATA} what="findings" checked="● No finding matches these filters." />
+          ) : (
+            <FindingsTable rows={rows} actions reload={api.reload} />
+          )
+        }
       </Async>
     </section>
   );

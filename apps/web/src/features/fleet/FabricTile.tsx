@@ -7,13 +7,27 @@ import { severityLook } from '../../lib/status.ts';
 import { smVerdict } from '../overview/overview.ts';
 import { countsLine, dashboardHref, FLEET_LOOK, freshnessLine, NO_SIGNAL, onFabric, tileRowHref } from './fleet.ts';
 
-const FRESH_ICON = { fresh: '●', pending: '◌', stale: '◷' } as const;
+const FRESH_ICON = { fresh: '●', pending: '◌', stale: '◷', unknown: '?' } as const;
 
 /** What the fabric's collector said: the top broken-now rows, SM, freshness and counts. */
-function Said({ f, s, now, rows }: { f: FleetFabric; s: FleetFabricSummary; now: number; rows: number }) {
+function Said({
+  f,
+  s,
+  now,
+  rows,
+  asOf,
+}: {
+  f: FleetFabric;
+  s: FleetFabricSummary;
+  now: number;
+  rows: number;
+  /** What it said is no longer current: no green SM word, no "fresh". */
+  asOf: boolean;
+}) {
   const shown = s.brokenNow.slice(0, rows);
-  const sm = smVerdict(s.sm);
-  const fresh = freshnessLine(s.freshness);
+  const v = smVerdict(s.sm);
+  const sm = asOf ? { ...v, look: { ...v.look, tone: 'muted' as const } } : v;
+  const fresh = freshnessLine(s.freshness, asOf);
   return (
     <>
       {s.brokenNowTotal === 0 ? (
@@ -81,15 +95,17 @@ export function FabricTile({
   /** This page lost its own collector: the tile is as old as the page. */
   lost: boolean;
 }) {
-  const look = FLEET_LOOK[f.word];
-  const noSignal = NO_SIGNAL.has(f.word) || lost;
+  // Every tile is as old as this page's last answer: from the first failed poll it says STALE.
+  const word = lost ? 'STALE' : f.word;
+  const look = FLEET_LOOK[word];
+  const noSignal = NO_SIGNAL.has(word);
   const dashboard = dashboardHref(f, kiosk);
   return (
     <li
       className={`fleet-tile tone-${look.tone}${noSignal ? ' no-signal' : ''}`}
       data-testid="fleet-tile"
       data-fabric={f.name}
-      data-status={f.word}
+      data-status={word}
       data-stale={f.stale || lost ? 'true' : 'false'}
       aria-labelledby={`fleet-${f.name}`}
     >
@@ -122,14 +138,20 @@ export function FabricTile({
         </ul>
       )}
       {f.summary ? (
-        <div className={f.stale ? 'fleet-said fleet-said-stale' : 'fleet-said'}>
+        <div className={f.stale || lost ? 'fleet-said fleet-said-stale' : 'fleet-said'}>
           {f.stale && (
             <p className="stale-note" data-testid="fleet-as-of">
               ◷ As of <Time at={f.lastOkAt} short />, when it last answered:
             </p>
           )}
           {/* Ages as of what it said: "for 60 s" then, not a time that keeps counting. */}
-          <Said f={f} s={f.summary} now={f.stale && f.lastOkAt !== null ? f.lastOkAt : now} rows={rows} />
+          <Said
+            f={f}
+            s={f.summary}
+            now={f.stale && f.lastOkAt !== null ? f.lastOkAt : now}
+            rows={rows}
+            asOf={f.stale || lost}
+          />
         </div>
       ) : null}
     </li>

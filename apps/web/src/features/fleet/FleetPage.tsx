@@ -29,7 +29,7 @@ export default function FleetPage() {
       </div>
       <Async state={state} what="fleet">
         {(f) => {
-          const screen = fleetScreen(f, state, now, refreshMs);
+          const screen = fleetScreen(f, state);
           const look = FLEET_LOOK[screen.word];
           const lost = screen.unreachableSince !== null;
           return (

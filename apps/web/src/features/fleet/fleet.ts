@@ -53,28 +53,31 @@ export function countsLine(s: {
   );
 }
 
-/** Scan kinds by freshness, stale first: what a tile says about how current its fabric's data is. */
-export function freshnessLine(freshness: readonly ScanFreshness[]): { state: ScanFreshness['state']; text: string } {
+/**
+ * Scan kinds by freshness, stale first: what a tile says about how current its fabric's data is.
+ * `asOf`: what the tile shows is as of an answer that is no longer current (the fabric or this
+ * page stopped answering), so "fresh" then is unknown now.
+ */
+export function freshnessLine(
+  freshness: readonly ScanFreshness[],
+  asOf = false,
+): { state: ScanFreshness['state'] | 'unknown'; text: string } {
   const stale = freshness.filter((f) => f.state === 'stale').map((f) => f.kind);
   const pending = freshness.filter((f) => f.state === 'pending').map((f) => f.kind);
   if (stale.length) return { state: 'stale', text: `${stale.join(', ')} scans stale` };
+  if (asOf) return { state: 'unknown', text: 'unknown now: no answer since the time above' };
   if (pending.length) return { state: 'pending', text: `waiting for the first ${pending.join(', ')} scan` };
   if (freshness.length === 0) return { state: 'fresh', text: 'no scheduled scans (imports only)' };
   return { state: 'fresh', text: `${freshness.map((f) => f.kind).join(', ')} scans fresh` };
 }
 
-/** What the screen says for the whole fleet: its collector's word, or STALE once this page lost it. */
+/** What the screen says for the whole fleet: its collector's word, or STALE from the first failed poll. */
 export interface FleetScreen {
   word: FleetStatusWord;
   unreachableSince: number | null;
 }
 
-export function fleetScreen(
-  f: FleetReply,
-  poll: { error: unknown; updatedAt: number | undefined },
-  now: number,
-  refreshMs: number,
-): FleetScreen {
-  const since = lostSince(poll, f.generatedAt, now, refreshMs);
+export function fleetScreen(f: FleetReply, poll: { error: unknown; updatedAt: number | undefined }): FleetScreen {
+  const since = lostSince(poll, f.generatedAt);
   return since === null ? { word: f.word, unreachableSince: null } : { word: 'STALE', unreachableSince: since };
 }

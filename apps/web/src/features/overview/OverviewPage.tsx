@@ -6,12 +6,20 @@ import { Link } from '../../components/Link.tsx';
 import { UpdatedAt } from '../../components/UpdatedAt.tsx';
 import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
+import { noDataAdvice } from '../../lib/coverage.ts';
 import { scanLook, SEVERITIES, severityLook, type StatusLook } from '../../lib/status.ts';
 import { formatDuration } from '../../lib/time.ts';
 import { href, useLocation } from '../../router.ts';
 import { BrokenNow, RecentlyFixed } from './BrokenNow.tsx';
 import { WatchCount } from '../watch/WatchCount.tsx';
-import { countTone, latestScansByKind, screenStatus, smVerdict } from './overview.ts';
+import {
+  countTone,
+  freshnessBadge,
+  latestScansByKind,
+  type ScreenStatus,
+  screenStatus,
+  smVerdict,
+} from './overview.ts';
 import { StaleBanners, StatusBanner } from './StatusBanner.tsx';
 import './overview.css';
 
@@ -60,17 +68,13 @@ function Tile({
   );
 }
 
-const FRESHNESS_LOOK: Record<ScanFreshness['state'], StatusLook> = {
-  fresh: { icon: '●', label: 'FRESH', tone: 'ok' },
-  pending: { icon: '◌', label: 'PENDING', tone: 'info' },
-  stale: { icon: '◷', label: 'STALE', tone: 'crit' },
-};
-
-function Scans({ s }: { s: FabricSummary }) {
+function Scans({ s, screen }: { s: FabricSummary; screen: ScreenStatus }) {
   const scans = latestScansByKind(s.lastScans);
+  // A lost screen: the last runs' outcomes are as of then, told without the green of a live one.
+  const lost = screen.unreachableSince !== null;
   const fresh = new Map(s.freshness.map((f) => [f.kind, f]));
   return (
-    <section className="card kiosk-optional" aria-labelledby="ov-scans">
+    <section className="card kiosk-optional scans-card" aria-labelledby="ov-scans">
       <h2 id="ov-scans">
         <Link href="/scans">Last scans</Link>
       </h2>
@@ -88,20 +92,25 @@ function Scans({ s }: { s: FabricSummary }) {
           <tbody>
             {scans.map(({ kind, latest, lastOk }) => {
               const f = fresh.get(kind);
+              const badge = f && freshnessBadge(f, screen);
               return (
                 <tr
                   key={kind}
                   data-testid="overview-scan"
                   data-kind={kind}
                   data-status={latest?.status ?? 'never'}
-                  data-freshness={f?.state ?? 'unscheduled'}
+                  data-freshness={badge?.state ?? 'unscheduled'}
                 >
                   <th scope="row">{kind}</th>
                   <td title={f?.reason}>
-                    {f ? <Badge look={FRESHNESS_LOOK[f.state]} /> : <span className="muted">not scheduled</span>}
+                    {badge ? <Badge look={badge.look} /> : <span className="muted">not scheduled</span>}
                   </td>
                   <td title={latest ? `started ${new Date(latest.startedAt).toISOString()}` : undefined}>
-                    {latest ? <Badge look={scanLook[latest.status]} /> : <span className="muted">never run</span>}
+                    {latest ? (
+                      <Badge look={lost ? { ...scanLook[latest.status], tone: 'muted' } : scanLook[latest.status]} />
+                    ) : (
+                      <span className="muted">never run</span>
+                    )}
                   </td>
                   <td>{formatDuration(latest?.durationMs)}</td>
                   <td>
@@ -139,11 +148,12 @@ function sinceClearSub(s: FabricSummary): string {
     : `ports; ${rate}`;
 }
 
-function Side({ s }: { s: FabricSummary }) {
+function Side({ s, screen }: { s: FabricSummary; screen: ScreenStatus }) {
   const stale = (kind: string) => s.freshness.find((f) => f.kind === kind && f.state === 'stale');
   const smStale = stale('sm');
   const v = smVerdict(s.sm);
-  const smLook = smStale ? { ...v.look, tone: 'muted' as const } : v.look;
+  // Old SM data, or a screen that lost its collector: the SM word is what it was, never green.
+  const smLook = smStale || screen.unreachableSince !== null ? { ...v.look, tone: 'muted' as const } : v.look;
   const ncclImport = latestScansByKind(s.lastScans).find((x) => x.kind === 'import-nccl');
   return (
     <div className="overview-side">
@@ -241,7 +251,7 @@ function Side({ s }: { s: FabricSummary }) {
         )}
       </section>
 
-      <Scans s={s} />
+      <Scans s={s} screen={screen} />
 
       <section className="card kiosk-optional" aria-labelledby="ov-nccl">
         <h2 id="ov-nccl">
@@ -286,16 +296,26 @@ export function OverviewPage() {
       </div>
       <Async state={state} what="fabric summary">
         {(s) => {
-          const status = screenStatus(s, state, now, refreshMs);
+          const status = screenStatus(s, state);
           return (
-            <>
+            <div
+              className={status.unreachableSince === null ? undefined : 'screen-lost'}
+              data-lost={status.unreachableSince !== null}
+            >
               <StatusBanner status={status} />
               <StaleBanners freshness={s.freshness} unreachableSince={status.unreachableSince} />
               {s.switches + s.hcas === 0 ? (
                 <Empty>
-                  No fabric data yet: no topology scan has completed.{' '}
-                  {latestScansByKind(s.lastScans).find((x) => x.kind === 'topology')?.latest?.error ?? ''} See{' '}
-                  <Link href="/scans">Scans</Link>.
+                  <span data-testid="overview-no-data">
+                    <strong>No fabric data yet:</strong> no topology scan or ibdiagnet import has completed, so nothing
+                    here is an all-clear.{' '}
+                    {latestScansByKind(s.lastScans).find((x) => x.kind === 'topology')?.latest?.error ?? ''}{' '}
+                    {noDataAdvice(
+                      { importOnly: s.freshness.length === 0 },
+                      s.freshness.map((f) => f.kind),
+                    )}{' '}
+                    See <Link href="/scans">Scans</Link>.
+                  </span>
                 </Empty>
               ) : (
                 <div className="overview-grid">
@@ -314,10 +334,10 @@ export function OverviewPage() {
                     />
                     <RecentlyFixed rows={s.recentlyFixed} now={now} />
                   </div>
-                  <Side s={s} />
+                  <Side s={s} screen={status} />
                 </div>
               )}
-            </>
+            </div>
           );
         }}
       </Async>

@@ -1,4 +1,5 @@
-import { Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { SizedChart } from '../../components/SizedChart.tsx';
 import type { FabricSummary } from '@ibwatch/fabric';
 import { formatShort } from '../../lib/time.ts';
 import { latestBySeries, pivotBySeries, SERIES_COLOURS, SERIES_DASHES } from '../bandwidth/series.ts';
@@ -12,9 +13,9 @@ export default function TrendSparkline({ points }: { points: FabricSummary['nccl
   const latest = latestBySeries(points);
   return (
     <figure className="sparkline" data-testid="nccl-sparkline">
-      <div style={{ width: '100%', height: 140 }}>
-        <ResponsiveContainer>
-          <LineChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+      <SizedChart height={140}>
+        {(width) => (
+          <LineChart width={width} height={140} data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
             <XAxis dataKey="at" type="number" domain={['dataMin', 'dataMax']} hide />
             <YAxis width={40} tick={{ fontSize: 11 }} domain={['auto', 'auto']} />
             <Tooltip labelFormatter={(v) => formatShort(Number(v))} formatter={(v) => `${Number(v).toFixed(1)} GB/s`} />
@@ -32,8 +33,8 @@ export default function TrendSparkline({ points }: { points: FabricSummary['nccl
               />
             ))}
           </LineChart>
-        </ResponsiveContainer>
-      </div>
+        )}
+      </SizedChart>
       <figcaption className="muted">
         busbw at large messages, latest run:{' '}
         {series.map((s) => (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BrokenRow, FabricSummary, ScanRow, SmSummary } from '@ibwatch/fabric';
-import { brokenRowHref, countTone, latestScansByKind, screenStatus, smVerdict } from './overview.ts';
+import type { BrokenRow, FabricSummary, ScanFreshness, ScanRow, SmSummary } from '@ibwatch/fabric';
+import { brokenRowHref, countTone, freshnessBadge, latestScansByKind, screenStatus, smVerdict } from './overview.ts';
 
 const sm: SmSummary = {
   status: 'ok',
@@ -38,9 +38,12 @@ describe('smVerdict()', () => {
     expect(v.look.tone).toBe('ok');
     expect(v.detail).toContain('no failover in the last 24 h');
   });
-  it('warns on a recent failover and alarms on split brain / no master', () => {
-    expect(smVerdict({ ...sm, failoversLast24h: 2 }).look.tone).toBe('warn');
-    expect(smVerdict({ ...sm, failoversLast24h: 2 }).detail).toContain('2 failovers');
+  it('is green after a failback (one master, its standby): the failover is told as an event, not a colour', () => {
+    const back = smVerdict({ ...sm, failoversLast24h: 2, lastChangeAt: 5 });
+    expect(back.look).toEqual({ icon: '●', label: 'ONE MASTER', tone: 'ok' });
+    expect(back.detail).toContain('2 failovers in the last 24 h');
+  });
+  it('alarms on split brain / no master', () => {
     expect(smVerdict({ ...sm, status: 'split-brain', masterCount: 2 }).look.label).toContain('SPLIT BRAIN (2');
     expect(smVerdict({ ...sm, status: 'no-master', masterCount: 0 }).look.tone).toBe('crit');
   });
@@ -76,19 +79,54 @@ describe('screenStatus()', () => {
     fabricStatus: { word: 'DEGRADED', reasons: ['1 cable with a problem now'] },
   };
   const s = summary as unknown as FabricSummary;
-  it("shows the collector's word while polls succeed, or failed only briefly", () => {
-    expect(screenStatus(s, { error: undefined, updatedAt: 1_000_000 }, 1_100_000, 15_000)).toEqual({
+  it("shows the collector's word while polls succeed", () => {
+    expect(screenStatus(s, { error: undefined, updatedAt: 1_000_000 })).toEqual({
       word: 'DEGRADED',
       reasons: ['1 cable with a problem now'],
       unreachableSince: null,
     });
-    expect(screenStatus(s, { error: new Error('x'), updatedAt: 1_000_000 }, 1_020_000, 15_000).word).toBe('DEGRADED');
   });
-  it('says STALE once the collector has not answered for two refresh periods, whatever it said last', () => {
-    const r = screenStatus(s, { error: new Error('x'), updatedAt: 1_000_000 }, 1_031_000, 15_000);
+  it('says STALE from the first failed poll, whatever the collector said last', () => {
+    const r = screenStatus(s, { error: new Error('x'), updatedAt: 1_000_000 });
     expect(r.word).toBe('STALE');
     expect(r.unreachableSince).toBe(1_000_000);
     expect(r.reasons[0]).toMatch(/no answer from the collector since .*; it said DEGRADED then/);
+    const ok = { ...summary, fabricStatus: { word: 'OK', reasons: [] } } as unknown as FabricSummary;
+    expect(screenStatus(ok, { error: new Error('x'), updatedAt: undefined })).toMatchObject({
+      word: 'STALE',
+      unreachableSince: 1_000_000,
+    });
+  });
+});
+
+describe('freshnessBadge()', () => {
+  const f = (state: ScanFreshness['state']): ScanFreshness => ({
+    kind: 'pm',
+    state,
+    intervalMs: 60_000,
+    lastOkAt: 1,
+    failuresInRow: 0,
+    lastError: null,
+    reason: '',
+  });
+  const live = { word: 'OK' as const, unreachableSince: null };
+  it('shows FRESH in green while the screen has its collector and the fabric is not STALE', () => {
+    expect(freshnessBadge(f('fresh'), live)).toEqual({
+      state: 'fresh',
+      look: { icon: '●', label: 'FRESH', tone: 'ok' },
+    });
+    expect(freshnessBadge(f('stale'), live).look.label).toBe('STALE');
+  });
+  it('shows no FRESH once the screen lost its collector: what was fresh then is UNKNOWN now', () => {
+    const lost = { word: 'STALE' as const, unreachableSince: 5 };
+    expect(freshnessBadge(f('fresh'), lost)).toMatchObject({
+      state: 'unknown',
+      look: { label: 'UNKNOWN', tone: 'muted' },
+    });
+    expect(freshnessBadge(f('stale'), lost).state).toBe('stale');
+  });
+  it('keeps no green under a STALE fabric word', () => {
+    expect(freshnessBadge(f('fresh'), { word: 'STALE', unreachableSince: null }).look.tone).toBe('muted');
   });
 });
 

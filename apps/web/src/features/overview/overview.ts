@@ -1,9 +1,21 @@
-import type { BrokenRow, FabricStatusWord, FabricSummary, ScanKind, ScanRow, SmSummary } from '@ibwatch/fabric';
+import type {
+  BrokenRow,
+  FabricStatusWord,
+  FabricSummary,
+  ScanFreshness,
+  ScanKind,
+  ScanRow,
+  SmSummary,
+} from '@ibwatch/fabric';
 import type { StatusLook } from '../../lib/status.ts';
 import { formatShort } from '../../lib/time.ts';
 import { href, portHref } from '../../router.ts';
 
-/** Plain-words SM verdict for the wall screen. */
+/**
+ * Plain-words SM verdict for the wall screen. The tone follows the SM pair's state now: one
+ * master and its standby (after a failback too) is green; a failover of the last 24 h is an
+ * event told in the detail line, not a colour.
+ */
 export function smVerdict(sm: SmSummary): { look: StatusLook; detail: string } {
   const failovers =
     sm.failoversLast24h > 0
@@ -12,11 +24,7 @@ export function smVerdict(sm: SmSummary): { look: StatusLook; detail: string } {
   switch (sm.status) {
     case 'ok':
       return {
-        look: {
-          icon: sm.failoversLast24h > 0 ? '▲' : '●',
-          label: 'ONE MASTER',
-          tone: sm.failoversLast24h > 0 ? 'warn' : 'ok',
-        },
+        look: { icon: '●', label: 'ONE MASTER', tone: 'ok' },
         detail: `${sm.masterName ?? sm.masterGuid ?? 'master'} · ${sm.standbyCount} standby · ${failovers}`,
       };
     case 'no-master':
@@ -89,31 +97,21 @@ export interface ScreenStatus {
 }
 
 /**
- * When a polled page has lost its collector: the time of the last good answer once polls have
- * failed for more than two refresh periods (everything on screen is at least that old), else null.
+ * When a polled page has lost its collector: the time of the last good answer from the first
+ * failed poll on (a poll that gets no answer fails too: useApi gives it a deadline), else null.
+ * Everything on screen is at least that old.
  */
-export function lostSince(
-  poll: { error: unknown; updatedAt: number | undefined },
-  generatedAt: number,
-  now: number,
-  refreshMs: number,
-): number | null {
-  const lastGood = poll.updatedAt ?? generatedAt;
-  return poll.error && now - lastGood > 2 * refreshMs ? lastGood : null;
+export function lostSince(poll: { error: unknown; updatedAt: number | undefined }, generatedAt: number): number | null {
+  return poll.error ? (poll.updatedAt ?? generatedAt) : null;
 }
 
 /**
- * The collector's status word, unless the screen itself has lost it: when polls fail for more
- * than two refresh periods, the summary on screen is old whatever it says, so the screen says
- * STALE (and what the collector said last).
+ * The collector's status word, unless the screen itself has lost it: from the first failed
+ * poll the summary on screen is old whatever it says, so the screen says STALE (and what the
+ * collector said last).
  */
-export function screenStatus(
-  s: FabricSummary,
-  poll: { error: unknown; updatedAt: number | undefined },
-  now: number,
-  refreshMs: number,
-): ScreenStatus {
-  const since = lostSince(poll, s.generatedAt, now, refreshMs);
+export function screenStatus(s: FabricSummary, poll: { error: unknown; updatedAt: number | undefined }): ScreenStatus {
+  const since = lostSince(poll, s.generatedAt);
   if (since !== null) {
     return {
       word: 'STALE',
@@ -122,6 +120,30 @@ export function screenStatus(
     };
   }
   return { word: s.fabricStatus.word, reasons: s.fabricStatus.reasons, unreachableSince: null };
+}
+
+export type ShownFreshness = ScanFreshness['state'] | 'unknown';
+
+const FRESHNESS_LOOK: Record<ShownFreshness, StatusLook> = {
+  fresh: { icon: '●', label: 'FRESH', tone: 'ok' },
+  pending: { icon: '◌', label: 'PENDING', tone: 'info' },
+  stale: { icon: '◷', label: 'STALE', tone: 'crit' },
+  unknown: { icon: '?', label: 'UNKNOWN', tone: 'muted' },
+};
+
+/**
+ * A scan kind's freshness badge as the screen may show it. Once the screen lost its collector,
+ * nothing is vouched for now: what was fresh then is UNKNOWN. Under a STALE fabric word a kind
+ * that is still fresh keeps its word but not the green: nothing under STALE looks all-clear.
+ */
+export function freshnessBadge(
+  f: ScanFreshness,
+  screen: Pick<ScreenStatus, 'word' | 'unreachableSince'>,
+): { state: ShownFreshness; look: StatusLook } {
+  if (screen.unreachableSince !== null && f.state === 'fresh')
+    return { state: 'unknown', look: FRESHNESS_LOOK.unknown };
+  const look = FRESHNESS_LOOK[f.state];
+  return { state: f.state, look: screen.word === 'STALE' && look.tone === 'ok' ? { ...look, tone: 'muted' } : look };
 }
 
 /** Where a broken-now row leads: its worklist entry, the port page, the SM page or the scans page. */

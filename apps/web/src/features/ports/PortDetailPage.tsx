@@ -154,6 +154,31 @@ export default function PortDetailPage({ guid, port }: { guid: string; port: num
   const detail = useApi(base);
   const hist = useApi(`${base}/counters${href('', { range })}`);
   const traffic = useApi(`${base}/traffic${href('', { range })}`);
+  // A port the collector does not know (404) or an address that is not one (400): one message,
+  // not the same 404 once per section of a page that has nothing to show.
+  if (detail.error && (detail.error.status === 404 || detail.error.status === 400) && !detail.data) {
+    return (
+      <section data-testid="port-detail">
+        <h1>No such port</h1>
+        <div className="state state-empty" data-testid="port-not-found" role="alert">
+          <p>
+            {detail.error.status === 404 ? (
+              <>
+                This fabric has no port {port} on <code>{guid}</code>.
+              </>
+            ) : (
+              <>
+                <code>{guid}</code> port {port} is not a port address ({detail.error.message}).
+              </>
+            )}
+          </p>
+          <p>
+            <Link href="/ports">← Back to the port list</Link> to find it by name, GUID or LID.
+          </p>
+        </div>
+      </section>
+    );
+  }
   return (
     <section data-testid="port-detail">
       <p className="muted small">

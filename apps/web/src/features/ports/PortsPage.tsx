@@ -4,6 +4,7 @@ import { FilterForm } from '../../components/FilterForm.tsx';
 import { Link } from '../../components/Link.tsx';
 import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
+import { searchPlaceholders } from '../../lib/placeholders.ts';
 import { href, portHref, setQuery, useLocation } from '../../router.ts';
 import {
   nextSort,
@@ -111,12 +112,13 @@ export default function PortsPage() {
   const { query } = useLocation();
   const s = parsePortsQuery(query);
   const state = useApi(portsApiPath(s));
+  const examples = searchPlaceholders(useApi('/api/summary').data?.exampleNames);
   return (
     <section data-testid="ports-page">
       <h1>Ports</h1>
       <FilterForm
         label="Port filters"
-        fields={[{ key: 'q', label: 'Name, GUID or LID', placeholder: 'leaf-r3-07 or dgx-0042' }]}
+        fields={[{ key: 'q', label: 'Name, GUID or LID', placeholder: examples.node }]}
         values={{ q: s.q }}
         onApply={(v) => setQuery({ q: v.q, offset: null })}
       >

@@ -1,22 +1,41 @@
-import type { CollectorSchedule, ScanKind, ScanRow } from '@ibwatch/fabric';
+import type { ScanKind, ScanRow } from '@ibwatch/fabric';
 import { api } from '../../api/client.ts';
 import { useApi } from '../../api/useApi.ts';
 import { Badge } from '../../components/Badge.tsx';
 import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
 import { TokenHint, WriteButton } from '../../components/WriteButton.tsx';
+import { noDataAdvice } from '../../lib/coverage.ts';
 import { scanLook } from '../../lib/status.ts';
 import { formatDuration } from '../../lib/time.ts';
 import { enumParam, href, setQuery, useLocation } from '../../router.ts';
 import { SCHEDULED_KINDS } from '../overview/overview.ts';
 import { NcclImportForm } from './NcclImportForm.tsx';
 import { Notifications } from './Notifications.tsx';
-import { anyRunning, emptyScansText, summaryText } from './scans.ts';
+import { anyRunning, summaryText } from './scans.ts';
 
 const LIMITS = ['50', '200', '1000'] as const;
 
-function ScanTable({ scans, collector }: { scans: ScanRow[]; collector: CollectorSchedule | undefined }) {
-  if (scans.length === 0) return <Empty>{emptyScansText(collector)}</Empty>;
+/** No scan in the history: what fills it on this collector (its scheduler, or imports only). */
+function NoScans() {
+  const { data } = useApi('/api/summary');
+  if (!data) return <Empty>No scans yet.</Empty>;
+  const importOnly = data.collector.schedules.length === 0;
+  return (
+    <div data-testid="no-rows" data-coverage="no-data" data-import-only={importOnly}>
+      <Empty>
+        <strong>No scans yet.</strong>{' '}
+        {noDataAdvice(
+          { importOnly },
+          data.freshness.map((f) => f.kind),
+        )}
+      </Empty>
+    </div>
+  );
+}
+
+function ScanTable({ scans }: { scans: ScanRow[] }) {
+  if (scans.length === 0) return <NoScans />;
   return (
     <table className="table">
       <caption className="sr-only">Scan history, newest first</caption>
@@ -85,8 +104,6 @@ export default function ScansPage() {
   const limit = enumParam(query, 'limit', LIMITS, '50');
   const state = useApi(`/api/scans${href('', { limit })}`, { refreshMs: 10_000 });
   const running = state.data ? anyRunning(state.data) : false;
-  // What the collector schedules, for the empty history's text (import-only schedules nothing).
-  const collector = useApi('/api/summary').data?.collector;
   return (
     <section data-testid="scans-page">
       <div className="page-head">
@@ -123,7 +140,7 @@ export default function ScansPage() {
         {running && <p className="muted">◌ A scan is running; this list refreshes by itself.</p>}
       </section>
       <Async state={state} what="scan history">
-        {(scans) => <ScanTable scans={scans} collector={collector} />}
+        {(scans) => <ScanTable scans={scans} />}
       </Async>
       <NcclImportForm />
       <Notifications />

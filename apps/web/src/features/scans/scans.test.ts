@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CollectorSchedule } from '@ibwatch/fabric';
-import { buildNcclLabels, buildRunStart, emptyScansText, replyWarnings, summaryText } from './scans.ts';
+import { buildNcclLabels, buildRunStart, replyWarnings, summaryText } from './scans.ts';
 
 describe('buildNcclLabels()', () => {
   it('drops blanks and parses numbers', () => {
@@ -39,27 +39,5 @@ describe('replyWarnings()', () => {
     expect(replyWarnings({ id: 1, scan: { warnings: ['a', 2, 'b'] } })).toEqual(['a', 'b']);
     expect(replyWarnings(null)).toEqual([]);
     expect(replyWarnings({ id: 1 })).toEqual([]);
-  });
-});
-
-describe('emptyScansText()', () => {
-  const collector = (schedules: CollectorSchedule['schedules'], source: CollectorSchedule['source']) => ({
-    source,
-    schedules,
-    text: schedules.length ? 'pm every 15 s' : 'none (import-only): data comes only from imports and uploads',
-    startedAt: null,
-    from: 'running' as const,
-  });
-  it('promises no scan when the collector schedules nothing (import-only)', () => {
-    const t = emptyScansText(collector([], 'import-only'));
-    expect(t).toContain('none will start by itself');
-    expect(t).toContain('IBWATCH_SOURCE=import-only');
-    expect(t).not.toMatch(/shortly|scheduler starts/);
-  });
-  it('names the schedule when there is one, and says nothing more before the summary is known', () => {
-    expect(emptyScansText(collector([{ kind: 'pm', cron: '*/15 * * * * *', intervalMs: 15_000 }], 'lab'))).toBe(
-      'No scans yet. This collector schedules pm every 15 s; the first starts within one interval.',
-    );
-    expect(emptyScansText(undefined)).toBe('No scans yet.');
   });
 });

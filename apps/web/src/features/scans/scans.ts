@@ -55,17 +55,3 @@ export function summaryText(summary: ScanRow['summary']): string {
     .map(([k, v]) => `${k}=${typeof v === 'number' ? v.toLocaleString('en-US') : v}`)
     .join(' · ');
 }
-
-/**
- * What an empty scan history says: a collector that schedules nothing (import-only) must not
- * promise a scan; one that schedules says which and how often; unknown (no summary yet) says no more.
- */
-export function emptyScansText(collector: CollectorSchedule | undefined): string {
-  if (!collector) return 'No scans yet.';
-  if (collector.schedules.length === 0)
-    return (
-      `No scans yet, and none will start by itself: this collector schedules nothing (IBWATCH_SOURCE=` +
-      `${collector.source}). Data comes from imports: nccl-tests below, or ibwatch import on the collector host.`
-    );
-  return `No scans yet. This collector schedules ${collector.text}; the first starts within one interval.`;
-}

@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
+import { examplesOf, searchPlaceholders } from '../../lib/placeholders.ts';
 import { setQuery, useLocation } from '../../router.ts';
 import { DetailsPanel } from './DetailsPanel.tsx';
 import { Legend } from './Legend.tsx';
@@ -38,6 +39,7 @@ function TopologyView({ data, drawn }: { data: TopologyData; drawn: () => void }
   const { query } = useLocation();
   const groupBy = query.group === 'name' ? 'name' : 'rail';
   const idx = useMemo(() => (reply ? indexTopology(reply) : null), [reply]);
+  const placeholder = useMemo(() => searchPlaceholders(reply ? examplesOf(reply) : undefined).find, [reply]);
   const aggregated = useMemo(() => {
     // The frame is layoutTopology's layout for its leaf order (fabric's topology-view/frame.test.ts),
     // coloured as the reply says once it is in: a sweep may have come between the two requests.
@@ -119,7 +121,8 @@ function TopologyView({ data, drawn }: { data: TopologyData; drawn: () => void }
               type="search"
               value={search}
               onChange={(e) => setSearch(e.target.value)}
-              placeholder="dgx-0042, leaf-r3-07, 0x0002c9…"
+              placeholder={placeholder}
+              size={Math.max(24, placeholder.length + 2)}
               data-testid="topology-search"
               disabled={loading}
             />

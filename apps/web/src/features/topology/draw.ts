@@ -10,7 +10,14 @@ import type { LinkHealth, TopoNode } from '@ibwatch/fabric';
 type Tier = TopoNode['tier'];
 import { healthLook } from '../../lib/status.ts';
 import { edgeGeometry, okSnap, projectSegments } from './edges.ts';
-import { fitLabel, GLYPH_PX, HEALTHS, type TopoLayout } from '@ibwatch/fabric/topology-view';
+import {
+  fitLabelLines,
+  fitTurnedLabel,
+  GLYPH_PX,
+  HEALTHS,
+  NODE_H,
+  type TopoLayout,
+} from '@ibwatch/fabric/topology-view';
 import { nodeRect, toScreen, type View } from './viewport.ts';
 
 export interface LinkStyle {
@@ -139,6 +146,15 @@ export function drawTopology(ctx: CanvasRenderingContext2D, s: DrawState): { nod
   ctx.setLineDash([]);
 
   // Nodes.
+  const turnedLabels: { text: string; x: number; y: number; fontPx: number; lineHeight: number }[] = [];
+  // Screen px from a box's bottom to the top of the next row's boxes (or the canvas' bottom).
+  const rowsY = layout.tiers.map((t) => t.y).sort((a, b) => a - b);
+  const roomBelow = (worldY: number, bottom: number) => {
+    const next = rowsY.find((y) => y > worldY + 1);
+    if (next === undefined) return height - bottom - 4;
+    const [, top] = toScreen(view, 0, next);
+    return top - bottom - NODE_H * Math.max(view.k, 0.5) * 0.5 - 8;
+  };
   ctx.font = '11px system-ui, sans-serif';
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'center';
@@ -173,22 +189,40 @@ export function drawTopology(ctx: CanvasRenderingContext2D, s: DrawState): { nod
       ctx.strokeRect(r.x - 4, r.y - 4, r.w + 8, r.h + 8);
     }
     // An Aggregation Node's box is narrow and its label short (`AN`).
-    if (r.w >= (n.kind === 'aggregation' ? 16 : 3 * GLYPH_PX) && r.h >= 12) {
+    if (r.w >= (n.kind === 'aggregation' ? 16 : 3 * GLYPH_PX) && r.h >= 9) {
       const room = r.w - 4;
-      // An aggregate box says "32 HCAs", or "32" when narrow; a node its distinctive part.
-      const count = String(n.hcas ?? '');
-      const label =
-        n.kind === 'group'
-          ? n.label.length * GLYPH_PX <= room
-            ? n.label
-            : count
-          : fitLabel(n.label, layout.labelPrefix[n.tier] ?? '', room);
       // The health icon where there is room for it; the outline's dash pattern says it anyway.
       const icon = n.health === 'ok' ? '' : healthLook[n.health].icon + ' ';
-      const text = (icon + label).length * GLYPH_PX <= room ? icon + label : label;
-      ctx.fillStyle = '#fff';
-      if (text) ctx.fillText(text, r.x + r.w / 2, r.y + r.h / 2);
+      // An aggregate box says "32 HCAs", or "32" when narrow; a node its whole name (labels.ts).
+      const fit =
+        n.kind === 'group'
+          ? fitLabelLines(n.label.length * GLYPH_PX <= room ? n.label : String(n.hcas ?? ''), room, r.h)
+          : (fitLabelLines(icon + n.label, room, r.h) ?? fitLabelLines(n.label, room, r.h));
+      if (fit) {
+        ctx.fillStyle = '#fff';
+        ctx.font = `${fit.fontPx}px system-ui, sans-serif`;
+        const top = r.y + r.h / 2 - ((fit.lines.length - 1) * fit.lineHeight) / 2;
+        fit.lines.forEach((line, k) => ctx.fillText(line, r.x + r.w / 2, top + k * fit.lineHeight));
+      } else if (n.kind !== 'group') {
+        // Too narrow a box (a zoomed-out row of spines): the name turned, whole, below it.
+        const turned = fitTurnedLabel(n.label, r.w, roomBelow(n.y, r.y + r.h));
+        if (turned) turnedLabels.push({ text: n.label, x: r.x + r.w / 2, y: r.y + r.h + 3, ...turned });
+      }
     }
+  }
+  // Over the edges, on a pill of the background, so that lines crossing them do not hide a letter.
+  for (const t of turnedLabels) {
+    ctx.save();
+    ctx.translate(t.x, t.y);
+    ctx.rotate(-Math.PI / 2);
+    ctx.font = `${t.fontPx}px system-ui, sans-serif`;
+    ctx.textAlign = 'right';
+    const len = ctx.measureText(t.text).width;
+    ctx.fillStyle = palette.bg;
+    ctx.fillRect(-len - 2, -t.lineHeight / 2, len + 4, t.lineHeight);
+    ctx.fillStyle = palette.fg;
+    ctx.fillText(t.text, 0, 0);
+    ctx.restore();
   }
   ctx.globalAlpha = 1;
 

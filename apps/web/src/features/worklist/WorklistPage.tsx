@@ -5,9 +5,12 @@ import { WatchCount } from '../watch/WatchCount.tsx';
 import { Badge } from '../../components/Badge.tsx';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { Link } from '../../components/Link.tsx';
-import { Async, Empty } from '../../components/States.tsx';
+import { NoRows } from '../../components/NoRows.tsx';
+import { Async } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
 import { TokenHint, WriteButton } from '../../components/WriteButton.tsx';
+import { LINK_DATA } from '../../lib/coverage.ts';
+import { searchPlaceholders } from '../../lib/placeholders.ts';
 import { lifecycleLook, SEVERITIES, severityLook } from '../../lib/status.ts';
 import { portHref, setQuery, useLocation } from '../../router.ts';
 import {
@@ -145,6 +148,7 @@ export default function WorklistPage() {
   const { query } = useLocation();
   const filters = parseWorklistFilters(query);
   const state = useApi(worklistApiPath(filters), { refreshMs: 60_000 });
+  const examples = searchPlaceholders(useApi('/api/summary').data?.exampleNames);
   return (
     <section data-testid="worklist-page" className="worklist">
       <div className="page-head">
@@ -168,8 +172,8 @@ export default function WorklistPage() {
       <FilterForm
         label="Worklist filters"
         fields={[
-          { key: 'switch', label: 'Switch', placeholder: 'leaf-r3-07' },
-          { key: 'rack', label: 'Rack', placeholder: 'R03' },
+          { key: 'switch', label: 'Switch', placeholder: examples.switch },
+          { key: 'rack', label: 'Rack', placeholder: examples.rack },
         ]}
         values={{ switch: filters.switch, rack: filters.rack }}
         onApply={(v) => setQuery({ switch: v.switch, rack: v.rack })}
@@ -206,7 +210,11 @@ export default function WorklistPage() {
       <Async state={state} what="worklist">
         {(rows) =>
           rows.length === 0 ? (
-            <Empty>● Nothing to reseat{Object.keys(filters).length ? ` for ${describeFilters(filters)}` : ''}.</Empty>
+            <NoRows
+              feeds={LINK_DATA}
+              what="links to inspect"
+              checked={`● Nothing to reseat${Object.keys(filters).length ? ` for ${describeFilters(filters)}` : ''}.`}
+            />
           ) : (
             <div className="table-wrap">
               <table className="table worklist-table">
