@@ -12,7 +12,6 @@ import {
   type NcclTarget,
 } from './nccl-targets.ts';
 
-
 /**
  * nccl-tests verdicts. busbw is the number to compare with hardware (nccl-tests
  * doc/PERFORMANCE.md); the footer's `# Avg bus bandwidth` averages *all* sizes, small ones
@@ -153,18 +152,25 @@ function targetOf(
   scope: NcclScope | undefined,
   profiles: readonly NcclProfile[],
 ): { target: NcclTarget; profile: string } | { noTarget: string } {
-  if (!scope) return { noTarget: 'no target: the number of nodes is unknown (no rank lines in the log, no nodes label)' };
+  if (!scope)
+    return { noTarget: 'no target: the number of nodes is unknown (no rank lines in the log, no nodes label)' };
   const hw = run.hardware ?? {};
-  // One host's traffic never leaves NVLink: its NICs do not matter to the choice.
-  const choice = chooseNcclProfile(
-    scope === 'single-node' ? { ...hw, nicsPerNode: undefined, nicGbps: undefined } : hw,
-    profiles,
-  );
+  if (scope === 'single-node') {
+    // One host's traffic never leaves NVLink: its NICs do not matter, and only profiles that
+    // state an NVLink figure for the collective can judge it.
+    const nvlink = profiles.filter((p) => p.nvlink?.[collective] !== undefined);
+    const one = chooseNcclProfile({ ...hw, nicsPerNode: undefined, nicGbps: undefined }, nvlink);
+    const target = one.profile && profileTarget(one.profile, collective, scope);
+    if (one.profile && target) return { target, profile: profileName(one.profile) };
+    return { noTarget: `no single-node (NVLink) target for ${collective} on this hardware: ${hardwareText(hw)}` };
+  }
+  const choice = chooseNcclProfile(hw, profiles);
   if (!choice.profile) return { noTarget: choice.reason };
   const target = profileTarget(choice.profile, collective, scope);
   if (target) return { target, profile: profileName(choice.profile) };
-  const where = scope === 'single-node' ? 'on one node (NVLink)' : 'across nodes';
-  return { noTarget: `no target for ${collective} ${where} on ${hardwareText(hw)} (${profileName(choice.profile)})` };
+  return {
+    noTarget: `no target for ${collective} across nodes on ${hardwareText(hw)} (${profileName(choice.profile)})`,
+  };
 }
 
 /**
@@ -211,7 +217,13 @@ export function evaluateNcclRun(run: NcclRun, opts: NcclOptions = {}): { summary
       subject,
       title: `${what}: peak busbw ${bw.toFixed(1)} GB/s is below the ${target.minBusBwGBs} GB/s target of ${target.note}`,
       short: `busbw ${bw.toFixed(0)}/${target.minBusBwGBs} GB/s`,
-      evidence: { peakBusBwGBs: bw, targetGBs: target.minBusBwGBs, profile: target.note ?? '', scope: target.scope, collective },
+      evidence: {
+        peakBusBwGBs: bw,
+        targetGBs: target.minBusBwGBs,
+        profile: target.note ?? '',
+        scope: target.scope,
+        collective,
+      },
     });
   }
   const [lo, hi] = opts.hostMemoryBandGBs ?? [50, 100];
