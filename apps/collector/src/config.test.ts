@@ -153,7 +153,8 @@ describe('loadConfig()', () => {
     });
     expect(c.ncclProfiles.filter((p) => p.gpu === 'H100')).toHaveLength(1);
     expect(problemsOf({ IBWATCH_NCCL_TARGETS: 'MI300X:one:1x400' })).toEqual([
-      'IBWATCH_NCCL_TARGETS: "MI300X:one:1x400": expected GPU:GPUS_PER_NODE:NICSxGBPS[=GBS], e.g. A100:8:4x200 or MI300X:1:1x400=40',
+      'IBWATCH_NCCL_TARGETS: "MI300X:one:1x400": expected GPU:GPUS_PER_NODE:NICSxGBPS[=GBS], ' +
+        'e.g. A100:8:4x200 or MI300X:1:1x400=40',
     ]);
   });
 

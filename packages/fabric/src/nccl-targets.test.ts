@@ -12,7 +12,7 @@ const target = (gpu: string, nics: number, collective: string) =>
     ?.minBusBwGBs;
 
 describe('the default target table', () => {
-  it('follows the rule: 90 % of the node NIC bandwidth for all_reduce, 85 % for gather/scatter, 80 % of one NIC', () => {
+  it('follows the rule: 90 % of node NIC bandwidth (all_reduce), 85 % (gather/scatter), 80 % of one NIC', () => {
     expect(target('H100', 8, 'all_reduce')).toBe(360);
     expect(target('H200', 8, 'all_reduce')).toBe(360);
     expect(target('H100', 8, 'all_gather')).toBe(340);

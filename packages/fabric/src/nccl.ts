@@ -215,7 +215,9 @@ export function evaluateNcclRun(run: NcclRun, opts: NcclOptions = {}): { summary
       kind: 'nccl-below-target',
       severity: sev,
       subject,
-      title: `${what}: peak busbw ${bw.toFixed(1)} GB/s is below the ${target.minBusBwGBs} GB/s target of ${target.note}`,
+      title:
+        `${what}: peak busbw ${bw.toFixed(1)} GB/s is below the ${target.minBusBwGBs} GB/s target ` +
+        `of ${target.note}`,
       short: `busbw ${bw.toFixed(0)}/${target.minBusBwGBs} GB/s`,
       evidence: {
         peakBusBwGBs: bw,

@@ -122,11 +122,13 @@ describe('migration 0006 (nccl headline)', () => {
   it('fills in the time, node count and headline of runs stored before it', () => {
     const db = oldDatabase();
     try {
-      // Up to 0022: 0023 changes the headline again (see migrate-0023.test.ts).
+      // Up to 0022: 0023 changes the headline again (tested below).
       expect(migrate(db, migrationsBefore(23))).toContain(6);
       const run = (id: number) => {
-        const r = db.prepare('SELECT * FROM nccl_runs WHERE id = ?').get(id) as Record<string, unknown>;
-        return { ...r, importWarnings: (JSON.parse(r.warnings as string) as string[]).length };
+        const r = db.prepare('SELECT * FROM nccl_runs WHERE id = ?').get(id) as Record<string, unknown> & {
+          warnings: string;
+        };
+        return { ...r, importWarnings: (JSON.parse(r.warnings) as string[]).length };
       };
       expect(run(1)).toMatchObject({
         at: T,
@@ -222,7 +224,7 @@ describe('migration 0023 (targets by hardware, peak headline)', () => {
     return db;
   }
 
-  it('keeps the H100 target under its profile, drops it where the hardware is unknown, and keeps only evidenced causes', () => {
+  it('keeps H100 targets under their profile, drops unknown hardware targets, keeps only evidenced causes', () => {
     const db = at22();
     try {
       expect(migrate(db, MIGRATIONS)).toContain(23);

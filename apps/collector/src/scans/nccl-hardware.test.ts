@@ -37,7 +37,7 @@ describe('targets follow the hardware', () => {
     });
   });
 
-  it('gives the one-MI300X-per-node run no target, and no FAIL, until IBWATCH_NCCL_TARGETS names its hardware', async () => {
+  it('gives the one-MI300X-per-node run no target, no FAIL, until IBWATCH_NCCL_TARGETS names it', async () => {
     const run = await imported(ctx, ncclFixture(AMD), AMD);
     expect(run).toMatchObject({ nodes: 2, gpusPerNode: 1, targetGBs: null, verdict: 'unknown', flags: [] });
     expect(run.targetNote).toBe(

@@ -189,7 +189,8 @@ describe('importNccl()', () => {
       gpusPerNode: 8,
       targetGBs: null,
       targetNote:
-        'no single-node (NVLink) target for all_reduce on this hardware: A100-SXM4-40GB, 8x per node, NICs not in the log',
+        'no single-node (NVLink) target for all_reduce on this hardware: A100-SXM4-40GB, 8x per node, ' +
+        'NICs not in the log',
       verdict: 'unknown',
       labels: { nodes: 1 },
     });

@@ -63,7 +63,10 @@ export const NcclRunRowSchema = Type.Object({
   targetNote: NullText(),
   verdict: NcclVerdictSchema,
   regression: Type.Boolean(),
-  /** `regression`, `gdr-off` (host-memory fallback from the log's lines), `gdr-unknown` (host-staging band, no GDR lines). */
+  /**
+   * `regression`, `gdr-off` (host-memory fallback from the log's own lines), `gdr-unknown`
+   * (host-staging band, no GDR lines).
+   */
   flags: Type.Array(Str(['regression', 'gdr-off', 'gdr-unknown'])),
   truncated: Type.Boolean(),
   /** Warnings of its import: rows refused (not finite, implausible, repeated), labels contradicting the log. */

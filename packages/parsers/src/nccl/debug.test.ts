@@ -141,8 +141,10 @@ describe('NIC rate', () => {
   it('gives each HCA of the Using line the speed its NET/IB per-HCA line printed (NCCL 2.27 shape)', () => {
     const c = new DebugCollector();
     [
-      'gpu-a:177790:177790 [3] NCCL INFO NET/IB: [0] mlx5_0:uverbs0:1/IB provider=Mlx5 speed=400000 context=0x5563d0080110 pciPath=/sys/devices/pci0000:37/0000:38:00.0 ar=0',
-      'gpu-a:177790:177790 [3] NCCL INFO NET/IB: [1] mlx5_1:uverbs1:1/IB provider=Mlx5 speed=400000 context=0x5563d0080220 pciPath=/sys/devices/pci0000:37/0000:39:00.0 ar=0',
+      'gpu-a:177790:177790 [3] NCCL INFO NET/IB: [0] mlx5_0:uverbs0:1/IB provider=Mlx5 speed=400000 ' +
+        'context=0x5563d0080110 pciPath=/sys/devices/pci0000:37/0000:38:00.0 ar=0',
+      'gpu-a:177790:177790 [3] NCCL INFO NET/IB: [1] mlx5_1:uverbs1:1/IB provider=Mlx5 speed=400000 ' +
+        'context=0x5563d0080220 pciPath=/sys/devices/pci0000:37/0000:39:00.0 ar=0',
       'gpu-a:177790:177790 [3] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]; OOB eth0:10.0.0.1<0>',
       'gpu-b:177791:177791 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB eth0:10.0.0.2<0>',
     ].forEach((l, i) => c.feed(l, i + 1));

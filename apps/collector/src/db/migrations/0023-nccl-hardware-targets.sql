@@ -65,7 +65,8 @@ UPDATE nccl_runs SET
     || 'GPU model and GPUs per node (import the log again to judge it)',
   verdict = CASE WHEN verdict IN ('pass', 'fail') THEN 'unknown' ELSE verdict END
   WHERE target IS NOT NULL AND target_profile IS NULL;
-UPDATE nccl_runs SET target_note = 'no target: the number of nodes is unknown (no rank lines in the log, no nodes label)'
+UPDATE nccl_runs
+  SET target_note = 'no target: the number of nodes is unknown (no rank lines in the log, no nodes label)'
   WHERE target IS NULL AND target_note IS NULL AND nodes IS NULL;
 UPDATE nccl_runs SET target_note = 'no target for this hardware: stored before targets followed the hardware'
   WHERE target IS NULL AND target_note IS NULL;
