@@ -1,5 +1,8 @@
 // Issue 33 items 3-5 through the import path: the target follows the hardware the log names,
 // a cause is named only from the log's own lines, and the headline is the peak with its size.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEMO_LABELS, demoHistoryPlan, NCCL_FIXTURES } from '@ibwatch/lab';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNcclRepo } from '../db/nccl-repo.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
@@ -82,5 +85,30 @@ describe('the headline', () => {
   it('stores no rank count for a header-less paste ("ranks unknown"), never one made up from the rows', async () => {
     const run = await imported(ctx, ncclFixture('all_reduce_perf.rows-only.good.txt'), 'rows-only');
     expect(run.ranks).toBeNull();
+  });
+});
+
+describe("the demo's history", () => {
+  it('keeps its three GDR-off nights GDR-off from their own lines, and judges every night as 8x H100', async () => {
+    const demo = testContext();
+    try {
+      const plan = demoHistoryPlan(Date.now());
+      for (const p of plan) {
+        const text = readFileSync(join(NCCL_FIXTURES, p.fixture), 'utf8');
+        await demo.scans.importNccl(text, DEMO_LABELS, p.name, 'api', p);
+      }
+      const runs = createNcclRepo(demo.db).list({ limit: 100 });
+      expect(runs).toHaveLength(plan.length);
+      const off = runs.filter((r) => r.verdict === 'host-memory-fallback');
+      expect(off.map((r) => [r.gdr, r.flags.includes('gdr-off')])).toEqual([
+        ['disabled', true],
+        ['disabled', true],
+        ['disabled', true],
+      ]);
+      expect(runs.filter((r) => r.flags.includes('gdr-unknown'))).toEqual([]);
+      expect(new Set(runs.map((r) => r.targetProfile))).toEqual(new Set(['8x H100, 8x400G']));
+    } finally {
+      demo.cleanup();
+    }
   });
 });
