@@ -193,7 +193,7 @@ describe('migration 0023 (targets by hardware, peak headline)', () => {
     });
     row.run(1, 2 ** 28, 'float', 371, 370);
     row.run(1, GIB8, 'float', 352, 350);
-    // 2: a header-less paste (0 ranks, no GPU model) failed against the H100 target.
+    // 2: a header-less paste (no rank lines, 0 ranks) failed against the H100 target.
     run.run({
       id: 2,
       t: T,
@@ -248,7 +248,9 @@ describe('migration 0023 (targets by hardware, peak headline)', () => {
         verdict: 'unknown',
         flags: [],
       });
-      expect(repo.get(2)!.run.targetNote).toMatch(/^no target for this hardware: stored before targets followed/);
+      expect(repo.get(2)!.run.targetNote).toBe(
+        'no target for this hardware: the log has no rank lines (GPU model and GPUs per node unknown)',
+      );
       expect(repo.get(3)!.run).toMatchObject({
         verdict: 'host-memory-fallback',
         flags: ['regression', 'gdr-off'],

@@ -49,20 +49,21 @@ UPDATE nccl_runs SET (largest_busbw, largest_size) = (
   WHERE best >= 0 ORDER BY best DESC LIMIT 1
 );
 
--- Targets: every earlier run was judged against the 8x H100, 8x400G table. Its figures are
--- the new H100/H200 profile's, so runs known to be 8x H100/H200 per node keep their target
--- under that profile's name; every other run had a target its hardware was never shown to
--- fit: it loses it, and its pass or fail becomes unknown.
+-- Targets: every earlier run was judged against the 8x H100, 8x400G table, whose figures are the
+-- new H100/H200 profile's. A run known to be 8x H100/H200 per node keeps its target under that
+-- profile's name. A run with rank lines but no recorded GPU model keeps it too, said to be
+-- assumed (its log named its GPUs; only the log knows which). A run without rank lines (a
+-- header-less paste) named no hardware at all: it loses the target, and its pass or fail
+-- becomes unknown, as such a log is judged now.
 UPDATE nccl_runs SET target_profile = CASE
-    WHEN upper(gpu_model) LIKE '%H200%' THEN '8x H200, 8x400G'
-    ELSE '8x H100, 8x400G'
+    WHEN gpus_per_node = 8 AND upper(gpu_model) LIKE '%H200%' THEN '8x H200, 8x400G'
+    WHEN gpus_per_node = 8 AND upper(gpu_model) LIKE '%H100%' THEN '8x H100, 8x400G'
+    ELSE '8x H100, 8x400G (assumed: judged before 0023, GPU model not recorded)'
   END
-  WHERE target IS NOT NULL AND gpus_per_node = 8
-    AND (upper(gpu_model) LIKE '%H100%' OR upper(gpu_model) LIKE '%H200%');
+  WHERE target IS NOT NULL AND json_array_length(hosts) > 0;
 UPDATE nccl_runs SET
   target = NULL,
-  target_note = 'no target for this hardware: stored before targets followed the hardware, without the '
-    || 'GPU model and GPUs per node (import the log again to judge it)',
+  target_note = 'no target for this hardware: the log has no rank lines (GPU model and GPUs per node unknown)',
   verdict = CASE WHEN verdict IN ('pass', 'fail') THEN 'unknown' ELSE verdict END
   WHERE target IS NOT NULL AND target_profile IS NULL;
 UPDATE nccl_runs
