@@ -322,12 +322,13 @@ function ncclRunLine(r: NcclRunRow): string {
   const bw = (gbs: number | null, size: number | null) =>
     gbs === null ? '?' : `${roundGBs(gbs).toFixed(1)} GB/s${size ? ` at ${formatBytes(size)}` : ''}`;
   const where = `${r.nodes === null ? 'nodes ?' : `${r.nodes} node${r.nodes === 1 ? '' : 's'}`} ${ranksText(r.ranks)}`;
+  const target = r.targetGBs === null ? runTargetText(r) : `target ${runTargetText(r)}`;
   const notes = [ncclFlagsText(r.flags), r.importWarnings ? `${r.importWarnings} warning(s)` : '']
     .filter(Boolean)
     .join('; ');
   return (
     `#${r.id} ${fmtTime(r.at)} ${r.collective} ${where}: peak ${bw(r.peakBusbwGBs, r.peakSizeBytes)}, ` +
-    `largest ${bw(r.largestBusbwGBs, r.largestSizeBytes)}; target ${runTargetText(r)}; GDR ${gdrWord(r.gdr)}; ` +
+    `largest ${bw(r.largestBusbwGBs, r.largestSizeBytes)}; ${target}; GDR ${gdrWord(r.gdr)}; ` +
     `${NCCL_VERDICT_WORDS[r.verdict]}${notes ? ` [${notes}]` : ''}`
   );
 }

@@ -133,7 +133,8 @@ export function bandwidthReport(
           bestGBs: bw.length ? Math.max(...bw) : null,
           medianGBs: median(bw),
           worstGBs: bw.length ? Math.min(...bw) : null,
-          targetGBs: rs.find((r) => r.targetGBs !== null)?.targetGBs ?? null,
+          // One target for the group, or none when its runs ran on hardware with different ones.
+          targetGBs: new Set(judged(rs).map((r) => r.targetGBs)).size === 1 ? judged(rs)[0]!.targetGBs : null,
         };
       })
       .sort((a, b) => ncclSeriesName(a).localeCompare(ncclSeriesName(b))),

@@ -171,6 +171,15 @@ describe('the bandwidth page and the report agree', () => {
     expect(low).toBeGreaterThan(360);
   });
 
+  it('draws no target line for a series whose runs ran on hardware with different targets', () => {
+    const a100 = run(8, { peakBusbwGBs: 160.3, targetGBs: 90, targetProfile: '8x A100, 4x200G', verdict: 'pass' });
+    expect(targetsBySeries([...PERIOD, a100])).toEqual({ 'all_reduce (single node)': 460 });
+    const mixed = bandwidthReport([...PERIOD, a100], [], 0, 10 * H);
+    expect(mixed.byCollective.find((c) => c.collective === 'all_reduce' && c.scope === 'multi-node')?.targetGBs).toBe(
+      null,
+    );
+  });
+
   it('gives the sparkline the latest headline of each series, as the table', () => {
     expect(latestBySeries(points)).toEqual({
       all_reduce: 72.3,
