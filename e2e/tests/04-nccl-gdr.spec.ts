@@ -34,7 +34,8 @@ test('an nccl-tests run with GDR disabled is flagged as host-memory fallback', a
   await expect(page).toHaveURL(new RegExp(`/bandwidth/runs/${run!.id}$`));
   await expect(page.getByTestId('nccl-run-summary')).toHaveAttribute('data-verdict', 'host-memory-fallback');
   await expect(page.getByTestId('host-memory-fallback')).toBeVisible();
-  await expect(page.getByTestId('run-gdr')).toContainText('disabled');
+  await expect(page.getByTestId('run-gdr')).toContainText('off');
+  await expect(page.getByTestId('run-target')).toContainText('profile 8x H100, 8x400G');
   // The strongest evidence wins: inter-node channels "via NET/IB/n" without "/GDRDMA".
   const detail = await api.get<NcclRunDetailReply>(`/api/nccl/runs/${run!.id}`);
   expect(detail.gdrEvidence.length).toBeGreaterThan(0);
@@ -42,4 +43,33 @@ test('an nccl-tests run with GDR disabled is flagged as host-memory fallback', a
   const evidence = page.getByTestId('run-gdr-evidence');
   await expect(evidence).toContainText(detail.gdrEvidence[0]!);
   await expect(evidence).toContainText('via NET/IB/');
+});
+
+test('the same band without NCCL_DEBUG lines says "GDR state unknown", never host-memory fallback', async ({
+  page,
+  api,
+}) => {
+  const text = readFileSync(FIXTURE, 'utf8')
+    .split('\n')
+    .filter((l) => !/NCCL (INFO|WARN)|^NCCL version/.test(l))
+    .join('\n');
+  const { id } = await api.post<{ id: number }>('/api/nccl-runs', {
+    text,
+    name: 'e2e-gdr-unknown.txt',
+    labels: { cluster: 'e2e-gdr-unknown' },
+  });
+  const run = (await api.get<NcclRunRow[]>('/api/nccl/runs')).find((r) => r.id === id)!;
+  expect(run).toMatchObject({ verdict: 'fail', gdr: 'unknown', flags: ['gdr-unknown'] });
+
+  await page.goto(`/bandwidth/runs/${id}`);
+  await expect(page.getByTestId('nccl-run-summary')).toHaveAttribute('data-verdict', 'fail');
+  await expect(page.getByTestId('gdr-unknown')).toContainText(
+    'In the host-staging band (50-100 GB/s); GDR state unknown: rerun with NCCL_DEBUG=INFO',
+  );
+  await expect(page.getByTestId('host-memory-fallback')).toHaveCount(0);
+  await expect(page.getByTestId('run-gdr')).toContainText('unknown');
+  await page.goto('/bandwidth');
+  const row = page.locator('[data-testid="nccl-run-row"]', { has: page.getByRole('link', { name: `#${id}` }) });
+  await expect(row).toHaveAttribute('data-verdict', 'fail');
+  await expect(row.getByTestId('nccl-run-flag-gdr-unknown')).toContainText('HOST-STAGING BAND; GDR UNKNOWN');
 });

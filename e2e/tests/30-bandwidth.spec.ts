@@ -34,7 +34,8 @@ test('a run imported after the fact shows at its own time, with one busbw figure
   expect(run.createdAt - run.at).toBeGreaterThan(2 * DAY);
   const headline = `${run.peakBusbwGBs!.toFixed(1)} GB/s`;
 
-  // The list: the run's row at its date, with its headline (not the 150-ish average).
+  // The list: the run's row at its date, with its headline (not the 150-ish average); the CSV
+  // row of the run says the same.
   await page.goto('/bandwidth');
   const row = page.locator('[data-testid="nccl-run-row"]', { has: page.getByRole('link', { name: `#${run.id}` }) });
   await expect(row.getByTestId('nccl-run-busbw')).toHaveText(headline);
@@ -42,11 +43,21 @@ test('a run imported after the fact shows at its own time, with one busbw figure
   const yMax = Number(await page.getByTestId('bandwidth-chart').getAttribute('data-y-max'));
   expect(yMax).toBeGreaterThan(360);
   await expect(page.getByTestId('bandwidth-pass-text')).toContainText(/had a target; \d+ met it\./);
+  const csvHref = await page.getByTestId('bandwidth-csv').getAttribute('href');
+  const csv = await (await page.request.get(csvHref!)).text();
+  const line = csv.split('\r\n').find((l) => l.split(',')[2] === String(run.id))!;
+  expect(line).toContain(`,${headline.replace(' GB/s', '')},8 GiB,`);
+  expect(line).toMatch(/,PASS,on,$/);
 
   // The run page: the headline with its size; the average labelled as what it is.
   await row.getByRole('link', { name: `#${run.id}` }).click();
   await expect(page.getByTestId('run-headline')).toContainText(`${headline} at 8 GiB`);
-  await expect(page.getByTestId('run-target')).toContainText('360.0 GB/s for all_reduce on several nodes');
+  await expect(page.getByTestId('run-target')).toContainText(
+    '360.0 GB/s for all_reduce across nodes (the fabric) (profile 8x H100, 8x400G)',
+  );
+  await expect(page.getByTestId('run-largest')).toContainText(
+    `${run.largestBusbwGBs!.toFixed(1)} GB/s at 8 GiB — what regressions compare`,
+  );
   await expect(page.getByTestId('run-avg-busbw')).toContainText('mean over every size');
   await expect(page.getByTestId('run-size-chart').locator('.recharts-line')).toHaveCount(2);
   await snap(page, 'bandwidth-run-backdated');

@@ -172,8 +172,9 @@ describe('ibwatch CLI', { timeout: 30_000 }, () => {
     const list = await cli('nccl', '--db', other);
     expect(list.stdout.trim()).toMatch(
       new RegExp(
-        /^#1 2026-11-01 10:00:00Z all_reduce 2 nodes busbw 338\.8 GB\/s at 8 GiB /.source +
-          /\(target 360 GB\/s\) GDR unknown fail 1 warning\(s\)$/.source,
+        /^#1 2026-11-01 10:00:00Z all_reduce 2 nodes 16 ranks: peak 338\.8 GB\/s at 8 GiB, largest 338\.8 GB\/s /
+          .source +
+          /at 8 GiB; target 360\.0 GB\/s \(profile 8x H100, 8x400G\); GDR unknown; FAIL \[1 warning\(s\)\]$/.source,
       ),
     );
     const bad = await cli('import', 'nccl', file, '--at', 'last tuesday', '--db', other);

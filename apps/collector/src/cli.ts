@@ -11,7 +11,17 @@ import { worklistCsv } from './queries/worklist-csv.ts';
 import { smCommand } from './cli-sm.ts';
 import { baselineCommand } from './cli-baseline.ts';
 import { createNcclRepo } from './db/nccl-repo.ts';
-import { formatBytes, type NcclRunRow, type ScanRow } from '@ibwatch/fabric';
+import {
+  formatBytes,
+  gdrWord,
+  NCCL_VERDICT_WORDS,
+  ncclFlagsText,
+  ranksText,
+  roundGBs,
+  runTargetText,
+  type NcclRunRow,
+  type ScanRow,
+} from '@ibwatch/fabric';
 import { windowProblems } from './queries/nccl-checks.ts';
 import { findStatus, formatStatus, recordedSource } from './cli-status.ts';
 import { failureKind } from './queries/scan-failure.ts';
@@ -48,7 +58,7 @@ const USAGE = `usage: ibwatch <command> [options]
   baseline                      the topology validation report against the as-built (exit 1 when it differs)
   baseline set                  take the current topology as the as-built cabling
   baseline import FILE          take an ibnetdiscover topology file as the as-built cabling
-  nccl                          nccl-tests runs, newest first: headline busbw (peak at large messages)
+  nccl                          nccl-tests runs, newest first: peak busbw and size, largest size, target
   backup FILE [--force]         copy the database into FILE (online: the collector may keep running)
   check-db [FILE]               check a database before serving it (integrity, schema version, rows)
 options: --db FILE (default IBWATCH_DB), --url URL (status), --json (machine-readable stdout), --help`;
@@ -328,20 +338,23 @@ function parseAt(v: string): number {
   return ms;
 }
 
-/** One run as `ibwatch nccl` prints it: the headline, the size it is at, and the target it was judged by. */
+/**
+ * One run as `ibwatch nccl` prints it, with the words of the Bandwidth page and the CSV: the peak
+ * busbw and its size, the largest size beside it, the target and its profile (or why none), the
+ * verdict, GDR state and flags.
+ */
 function ncclRunLine(r: NcclRunRow): string {
-  const bw =
-    r.peakBusbwGBs === null
-      ? 'busbw ?'
-      : `busbw ${r.peakBusbwGBs.toFixed(1)} GB/s${r.peakSizeBytes ? ` at ${formatBytes(r.peakSizeBytes)}` : ''}`;
-  const target = r.targetGBs === null ? 'no target' : `target ${r.targetGBs} GB/s`;
-  const where = r.nodes === null ? 'nodes ?' : `${r.nodes} node${r.nodes === 1 ? '' : 's'}`;
-  const notes = [r.regression ? 'REGRESSION' : '', r.importWarnings ? `${r.importWarnings} warning(s)` : '']
+  const bw = (gbs: number | null, size: number | null) =>
+    gbs === null ? '?' : `${roundGBs(gbs).toFixed(1)} GB/s${size ? ` at ${formatBytes(size)}` : ''}`;
+  const where = `${r.nodes === null ? 'nodes ?' : `${r.nodes} node${r.nodes === 1 ? '' : 's'}`} ${ranksText(r.ranks)}`;
+  const target = r.targetGBs === null ? runTargetText(r) : `target ${runTargetText(r)}`;
+  const notes = [ncclFlagsText(r.flags), r.importWarnings ? `${r.importWarnings} warning(s)` : '']
     .filter(Boolean)
-    .join(' ');
+    .join('; ');
   return (
-    `#${r.id} ${fmtTime(r.at)} ${r.collective} ${where} ${bw} (${target}) GDR ${r.gdr} ` +
-    `${r.verdict}${notes ? ` ${notes}` : ''}`
+    `#${r.id} ${fmtTime(r.at)} ${r.collective} ${where}: peak ${bw(r.peakBusbwGBs, r.peakSizeBytes)}, ` +
+    `largest ${bw(r.largestBusbwGBs, r.largestSizeBytes)}; ${target}; GDR ${gdrWord(r.gdr)}; ` +
+    `${NCCL_VERDICT_WORDS[r.verdict]}${notes ? ` [${notes}]` : ''}`
   );
 }
 

@@ -156,6 +156,23 @@ describe('loadConfig()', () => {
     expect(problems.find((p) => p.startsWith('IBWATCH_PORT'))).toContain('from 0 to 65535');
   });
 
+  it('reads IBWATCH_NCCL_TARGETS before the default target table and refuses a bad entry at start-up', () => {
+    expect(loadConfig({}).ncclProfiles.every((p) => p.source === 'default')).toBe(true);
+    const c = loadConfig({ IBWATCH_NCCL_TARGETS: 'MI300X:1:1x400' });
+    expect(c.ncclProfiles[0]).toEqual({
+      gpu: 'MI300X',
+      gpusPerNode: 1,
+      nicsPerNode: 1,
+      nicGbps: 400,
+      source: 'IBWATCH_NCCL_TARGETS',
+    });
+    expect(c.ncclProfiles.filter((p) => p.gpu === 'H100')).toHaveLength(1);
+    expect(problemsOf({ IBWATCH_NCCL_TARGETS: 'MI300X:one:1x400' })).toEqual([
+      'IBWATCH_NCCL_TARGETS: "MI300X:one:1x400": expected GPU:GPUS_PER_NODE:NICSxGBPS[=GBS], ' +
+        'e.g. A100:8:4x200 or MI300X:1:1x400=40',
+    ]);
+  });
+
   it('reads IBWATCH_SM_GUIDS as canonical GUIDs, once each, and refuses what is not a GUID', () => {
     expect(loadConfig({}).smGuids).toBeNull();
     expect(

@@ -1,7 +1,15 @@
 import { resolve } from 'node:path';
 import cron from 'node-cron';
 import type { ExpectedRate, LinkSpeed, LinkWidth } from '@ibwatch/fabric';
-import { LANE_GBPS, NCCL_MAX_BUSBW_GBS, normalizeGuid, WIDTH_LANES } from '@ibwatch/fabric';
+import {
+  DEFAULT_NCCL_PROFILES,
+  LANE_GBPS,
+  NCCL_MAX_BUSBW_GBS,
+  normalizeGuid,
+  parseNcclTargets,
+  WIDTH_LANES,
+  type NcclProfile,
+} from '@ibwatch/fabric';
 import { cronIntervalMs } from './cadence.ts';
 import { readPeerSettings } from './fleet/peers-config.ts';
 import { readNotifySettings, type NotifySettings } from './notify/notify-config.ts';
@@ -63,6 +71,8 @@ export interface Config {
   ncclDropDir: string | null;
   /** busbw (GB/s) above which an nccl-tests result is refused as no measurement. */
   ncclMaxBusbwGBs: number;
+  /** The nccl-tests target table: IBWATCH_NCCL_TARGETS profiles first, then the defaults (docs/bandwidth.md). */
+  ncclProfiles: readonly NcclProfile[];
   webDist: string;
   retention: { rawDeltaDays: number; rollupDays: number; rawOutputDays: number; scanDays: number; trafficDays: number };
   /** Traffic storage and the sustained-XmitWait finding (docs/traffic.md). */
@@ -266,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     opensmLogPollMs: int('IBWATCH_OPENSM_LOG_POLL_MS', 2000, 100, 3_600_000),
     ncclDropDir: env.IBWATCH_NCCL_DROP_DIR ? resolve(env.IBWATCH_NCCL_DROP_DIR) : null,
     ncclMaxBusbwGBs: int('IBWATCH_NCCL_MAX_BUSBW_GBS', NCCL_MAX_BUSBW_GBS, 1, 1_000_000),
+    ncclProfiles: ncclProfiles(env.IBWATCH_NCCL_TARGETS, problems),
     webDist: resolve(str('IBWATCH_WEB_DIST', resolve(REPO_ROOT, 'apps/web/dist'))),
     retention: {
       rawDeltaDays: int('IBWATCH_RETENTION_RAW_DAYS', 7, 1, 3650),
@@ -317,4 +328,15 @@ export function requireSource(config: Config): void {
   throw new ConfigError([
     `IBWATCH_SOURCE is not set: ibwatch scans no fabric it was not told to. Set one of:${choices.join('')}`,
   ]);
+}
+
+/** IBWATCH_NCCL_TARGETS (`GPU:GPUS_PER_NODE:NICSxGBPS[=GBS];...`) before the default table. */
+function ncclProfiles(raw: string | undefined, problems: string[]): readonly NcclProfile[] {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_NCCL_PROFILES;
+  try {
+    return [...parseNcclTargets(raw), ...DEFAULT_NCCL_PROFILES];
+  } catch (e) {
+    problems.push(`IBWATCH_NCCL_TARGETS: ${(e as Error).message}`);
+    return DEFAULT_NCCL_PROFILES;
+  }
 }

@@ -13,6 +13,7 @@ export * from './link-health.ts';
 export * from './topology.ts';
 export * from './sm-ha.ts';
 export * from './nccl.ts';
+export * from './nccl-targets.ts';
 export * from './nccl-scope.ts';
 export * from './blast-radius.ts';
 export * from './nccl-report.ts';

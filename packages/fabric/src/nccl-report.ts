@@ -4,7 +4,8 @@
  * run (its headline, the large-message peak busbw), one series per collective and scope, and a
  * pass rate over the runs that had a target.
  */
-import type { BandwidthReport, NcclRunRow, NcclRunScope, Severity } from './api.ts';
+import type { BandwidthReport, NcclRunRow, NcclRunScope, NcclVerdict, Severity } from './api.ts';
+import { NCCL_FLAG_WORDS, type NcclFlag } from './nccl.ts';
 
 /** Only what the report reads of a run. */
 export type ReportRun = Pick<NcclRunRow, 'collective' | 'scope' | 'peakBusbwGBs' | 'targetGBs' | 'verdict'>;
@@ -33,6 +34,42 @@ export function formatBytes(n: number): string {
     i++;
   }
   return `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[i]}`;
+}
+
+/** The verdict as every view writes it (page badge, CSV, CLI). */
+export const NCCL_VERDICT_WORDS: Record<NcclVerdict, string> = {
+  pass: 'PASS',
+  fail: 'FAIL',
+  'host-memory-fallback': 'HOST-MEMORY FALLBACK',
+  unknown: 'UNKNOWN',
+};
+
+/** A run's flags in words, `; `-separated (empty when none). */
+export function ncclFlagsText(flags: readonly NcclFlag[]): string {
+  return flags.map((f) => NCCL_FLAG_WORDS[f]).join('; ');
+}
+
+/** "ranks unknown" rather than a count the log never printed. */
+export function ranksText(ranks: number | null): string {
+  return ranks === null ? 'ranks unknown' : `${ranks} rank${ranks === 1 ? '' : 's'}`;
+}
+
+/** The hardware a run was judged as: `8x NVIDIA H100 80GB HBM3 per node, 8 NICs at 400 Gb/s`. */
+export function runHardwareText(r: Pick<NcclRunRow, 'gpuModel' | 'gpusPerNode' | 'nicsPerNode' | 'nicGbps'>): string {
+  const gpu = r.gpuModel ?? 'GPU model unknown';
+  const per = r.gpusPerNode === null ? '' : `${r.gpusPerNode}x `;
+  const nics =
+    r.nicsPerNode === null
+      ? ''
+      : `, ${r.nicsPerNode} NIC${r.nicsPerNode === 1 ? '' : 's'}${r.nicGbps ? ` at ${r.nicGbps} Gb/s` : ''}`;
+  return `${per}${gpu}${r.gpusPerNode === null ? '' : ' per node'}${nics}`;
+}
+
+/** The target a run was judged against with its profile, or why none applies. */
+export function runTargetText(r: Pick<NcclRunRow, 'targetGBs' | 'targetProfile' | 'targetNote' | 'scope'>): string {
+  if (r.targetGBs === null) return r.targetNote ?? 'no target';
+  const nvlink = r.scope === 'single-node' ? ' on one node (NVLink)' : '';
+  return `${roundGBs(r.targetGBs).toFixed(1)} GB/s${nvlink} (profile ${r.targetProfile ?? 'unnamed'})`;
 }
 
 /** "3 of 5 runs had a target; 2 met it" (or why there is no pass rate). */
@@ -96,7 +133,8 @@ export function bandwidthReport(
           bestGBs: bw.length ? Math.max(...bw) : null,
           medianGBs: median(bw),
           worstGBs: bw.length ? Math.min(...bw) : null,
-          targetGBs: rs.find((r) => r.targetGBs !== null)?.targetGBs ?? null,
+          // One target for the group, or none when its runs ran on hardware with different ones.
+          targetGBs: new Set(judged(rs).map((r) => r.targetGBs)).size === 1 ? judged(rs)[0]!.targetGBs : null,
         };
       })
       .sort((a, b) => ncclSeriesName(a).localeCompare(ncclSeriesName(b))),

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateNcclRun, findingsDuringRun, headlineBusbw, normaliseCollective, type NcclRun } from './nccl.ts';
+import {
+  evaluateNcclRun,
+  findingsDuringRun,
+  gdrWord,
+  largestBusbw,
+  ncclOutcome,
+  normaliseCollective,
+  peakBusbw,
+  type NcclRun,
+} from './nccl.ts';
+
+const H100 = { gpuModel: 'NVIDIA H100 80GB HBM3', gpusPerNode: 8 };
 
 const run = (peak: number, extra: Partial<NcclRun> = {}): NcclRun => ({
   id: 'r1',
@@ -13,53 +24,98 @@ const run = (peak: number, extra: Partial<NcclRun> = {}): NcclRun => ({
     { sizeBytes: 2 ** 33, busbwGBs: peak },
   ],
   gdr: 'enabled',
+  hardware: H100,
   labels: { cluster: 'a' },
   ...extra,
 });
 const kinds = (r: ReturnType<typeof evaluateNcclRun>) => r.verdicts.map((v) => v.kind).sort();
 
 describe('evaluateNcclRun()', () => {
-  it('passes a 2-node all_reduce at 370 GB/s and reports peak and average', () => {
+  it('passes a 2-node 8x H100 all_reduce at 370 GB/s against the 8x400G profile', () => {
     const r = evaluateNcclRun(run(370, { avgBusBwGBs: 70.74 }));
     expect(r.verdicts).toEqual([]);
     expect(r.summary).toMatchObject({
       peakBusBwGBs: 370,
-      largePeakBusBwGBs: 370,
+      peakSizeBytes: 2 ** 33,
+      largestBusBwGBs: 370,
       avgBusBwGBs: 70.74,
       scope: 'multi-node',
       target: { minBusBwGBs: 360 },
+      profile: '8x H100, 8x400G',
     });
   });
 
-  it('judges single-node all_reduce against the NVLink target', () => {
+  it('judges single-node 8x H100 all_reduce against the NVLink target', () => {
     expect(kinds(evaluateNcclRun(run(400, { nodes: 1 })))).toEqual(['nccl-below-target']);
   });
 
-  it('reports host-memory fallback when GDR is disabled', () => {
-    const r = evaluateNcclRun(run(300, { gdr: 'disabled' }));
-    expect(r.verdicts.find((v) => v.kind === 'nccl-host-memory')!.title).toMatch(
-      /fell back to host memory: GPUDirect RDMA is disabled/,
+  it('gives no target, hence no verdict, to hardware no profile knows', () => {
+    const amd = { gpuModel: 'AMD Instinct MI300X', gpusPerNode: 1 };
+    const r = evaluateNcclRun(run(40, { hardware: amd }));
+    expect(r.summary.target).toBeUndefined();
+    expect(r.summary.noTarget).toBe(
+      'no target for this hardware: AMD Instinct MI300X, 1x per node, NICs not in the log; ' +
+        'set IBWATCH_NCCL_TARGETS to judge',
     );
+    expect(ncclOutcome(r.summary, r.verdicts).verdict).toBe('unknown');
   });
 
-  it('suspects host memory at 75 GB/s even when GDR status is unknown', () => {
-    expect(kinds(evaluateNcclRun(run(75, { gdr: 'unknown' })))).toEqual(['nccl-below-target', 'nccl-host-memory']);
+  it('judges an 8x A100 run with 4 HDR200 NICs against 90 GB/s, not the H100 360', () => {
+    const a100 = { gpuModel: 'NVIDIA A100-SXM4-80GB', gpusPerNode: 8, nicsPerNode: 4 };
+    const ok = evaluateNcclRun(run(96, { hardware: a100 }));
+    expect(ok.summary.target).toMatchObject({ minBusBwGBs: 90, note: '8x A100, 4x200G' });
+    expect(ncclOutcome(ok.summary, ok.verdicts)).toEqual({ verdict: 'pass', flags: [] });
+    expect(kinds(evaluateNcclRun(run(70, { hardware: a100 })))).toEqual(['nccl-below-target']);
   });
 
-  it('uses large-message busbw, not the small-size dominated average', () => {
+  it('gives no target to an A100 log that does not say its NICs (two profiles fit)', () => {
+    const r = evaluateNcclRun(run(96, { hardware: { gpuModel: 'NVIDIA A100-SXM4-80GB', gpusPerNode: 8 } }));
+    expect(r.summary.target).toBeUndefined();
+    expect(r.summary.noTarget).toMatch(/fits 8x A100, 8x200G and 8x A100, 4x200G/);
+  });
+
+  it('names host-memory fallback only from GDR-disabled lines', () => {
+    const r = evaluateNcclRun(run(72, { gdr: 'disabled' }));
+    expect(r.verdicts.find((v) => v.kind === 'nccl-host-memory')!.title).toMatch(
+      /fell back to host memory: its NCCL_DEBUG=INFO lines show GPUDirect RDMA disabled/,
+    );
+    expect(ncclOutcome(r.summary, r.verdicts)).toEqual({ verdict: 'host-memory-fallback', flags: ['gdr-off'] });
+  });
+
+  it('says "GDR state unknown" (minor), not fallback, at 75 GB/s without GDR lines', () => {
+    const r = evaluateNcclRun(run(75, { gdr: 'unknown' }));
+    expect(kinds(r)).toEqual(['nccl-below-target', 'nccl-gdr-unknown']);
+    const v = r.verdicts.find((x) => x.kind === 'nccl-gdr-unknown')!;
+    expect(v.severity).toBe('minor');
+    expect(v.title).toMatch(/in the host-staging band \(50-100 GB\/s\); GDR state unknown: rerun with NCCL_DEBUG=INFO/);
+    expect(ncclOutcome(r.summary, r.verdicts)).toEqual({ verdict: 'fail', flags: ['gdr-unknown'] });
+  });
+
+  it('does not call the band a hint on hardware whose target is inside it', () => {
+    const a100 = { gpuModel: 'NVIDIA A100-SXM4-80GB', gpusPerNode: 8, nicsPerNode: 4 };
+    expect(kinds(evaluateNcclRun(run(95, { gdr: 'unknown', hardware: a100 })))).toEqual([]);
+  });
+
+  it('headlines the peak over every size with its size, the largest size beside it', () => {
     const r = evaluateNcclRun(
-      run(370, {
+      run(0, {
         rows: [
-          { sizeBytes: 2 ** 33, busbwGBs: 370 },
-          { sizeBytes: 1024, busbwGBs: 400 },
+          { sizeBytes: 2 ** 28, busbwGBs: 371 },
+          { sizeBytes: 2 ** 33, busbwGBs: 352 },
+          { sizeBytes: 1024, busbwGBs: 1 },
         ],
       }),
     );
-    expect(r.summary.largePeakBusBwGBs).toBe(370);
-    expect(r.summary.peakBusBwGBs).toBe(400);
+    expect(r.summary).toMatchObject({
+      peakBusBwGBs: 371,
+      peakSizeBytes: 2 ** 28,
+      largestBusBwGBs: 352,
+      largestSizeBytes: 2 ** 33,
+    });
+    expect(kinds(r)).toEqual([]);
   });
 
-  it('flags a regression against the median of previous runs with the same labels', () => {
+  it('flags a regression when the largest size falls below the median of earlier runs with the same labels', () => {
     const hist = [380, 390, 385, 200].map((p, i) =>
       run(p, { id: `h${i}`, startedAt: `2025-03-0${i + 1}T00:00:00Z`, finishedAt: `2025-03-0${i + 1}T00:10:00Z` }),
     );
@@ -70,18 +126,31 @@ describe('evaluateNcclRun()', () => {
     const r2 = evaluateNcclRun(run(330), { history: hist });
     expect(r2.verdicts.find((v) => v.kind === 'nccl-regression')!.evidence).toMatchObject({
       baselineGBs: 382.5,
+      largestBusBwGBs: 330,
       runs: 4,
     });
+  });
+
+  it('compares the largest size, so a peak moving to a smaller size is no regression', () => {
+    const hist = [380, 390, 385].map((p, i) => run(p, { id: `h${i}`, finishedAt: `2025-03-0${i + 1}T00:10:00Z` }));
+    const moved = run(383, {
+      rows: [
+        { sizeBytes: 2 ** 28, busbwGBs: 395 },
+        { sizeBytes: 2 ** 33, busbwGBs: 383 },
+      ],
+    });
+    expect(kinds(evaluateNcclRun(moved, { history: hist }))).toEqual([]);
   });
 
   it('judges a run on an unknown number of hosts against no target', () => {
     const r = evaluateNcclRun(run(100, { nodes: undefined }));
     expect(r.summary.scope).toBeUndefined();
     expect(r.summary.target).toBeUndefined();
+    expect(r.summary.noTarget).toMatch(/number of nodes is unknown/);
     expect(kinds(r)).toEqual([]);
   });
 
-  it('keeps runs without a usable headline out of the baseline (an Infinity run is no baseline)', () => {
+  it('keeps runs without a usable largest size out of the baseline (an Infinity run is no baseline)', () => {
     const hist = [Infinity, Infinity, Infinity, 380, 390].map((p, i) =>
       run(p, { id: `h${i}`, finishedAt: `2025-03-0${i + 1}T00:10:00Z` }),
     );
@@ -90,54 +159,46 @@ describe('evaluateNcclRun()', () => {
     expect(kinds(r)).toEqual([]);
   });
 
-  it('reports the size the headline was measured at', () => {
-    expect(evaluateNcclRun(run(338.8)).summary).toMatchObject({
-      largePeakBusBwGBs: 338.8,
-      largePeakSizeBytes: 2 ** 33,
-    });
-  });
-
   it('needs at least 3 baseline runs', () => {
     const hist = [380, 390].map((p, i) => run(p, { id: `h${i}`, finishedAt: `2025-03-0${i + 1}T00:10:00Z` }));
     expect(evaluateNcclRun(run(300), { history: hist }).summary.baselineGBs).toBeUndefined();
   });
 });
 
-describe('headlineBusbw()', () => {
-  it('takes the peak over rows of at least 1 GiB, ignoring a faster small size', () => {
+describe('peakBusbw() and largestBusbw()', () => {
+  it('takes the peak over every size, and the largest size on its own', () => {
     const rows = [
-      { sizeBytes: 1024, busbwGBs: 400 },
-      { sizeBytes: 2 ** 30, busbwGBs: 297.86 },
+      { sizeBytes: 1024, busbwGBs: 1 },
+      { sizeBytes: 2 ** 28, busbwGBs: 350 },
       { sizeBytes: 2 ** 33, busbwGBs: 338.82 },
       { sizeBytes: 2 ** 32, busbwGBs: 330.58 },
     ];
-    expect(headlineBusbw(rows)).toEqual({ busbwGBs: 338.82, sizeBytes: 2 ** 33 });
+    expect(peakBusbw(rows)).toEqual({ busbwGBs: 350, sizeBytes: 2 ** 28 });
+    expect(largestBusbw(rows)).toEqual({ busbwGBs: 338.82, sizeBytes: 2 ** 33 });
   });
 
-  it('falls back to the largest size when no row is 1 GiB', () => {
-    const rows = [
-      { sizeBytes: 1 << 20, busbwGBs: 50 },
-      { sizeBytes: 1 << 24, busbwGBs: 30 },
-    ];
-    expect(headlineBusbw(rows)).toEqual({ busbwGBs: 30, sizeBytes: 1 << 24 });
-  });
-
-  it('ignores values that are not measurements and has no headline without one', () => {
-    expect(headlineBusbw([{ sizeBytes: 2 ** 33, busbwGBs: Infinity }])).toBeUndefined();
+  it('ignores values that are not measurements and has no figure without one', () => {
+    expect(peakBusbw([{ sizeBytes: 2 ** 33, busbwGBs: Infinity }])).toBeUndefined();
+    expect(peakBusbw([{ sizeBytes: 2 ** 33, busbwGBs: -1 }])).toBeUndefined();
+    expect(peakBusbw([])).toBeUndefined();
     expect(
-      headlineBusbw([
+      largestBusbw([
         { sizeBytes: 1 << 20, busbwGBs: 40 },
         { sizeBytes: 2 ** 33, busbwGBs: Infinity },
       ]),
     ).toBeUndefined();
-    expect(headlineBusbw([{ sizeBytes: 2 ** 33, busbwGBs: -1 }])).toBeUndefined();
-    expect(headlineBusbw([])).toBeUndefined();
     expect(
-      headlineBusbw([
+      peakBusbw([
         { sizeBytes: 2 ** 33, busbwGBs: Number.NaN },
         { sizeBytes: 2 ** 32, busbwGBs: 300 },
       ]),
     ).toEqual({ busbwGBs: 300, sizeBytes: 2 ** 32 });
+  });
+});
+
+describe('gdrWord()', () => {
+  it('says on, off, partly off or unknown', () => {
+    expect(['enabled', 'disabled', 'mixed', 'unknown'].map(gdrWord)).toEqual(['on', 'off', 'partly off', 'unknown']);
   });
 });
 

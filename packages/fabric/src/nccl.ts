@@ -1,14 +1,33 @@
 import type { Severity, Verdict } from './findings.ts';
+import {
+  chooseNcclProfile,
+  DEFAULT_NCCL_PROFILES,
+  hardwareText,
+  ncclScope,
+  profileName,
+  profileTarget,
+  type NcclHardware,
+  type NcclProfile,
+  type NcclScope,
+  type NcclTarget,
+} from './nccl-targets.ts';
 
 /**
  * nccl-tests verdicts. busbw is the number to compare with hardware (nccl-tests
  * doc/PERFORMANCE.md); the footer's `# Avg bus bandwidth` averages *all* sizes, small ones
  * included (`# Avg bus bandwidth : 70.742` on a 16-rank run whose 8 GiB row reaches 338.82), so
- * a run's one headline figure is the peak busbw over large messages ({@link headlineBusbw}):
- * the number nccl-tests users quote, and the one every verdict, table, chart and report uses.
+ * a run's headline is its peak busbw over every size, with the size it was measured at
+ * ({@link peakBusbw}); the busbw of the largest size goes beside it ({@link largestBusbw}).
+ *
+ * Which figure does what:
+ * - the target verdict and the host-staging band read the headline (the peak): what nccl-tests
+ *   users quote, and what the run showed the fabric can carry;
+ * - the regression baseline compares the largest size's busbw with the same figure of earlier
+ *   runs: bandwidth-bound, and always measured at the same size, so a peak that moves between
+ *   256 MiB and 8 GiB from run to run does not read as a change.
  */
 
-/** Rows at least this large are "large messages" (1 GiB); a run without any uses its largest size. */
+/** Rows at least this large are "large messages" (1 GiB): where the charts start their large-message band. */
 export const NCCL_LARGE_MESSAGE_BYTES = 2 ** 30;
 
 /**
@@ -36,67 +55,41 @@ export interface NcclRun {
   avgBusBwGBs?: number;
   /** From NCCL INFO: `/GDRDMA` on NET/IB channel lines, `GPU Direct RDMA Enabled|Disabled for HCA`. */
   gdr: GdrStatus;
+  /** The nodes the log describes ({@link ncclHardware}); without it no target applies. */
+  hardware?: NcclHardware;
   /** Grouping for baselines: cluster, job, GPU type, nccl version... */
   labels: Record<string, string>;
 }
 
-export type NcclScope = 'single-node' | 'multi-node';
-
-/** Scope from the node count: a run on one host rides NVLink, never the fabric. */
-export function ncclScope(nodes: number | null | undefined): NcclScope | undefined {
-  if (nodes === undefined || nodes === null || !(nodes >= 1)) return undefined;
-  return nodes > 1 ? 'multi-node' : 'single-node';
-}
-
-/** Target busbw per collective and scope, in GB/s. */
-export interface NcclTarget {
-  collective: string;
-  scope: NcclScope;
-  minBusBwGBs: number;
-  note?: string;
-}
-
-/**
- * Defaults for H100/H200 nodes with 8x400G NDR (one rail per GPU). Multi-node busbw is
- * bounded by the NICs (8 x 400 Gb/s = 400 GB/s line rate per GPU pair set; ~360 is what good
- * fabrics reach); single-node all_reduce rides NVLink (~460-480 GB/s on H100). Override for
- * other hardware.
- */
-export const DEFAULT_NCCL_TARGETS: readonly NcclTarget[] = [
-  { collective: 'all_reduce', scope: 'multi-node', minBusBwGBs: 360, note: '8x400G NDR, H100' },
-  { collective: 'all_reduce', scope: 'single-node', minBusBwGBs: 460, note: 'H100 NVLink' },
-  { collective: 'all_gather', scope: 'multi-node', minBusBwGBs: 340 },
-  { collective: 'reduce_scatter', scope: 'multi-node', minBusBwGBs: 340 },
-  { collective: 'all_gather', scope: 'single-node', minBusBwGBs: 360 },
-  { collective: 'reduce_scatter', scope: 'single-node', minBusBwGBs: 360 },
-  { collective: 'alltoall', scope: 'multi-node', minBusBwGBs: 40, note: 'bisection-bound; fabric-size dependent' },
-  { collective: 'sendrecv', scope: 'multi-node', minBusBwGBs: 40, note: 'one 400G NIC ~ 48 GB/s' },
-];
-
 export interface NcclOptions {
-  targets?: readonly NcclTarget[];
-  /** Rows at least this large count as "large messages". Default 1 GiB; falls back to the largest size. */
-  largeMessageBytes?: number;
-  /** Multi-node large-message peak inside this band suggests staging through host memory. */
+  /** The target table (default {@link DEFAULT_NCCL_PROFILES}; config adds IBWATCH_NCCL_TARGETS rows). */
+  profiles?: readonly NcclProfile[];
+  /** Multi-node peak inside this band is where staging through host memory lands on NDR nodes. */
   hostMemoryBandGBs?: [number, number];
   /** Previous runs (any labels/collective; filtered here) for the regression baseline. */
   history?: readonly NcclRun[];
   /** Median of the last N matching runs. Default 10; needs at least 3. */
   baselineRuns?: number;
-  /** Regression when peak < this share of the baseline. Default 0.9. */
+  /** Regression when the largest size's busbw < this share of the baseline. Default 0.9. */
   regressionRatio?: number;
 }
 
 export interface NcclSummary {
+  /** The headline: peak busbw over every size (0 without rows). */
   peakBusBwGBs: number;
-  /** Peak over large messages: the run's headline (what verdicts use). */
-  largePeakBusBwGBs: number;
-  /** Message size of the row the headline comes from (undefined without rows). */
-  largePeakSizeBytes?: number;
+  /** Message size of the peak (undefined without rows). */
+  peakSizeBytes?: number;
+  /** busbw of the largest size: what the regression baseline compares. */
+  largestBusBwGBs?: number;
+  largestSizeBytes?: number;
   avgBusBwGBs: number;
   /** Undefined when the node count is unknown: then no target applies. */
   scope?: NcclScope;
   target?: NcclTarget;
+  /** The profile the target comes from, by name (`8x H100, 8x400G`). */
+  profile?: string;
+  /** Why no target applies, in words ("no target for this hardware: ..."). */
+  noTarget?: string;
   baselineGBs?: number;
 }
 
@@ -117,29 +110,33 @@ function labelsEqual(a: Record<string, string>, b: Record<string, string>): bool
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
 
+type BwRow = { sizeBytes: number; busbwGBs: number };
+const measured = (rows: readonly BwRow[]) => rows.filter((r) => Number.isFinite(r.busbwGBs) && r.busbwGBs >= 0);
+
 /**
- * The headline of a run: the peak busbw over rows of at least `minBytes` (1 GiB), or over the
- * rows of the largest size when none is that large, with the size it was measured at. Values
- * that are not measurements (not finite, negative) are ignored; `undefined` when none is left.
+ * The headline of a run: its peak busbw over every size, with the size it was measured at (the
+ * larger size on a tie). Values that are not measurements (not finite, negative) are ignored;
+ * `undefined` when none is left.
  */
-export function headlineBusbw(
-  rows: readonly { sizeBytes: number; busbwGBs: number }[],
-  minBytes = NCCL_LARGE_MESSAGE_BYTES,
-): { busbwGBs: number; sizeBytes: number } | undefined {
-  if (rows.length === 0) return undefined;
-  // The floor comes from every row: a run whose large rows are unusable has no headline, rather
-  // than one read off its small messages.
-  const floor = Math.min(minBytes, Math.max(...rows.map((r) => r.sizeBytes)));
+export function peakBusbw(rows: readonly BwRow[]): { busbwGBs: number; sizeBytes: number } | undefined {
   let best: { busbwGBs: number; sizeBytes: number } | undefined;
-  for (const r of rows) {
-    if (r.sizeBytes < floor || !Number.isFinite(r.busbwGBs) || r.busbwGBs < 0) continue;
-    if (!best || r.busbwGBs > best.busbwGBs) best = { busbwGBs: r.busbwGBs, sizeBytes: r.sizeBytes };
+  for (const r of measured(rows)) {
+    if (!best || r.busbwGBs > best.busbwGBs || (r.busbwGBs === best.busbwGBs && r.sizeBytes > best.sizeBytes))
+      best = { busbwGBs: r.busbwGBs, sizeBytes: r.sizeBytes };
   }
   return best;
 }
 
-function largePeak(run: NcclRun, minBytes: number): number {
-  return headlineBusbw(run.rows, minBytes)?.busbwGBs ?? 0;
+/**
+ * busbw at the largest size of the run (the better of the rows printed at that size), or
+ * `undefined` when that size has no measurement: then there is no figure to compare, rather
+ * than one read off a smaller size.
+ */
+export function largestBusbw(rows: readonly BwRow[]): { busbwGBs: number; sizeBytes: number } | undefined {
+  if (rows.length === 0) return undefined;
+  const size = Math.max(...rows.map((r) => r.sizeBytes));
+  const at = measured(rows.filter((r) => r.sizeBytes === size));
+  return at.length ? { busbwGBs: Math.max(...at.map((r) => r.busbwGBs)), sizeBytes: size } : undefined;
 }
 
 function median(xs: number[]): number {
@@ -148,34 +145,62 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** The target of a run from its hardware, or why it has none. */
+function targetOf(
+  run: NcclRun,
+  collective: string,
+  scope: NcclScope | undefined,
+  profiles: readonly NcclProfile[],
+): { target: NcclTarget; profile: string } | { noTarget: string } {
+  if (!scope)
+    return { noTarget: 'no target: the number of nodes is unknown (no rank lines in the log, no nodes label)' };
+  const hw = run.hardware ?? {};
+  if (scope === 'single-node') {
+    // One host's traffic never leaves NVLink: its NICs do not matter, and only profiles that
+    // state an NVLink figure for the collective can judge it.
+    const nvlink = profiles.filter((p) => p.nvlink?.[collective] !== undefined);
+    const one = chooseNcclProfile({ ...hw, nicsPerNode: undefined, nicGbps: undefined }, nvlink);
+    const target = one.profile && profileTarget(one.profile, collective, scope);
+    if (one.profile && target) return { target, profile: profileName(one.profile) };
+    return { noTarget: `no single-node (NVLink) target for ${collective} on this hardware: ${hardwareText(hw)}` };
+  }
+  const choice = chooseNcclProfile(hw, profiles);
+  if (!choice.profile) return { noTarget: choice.reason };
+  const target = profileTarget(choice.profile, collective, scope);
+  if (target) return { target, profile: profileName(choice.profile) };
+  return {
+    noTarget: `no target for ${collective} across nodes on ${hardwareText(hw)} (${profileName(choice.profile)})`,
+  };
+}
+
 /**
  * Summarise one run and judge it. Verdict kinds (subject `run`):
- * - `nccl-below-target` (major; minor when within 10%): large-message peak under the target
- *   for its collective and scope.
- * - `nccl-host-memory` (major): multi-node run with GDR disabled ("fell back to host memory"),
- *   or GDR unknown/enabled but the large-message peak sits in the 50-100 GB/s band typical of
- *   staging through host memory.
- * - `nccl-regression` (major): peak below `regressionRatio` x the median of the last N runs with
- *   the same collective, node count and labels.
+ * - `nccl-below-target` (major; minor when within 10%): the peak under the target of its
+ *   hardware profile for its collective and scope (no profile, no target, no verdict);
+ * - `nccl-host-memory` (major): multi-node run whose own NCCL_DEBUG=INFO lines show GPUDirect
+ *   RDMA off (`GPU Direct RDMA Disabled`, channels `via NET/IB/0` without `/GDRDMA`);
+ * - `nccl-gdr-unknown` (minor): multi-node run with no GDR lines whose peak sits in the 50-100
+ *   GB/s band where host staging lands, on hardware that should reach past it: a question for
+ *   a rerun with NCCL_DEBUG=INFO, not a cause;
+ * - `nccl-regression` (major): the largest size's busbw below `regressionRatio` x the median of
+ *   the same figure over the last N runs with the same collective, node count and labels.
  */
 export function evaluateNcclRun(run: NcclRun, opts: NcclOptions = {}): { summary: NcclSummary; verdicts: Verdict[] } {
   const collective = normaliseCollective(run.collective);
   const scope = ncclScope(run.nodes);
-  const minBytes = opts.largeMessageBytes ?? NCCL_LARGE_MESSAGE_BYTES;
-  const peak = run.rows.length ? Math.max(...run.rows.map((r) => r.busbwGBs)) : 0;
-  const headline = headlineBusbw(run.rows, minBytes);
-  const large = headline?.busbwGBs ?? 0;
+  const peak = peakBusbw(run.rows);
+  const largest = largestBusbw(run.rows);
+  const bw = peak?.busbwGBs ?? 0;
   const avg = run.avgBusBwGBs ?? (run.rows.length ? run.rows.reduce((s, r) => s + r.busbwGBs, 0) / run.rows.length : 0);
-  const target = scope
-    ? (opts.targets ?? DEFAULT_NCCL_TARGETS).find((t) => t.collective === collective && t.scope === scope)
-    : undefined;
+  const judged = targetOf(run, collective, scope, opts.profiles ?? DEFAULT_NCCL_PROFILES);
+  const target = 'target' in judged ? judged.target : undefined;
   const summary: NcclSummary = {
-    peakBusBwGBs: peak,
-    largePeakBusBwGBs: large,
+    peakBusBwGBs: bw,
     avgBusBwGBs: avg,
-    ...(headline ? { largePeakSizeBytes: headline.sizeBytes } : {}),
+    ...(peak ? { peakSizeBytes: peak.sizeBytes } : {}),
+    ...(largest ? { largestBusBwGBs: largest.busbwGBs, largestSizeBytes: largest.sizeBytes } : {}),
     ...(scope ? { scope } : {}),
-    ...(target ? { target } : {}),
+    ...('target' in judged ? { target: judged.target, profile: judged.profile } : { noTarget: judged.noTarget }),
   };
   const subject = { kind: 'run' as const, runId: run.id };
   const verdicts: Verdict[] = [];
@@ -184,30 +209,48 @@ export function evaluateNcclRun(run: NcclRun, opts: NcclOptions = {}): { summary
       ? `${collective} on an unknown number of nodes`
       : `${collective} on ${run.nodes} node${run.nodes === 1 ? '' : 's'}`;
 
-  if (target && large < target.minBusBwGBs) {
-    const sev: Severity = large >= 0.9 * target.minBusBwGBs ? 'minor' : 'major';
+  if (target && peak && bw < target.minBusBwGBs) {
+    const sev: Severity = bw >= 0.9 * target.minBusBwGBs ? 'minor' : 'major';
     verdicts.push({
       kind: 'nccl-below-target',
       severity: sev,
       subject,
-      title: `${what}: busbw ${large.toFixed(1)} GB/s is below the ${target.minBusBwGBs} GB/s target`,
-      short: `busbw ${large.toFixed(0)}/${target.minBusBwGBs} GB/s`,
-      evidence: { largePeakBusBwGBs: large, targetGBs: target.minBusBwGBs, scope: target.scope, collective },
+      title:
+        `${what}: peak busbw ${bw.toFixed(1)} GB/s is below the ${target.minBusBwGBs} GB/s target ` +
+        `of ${target.note}`,
+      short: `busbw ${bw.toFixed(0)}/${target.minBusBwGBs} GB/s`,
+      evidence: {
+        peakBusBwGBs: bw,
+        targetGBs: target.minBusBwGBs,
+        profile: target.note ?? '',
+        scope: target.scope,
+        collective,
+      },
     });
   }
   const [lo, hi] = opts.hostMemoryBandGBs ?? [50, 100];
-  if (scope === 'multi-node' && (run.gdr === 'disabled' || (large >= lo && large <= hi))) {
-    const why =
-      run.gdr === 'disabled'
-        ? 'GPUDirect RDMA is disabled'
-        : `large-message busbw ${large.toFixed(1)} GB/s is in the ${lo}-${hi} GB/s host-memory band`;
+  if (scope === 'multi-node' && run.gdr === 'disabled') {
     verdicts.push({
       kind: 'nccl-host-memory',
       severity: 'major',
       subject,
-      title: `${what} fell back to host memory: ${why}`,
+      title: `${what} fell back to host memory: its NCCL_DEBUG=INFO lines show GPUDirect RDMA disabled`,
       short: 'host-memory fallback (no GDR)',
-      evidence: { gdr: run.gdr, largePeakBusBwGBs: large, band: [lo, hi] },
+      evidence: { gdr: run.gdr, peakBusBwGBs: bw },
+    });
+  }
+  // The band is only a hint where the hardware should reach well past it (or is not known).
+  const bandMeansSomething = !target || (target.minBusBwGBs > hi && bw < target.minBusBwGBs);
+  if (scope === 'multi-node' && run.gdr === 'unknown' && peak && bw >= lo && bw <= hi && bandMeansSomething) {
+    verdicts.push({
+      kind: 'nccl-gdr-unknown',
+      severity: 'minor',
+      subject,
+      title:
+        `${what}: peak busbw ${bw.toFixed(1)} GB/s is in the host-staging band (${lo}-${hi} GB/s); ` +
+        'GDR state unknown: rerun with NCCL_DEBUG=INFO',
+      short: 'host-staging band; GDR unknown',
+      evidence: { gdr: run.gdr, peakBusBwGBs: bw, band: [lo, hi] },
     });
   }
   const n = opts.baselineRuns ?? 10;
@@ -219,28 +262,66 @@ export function evaluateNcclRun(run: NcclRun, opts: NcclOptions = {}): { summary
         h.nodes === run.nodes &&
         labelsEqual(h.labels, run.labels) &&
         h.finishedAt < run.startedAt &&
-        headlineBusbw(h.rows, minBytes) !== undefined,
+        largestBusbw(h.rows) !== undefined,
     )
     .sort((a, b) => (a.finishedAt < b.finishedAt ? 1 : -1))
     .slice(0, n);
-  if (same.length >= 3) {
-    const base = median(same.map((h) => largePeak(h, minBytes)));
+  if (same.length >= 3 && largest) {
+    const base = median(same.map((h) => largestBusbw(h.rows)!.busbwGBs));
+    const now = largest.busbwGBs;
     summary.baselineGBs = base;
     const ratio = opts.regressionRatio ?? 0.9;
-    if (base > 0 && large < ratio * base) {
+    if (base > 0 && now < ratio * base) {
       verdicts.push({
         kind: 'nccl-regression',
         severity: 'major',
         subject,
         title:
-          `${what}: busbw ${large.toFixed(1)} GB/s is ${Math.round((1 - large / base) * 100)}% ` +
+          `${what}: busbw at the largest size ${now.toFixed(1)} GB/s is ${Math.round((1 - now / base) * 100)}% ` +
           `below the baseline ${base.toFixed(1)} GB/s`,
-        short: `busbw -${Math.round((1 - large / base) * 100)}% vs baseline`,
-        evidence: { largePeakBusBwGBs: large, baselineGBs: base, runs: same.length, ratio },
+        short: `busbw -${Math.round((1 - now / base) * 100)}% vs baseline`,
+        evidence: { largestBusBwGBs: now, baselineGBs: base, runs: same.length, ratio },
       });
     }
   }
   return { summary, verdicts };
+}
+
+/** Marks on a run besides its verdict: each with one word on every page, in the CSV and the CLI. */
+export type NcclFlag = 'regression' | 'gdr-off' | 'gdr-unknown';
+
+export const NCCL_FLAG_WORDS: Record<NcclFlag, string> = {
+  regression: 'regression',
+  'gdr-off': 'GDR off (host-memory fallback)',
+  'gdr-unknown': 'host-staging band; GDR unknown',
+};
+
+/**
+ * The stored verdict and flags of a run from its summary and verdict kinds. GDR off (from the
+ * log's lines) outranks the target; without a target there is no pass or fail.
+ */
+export function ncclOutcome(
+  summary: Pick<NcclSummary, 'target'>,
+  verdicts: readonly Pick<Verdict, 'kind'>[],
+): { verdict: 'pass' | 'fail' | 'host-memory-fallback' | 'unknown'; flags: NcclFlag[] } {
+  const kinds = new Set(verdicts.map((v) => v.kind));
+  const verdict = kinds.has('nccl-host-memory')
+    ? 'host-memory-fallback'
+    : kinds.has('nccl-below-target')
+      ? 'fail'
+      : summary.target
+        ? 'pass'
+        : 'unknown';
+  const flags: NcclFlag[] = [];
+  if (kinds.has('nccl-regression')) flags.push('regression');
+  if (kinds.has('nccl-host-memory')) flags.push('gdr-off');
+  if (kinds.has('nccl-gdr-unknown')) flags.push('gdr-unknown');
+  return { verdict, flags };
+}
+
+/** GDR state in one word, the same on the page, in the CSV and in the CLI. */
+export function gdrWord(gdr: string): 'on' | 'off' | 'partly off' | 'unknown' {
+  return gdr === 'enabled' ? 'on' : gdr === 'disabled' ? 'off' : gdr === 'mixed' ? 'partly off' : 'unknown';
 }
 
 /** A fabric finding with its open window (lastSeen or resolvedAt; open-ended when still open). */

@@ -109,36 +109,153 @@ function oldDatabase(): Database.Database {
   return db;
 }
 
+/** Migrations up to (not including) `version`, in a directory of their own. */
+function migrationsBefore(version: number): string {
+  const dir = join(tmp.dir, `before-${version}`);
+  mkdirSync(dir, { recursive: true });
+  for (const m of listMigrations().filter((x) => x.version < version))
+    copyFileSync(join(MIGRATIONS, m.name), join(dir, m.name));
+  return dir;
+}
+
 describe('migration 0006 (nccl headline)', () => {
   it('fills in the time, node count and headline of runs stored before it', () => {
     const db = oldDatabase();
     try {
-      expect(migrate(db, MIGRATIONS)).toContain(6);
-      const repo = createNcclRepo(db as never);
-      const run = (id: number) => repo.get(id)!.run;
+      // Up to 0022: 0023 changes the headline again (tested below).
+      expect(migrate(db, migrationsBefore(23))).toContain(6);
+      const run = (id: number) => {
+        const r = db.prepare('SELECT * FROM nccl_runs WHERE id = ?').get(id) as Record<string, unknown> & {
+          warnings: string;
+        };
+        return { ...r, importWarnings: (JSON.parse(r.warnings) as string[]).length };
+      };
       expect(run(1)).toMatchObject({
         at: T,
         nodes: 2,
-        peakBusbwGBs: null,
-        peakSizeBytes: null,
-        avgBusbwGBs: null,
+        peak_busbw: null,
+        peak_size: null,
+        avg_busbw: null,
         verdict: 'unknown',
-        regression: false,
+        regression: 0,
         importWarnings: 1,
       });
-      expect(repo.get(1)!.warnings).toEqual(['x.txt:40: a warning']);
+      expect(run(1).warnings).toBe('["x.txt:40: a warning"]');
       expect(run(2)).toMatchObject({
         at: T - 48 * HOUR,
-        peakBusbwGBs: 338.82,
-        peakSizeBytes: GIB8,
-        avgBusbwGBs: 70.742,
+        peak_busbw: 338.82,
+        peak_size: GIB8,
+        avg_busbw: 70.742,
         verdict: 'fail',
-        regression: true,
+        regression: 1,
         importWarnings: 0,
       });
-      expect(run(3)).toMatchObject({ at: T - 4 * HOUR, peakBusbwGBs: 72.3, verdict: 'host-memory-fallback' });
-      expect(run(4)).toMatchObject({ nodes: 1, scope: 'single-node', peakBusbwGBs: 3, peakSizeBytes: 1 << 24 });
-      expect(repo.list({ from: T - 49 * HOUR, to: T - 47 * HOUR, limit: 10 }).map((r) => r.id)).toEqual([2]);
+      expect(run(3)).toMatchObject({ at: T - 4 * HOUR, peak_busbw: 72.3, verdict: 'host-memory-fallback' });
+      expect(run(4)).toMatchObject({ nodes: 1, peak_busbw: 3, peak_size: 1 << 24 });
+      const between = db
+        .prepare('SELECT id FROM nccl_runs WHERE at BETWEEN ? AND ?')
+        .all(T - 49 * HOUR, T - 47 * HOUR) as { id: number }[];
+      expect(between.map((r) => r.id)).toEqual([2]);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('migration 0023 (targets by hardware, peak headline)', () => {
+  /** A database at 0022 with runs as the import before 0023 judged them (all against 8x H100). */
+  function at22(): Database.Database {
+    const db = new Database(join(tmp.dir, 'at22.db'));
+    migrate(db, migrationsBefore(23));
+    const run = db.prepare(
+      `INSERT INTO nccl_runs (id, created_at, at, started_at, finished_at, collective, labels, hosts, nodes, ranks,
+         gdr, peak_busbw, peak_size, target, verdict, regression)
+       VALUES (@id, @t, @t, @t, @t, 'all_reduce', @labels, @hosts, 2, @ranks, @gdr, @peak, @size, 360, @verdict,
+         @regression)`,
+    );
+    const row = db.prepare(
+      'INSERT INTO nccl_results (run_id, size_bytes, type, oop_busbw, ip_busbw) VALUES (?, ?, ?, ?, ?)',
+    );
+    const two = JSON.stringify(['dgx-1', 'dgx-2']);
+    const h100 = JSON.stringify({ gpuModel: 'H100', nodes: 2 });
+    // 1: an H100 run in the band, called a host-memory fallback with GDR unknown; it peaked at 256 MiB.
+    run.run({
+      id: 1,
+      t: T,
+      labels: h100,
+      hosts: two,
+      ranks: 16,
+      gdr: 'unknown',
+      peak: 352,
+      size: GIB8,
+      verdict: 'host-memory-fallback',
+      regression: 0,
+    });
+    row.run(1, 2 ** 28, 'float', 371, 370);
+    row.run(1, GIB8, 'float', 352, 350);
+    // 2: a header-less paste (no rank lines, 0 ranks) failed against the H100 target.
+    run.run({
+      id: 2,
+      t: T,
+      labels: '{"nodes":2}',
+      hosts: '[]',
+      ranks: 0,
+      gdr: 'enabled',
+      peak: 90,
+      size: GIB8,
+      verdict: 'fail',
+      regression: 0,
+    });
+    row.run(2, GIB8, 'float', 90, 88);
+    // 3: GDR off from the log's lines, and a regression.
+    run.run({
+      id: 3,
+      t: T,
+      labels: h100,
+      hosts: two,
+      ranks: 16,
+      gdr: 'disabled',
+      peak: 72,
+      size: GIB8,
+      verdict: 'host-memory-fallback',
+      regression: 1,
+    });
+    row.run(3, GIB8, 'float', 72, 71);
+    return db;
+  }
+
+  it('keeps H100 targets under their profile, drops unknown hardware targets, keeps only evidenced causes', () => {
+    const db = at22();
+    try {
+      expect(migrate(db, MIGRATIONS)).toContain(23);
+      const repo = createNcclRepo(db as never);
+      expect(repo.get(1)!.run).toMatchObject({
+        peakBusbwGBs: 371,
+        peakSizeBytes: 2 ** 28,
+        largestBusbwGBs: 352,
+        largestSizeBytes: GIB8,
+        gpuModel: 'H100',
+        gpusPerNode: 8,
+        targetGBs: 360,
+        targetProfile: '8x H100, 8x400G',
+        verdict: 'pass',
+        flags: ['gdr-unknown'],
+      });
+      expect(repo.get(2)!.run).toMatchObject({
+        ranks: null,
+        gpuModel: null,
+        targetGBs: null,
+        verdict: 'unknown',
+        flags: [],
+      });
+      expect(repo.get(2)!.run.targetNote).toBe(
+        'no target for this hardware: the log has no rank lines (GPU model and GPUs per node unknown)',
+      );
+      expect(repo.get(3)!.run).toMatchObject({
+        verdict: 'host-memory-fallback',
+        flags: ['regression', 'gdr-off'],
+        targetProfile: '8x H100, 8x400G',
+      });
     } finally {
       db.close();
     }

@@ -1,5 +1,7 @@
 import {
+  NCCL_FLAG_WORDS,
   ncclScope,
+  type NcclFlag,
   type FabricSummary,
   type NcclRunDetailReply,
   type NcclRunRow,
@@ -22,16 +24,26 @@ export interface NewNcclRun {
   labels: NcclRunRow['labels'];
   hosts: string[];
   nodes: number | null;
-  ranks: number;
+  /** null when the log does not say (stored as 0: the column is NOT NULL since 0001). */
+  ranks: number | null;
+  gpuModel: string | null;
+  gpusPerNode: number | null;
+  nicsPerNode: number | null;
+  nicGbps: number | null;
   ncclVersion: string | null;
   gdr: NcclRunRow['gdr'];
   gdrEvidence: string[];
   avgBusbwGBs: number | null;
   peakBusbwGBs: number | null;
   peakSizeBytes: number | null;
+  largestBusbwGBs: number | null;
+  largestSizeBytes: number | null;
   targetGBs: number | null;
+  targetProfile: string | null;
+  targetNote: string | null;
   verdict: NcclVerdict;
   regression: boolean;
+  flags: NcclFlag[];
   truncated: boolean;
   warnings: string[];
   rows: NcclRunDetailReply['rows'];
@@ -48,6 +60,15 @@ interface RunDbRow {
   labels: string;
   hosts: string;
   ranks: number;
+  gpu_model: string | null;
+  gpus_per_node: number | null;
+  nics_per_node: number | null;
+  nic_gbps: number | null;
+  largest_busbw: number | null;
+  largest_size: number | null;
+  target_profile: string | null;
+  target_note: string | null;
+  flags: string;
   nccl_version: string | null;
   gdr: string;
   gdr_evidence: string;
@@ -61,6 +82,9 @@ interface RunDbRow {
   finished_at: number;
 }
 
+/** Flags in one order everywhere, whichever wrote them (the import or migration 0023). */
+const FLAG_ORDER = Object.keys(NCCL_FLAG_WORDS) as NcclFlag[];
+
 function toRow(r: RunDbRow): NcclRunRow {
   return {
     id: r.id,
@@ -73,15 +97,24 @@ function toRow(r: RunDbRow): NcclRunRow {
     hosts: JSON.parse(r.hosts) as string[],
     nodes: r.nodes,
     scope: ncclScope(r.nodes) ?? null,
-    ranks: r.ranks,
+    ranks: r.ranks > 0 ? r.ranks : null,
+    gpuModel: r.gpu_model,
+    gpusPerNode: r.gpus_per_node,
+    nicsPerNode: r.nics_per_node,
+    nicGbps: r.nic_gbps,
     ncclVersion: r.nccl_version,
     gdr: r.gdr as NcclRunRow['gdr'],
     avgBusbwGBs: r.avg_busbw,
     peakBusbwGBs: r.peak_busbw,
     peakSizeBytes: r.peak_size,
+    largestBusbwGBs: r.largest_busbw,
+    largestSizeBytes: r.largest_size,
     targetGBs: r.target,
+    targetProfile: r.target_profile,
+    targetNote: r.target_note,
     verdict: r.verdict as NcclVerdict,
     regression: r.regression === 1,
+    flags: FLAG_ORDER.filter((f) => (JSON.parse(r.flags) as string[]).includes(f)),
     truncated: r.truncated === 1,
     importWarnings: (JSON.parse(r.warnings) as string[]).length,
   };
@@ -91,12 +124,13 @@ function toRow(r: RunDbRow): NcclRunRow {
 export function createNcclRepo(db: Db) {
   const insertRun = db.prepare(
     `INSERT INTO nccl_runs (created_at, at, started_at, finished_at, scan_id, collective, labels, hosts,
-    nodes, ranks, nccl_version, gdr,
-       gdr_evidence, avg_busbw, peak_busbw, peak_size, target, verdict, regression, truncated, warnings)
-     VALUES (@createdAt, @at, @startedAt, @finishedAt, @scanId, @collective, @labels, @hosts, @nodes, @ranks,
-     @ncclVersion, @gdr,
-       @gdrEvidence, @avgBusbwGBs, @peakBusbwGBs, @peakSizeBytes, @targetGBs, @verdict, @regression,
-       @truncated, @warnings)`,
+       nodes, ranks, gpu_model, gpus_per_node, nics_per_node, nic_gbps, nccl_version, gdr, gdr_evidence,
+       avg_busbw, peak_busbw, peak_size, largest_busbw, largest_size, target, target_profile, target_note,
+       verdict, regression, flags, truncated, warnings)
+     VALUES (@createdAt, @at, @startedAt, @finishedAt, @scanId, @collective, @labels, @hosts,
+       @nodes, @ranks, @gpuModel, @gpusPerNode, @nicsPerNode, @nicGbps, @ncclVersion, @gdr, @gdrEvidence,
+       @avgBusbwGBs, @peakBusbwGBs, @peakSizeBytes, @largestBusbwGBs, @largestSizeBytes, @targetGBs,
+       @targetProfile, @targetNote, @verdict, @regression, @flags, @truncated, @warnings)`,
   );
   const insertResult = db.prepare(
     `INSERT INTO nccl_results (run_id, size_bytes, type, redop, oop_time, oop_algbw, oop_busbw, oop_wrong,
@@ -112,6 +146,8 @@ export function createNcclRepo(db: Db) {
           hosts: JSON.stringify(run.hosts),
           gdrEvidence: JSON.stringify(run.gdrEvidence),
           warnings: JSON.stringify(run.warnings),
+          ranks: run.ranks ?? 0,
+          flags: JSON.stringify(run.flags),
           regression: run.regression ? 1 : 0,
           truncated: run.truncated ? 1 : 0,
         }).lastInsertRowid,
@@ -192,17 +228,22 @@ export function createNcclRepo(db: Db) {
       };
     },
     /**
-     * Headlines of the runs with the same collective and labels that happened before `before`,
-     * newest first, for the regression baseline (runs without a headline are no baseline).
+     * The largest size's busbw of the runs with the same collective and labels that happened
+     * before `before`, newest first, for the regression baseline (runs without one are no baseline).
      */
-    baseline(collective: string, labelsJson: string, before: number, limit: number): { peak: number; at: number }[] {
+    baseline(
+      collective: string,
+      labelsJson: string,
+      before: number,
+      limit: number,
+    ): { busbw: number; size: number; at: number }[] {
       return db
         .prepare(
-          `SELECT peak_busbw AS peak, at FROM nccl_runs WHERE collective = ? AND labels = ? AND at < ? AND
-          peak_busbw IS NOT NULL
+          `SELECT largest_busbw AS busbw, largest_size AS size, at FROM nccl_runs WHERE collective = ? AND labels = ?
+             AND at < ? AND largest_busbw IS NOT NULL
            ORDER BY at DESC, id DESC LIMIT ?`,
         )
-        .all(collective, labelsJson, before, limit) as { peak: number; at: number }[];
+        .all(collective, labelsJson, before, limit) as { busbw: number; size: number; at: number }[];
     },
     /** What the period report reads of the runs that happened in [from, to]. */
     reportRuns(from: number, to: number): ReportRun[] {

@@ -117,6 +117,19 @@ const REINTERPRETED: { by: number; what: string; apply: (db: Database.Database) 
     apply: (db) =>
       db.exec("UPDATE findings SET cleared_at = last_seen WHERE state != 'resolved' AND cleared_at IS NOT NULL"),
   },
+  {
+    by: 23,
+    what:
+      'nccl runs stored before 0023 kept no hardware of their own: GPU model and NICs come from the labels, ' +
+      'and a target kept from the 8x H100 table is said to be assumed',
+    apply: (db) =>
+      db.exec(
+        `UPDATE nccl_runs SET gpu_model = json_extract(labels, '$.gpuModel'),
+           nics_per_node = json_extract(labels, '$.hcaCount'), nic_gbps = NULL;
+         UPDATE nccl_runs SET target_profile = '8x H100, 8x400G (assumed: judged before 0023, GPU model not recorded)'
+           WHERE target IS NOT NULL AND gpu_model IS NULL;`,
+      ),
+  },
 ];
 
 /**
@@ -185,7 +198,9 @@ function buildAt(
         const shared = cols.filter((c) => readAs(db, 'ref', t, c) !== undefined);
         const into = shared.map((c) => `"${c}"`).join(', ');
         const from = shared.map((c) => readAs(db, 'ref', t, c)!).join(', ');
-        if (shared.length) db.exec(`INSERT INTO main."${t}" (${into}) SELECT ${from} FROM ref."${t}"`);
+        // OR REPLACE: a migration may seed rows of its own (0021's change_counters), which the
+        // reference's rows replace.
+        if (shared.length) db.exec(`INSERT OR REPLACE INTO main."${t}" (${into}) SELECT ${from} FROM ref."${t}"`);
       }
       for (const f of FORMATS) if (k < f.before) f.write(db, ref.config.dbFile);
     })();

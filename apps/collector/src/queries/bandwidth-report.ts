@@ -1,4 +1,14 @@
-import { bandwidthReport, roundGBs, type BandwidthReport } from '@ibwatch/fabric';
+import {
+  bandwidthReport,
+  formatBytes,
+  gdrWord,
+  NCCL_VERDICT_WORDS,
+  ncclFlagsText,
+  roundGBs,
+  runTargetText,
+  type BandwidthReport,
+  type NcclRunRow,
+} from '@ibwatch/fabric';
 import { toCsv } from '../csv.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import { createNcclRepo } from '../db/nccl-repo.ts';
@@ -7,8 +17,64 @@ import type { Db } from '../db/open-db.ts';
 export const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const gbs = (x: number | null) => (x === null ? '' : roundGBs(x).toFixed(1));
 
+const size = (x: number | null) => (x === null ? '' : formatBytes(x));
+
 /**
- * The report as CSV: one row per collective and scope, GB/s to one decimal, and the period on
+ * The runs of a period as CSV, one row per run, newest first, with the figures and words the
+ * Bandwidth page and `ibwatch nccl` show: the peak busbw and its size (the headline), the largest
+ * size's busbw (what regressions compare), the target and the profile it comes from or why there
+ * is none, the verdict, GDR state and flags.
+ */
+export function bandwidthRunsCsv(runs: readonly NcclRunRow[], from: number, to: number): string {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return toCsv(
+    [
+      'period_from',
+      'period_to',
+      'run_id',
+      'time',
+      'test',
+      'hosts',
+      'ranks',
+      'gpu_model',
+      'gpus_per_node',
+      'peak_busbw_GBs',
+      'peak_size',
+      'largest_size_busbw_GBs',
+      'largest_size',
+      'target_GBs',
+      'target_profile',
+      'target',
+      'verdict',
+      'gdr',
+      'flags',
+    ],
+    runs.map((r) => [
+      iso(from),
+      iso(to),
+      r.id,
+      iso(r.at),
+      `${r.collective}_perf`,
+      r.nodes ?? '',
+      r.ranks ?? 'unknown',
+      r.gpuModel ?? '',
+      r.gpusPerNode ?? '',
+      gbs(r.peakBusbwGBs),
+      size(r.peakSizeBytes),
+      gbs(r.largestBusbwGBs),
+      size(r.largestSizeBytes),
+      gbs(r.targetGBs),
+      r.targetProfile ?? '',
+      runTargetText(r),
+      NCCL_VERDICT_WORDS[r.verdict],
+      gdrWord(r.gdr),
+      ncclFlagsText(r.flags),
+    ]),
+  );
+}
+
+/**
+ * The period summary as CSV (`?summary=1`): one row per collective and scope, GB/s to one decimal, and the period on
  * every row (a spreadsheet pasted into a review keeps what it covers).
  */
 export function bandwidthCsv(r: BandwidthReport): string {

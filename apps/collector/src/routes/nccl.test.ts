@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BandwidthReport, NcclRunDetailReply, NcclRunRow } from '@ibwatch/fabric';
+import { formatBytes, type BandwidthReport, type NcclRunDetailReply, type NcclRunRow } from '@ibwatch/fabric';
 import { createNcclRepo } from '../db/nccl-repo.ts';
 import { createFindingsRepo } from '../db/findings-repo.ts';
 import { syncFindings } from '../scans/findings-sync.ts';
@@ -139,12 +139,14 @@ describe('GET /api/reports/bandwidth', () => {
     expect(ar.targetGBs).toBe(360);
   });
 
-  it('exports the report as CSV: its period on every row, GB/s to one decimal', async () => {
+  it('exports the period summary as CSV with summary=1: its period on every row, GB/s to one decimal', async () => {
     const from = Date.parse('2020-01-01T00:00:00Z');
     const to = Date.now();
-    const r = await app.inject(`/api/reports/bandwidth.csv?from=${from}&to=${to}`);
+    const r = await app.inject(`/api/reports/bandwidth.csv?from=${from}&to=${to}&summary=1`);
     expect(r.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(r.headers['content-disposition']).toMatch(/filename="ibwatch-bandwidth-2020-01-01-to-\d{4}-\d\d-\d\d\.csv"/);
+    expect(r.headers['content-disposition']).toMatch(
+      /filename="ibwatch-bandwidth-summary-2020-01-01-to-\d{4}-\d\d-\d\d\.csv"/,
+    );
     const [header, row] = r.body.split('\r\n');
     expect(header).toBe(
       'period_from,period_to,collective,scope,runs,runs_with_target,passed,pass_rate,' +
@@ -157,6 +159,42 @@ describe('GET /api/reports/bandwidth', () => {
       ),
     );
     expect((await app.inject('/api/reports/bandwidth?from=-1')).statusCode).toBe(400);
+  });
+
+  it('exports one CSV row per run of the period with the figures and words of the runs API', async () => {
+    const from = Date.parse('2020-01-01T00:00:00Z');
+    const to = Date.now();
+    const r = await app.inject(`/api/reports/bandwidth.csv?from=${from}&to=${to}`);
+    expect(r.headers['content-disposition']).toMatch(/filename="ibwatch-bandwidth-2020-01-01-to-/);
+    const [header, ...lines] = r.body.trimEnd().split('\r\n');
+    expect(header).toBe(
+      'period_from,period_to,run_id,time,test,hosts,ranks,gpu_model,gpus_per_node,peak_busbw_GBs,peak_size,' +
+        'largest_size_busbw_GBs,largest_size,target_GBs,target_profile,target,verdict,gdr,flags',
+    );
+    const api = (await app.inject(`/api/nccl/runs?from=${from}&to=${to}`)).json<NcclRunRow[]>();
+    expect(lines).toHaveLength(api.length);
+    // Cells with a comma are quoted (RFC 4180): split on commas outside quotes.
+    const cells = (l: string) =>
+      [...l.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)].map((m) => m[1]!.replace(/^"|"$/g, ''));
+    const bad = lines.map((l) => cells(l).slice(0, 19)).find((c) => c[2] === String(runs.badRun))!;
+    const run = api.find((x) => x.id === runs.badRun)!;
+    expect(bad.slice(4)).toEqual([
+      'all_reduce_perf',
+      '2',
+      '16',
+      'NVIDIA H100 80GB HBM3',
+      '8',
+      run.peakBusbwGBs!.toFixed(1),
+      formatBytes(run.peakSizeBytes!),
+      run.largestBusbwGBs!.toFixed(1),
+      '8 GiB',
+      '360.0',
+      '8x H100, 8x400G',
+      '360.0 GB/s (profile 8x H100, 8x400G)',
+      'HOST-MEMORY FALLBACK',
+      'off',
+      'GDR off (host-memory fallback)',
+    ]);
   });
 
   it('has no runs and no pass rate in a window before any import', async () => {

@@ -178,11 +178,22 @@ describe('importNccl()', () => {
   });
 
   // Issue 13 item 6: labels that contradict the log.
-  it('judges a one-host log labelled nodes=2 as the single-node run it is, and says so', async () => {
+  it('judges a one-host A100 log labelled nodes=2 as the single-node run it is, against no H100 target', async () => {
     const name = 'all_reduce_perf.legacy-format.good.txt';
     const { scan, runId } = await ctx.scans.importNccl(ncclFixture(name), { nodes: 2, gpuModel: 'H100' }, name, 'api');
     const run = nccl.get(runId!)!.run;
-    expect(run).toMatchObject({ nodes: 1, scope: 'single-node', targetGBs: 460, labels: { nodes: 1 } });
+    expect(run).toMatchObject({
+      nodes: 1,
+      scope: 'single-node',
+      gpuModel: 'A100-SXM4-40GB',
+      gpusPerNode: 8,
+      targetGBs: null,
+      targetNote:
+        'no single-node (NVLink) target for all_reduce on this hardware: A100-SXM4-40GB, 8x per node, ' +
+        'NICs not in the log',
+      verdict: 'unknown',
+      labels: { nodes: 1 },
+    });
     expect(scan.warnings).toEqual([
       `${name}: label nodes=2 contradicts the log: its rank lines name 1 host (localhost); judged as 1 node`,
       `${name}: label gpuModel=H100 contradicts the log: its GPUs are A100-SXM4-40GB`,

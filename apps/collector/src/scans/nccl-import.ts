@@ -1,10 +1,11 @@
 import {
   cutText,
   evaluateNcclRun,
+  ncclHardware,
+  ncclOutcome,
   roundGBs,
   TEXT_LIMITS,
   type NcclRun as FabricNcclRun,
-  type NcclVerdict,
   type ScanRow,
 } from '@ibwatch/fabric';
 import { parseNcclTests, ParseError, type NcclRun } from '@ibwatch/parsers';
@@ -110,11 +111,12 @@ export async function importNcclText(
             nodes,
             startedAt: t,
             finishedAt: t,
-            rows: [{ sizeBytes: 2 ** 33, busbwGBs: h.peak }],
+            rows: [{ sizeBytes: h.size, busbwGBs: h.busbw }],
             gdr: 'unknown',
             labels: labelSet,
           };
         });
+      const hardware = ncclHardware({ devices: run.devices, ibDevices: run.ibDevices, labels });
       const input: FabricNcclRun = {
         id: `pending-${scanId}`,
         collective,
@@ -128,17 +130,11 @@ export async function importNcclText(
         // Mixed: some inter-node channels run without GDRDMA, i.e. partly through host memory.
         avgBusBwGBs: run.avgBusBwGBs,
         gdr: run.gdr.status === 'mixed' ? 'disabled' : run.gdr.status,
+        hardware,
         labels: labelSet,
       };
-      const { summary, verdicts } = evaluateNcclRun(input, { history });
-      const kinds = new Set(verdicts.map((v) => v.kind));
-      const verdict: NcclVerdict = kinds.has('nccl-host-memory')
-        ? 'host-memory-fallback'
-        : kinds.has('nccl-below-target')
-          ? 'fail'
-          : summary.target
-            ? 'pass'
-            : 'unknown';
+      const { summary, verdicts } = evaluateNcclRun(input, { history, profiles: config.ncclProfiles });
+      const { verdict, flags } = ncclOutcome(summary, verdicts);
       runId = repo.insert({
         createdAt: importedAt,
         ...when,
@@ -147,17 +143,27 @@ export async function importNcclText(
         labels: storedLabels,
         hosts: run.hosts,
         nodes: nodes ?? null,
-        ranks: run.nRanks ?? run.devices.length,
+        // Rank lines or NCCL's nranks only: a header-less paste does not say, and its rows are no count.
+        ranks: run.nRanks ?? (run.devices.length || null),
+        gpuModel: hardware.gpuModel ?? null,
+        gpusPerNode: hardware.gpusPerNode ?? null,
+        nicsPerNode: hardware.nicsPerNode ?? null,
+        nicGbps: hardware.nicGbps ?? null,
         ncclVersion: run.ncclVersion ?? null,
         gdr: run.gdr.status,
         gdrEvidence: run.gdr.evidence.map((e) => `${e.line}: ${e.text}`),
         avgBusbwGBs: run.avgBusBwGBs ?? null,
         // Every row kept by the parser has a finite busbw, so a run with rows has a headline.
-        peakBusbwGBs: summary.largePeakSizeBytes === undefined ? null : summary.largePeakBusBwGBs,
-        peakSizeBytes: summary.largePeakSizeBytes ?? null,
+        peakBusbwGBs: summary.peakSizeBytes === undefined ? null : summary.peakBusBwGBs,
+        peakSizeBytes: summary.peakSizeBytes ?? null,
+        largestBusbwGBs: summary.largestBusBwGBs ?? null,
+        largestSizeBytes: summary.largestSizeBytes ?? null,
         targetGBs: summary.target?.minBusBwGBs ?? null,
+        targetProfile: summary.profile ?? null,
+        targetNote: summary.noTarget ?? null,
         verdict,
-        regression: kinds.has('nccl-regression'),
+        regression: flags.includes('regression'),
+        flags,
         truncated: run.truncated,
         warnings: c.warnings,
         rows: run.rows.map((r) => ({
@@ -193,7 +199,7 @@ export async function importNcclText(
         collective,
         verdict,
         gdr: run.gdr.status,
-        peakBusbwGBs: roundGBs(summary.largePeakBusBwGBs),
+        peakBusbwGBs: roundGBs(summary.peakBusBwGBs),
         rows: run.rows.length,
       };
     },

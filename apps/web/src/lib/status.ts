@@ -2,7 +2,16 @@
  * Words, icons and tones for every state the UI shows. Colour is never the only carrier:
  * each state has an icon and a label, and the tone only picks a CSS class.
  */
-import type { FindingState, LinkHealth, NcclVerdict, ScanStatus, Severity } from '@ibwatch/fabric';
+import {
+  NCCL_FLAG_WORDS,
+  NCCL_VERDICT_WORDS,
+  type FindingState,
+  type LinkHealth,
+  type NcclFlag,
+  type NcclVerdict,
+  type ScanStatus,
+  type Severity,
+} from '@ibwatch/fabric';
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'crit' | 'info' | 'muted';
 
@@ -38,11 +47,20 @@ export const scanLook: Record<ScanStatus, StatusLook> = {
   failed: { icon: '✖', label: 'FAILED', tone: 'crit' },
 };
 
+// Words from packages/fabric, the same in the CSV and `ibwatch nccl`.
 export const verdictLook: Record<NcclVerdict, StatusLook> = {
-  pass: { icon: '●', label: 'PASS', tone: 'ok' },
-  fail: { icon: '✖', label: 'FAIL', tone: 'crit' },
-  'host-memory-fallback': { icon: '⚠', label: 'HOST-MEMORY FALLBACK', tone: 'crit' },
-  unknown: { icon: '?', label: 'UNKNOWN', tone: 'muted' },
+  pass: { icon: '●', label: NCCL_VERDICT_WORDS.pass, tone: 'ok' },
+  fail: { icon: '✖', label: NCCL_VERDICT_WORDS.fail, tone: 'crit' },
+  // Only ever from the log's own GDR-disabled lines.
+  'host-memory-fallback': { icon: '⚠', label: NCCL_VERDICT_WORDS['host-memory-fallback'], tone: 'crit' },
+  unknown: { icon: '?', label: NCCL_VERDICT_WORDS.unknown, tone: 'muted' },
+};
+
+/** A run's flags; the band without GDR lines is a question (warn), never the critical fallback. */
+export const flagLook: Record<NcclFlag, StatusLook> = {
+  regression: { icon: '▼', label: NCCL_FLAG_WORDS.regression.toUpperCase(), tone: 'bad' },
+  'gdr-off': { icon: '✖', label: NCCL_FLAG_WORDS['gdr-off'].toUpperCase(), tone: 'crit' },
+  'gdr-unknown': { icon: '◆', label: NCCL_FLAG_WORDS['gdr-unknown'].toUpperCase(), tone: 'warn' },
 };
 
 export const findingStateLook: Record<FindingState, StatusLook> = {

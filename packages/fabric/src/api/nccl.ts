@@ -31,22 +31,43 @@ export const NcclRunRowSchema = Type.Object({
   /** Hosts the run spanned: its rank lines' hosts, else the `nodes` label; null when unknown. */
   nodes: NullInt(),
   scope: NcclRunScopeSchema,
-  ranks: Int(),
+  /** Ranks from the log's rank lines (or NCCL's nranks); null when it does not say (a header-less paste). */
+  ranks: NullInt(),
+  /** GPU model from the rank lines (else the gpuModel label); null when unknown or mixed. */
+  gpuModel: NullText(),
+  /** Ranks per host when every host had the same number. */
+  gpusPerNode: NullInt(),
+  /** HCAs per host from `NET/IB : Using ...` (else the hcaCount label). */
+  nicsPerNode: NullInt(),
+  /** NIC rate (Gb/s) from NCCL's `NET/IB: [0] mlx5_0:... speed=400000` lines. */
+  nicGbps: NullNum(),
   ncclVersion: NullText(),
   gdr: Str(['enabled', 'disabled', 'mixed', 'unknown']),
   /** nccl-tests' `# Avg bus bandwidth`: the mean over every size and both placements, small ones included. */
   avgBusbwGBs: NullNum(),
   /**
-   * The run's headline figure: the peak busbw at large messages (>= 1 GiB, else the largest
-   * size), what nccl-tests users quote and what the verdict, report, charts and /metrics use.
+   * The run's headline figure: the peak busbw over every size, what nccl-tests users quote and
+   * what the verdict, report, charts and /metrics use.
    */
   peakBusbwGBs: NullNum(),
   /** Message size of the row {@link peakBusbwGBs} comes from. */
   peakSizeBytes: NullNum(),
-  /** Target for the run's collective and scope; null when none applies. */
+  /** busbw at the largest size: what the regression baseline compares. */
+  largestBusbwGBs: NullNum(),
+  largestSizeBytes: NullNum(),
+  /** Target of the run's hardware profile for its collective and scope; null when none applies. */
   targetGBs: NullNum(),
+  /** The profile the target comes from (`8x H100, 8x400G`); null when none. */
+  targetProfile: NullText(),
+  /** Why no target applies ("no target for this hardware: ..."); null when one does. */
+  targetNote: NullText(),
   verdict: NcclVerdictSchema,
   regression: Type.Boolean(),
+  /**
+   * `regression`, `gdr-off` (host-memory fallback from the log's own lines), `gdr-unknown`
+   * (host-staging band, no GDR lines).
+   */
+  flags: Type.Array(Str(['regression', 'gdr-off', 'gdr-unknown'])),
   truncated: Type.Boolean(),
   /** Warnings of its import: rows refused (not finite, implausible, repeated), labels contradicting the log. */
   importWarnings: Int(),

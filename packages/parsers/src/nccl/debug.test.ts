@@ -136,3 +136,43 @@ describe('NCCL log lines', () => {
     expect(transportKind('SHM/direct/direct')).toBe('SHM/direct');
   });
 });
+
+describe('NIC rate', () => {
+  it('gives each HCA of the Using line the speed its NET/IB per-HCA line printed (NCCL 2.27 shape)', () => {
+    const c = new DebugCollector();
+    [
+      'gpu-a:177790:177790 [3] NCCL INFO NET/IB: [0] mlx5_0:uverbs0:1/IB provider=Mlx5 speed=400000 ' +
+        'context=0x5563d0080110 pciPath=/sys/devices/pci0000:37/0000:38:00.0 ar=0',
+      'gpu-a:177790:177790 [3] NCCL INFO NET/IB: [1] mlx5_1:uverbs1:1/IB provider=Mlx5 speed=400000 ' +
+        'context=0x5563d0080220 pciPath=/sys/devices/pci0000:37/0000:39:00.0 ar=0',
+      'gpu-a:177790:177790 [3] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]; OOB eth0:10.0.0.1<0>',
+      'gpu-b:177791:177791 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB eth0:10.0.0.2<0>',
+    ].forEach((l, i) => c.feed(l, i + 1));
+    expect(c.ibDevices.map((d) => [d.host, d.device, d.speedMbps])).toEqual([
+      ['gpu-a', 'mlx5_0', 400000],
+      ['gpu-a', 'mlx5_1', 400000],
+      ['gpu-b', 'mlx5_0', undefined],
+    ]);
+  });
+});
+
+describe('hardware fixtures', () => {
+  it('reads the A100 4x HDR200 SHARP run: 4 hosts x 8 A100, 4 HCAs, GDR on', () => {
+    const { value } = parseNcclTestsText(fixture('all_reduce_perf.a100-hdr200-sharp.good.txt'));
+    expect(value.gpuModels).toEqual(['NVIDIA A100-SXM4-80GB']);
+    expect(value.hosts).toHaveLength(4);
+    expect(value.nRanks).toBe(32);
+    expect(value.ibDevices.map((d) => d.device)).toEqual(['mlx5_0', 'mlx5_1', 'mlx5_2', 'mlx5_3']);
+    expect(value.gdr.status).toBe('enabled');
+  });
+
+  it('reads the rccl-tests run with one MI300X per node and no NCCL_DEBUG lines', () => {
+    const { value } = parseNcclTestsText(fixture('all_reduce_perf.rccl-one-gpu-per-node.good.txt'));
+    expect(value.devices.map((d) => [d.host, d.gpu])).toEqual([
+      ['mi300-a07', 'AMD Instinct MI300X'],
+      ['mi300-b12', 'AMD Instinct MI300X'],
+    ]);
+    expect(value.gdr.status).toBe('unknown');
+    expect(value.truncated).toBe(false);
+  });
+});

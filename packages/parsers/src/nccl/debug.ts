@@ -34,6 +34,9 @@ const VERSION_RE = /^NCCL version (\d+\.\d+\.\d+)(?:\+cuda(\d+(?:\.\d+)*))?/;
 // `NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_2:1/IB [RO]; OOB ibp209s0f0:10.128.3.13<0>`
 const IB_USING_RE = /^NET\/IB\s*:\s*Using\s+(.*)$/;
 const IB_DEV_RE = /\[(\d+)\]([\w.-]+):(\d+)(?::\d+)*\/(\w+)/g;
+// NCCL >= 2.2x, one per HCA before the `Using` line (speed in Mb/s):
+// `NET/IB: [2] mlx5_2:uverbs2:1/RoCE provider=Mlx5 speed=400000 context=0x5563d0080110 pciPath=... ar=0`
+const IB_SPEED_RE = /^NET\/IB\s*:\s*\[\d+\]\s+([\w.-]+):uverbs\d+:\d+\/\w+\b.*\bspeed=(\d+)/;
 // `NET/IB : GPU Direct RDMA Enabled for HCA 0 'mlx5_0'`
 const HCA_GDR_RE = /^NET\/IB\s*:\s*GPU Direct RDMA (Enabled|Disabled) for HCA (\d+)/;
 // `GPU Direct RDMA Enabled for GPU 81000 / HCA 1 (distance 6 <= 7), read 0`
@@ -60,6 +63,8 @@ export class DebugCollector {
   readonly ibDevices: NcclIbDevice[] = [];
   readonly warnings: NcclEvidence[] = [];
   private readonly seenIb = new Set<string>();
+  /** `host/device` → speed in Mb/s from the per-HCA lines, given to the devices of the `Using` line. */
+  private readonly ibSpeeds = new Map<string, number>();
   private readonly kinds: Record<string, number> = {};
   private readonly ev = {
     gdrChannels: [] as NcclEvidence[],
@@ -103,8 +108,12 @@ export class DebugCollector {
         this.seenIb.add(key);
         const dev: NcclIbDevice = { index: Number(d[1]), device: d[2], port: Number(d[3]), linkLayer: d[4] };
         if (parsed.host !== undefined) dev.host = parsed.host;
+        const speed = this.ibSpeeds.get(`${parsed.host ?? ''}/${d[2]}`);
+        if (speed !== undefined) dev.speedMbps = speed;
         this.ibDevices.push(dev);
       }
+    } else if ((m = IB_SPEED_RE.exec(message))) {
+      this.ibSpeeds.set(`${parsed.host ?? ''}/${m[1]}`, Number(m[2]));
     } else if (/^NET\/Socket\s*:\s*Using\s/.test(message)) {
       keep(this.ev.socket);
     } else if ((m = /^Using network (\S+)/.exec(message))) {

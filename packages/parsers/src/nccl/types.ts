@@ -164,6 +164,8 @@ export interface NcclIbDevice {
   device: string;
   port: number;
   linkLayer: string;
+  /** Link speed in Mb/s from `NET/IB: [0] mlx5_0:uverbs0:1/IB provider=Mlx5 speed=400000` (NCCL >= 2.2x). */
+  speedMbps?: number;
 }
 
 /** Everything learned from one nccl-tests run. */

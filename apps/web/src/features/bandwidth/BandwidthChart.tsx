@@ -19,8 +19,8 @@ export function BandwidthChart({ runs, from, to }: { runs: NcclRunRow[]; from: n
       height={300}
       data={{ 'data-y-max': domain[1] }}
       caption={
-        "Each run's busbw at large messages (the peak over sizes of 1 GiB and up) at the time it " +
-        'ran; dashed horizontal lines are the targets.'
+        "Each run's peak busbw at the time it ran; dashed horizontal lines are the targets, drawn for a " +
+        'series whose judged runs share one target (runs of other hardware have their own, in the table).'
       }
     >
       <LineChart data={rows} margin={{ top: 16, right: 24, bottom: 0, left: 8 }}>

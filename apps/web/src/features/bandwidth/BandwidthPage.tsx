@@ -5,16 +5,15 @@ import { Badge } from '../../components/Badge.tsx';
 import { Link } from '../../components/Link.tsx';
 import { Async, Empty } from '../../components/States.tsx';
 import { Time } from '../../components/Time.tsx';
-import { severityLook, verdictLook } from '../../lib/status.ts';
+import { severityLook } from '../../lib/status.ts';
 import { formatLocal } from '../../lib/time.ts';
 import { href, setQuery, useLocation } from '../../router.ts';
 import {
   collectivesOf,
   formatGBs,
   formatPct,
-  gdrText,
+  gdrUnknownRuns,
   hostMemoryFallbacks,
-  nodesText,
   parseRange,
   presetRange,
   reportApiPath,
@@ -24,6 +23,7 @@ import {
   type ReportRange,
 } from './bandwidth.ts';
 import { BandwidthChart } from './BandwidthChart.tsx';
+import { RunsTable } from './RunsTable.tsx';
 import './bandwidth.css';
 
 function RangeControls({ r }: { r: ReportRange }) {
@@ -73,7 +73,7 @@ function Report({ rep }: { rep: BandwidthReport }) {
             <span data-testid="bandwidth-pass-text">{passRateText(rep)}</span>
           </p>
           <table className="table">
-            <caption className="sr-only">busbw per collective: each run's peak at large messages</caption>
+            <caption className="sr-only">busbw per collective: each run's peak busbw</caption>
             <thead>
               <tr>
                 <th scope="col">Collective</th>
@@ -102,7 +102,8 @@ function Report({ rep }: { rep: BandwidthReport }) {
             </thead>
             <tbody>
               {rep.byCollective.map((c) => {
-                const below = c.worstGBs !== null && c.targetGBs !== null && c.worstGBs < c.targetGBs;
+                // Runs without a target are in worst too: only a judged run that missed its target marks it.
+                const below = c.passed < c.withTarget;
                 return (
                   <tr key={ncclSeriesName(c)} data-testid="report-collective-row" data-series={ncclSeriesName(c)}>
                     <th scope="row">{ncclSeriesName(c)}</th>
@@ -122,8 +123,10 @@ function Report({ rep }: { rep: BandwidthReport }) {
             </tbody>
           </table>
           <p className="muted small">
-            Each run counts with its busbw at large messages (the peak over sizes of 1 GiB and up), the figure
-            nccl-tests users quote; single-node runs are judged against the NVLink target, apart from the fabric's.
+            Each run counts with its peak busbw over every size, the figure nccl-tests users quote, judged against the
+            target of its hardware profile (GPU model, GPUs and NICs per node, from the log); a run whose hardware no
+            profile fits has no target and no verdict. Single-node runs are judged against the NVLink figure where the
+            profile has one. Regressions compare the busbw of the largest size.
           </p>
         </>
       )}
@@ -143,67 +146,13 @@ function Report({ rep }: { rep: BandwidthReport }) {
   );
 }
 
-function RunsTable({ runs }: { runs: NcclRunRow[] }) {
-  return (
-    <div className="table-wrap">
-      <table className="table">
-        <thead>
-          <tr>
-            <th scope="col">Run</th>
-            <th scope="col">When</th>
-            <th scope="col">Collective</th>
-            <th scope="col">Nodes / ranks</th>
-            <th scope="col">Verdict</th>
-            <th scope="col" className="num">
-              busbw <span className="muted small">(large msgs)</span>
-            </th>
-            <th scope="col" className="num">
-              Target
-            </th>
-            <th scope="col">GDR</th>
-          </tr>
-        </thead>
-        <tbody>
-          {[...runs]
-            .sort((a, b) => b.at - a.at || b.id - a.id)
-            .map((r) => (
-              <tr
-                key={r.id}
-                data-testid="nccl-run-row"
-                data-verdict={r.verdict}
-                data-regression={r.regression ? '1' : '0'}
-              >
-                <td>
-                  <Link href={`/bandwidth/runs/${r.id}`}>#{r.id}</Link>
-                </td>
-                <td>
-                  <Time at={r.at} short />
-                </td>
-                <td>{r.collective}</td>
-                <td>
-                  {nodesText(r)} / {r.ranks}
-                </td>
-                <td>
-                  <Badge look={verdictLook[r.verdict]} />
-                  {r.regression && <span className="badge tone-bad">▼ REGRESSION</span>}
-                  {r.truncated && <span className="badge tone-warn">✂ TRUNCATED</span>}
-                  {r.importWarnings > 0 && (
-                    <span className="badge tone-warn" title="see the run's import warnings">
-                      ⚠ {r.importWarnings} WARNING{r.importWarnings === 1 ? '' : 'S'}
-                    </span>
-                  )}
-                </td>
-                <td className="num" data-testid="nccl-run-busbw">
-                  {formatGBs(r.peakBusbwGBs)}
-                </td>
-                <td className="num">{r.targetGBs === null ? 'none' : formatGBs(r.targetGBs)}</td>
-                <td>{gdrText(r.gdr)}</td>
-              </tr>
-            ))}
-        </tbody>
-      </table>
-    </div>
-  );
+function RunLinks({ runs }: { runs: NcclRunRow[] }) {
+  return runs.map((f, i) => (
+    <span key={f.id}>
+      {i > 0 && ', '}
+      <Link href={`/bandwidth/runs/${f.id}`}>#{f.id}</Link>
+    </span>
+  ));
 }
 
 export default function BandwidthPage() {
@@ -250,18 +199,20 @@ export default function BandwidthPage() {
       <Async state={runs} what="nccl runs">
         {(rows) => {
           const fallbacks = hostMemoryFallbacks(rows);
+          const unknown = gdrUnknownRuns(rows);
           return (
             <>
               {fallbacks.length > 0 && (
                 <div className="banner tone-crit" role="alert" data-testid="host-memory-fallback">
-                  ⚠ HOST-MEMORY FALLBACK in {fallbacks.length} run{fallbacks.length === 1 ? '' : 's'}: NCCL did not use
-                  GPUDirect RDMA, so busbw is far below what the fabric can do. Runs:{' '}
-                  {fallbacks.map((f, i) => (
-                    <span key={f.id}>
-                      {i > 0 && ', '}
-                      <Link href={`/bandwidth/runs/${f.id}`}>#{f.id}</Link>
-                    </span>
-                  ))}
+                  ⚠ HOST-MEMORY FALLBACK in {fallbacks.length} run{fallbacks.length === 1 ? '' : 's'}: their NCCL_DEBUG
+                  lines show GPUDirect RDMA disabled, so NCCL staged through host memory. Runs:{' '}
+                  <RunLinks runs={fallbacks} />
+                </div>
+              )}
+              {unknown.length > 0 && (
+                <div className="banner tone-warn" data-testid="gdr-unknown">
+                  ◆ {unknown.length} run{unknown.length === 1 ? ' is' : 's are'} in the host-staging band (50-100 GB/s);
+                  GDR state unknown: rerun with NCCL_DEBUG=INFO. Runs: <RunLinks runs={unknown} />
                 </div>
               )}
               {rows.length === 0 ? (

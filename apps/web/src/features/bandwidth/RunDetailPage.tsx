@@ -1,4 +1,4 @@
-import { formatBytes, type NcclRunDetailReply } from '@ibwatch/fabric';
+import { formatBytes, ranksText, runHardwareText, type NcclRunDetailReply } from '@ibwatch/fabric';
 import { useApi } from '../../api/useApi.ts';
 import { Badge } from '../../components/Badge.tsx';
 import { Link } from '../../components/Link.tsx';
@@ -21,13 +21,19 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
       </h1>
       {r.verdict === 'host-memory-fallback' && (
         <div className="banner tone-crit" role="alert" data-testid="host-memory-fallback">
-          ⚠ HOST-MEMORY FALLBACK: NCCL staged traffic through host memory instead of GPUDirect RDMA. Check
-          nvidia-peermem and the GDR evidence below.
+          ⚠ HOST-MEMORY FALLBACK: the run's own NCCL_DEBUG lines show GPUDirect RDMA disabled, so NCCL staged traffic
+          through host memory. Check nvidia-peermem and the GDR evidence below.
+        </div>
+      )}
+      {r.flags.includes('gdr-unknown') && (
+        <div className="banner tone-warn" data-testid="gdr-unknown">
+          ◆ In the host-staging band (50-100 GB/s); GDR state unknown: rerun with NCCL_DEBUG=INFO. The log has no
+          GPUDirect RDMA lines, so nothing here says whether NCCL used it.
         </div>
       )}
       {r.regression && (
         <div className="banner tone-warn" data-testid="run-regression">
-          ▼ REGRESSION: busbw dropped against earlier runs of {r.collective}.
+          ▼ REGRESSION: busbw at the largest size dropped against earlier runs of {r.collective} with the same labels.
         </div>
       )}
       {d.importWarnings.length > 0 && (
@@ -47,14 +53,22 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
           <dd>
             <Badge look={verdictLook[r.verdict]} />
           </dd>
-          <dt>busbw</dt>
+          <dt>Peak busbw</dt>
           <dd data-testid="run-headline">
             <strong>{formatGBs(r.peakBusbwGBs)}</strong>
             {r.peakSizeBytes !== null && <> at {formatBytes(r.peakSizeBytes)}</>}{' '}
-            <span className="muted">— the peak at large messages (sizes of 1 GiB and up)</span>
+            <span className="muted">— the best over every size: what the verdict uses</span>
+          </dd>
+          <dt>Largest size</dt>
+          <dd data-testid="run-largest">
+            {formatGBs(r.largestBusbwGBs)}
+            {r.largestSizeBytes !== null && <> at {formatBytes(r.largestSizeBytes)}</>}{' '}
+            <span className="muted">— what regressions compare</span>
           </dd>
           <dt>Target</dt>
           <dd data-testid="run-target">{targetText(r)}</dd>
+          <dt>Hardware</dt>
+          <dd data-testid="run-hardware">{runHardwareText(r)}</dd>
           <dt>Avg bus bandwidth</dt>
           <dd data-testid="run-avg-busbw">
             {formatGBs(r.avgBusbwGBs)}{' '}
@@ -74,8 +88,8 @@ function RunView({ d }: { d: NcclRunDetailReply }) {
             )}
           </dd>
           <dt>Nodes / ranks</dt>
-          <dd>
-            {nodesText(r)} / {r.ranks}
+          <dd data-testid="run-ranks">
+            {nodesText(r)} / {ranksText(r.ranks)}
           </dd>
           <dt>GDR</dt>
           <dd data-testid="run-gdr">{gdrText(r.gdr)}</dd>

@@ -24,8 +24,8 @@ export function SizeChart({ d }: { d: NcclRunDetailReply }) {
       testId="run-size-chart"
       height={280}
       caption={
-        "busbw per message size (log scale). The shaded band is where the run's headline comes " +
-        'from: the peak over sizes of 1 GiB and up (the largest size when the run stopped below 1 GiB).'
+        'busbw per message size (log scale). The headline is the peak over every size; the shaded band ' +
+        'marks the large messages (1 GiB and up), the right end the largest size regressions compare.'
       }
     >
       <LineChart data={points} margin={{ top: 16, right: 24, bottom: 0, left: 8 }}>

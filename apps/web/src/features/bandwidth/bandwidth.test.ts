@@ -4,6 +4,7 @@ import {
   formatBytes,
   ncclSeriesName,
   passRateText,
+  ranksText,
   type FindingRow,
   type NcclRunDetailReply,
   type NcclRunRow,
@@ -13,6 +14,8 @@ import {
   correlationText,
   formatGBs,
   formatPct,
+  gdrText,
+  gdrUnknownRuns,
   hostMemoryFallbacks,
   parseRange,
   presetRange,
@@ -87,14 +90,23 @@ const run = (id: number, over: Partial<NcclRunRow> = {}): NcclRunRow => ({
   nodes: 2,
   scope: 'multi-node',
   ranks: 16,
+  gpuModel: 'NVIDIA H100 80GB HBM3',
+  gpusPerNode: 8,
+  nicsPerNode: 8,
+  nicGbps: null,
   ncclVersion: null,
   gdr: 'enabled',
   avgBusbwGBs: 70.742,
   peakBusbwGBs: 338.82,
   peakSizeBytes: 2 ** 33,
+  largestBusbwGBs: 338.82,
+  largestSizeBytes: 2 ** 33,
   targetGBs: 360,
+  targetProfile: '8x H100, 8x400G',
+  targetNote: null,
   verdict: 'fail',
   regression: false,
+  flags: [],
   truncated: false,
   importWarnings: 0,
   ...over,
@@ -104,7 +116,13 @@ const run = (id: number, over: Partial<NcclRunRow> = {}): NcclRunRow => ({
 const PERIOD: NcclRunRow[] = [
   run(1),
   run(2, { peakBusbwGBs: 381.2, avgBusbwGBs: 150.1, verdict: 'pass' }),
-  run(3, { peakBusbwGBs: 72.3, avgBusbwGBs: 20.4, gdr: 'disabled', verdict: 'host-memory-fallback' }),
+  run(3, {
+    peakBusbwGBs: 72.3,
+    avgBusbwGBs: 20.4,
+    gdr: 'disabled',
+    verdict: 'host-memory-fallback',
+    flags: ['gdr-off'],
+  }),
   run(4, { collective: 'broadcast', peakBusbwGBs: 45.5, targetGBs: null, verdict: 'unknown' }),
   run(5, { nodes: 1, scope: 'single-node', hosts: ['dgx-1'], peakBusbwGBs: 470, targetGBs: 460, verdict: 'pass' }),
 ];
@@ -153,6 +171,15 @@ describe('the bandwidth page and the report agree', () => {
     expect(low).toBeGreaterThan(360);
   });
 
+  it('draws no target line for a series whose runs ran on hardware with different targets', () => {
+    const a100 = run(8, { peakBusbwGBs: 160.3, targetGBs: 90, targetProfile: '8x A100, 4x200G', verdict: 'pass' });
+    expect(targetsBySeries([...PERIOD, a100])).toEqual({ 'all_reduce (single node)': 460 });
+    const mixed = bandwidthReport([...PERIOD, a100], [], 0, 10 * H);
+    expect(mixed.byCollective.find((c) => c.collective === 'all_reduce' && c.scope === 'multi-node')?.targetGBs).toBe(
+      null,
+    );
+  });
+
   it('gives the sparkline the latest headline of each series, as the table', () => {
     expect(latestBySeries(points)).toEqual({
       all_reduce: 72.3,
@@ -167,14 +194,29 @@ describe('the bandwidth page and the report agree', () => {
 });
 
 describe('runs', () => {
-  it('finds host-memory fallbacks and collectives', () => {
-    expect(hostMemoryFallbacks(PERIOD).map((r) => r.id)).toEqual([3]);
+  it('finds host-memory fallbacks (from GDR lines), runs with GDR unknown in the band, and collectives', () => {
+    const band = run(7, { peakBusbwGBs: 72.3, gdr: 'unknown', flags: ['gdr-unknown'] });
+    expect(hostMemoryFallbacks([...PERIOD, band]).map((r) => r.id)).toEqual([3]);
+    expect(gdrUnknownRuns([...PERIOD, band]).map((r) => r.id)).toEqual([7]);
     expect(collectivesOf(PERIOD)).toEqual(['all_reduce', 'broadcast']);
   });
-  it('says what target a run was judged against, or why none', () => {
-    expect(targetText(run(1))).toBe('360.0 GB/s for all_reduce on several nodes (the fabric)');
-    expect(targetText(PERIOD[4]!)).toBe('460.0 GB/s for all_reduce on one node (NVLink)');
-    expect(targetText(run(1, { targetGBs: null, scope: null, nodes: null }))).toMatch(/^none: the number of nodes/);
+  it('says what target a run was judged against with its profile, or why none', () => {
+    expect(targetText(run(1))).toBe('360.0 GB/s for all_reduce across nodes (the fabric) (profile 8x H100, 8x400G)');
+    expect(targetText(PERIOD[4]!)).toBe('460.0 GB/s for all_reduce on one node (NVLink) (profile 8x H100, 8x400G)');
+    const note =
+      'no target for this hardware: AMD Instinct MI300X, 1x per node, NICs not in the log; ' +
+      'set IBWATCH_NCCL_TARGETS to judge';
+    expect(targetText(run(1, { targetGBs: null, targetProfile: null, targetNote: note }))).toBe(note);
+  });
+  it('writes GDR state and ranks as the CSV and CLI do', () => {
+    expect(['enabled', 'disabled', 'mixed', 'unknown'].map((g) => gdrText(g as NcclRunRow['gdr']))).toEqual([
+      '● on',
+      '✖ off',
+      '◆ partly off',
+      '◆ unknown',
+    ]);
+    expect(ranksText(null)).toBe('ranks unknown');
+    expect(ranksText(16)).toBe('16 ranks');
   });
 });
 

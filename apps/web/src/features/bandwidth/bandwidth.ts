@@ -3,7 +3,7 @@
  * formatting of bandwidth, percentages, node counts and GDR status.
  */
 import type { QueryString } from '@ibwatch/fabric';
-import type { FindingRow, NcclRunDetailReply, NcclRunRow } from '@ibwatch/fabric';
+import { gdrWord, type FindingRow, type NcclRunDetailReply, type NcclRunRow } from '@ibwatch/fabric';
 import { serializeQuery, type Query } from '../../router.ts';
 
 export type Period = 'week' | 'month';
@@ -63,13 +63,20 @@ export function nodesText(r: Pick<NcclRunRow, 'nodes'>): string {
   return r.nodes === null ? '?' : String(r.nodes);
 }
 
+/** GDR state in the word the CSV and CLI use (`on`, `off`, `partly off`, `unknown`) with an icon. */
 export function gdrText(gdr: NcclRunRow['gdr']): string {
-  return gdr === 'enabled' ? '● enabled' : gdr === 'disabled' ? '✖ disabled' : `◆ ${gdr}`;
+  const word = gdrWord(gdr);
+  return `${word === 'on' ? '●' : word === 'off' ? '✖' : '◆'} ${word}`;
 }
 
-/** Runs that fell back to host memory (no GPUDirect RDMA): shown loudly. */
+/** Runs whose own NCCL_DEBUG lines show GPUDirect RDMA off (host-memory fallback): shown loudly. */
 export function hostMemoryFallbacks(runs: readonly NcclRunRow[]): NcclRunRow[] {
   return runs.filter((r) => r.verdict === 'host-memory-fallback');
+}
+
+/** Runs in the host-staging band with no GDR lines: a rerun with NCCL_DEBUG=INFO will tell. */
+export function gdrUnknownRuns(runs: readonly NcclRunRow[]): NcclRunRow[] {
+  return runs.filter((r) => r.flags.includes('gdr-unknown'));
 }
 
 /** Distinct collectives, sorted. */
@@ -77,12 +84,14 @@ export function collectivesOf(runs: readonly NcclRunRow[]): string[] {
   return [...new Set(runs.map((r) => r.collective))].sort();
 }
 
-/** What target a run was judged against, or why none applies. */
-export function targetText(r: Pick<NcclRunRow, 'targetGBs' | 'collective' | 'scope'>): string {
-  const on = r.scope === 'single-node' ? 'one node (NVLink)' : 'several nodes (the fabric)';
-  if (r.targetGBs !== null) return `${formatGBs(r.targetGBs)} for ${r.collective} on ${on}`;
-  if (r.scope === null) return 'none: the number of nodes is unknown (no rank lines in the log, no nodes label)';
-  return `none set for ${r.collective} on ${on}`;
+/** What target a run was judged against and the hardware profile it comes from, or why none applies. */
+export function targetText(
+  r: Pick<NcclRunRow, 'targetGBs' | 'collective' | 'scope' | 'targetProfile' | 'targetNote'>,
+): string {
+  const on = r.scope === 'single-node' ? 'on one node (NVLink)' : 'across nodes (the fabric)';
+  if (r.targetGBs !== null)
+    return `${formatGBs(r.targetGBs)} for ${r.collective} ${on} (profile ${r.targetProfile ?? 'unnamed'})`;
+  return r.targetNote ?? 'no target';
 }
 
 /** The correlated findings by where they are: on the run's paths, the subnet manager's, the run's own. */

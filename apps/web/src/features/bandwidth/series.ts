@@ -59,8 +59,15 @@ export function runsToPoints(runs: readonly NcclRunRow[]): TrendPoint[] {
 
 /** Target per series (the latest run's target wins; series without one are absent). */
 export function targetsBySeries(runs: readonly NcclRunRow[]): Record<string, number> {
+  const seen = new Map<string, Set<number>>();
+  for (const r of runs) {
+    if (r.targetGBs === null) continue;
+    const name = ncclSeriesName(r);
+    seen.set(name, (seen.get(name) ?? new Set()).add(r.targetGBs));
+  }
+  // Runs of different hardware in one series have different targets: no single line is theirs.
   const out: Record<string, number> = {};
-  for (const r of [...runs].sort((a, b) => a.at - b.at)) if (r.targetGBs !== null) out[ncclSeriesName(r)] = r.targetGBs;
+  for (const [name, targets] of seen) if (targets.size === 1) out[name] = [...targets][0]!;
   return out;
 }
 

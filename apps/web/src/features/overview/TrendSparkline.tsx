@@ -36,7 +36,7 @@ export default function TrendSparkline({ points }: { points: FabricSummary['nccl
         )}
       </SizedChart>
       <figcaption className="muted">
-        busbw at large messages, latest run:{' '}
+        peak busbw, latest run:{' '}
         {series.map((s) => (
           <span key={s} className="legend-item" data-testid="nccl-sparkline-latest" data-series={s}>
             {s}: <strong>{latest[s] !== undefined ? `${latest[s].toFixed(1)} GB/s` : '—'}</strong>
