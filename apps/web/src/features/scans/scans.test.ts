@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { CollectorSchedule } from '@ibwatch/fabric';
 import { buildNcclLabels, buildRunStart, replyWarnings, summaryText } from './scans.ts';
 
 describe('buildNcclLabels()', () => {

@@ -1,4 +1,4 @@
-import type { CollectorSchedule, NcclRunRow, ScanRow } from '@ibwatch/fabric';
+import type { NcclRunRow, ScanRow } from '@ibwatch/fabric';
 
 /** Labels sent with an nccl-tests import; numbers are parsed from the form's text fields. */
 export type NcclLabels = NcclRunRow['labels'];
