@@ -170,7 +170,8 @@ function buildAt(
         const shared = cols.filter((c) => readAs(db, 'ref', t, c) !== undefined);
         const into = shared.map((c) => `"${c}"`).join(', ');
         const from = shared.map((c) => readAs(db, 'ref', t, c)!).join(', ');
-        if (shared.length) db.exec(`INSERT INTO main."${t}" (${into}) SELECT ${from} FROM ref."${t}"`);
+        // OR REPLACE: a migration may seed rows (0021 seeds change_counters) that the reference also has.
+        if (shared.length) db.exec(`INSERT OR REPLACE INTO main."${t}" (${into}) SELECT ${from} FROM ref."${t}"`);
       }
       for (const f of FORMATS) if (k < f.before) f.write(db, ref.config.dbFile);
     })();

@@ -2,7 +2,14 @@
  * Words, icons and tones for every state the UI shows. Colour is never the only carrier:
  * each state has an icon and a label, and the tone only picks a CSS class.
  */
-import type { FindingState, LinkHealth, NcclVerdict, ScanStatus, Severity } from '@ibwatch/fabric';
+import {
+  shownState,
+  type FindingState,
+  type LinkHealth,
+  type NcclVerdict,
+  type ScanStatus,
+  type Severity,
+} from '@ibwatch/fabric';
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'crit' | 'info' | 'muted';
 
@@ -59,7 +66,8 @@ export const clearedLook: StatusLook = { icon: '✓', label: 'CLEARED', tone: 'o
  * the latest scan no longer sees it, else its lifecycle state.
  */
 export function lifecycleLook(state: FindingState, clearedAt: number | null): StatusLook {
-  return clearedAt !== null && state !== 'resolved' ? clearedLook : findingStateLook[state];
+  const shown = shownState(state, clearedAt);
+  return shown === 'cleared' ? clearedLook : findingStateLook[shown];
 }
 
 /** Most severe first; ties keep the most recently seen first, then the given order. */
