@@ -74,9 +74,9 @@ describe('finding history', () => {
 
   it("records the collector's own steps: cleared, observed again, resolved automatically", () => {
     const repo = createFindingsRepo(ctx.db);
-    const [f] = repo.list({ state: 'open', kind: 'link-downed', limit: 1 });
+    const [f] = repo.list({ state: 'open', kind: 'symbol-errors', limit: 1 });
     expect(f).toBeDefined();
-    const inScope = (k: string) => k === 'link-downed';
+    const inScope = (k: string) => k === 'symbol-errors';
     const again: Verdict = {
       kind: f!.kind,
       severity: f!.severity,

@@ -9,7 +9,7 @@ import { Time } from '../../components/Time.tsx';
 import { scanLook, SEVERITIES, severityLook, type StatusLook } from '../../lib/status.ts';
 import { formatDuration } from '../../lib/time.ts';
 import { href, useLocation } from '../../router.ts';
-import { BrokenNow, RecentlyFixed } from './BrokenNow.tsx';
+import { BrokenNow, RecentEvents, RecentlyFixed } from './BrokenNow.tsx';
 import { WatchCount } from '../watch/WatchCount.tsx';
 import { countTone, latestScansByKind, screenStatus, smVerdict } from './overview.ts';
 import { StaleBanners, StatusBanner } from './StatusBanner.tsx';
@@ -283,6 +283,7 @@ export function OverviewPage() {
                   <div className="overview-main">
                     <BrokenNow rows={s.brokenNow} now={now} limit={kiosk ? 24 : 12} />
                     <RecentlyFixed rows={s.recentlyFixed} now={now} />
+                    <RecentEvents rows={s.recentEvents} now={now} />
                   </div>
                   <Side s={s} />
                 </div>
