@@ -293,7 +293,7 @@ describe('events in the status lists', () => {
     expect(events.map((r) => r.how)).toEqual(['marked-fixed']);
   });
 
-  it('keeps a failover in Recent events while the dead old master stays broken, and fixes only what was seen repaired', () => {
+  it('keeps an ended failover in Recent events while the dead old master stays broken; fixes only repairs', () => {
     const { broken, fixed, events } = lists([
       finding({ kind: 'sm-failover', subject: { kind: 'sm', guid: HCA }, short: 'SM failover', clearedAt: NOW - MIN }),
       finding({ kind: 'sm-not-seen', subject: { kind: 'sm', guid: SPINE }, short: 'SM not seen' }),

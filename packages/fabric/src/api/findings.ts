@@ -90,7 +90,8 @@ export type FindingRow = Static<typeof FindingRowSchema>;
 
 /**
  * One step of a finding's history. `event` is `opened`, `cleared` (no longer observed),
- * `window-ended` (an event's window passed), `severity` (note `critical → major`), `observed-again`, `acknowledged` or `resolved` (through the API), or `auto-resolved` (stayed
+ * `window-ended` (an event's window passed), `severity` (note `critical → major`),
+ * `observed-again`, `acknowledged` or `resolved` (through the API), or `auto-resolved` (stayed
  * cleared for IBWATCH_AUTO_RESOLVE_MIN); the collector may add other lifecycle steps, so render
  * an unknown one as it is. `by` is the name of the token that
  * made an API change (IBWATCH_TOKENS), null for the collector's own; `note` is the reason given.
