@@ -37,7 +37,8 @@ test('the worklist CSV equals the page, row by row, CLEARED included', async ({ 
     const shown: Shown[] = await page.getByTestId('worklist-row').evaluateAll((trs) =>
       trs.map((tr) => {
         const td = [...tr.querySelectorAll(':scope > td')];
-        const text = (i: number) => (td[i]?.textContent ?? '').replace(/\s+/g, ' ').trim();
+        // innerText: the cell as laid out (its blocks on their own lines), not glued together.
+        const text = (i: number) => ((td[i] as HTMLElement | undefined)?.innerText ?? '').replace(/\s+/g, ' ').trim();
         const badge = (i: number) => (td[i]?.querySelector('.badge')?.textContent ?? '').replace(/^\S+\s/, '').trim();
         return {
           rank: text(1),

@@ -313,11 +313,14 @@ function eventEnd(f: StatusFinding): { at: number; how: RecentEventRow['how'] } 
  */
 export function recentEvents(input: RecentlyFixedInput): RecentEventRow[] {
   const from = input.now - (input.windowMs ?? 86_400_000);
-  const events = input.findings.filter(
-    (f) => findingNature(f.kind) === 'event' && f.severity !== 'info' && !isBrokenNow(f) && eventEnd(f).at >= from,
-  );
   const out: RecentEventRow[] = [];
-  const add = (kind: RecentEventRow['kind'], key: string, fs: StatusFinding[], ends: LinkEnd[], title: string) => {
+  const add = (kind: RecentEventRow['kind'], key: string, all: StatusFinding[], ends: LinkEnd[], title: string) => {
+    // A subject still broken now is listed there (a cable whose flap count holds, whose single
+    // link-down already ended, is one broken cable, not also a recent event).
+    const problems = all.filter((f) => f.severity !== 'info');
+    if (problems.some(isBrokenNow)) return;
+    const fs = problems.filter((f) => findingNature(f.kind) === 'event' && eventEnd(f).at >= from);
+    if (fs.length === 0) return;
     const last = fs.reduce((a, b) => (eventEnd(b).at > eventEnd(a).at ? b : a));
     const reasons = kind === 'cable' ? uniqueReasons(fs) : [...new Set(fs.map((f) => f.title))];
     const worklistKey = kind === 'cable' && fs.some((f) => PHYSICAL_KINDS.includes(f.kind)) ? key : null;
@@ -325,11 +328,11 @@ export function recentEvents(input: RecentlyFixedInput): RecentEventRow[] {
     const at = Math.max(...fs.map((f) => f.lastSeen));
     out.push({ kind, key, title, reasons, severity: worst(fs), at, endedAt: end.at, how: end.how, ends, worklistKey });
   };
-  for (const g of groupCables(events, input.linkOf).values()) {
+  for (const g of groupCables(input.findings, input.linkOf).values()) {
     const ends = cableEnds(g.refs, input);
     add('cable', g.key, g.findings, ends, cableTitle(ends));
   }
-  for (const f of events)
+  for (const f of input.findings)
     if (f.subject.kind === 'sm') add('sm', `${f.kind}|sm:${f.subject.guid ?? 'subnet'}`, [f], [], f.short ?? f.kind);
   return out.sort((a, b) => b.at - a.at || (a.key < b.key ? -1 : 1)).slice(0, input.limit ?? 12);
 }
