@@ -7,7 +7,7 @@ import { WorklistCache } from '../analysis/worklist-cache.ts';
 import { impactSettings } from '../analysis/impact.ts';
 import { worklistCsv } from '../queries/worklist-csv.ts';
 import { writeStamp } from '../db/stamps.ts';
-import { endsOfSubjectKey, refreshLinkHealth } from '../scans/link-health-store.ts';
+import { endsOfSubjectKey, refreshLinkHealth } from '../scans/service.ts';
 import { ReplyCache } from './reply-cache.ts';
 import { replySchema } from '@ibwatch/fabric/api-schemas';
 
