@@ -1,5 +1,5 @@
 import { attachLab, killMasterSm, restartSm } from '@ibwatch/lab';
-import { expect, snap, test, type SmReply } from './fixtures.ts';
+import { expect, snap, test, type FabricSummary, type SmReply } from './fixtures.ts';
 
 // Last (99): it kills the master, the one fault the lab undoes only with a cold fail-back (stop the
 // standby that took over, start the priority-15 SM alone, join the other again; packages/lab
@@ -74,6 +74,17 @@ test('killing the master SM shows one failover and the dead master, not seen, on
   // The overview's badge says what is wrong now: no standby (▲).
   await page.goto('/');
   await expect(page.getByTestId('sm-status')).toContainText('▲ NO STANDBY');
+  // The failover is an event: broken now, never "Recently fixed", while the old master is dead
+  // (its not-seen condition stays broken as long as it is true).
+  const failoverKey = `sm-failover|sm:${master.portGuid}`;
+  const deadKey = `sm-not-seen|sm:${killed.portGuid}`;
+  const s = await api.get<FabricSummary>('/api/summary');
+  expect(s.brokenNow.map((r) => r.key)).toEqual(expect.arrayContaining([failoverKey, deadKey]));
+  expect(s.recentlyFixed.map((r) => r.key)).not.toContain(failoverKey);
+  await expect(page.locator(`[data-testid="broken-row"][data-key="${failoverKey}"]`)).toContainText('SM failover');
+  await expect(page.locator(`[data-testid="broken-row"][data-key="${deadKey}"]`)).toBeVisible();
+  await expect(page.locator(`[data-testid="fixed-row"][data-key="${failoverKey}"]`)).toHaveCount(0);
+  await snap(page, 'overview-after-failover');
 
   // Back to a priority-15 master and a standby: the dead master is no longer missed.
   await restartSm(lab, killed.id);

@@ -297,18 +297,30 @@ describe('collector against a live 256-GPU lab', () => {
     );
     const left = await onlyOn([sw, hca]);
     expect(left.map((f) => f.kind)).not.toContain('link-down');
-    // The flap was judged by the sweep that saw it: until the next sweep the link is "errors",
-    // no longer "down"; a sweep without a new flap shows it ok, the flap finding kept on record.
+    // The flap count is an event: it holds for its window (24 h), so the link stays "errors" and
+    // the finding current through sweeps that see no new flap, until someone marks it fixed.
     expect(left.map((f) => f.kind)).toContain('link-flapping');
     expect((await nonOkLinks()).map((l) => l.health)).toEqual(['errors']);
     // While its link was down the HCA end was out of ibqueryerrors' reach: the first sweep after
-    // it is back reads its LinkDownedCounter +1, a flap judged by that sweep. The sweep after,
-    // with no new flap, shows the link ok.
+    // it is back reads its LinkDownedCounter +1; the sweep after sees no new flap.
     expect((await scanOk('pm')).summary).toMatchObject({ portsWithErrors: 1 });
     expect((await scanOk('pm')).summary).toMatchObject({ portsWithErrors: 0 });
+    const held = await onlyOn([sw, hca]);
+    expect(held.map((f) => f.kind)).toEqual(['link-flapping']);
+    expect((await nonOkLinks()).map((l) => l.health)).toEqual(['errors']);
+    // Marked fixed (the reseat): gone from every view at once, the link ok.
+    for (const f of held) {
+      const r = await h.app.inject({
+        method: 'POST',
+        url: `/api/findings/${f.id}/resolve`,
+        headers: { authorization: 'Bearer integration-test-token-0123456789' },
+        payload: { note: 'reseated' },
+      });
+      expect(r.statusCode).toBe(200);
+    }
     expect(await onlyOn([sw, hca])).toEqual([]);
     expect(await nonOkLinks()).toEqual([]);
-    const flaps = await h.get<FindingRow[]>('/api/findings?state=cleared&kind=link-flapping');
+    const flaps = await h.get<FindingRow[]>('/api/findings?state=resolved&kind=link-flapping');
     expect(flaps.map((f) => endsOf(f).sort())).toEqual([[sw.key, hca.key].sort()]);
   }, 60_000);
 

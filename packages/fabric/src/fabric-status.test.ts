@@ -4,6 +4,7 @@ import {
   brokenNow,
   fabricStatusOf,
   formatAge,
+  recentEvents,
   recentlyFixed,
   scanFreshness,
   STATUS_EXIT_CODE,
@@ -53,8 +54,10 @@ function finding(over: Partial<StatusFinding> & Pick<StatusFinding, 'kind' | 'su
     title: over.kind,
     short: over.kind,
     firstSeen: NOW - 10 * MIN,
+    lastSeen: NOW - MIN,
     clearedAt: null,
     resolvedAt: null,
+    acknowledgedAt: null,
     ...over,
   };
 }
@@ -203,9 +206,9 @@ describe('recentlyFixed()', () => {
           resolvedAt: NOW - 2 * MIN,
         }),
         finding({
-          kind: 'sm-failover',
+          kind: 'sm-not-seen',
           subject: { kind: 'sm', guid: SPINE },
-          short: 'SM failover',
+          short: 'SM not seen',
           clearedAt: NOW - MIN,
         }),
       ],
@@ -214,12 +217,12 @@ describe('recentlyFixed()', () => {
       now: NOW,
     });
     expect(rows.map((r) => [r.kind, r.title, r.state, r.clearedAt])).toEqual([
-      ['sm', 'SM failover', 'open', NOW - MIN],
+      ['sm', 'SM not seen', 'open', NOW - MIN],
       ['cable', 'leaf-01 port 33 ↔ spine-01 port 5', 'open', NOW - 5 * MIN],
       ['cable', 'leaf-01 port 1 ↔ dgx-001 mlx5_0 port 1', 'resolved', NOW - 30 * MIN],
     ]);
     expect(rows[1]!.reasons).toEqual(['width 4X->2X']);
-    expect(rows[0]!.reasons).toEqual(['sm-failover']);
+    expect(rows[0]!.reasons).toEqual(['sm-not-seen']);
   });
 
   it('leaves out cables still broken on another finding, fixes older than the window, and info-only cables', () => {
@@ -250,6 +253,83 @@ describe('recentlyFixed()', () => {
     });
     // Only the rated finding's cable (the uplink) was observed to stop erring.
     expect(rows.map((r) => r.title)).toEqual(['leaf-01 port 33 ↔ spine-01 port 5']);
+  });
+});
+
+describe('events in the status lists', () => {
+  const H = 60 * MIN;
+  // A link that flapped 3 times: the sweep that saw the third flap judged it (lastSeen), and the
+  // following sweeps saw no new down: the finding is still current (its window holds).
+  const flap = (over: Partial<StatusFinding> = {}) =>
+    finding({
+      kind: 'link-flapping',
+      subject: uplink,
+      short: 'link flapped 3 times in 24 h',
+      lastSeen: NOW - H,
+      ...over,
+    });
+  const lists = (findings: StatusFinding[]) => ({
+    broken: brokenNow({ findings, linkOf, end, freshness: [], sm: smOk, now: NOW }),
+    fixed: recentlyFixed({ findings, linkOf, end, now: NOW }),
+    events: recentEvents({ findings, linkOf, end, now: NOW }),
+  });
+
+  it('keeps a flap in its window in Broken now, and out of Recently fixed and Recent events', () => {
+    // The sweep's single link-downed on an end already ended: the cable is one broken row, not an event too.
+    const downed = finding({ kind: 'link-downed', subject: { kind: 'port', port: links[0]!.a }, clearedAt: NOW - H });
+    const { broken, fixed, events } = lists([flap(), downed]);
+    expect(broken.map((r) => [r.title, r.severity, r.reasons])).toEqual([
+      ['leaf-01 port 33 ↔ spine-01 port 5', 'major', ['link flapped 3 times in 24 h']],
+    ]);
+    expect(fixed).toEqual([]);
+    expect(events).toEqual([]);
+  });
+
+  it('moves a flap whose window ended to Recent events, never to Recently fixed', () => {
+    const { broken, fixed, events } = lists([flap({ lastSeen: NOW - 25 * H, clearedAt: NOW - H })]);
+    expect(broken).toEqual([]);
+    expect(fixed).toEqual([]);
+    expect(events.map((r) => [r.kind, r.title, r.how, r.at, r.endedAt, r.severity])).toEqual([
+      ['cable', 'leaf-01 port 33 ↔ spine-01 port 5', 'window-ended', NOW - 25 * H, NOW - H, 'major'],
+    ]);
+  });
+
+  it('takes an event acknowledged after it happened out of Broken now, but not one that happened again since', () => {
+    const acked = lists([flap({ state: 'acknowledged', acknowledgedAt: NOW - 30 * MIN })]);
+    expect(acked.broken).toEqual([]);
+    expect(acked.events.map((r) => [r.how, r.endedAt])).toEqual([['acknowledged', NOW - 30 * MIN]]);
+    const again = lists([flap({ state: 'acknowledged', acknowledgedAt: NOW - 2 * H })]);
+    expect(again.broken.map((r) => r.acknowledged)).toEqual([false]);
+    expect(again.events).toEqual([]);
+  });
+
+  it('says an event marked fixed was marked fixed, not repaired', () => {
+    const { broken, fixed, events } = lists([flap({ state: 'resolved', resolvedAt: NOW - MIN, clearedAt: NOW - MIN })]);
+    expect(broken).toEqual([]);
+    expect(fixed).toEqual([]);
+    expect(events.map((r) => r.how)).toEqual(['marked-fixed']);
+  });
+
+  it('keeps an ended failover in Recent events while the dead old master stays broken; fixes only repairs', () => {
+    const { broken, fixed, events } = lists([
+      finding({ kind: 'sm-failover', subject: { kind: 'sm', guid: HCA }, short: 'SM failover', clearedAt: NOW - MIN }),
+      finding({ kind: 'sm-not-seen', subject: { kind: 'sm', guid: SPINE }, short: 'SM not seen' }),
+      finding({ kind: 'sm-no-standby', subject: { kind: 'sm' }, short: 'no standby SM', clearedAt: NOW - 2 * MIN }),
+    ]);
+    expect(broken.map((r) => r.title)).toEqual(['SM not seen']);
+    expect(events.map((r) => [r.kind, r.title])).toEqual([['sm', 'SM failover']]);
+    expect(fixed.map((r) => r.title)).toEqual(['no standby SM']);
+  });
+
+  it('does not call a cable fixed when only an event on it ended and a condition was never seen to go', () => {
+    const { fixed } = lists([
+      finding({ kind: 'link-downed', subject: swPort, clearedAt: NOW - MIN }),
+      finding({ kind: 'symbol-errors', subject: hcaPort, clearedAt: NOW - 2 * MIN }),
+    ]);
+    // Same cable (leaf-01 port 1 ↔ dgx-001): the symbol errors were seen to stop, that is the fix.
+    expect(fixed.map((r) => [r.title, r.clearedAt, r.reasons])).toEqual([
+      ['leaf-01 port 1 ↔ dgx-001 mlx5_0 port 1', NOW - 2 * MIN, ['symbol-errors']],
+    ]);
   });
 });
 

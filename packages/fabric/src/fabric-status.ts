@@ -15,12 +15,14 @@ import type {
   FindingState,
   FixedRow,
   LinkEnd,
+  RecentEventRow,
   ScanFreshness,
   ScanKind,
   Severity,
   SmSummary,
 } from './api.ts';
 import { SEVERITY_RANK, type FindingSubject } from './findings.ts';
+import { findingNature, isBrokenNow } from './finding-lifecycle.ts';
 import type { FabricLink, PortRef } from './types.ts';
 import { orderLinkEnds, type EndFacts } from './link-ends.ts';
 import { cableOf, isNoRateKind, PHYSICAL_KINDS } from './worklist.ts';
@@ -94,8 +96,11 @@ export interface StatusFinding {
   title: string;
   short: string | null;
   firstSeen: number;
+  /** When a scan last observed it (for an event: when it last happened). */
+  lastSeen: number;
   clearedAt: number | null;
   resolvedAt: number | null;
+  acknowledgedAt: number | null;
 }
 
 /** How to place port findings on cables and name the ends. */
@@ -125,7 +130,9 @@ export interface BrokenNowInput extends CableNaming {
   now: number;
 }
 
-const isProblem = (f: StatusFinding) => f.clearedAt === null && f.severity !== 'info';
+const isProblem = isBrokenNow;
+// An event that happened again after its acknowledgement is news nobody has seen yet.
+const isAcknowledged = (f: StatusFinding) => f.state === 'acknowledged' && findingNature(f.kind) === 'condition';
 const worst = (xs: readonly { severity: Severity }[]): Severity =>
   xs.reduce<Severity>((w, x) => (SEVERITY_RANK[x.severity] > SEVERITY_RANK[w] ? x.severity : w), 'info');
 const bySeverity = <T extends { severity: Severity }>(xs: readonly T[]): T[] =>
@@ -183,7 +190,7 @@ export function brokenNow(input: BrokenNowInput): BrokenRow[] {
       title: cableTitle(ends),
       reasons: uniqueReasons(g.findings),
       since: Math.min(...g.findings.map((f) => f.firstSeen)),
-      acknowledged: g.findings.every((f) => f.state === 'acknowledged'),
+      acknowledged: g.findings.every(isAcknowledged),
       ends,
       worklistKey: worklistKeyOf(g),
       findingIds: g.findings.map((f) => f.id),
@@ -198,7 +205,7 @@ export function brokenNow(input: BrokenNowInput): BrokenRow[] {
       title: f.short ?? f.kind,
       reasons: [f.title],
       since: f.firstSeen,
-      acknowledged: f.state === 'acknowledged',
+      acknowledged: isAcknowledged(f),
       ends: [],
       worklistKey: null,
       findingIds: [f.id],
@@ -254,7 +261,8 @@ export interface RecentlyFixedInput extends CableNaming {
 
 /**
  * Cables and SM problems that were broken (minor or worse) and no longer are: no finding on them
- * is observed now, and the latest was cleared (or marked fixed) within the window. Newest first.
+ * is observed now, and the latest condition was cleared (or marked fixed) within the window.
+ * Events ({@link findingNature}) never make a fix: they go to {@link recentEvents}. Newest first.
  */
 export function recentlyFixed(input: RecentlyFixedInput): FixedRow[] {
   const from = input.now - (input.windowMs ?? 86_400_000);
@@ -263,8 +271,11 @@ export function recentlyFixed(input: RecentlyFixedInput): FixedRow[] {
     // Info findings (grace period) were never problems: they neither make nor keep a fix. Counts
     // with no rate (a first snapshot) end when rates take over or the counters are cleared, which
     // repairs nothing.
-    const fs = all.filter((f) => f.severity !== 'info' && !isNoRateKind(f.kind));
-    if (fs.length === 0 || fs.some((f) => f.clearedAt === null)) return;
+    const problems = all.filter((f) => f.severity !== 'info' && !isNoRateKind(f.kind));
+    if (problems.some((f) => f.clearedAt === null)) return;
+    // Only a condition seen to go away is a repair: an event that aged out was never fixed.
+    const fs = problems.filter((f) => findingNature(f.kind) === 'condition');
+    if (fs.length === 0) return;
     const clearedAt = Math.max(...fs.map((f) => f.clearedAt ?? f.resolvedAt ?? -Infinity));
     if (!(clearedAt >= from)) return;
     const live = fs.filter((f) => f.state !== 'resolved');
@@ -288,6 +299,44 @@ export function recentlyFixed(input: RecentlyFixedInput): FixedRow[] {
   }
   for (const [key, fs] of sm) add('sm', key, fs, [], fs[0]!.short ?? fs[0]!.kind);
   return out.sort((a, b) => b.clearedAt - a.clearedAt || (a.key < b.key ? -1 : 1)).slice(0, input.limit ?? 12);
+}
+
+/** How an event left "Broken now": its window passed, someone acknowledged it, or marked it fixed. */
+function eventEnd(f: StatusFinding): { at: number; how: RecentEventRow['how'] } {
+  if (f.clearedAt === null) return { at: f.acknowledgedAt ?? f.lastSeen, how: 'acknowledged' };
+  if (f.resolvedAt !== null && f.resolvedAt === f.clearedAt) return { at: f.clearedAt, how: 'marked-fixed' };
+  return { at: f.clearedAt, how: 'window-ended' };
+}
+
+/**
+ * Events ({@link findingNature}: a link went down, a link flapped, the master SM moved) that are
+ * no longer broken now and ended within the window, one row per cable or SM subject: what
+ * happened, when it last happened, its worst severity and how it ended. Newest first.
+ */
+export function recentEvents(input: RecentlyFixedInput): RecentEventRow[] {
+  const from = input.now - (input.windowMs ?? 86_400_000);
+  const out: RecentEventRow[] = [];
+  const add = (kind: RecentEventRow['kind'], key: string, all: StatusFinding[], ends: LinkEnd[], title: string) => {
+    // A subject still broken now is listed there (a cable whose flap count holds, whose single
+    // link-down already ended, is one broken cable, not also a recent event).
+    const problems = all.filter((f) => f.severity !== 'info');
+    if (problems.some(isBrokenNow)) return;
+    const fs = problems.filter((f) => findingNature(f.kind) === 'event' && eventEnd(f).at >= from);
+    if (fs.length === 0) return;
+    const last = fs.reduce((a, b) => (eventEnd(b).at > eventEnd(a).at ? b : a));
+    const reasons = kind === 'cable' ? uniqueReasons(fs) : [...new Set(fs.map((f) => f.title))];
+    const worklistKey = kind === 'cable' && fs.some((f) => PHYSICAL_KINDS.includes(f.kind)) ? key : null;
+    const end = eventEnd(last);
+    const at = Math.max(...fs.map((f) => f.lastSeen));
+    out.push({ kind, key, title, reasons, severity: worst(fs), at, endedAt: end.at, how: end.how, ends, worklistKey });
+  };
+  for (const g of groupCables(input.findings, input.linkOf).values()) {
+    const ends = cableEnds(g.refs, input);
+    add('cable', g.key, g.findings, ends, cableTitle(ends));
+  }
+  for (const f of input.findings)
+    if (f.subject.kind === 'sm') add('sm', `${f.kind}|sm:${f.subject.guid ?? 'subnet'}`, [f], [], f.short ?? f.kind);
+  return out.sort((a, b) => b.at - a.at || (a.key < b.key ? -1 : 1)).slice(0, input.limit ?? 12);
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

@@ -3,6 +3,7 @@ export * from './guid.ts';
 export * from './rates.ts';
 export * from './api.ts';
 export * from './findings.ts';
+export * from './finding-lifecycle.ts';
 export * from './counters.ts';
 export * from './counter-table.ts';
 export * from './counter-table-deltas.ts';

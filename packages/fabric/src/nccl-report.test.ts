@@ -87,6 +87,17 @@ describe('bandwidthReport()', () => {
       ['link-flap', 1],
     ]);
   });
+
+  it('reports each kind of fabric issue at the worst (peak) severity any of its findings had', () => {
+    const issues = [
+      { kind: 'symbol-errors', title: 'a', severity: 'major' as const },
+      { kind: 'symbol-errors', title: 'c', severity: 'critical' as const },
+      { kind: 'symbol-errors', title: 'd', severity: 'minor' as const },
+    ];
+    expect(bandwidthReport([], issues, 0, 1).topFabricIssues.map((i) => [i.kind, i.severity])).toEqual([
+      ['symbol-errors', 'critical'],
+    ]);
+  });
 });
 
 describe('series names and rounding', () => {

@@ -6,6 +6,7 @@
  */
 import type { BandwidthReport, NcclRunRow, NcclRunScope, NcclVerdict, Severity } from './api.ts';
 import { NCCL_FLAG_WORDS, type NcclFlag } from './nccl.ts';
+import { worseSeverity } from './finding-lifecycle.ts';
 
 /** Only what the report reads of a run. */
 export type ReportRun = Pick<NcclRunRow, 'collective' | 'scope' | 'peakBusbwGBs' | 'targetGBs' | 'verdict'>;
@@ -90,7 +91,8 @@ function median(xs: number[]): number | null {
 
 /**
  * The period report managers review: per collective and scope the runs, how many had a target
- * and met it, and the best/median/worst headline busbw; the fabric's most frequent findings.
+ * and met it, and the best/median/worst headline busbw; the fabric's most frequent findings, each
+ * kind at the worst severity any of them had (pass each finding's peak severity).
  */
 export function bandwidthReport(
   runs: readonly ReportRun[],
@@ -111,6 +113,7 @@ export function bandwidthReport(
   for (const f of issues) {
     const c = counts.get(f.kind) ?? { kind: f.kind, title: f.title, count: 0, severity: f.severity };
     c.count++;
+    c.severity = worseSeverity(c.severity, f.severity);
     counts.set(f.kind, c);
   }
   const withTarget = judged(runs).length;

@@ -54,6 +54,7 @@ export function sampleSummary(word: FabricStatusWord, broken = 0, at = Date.UTC(
     fabricStatus: { word, reasons: word === 'OK' ? [] : [`${broken} cables with a problem now`] },
     brokenNow: Array.from({ length: broken }, (_, i) => row(i + 1)),
     recentlyFixed: [],
+    recentEvents: [],
     freshness: [
       {
         kind: 'topology',

@@ -2,6 +2,7 @@ import {
   brokenNow,
   fabricStatusOf,
   portKey,
+  recentEvents,
   recentlyFixed,
   scanFreshness,
   type BrokenRow,
@@ -10,6 +11,7 @@ import {
   type FixedRow,
   type LinkEnd,
   type PortRef,
+  type RecentEventRow,
   type ScanFreshness,
   type SmSummary,
 } from '@ibwatch/fabric';
@@ -28,12 +30,13 @@ export interface FabricStatusReport {
   fabricStatus: FabricStatus;
   brokenNow: BrokenRow[];
   recentlyFixed: FixedRow[];
+  recentEvents: RecentEventRow[];
   freshness: ScanFreshness[];
 }
 
 /**
  * The fabric's status as the latest observations have it: freshness of every scheduled scan
- * kind, the broken-now rows, what was fixed in the last 24 h, and the status word. `upSince` is
+ * kind, the broken-now rows, what was fixed and which events ended in the last 24 h, and the status word. `upSince` is
  * when the collector that schedules the scans started (null when unknown, e.g. the CLI reading
  * a database a server writes): before a kind's first success it is pending for three intervals.
  * `cablesAt` answers as the status queries' own does (a caller may keep its answers: keptCablesAt).
@@ -82,6 +85,7 @@ export function fabricStatusReport(
     fabricStatus: fabricStatusOf(rows, { hasFabricData: q.hasFabricData() }),
     brokenNow: rows,
     recentlyFixed: recentlyFixed({ findings, linkOf, end, endFacts, now, windowMs: FIXED_WINDOW_MS }),
+    recentEvents: recentEvents({ findings, linkOf, end, endFacts, now, windowMs: FIXED_WINDOW_MS }),
     freshness,
   };
 }

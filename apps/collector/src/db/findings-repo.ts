@@ -1,4 +1,11 @@
-import type { FindingEvent, FindingRow, FindingState, Severity } from '@ibwatch/fabric';
+import {
+  resolveClears,
+  worseSeverity,
+  type FindingEvent,
+  type FindingRow,
+  type FindingState,
+  type Severity,
+} from '@ibwatch/fabric';
 import type { Db } from './open-db.ts';
 import { SUBJECT_IS_PORT } from './fabric-queries.ts';
 
@@ -6,6 +13,7 @@ interface FindingDbRow {
   id: number;
   kind: string;
   severity: string;
+  peak_severity: string;
   state: string;
   subject_type: string;
   subject_key: string;
@@ -32,6 +40,8 @@ export interface FindingKey {
   kind: string;
   subjectKey: string;
   state: FindingState;
+  severity: Severity;
+  lastSeen: number;
   clearedAt: number | null;
 }
 
@@ -40,6 +50,8 @@ function toRow(r: FindingDbRow): StoredFinding {
     id: r.id,
     kind: r.kind,
     severity: r.severity as Severity,
+    // A row written without its peak (an older writer) still never reads below its severity.
+    peakSeverity: worseSeverity(r.peak_severity as Severity, r.severity as Severity),
     state: r.state as FindingState,
     subjectType: r.subject_type as FindingRow['subjectType'],
     subjectKey: r.subject_key,
@@ -69,6 +81,9 @@ const STATE_FILTER = `(@state IS NULL OR state = @state OR (@state = 'active' AN
   OR (@state = 'current' AND cleared_at IS NULL)
   OR (@state = 'cleared' AND state != 'resolved' AND cleared_at IS NOT NULL))`;
 
+/** A severity's rank in SQL, higher is worse (as SEVERITY_RANK). */
+const RANK = (x: string) => `CASE ${x} WHEN 'critical' THEN 4 WHEN 'major' THEN 3 WHEN 'minor' THEN 2 ELSE 1 END`;
+
 export interface NewFinding {
   kind: string;
   severity: Severity;
@@ -87,9 +102,10 @@ export interface NewFinding {
  */
 export function createFindingsRepo(db: Db) {
   const insert = db.prepare(
-    `INSERT INTO findings (kind, severity, state, subject_type, subject_key, subject, title, short, evidence,
-    first_seen, last_seen)
-     VALUES (@kind, @severity, 'open', @subjectType, @subjectKey, @subject, @title, @short, @evidence, @at, @at)`,
+    `INSERT INTO findings (kind, severity, peak_severity, state, subject_type, subject_key, subject, title, short,
+    evidence, first_seen, last_seen)
+     VALUES (@kind, @severity, @severity, 'open', @subjectType, @subjectKey, @subject, @title, @short, @evidence, @at,
+     @at)`,
   );
   const insertEvent = db.prepare(
     'INSERT INTO finding_events (finding_id, at, event, actor, note) VALUES (@id, @at, @event, @by, @note)',
@@ -97,18 +113,22 @@ export function createFindingsRepo(db: Db) {
   const record = (id: number, at: number, event: string, by: string | null = null, note: string | null = null) =>
     insertEvent.run({ id, at, event, by, note });
   // The change and its history entry commit together (a savepoint inside a scan's transaction).
-  // An nccl-tests finding is about one run: no later scan or import observes it again, so nothing
-  // would ever clear it, and a resolved one would count as current ("Findings now") for good.
-  // Resolving it clears it; a finding a scan re-observes stays current until that scan clears it.
+  // An nccl-tests finding is about one run, an event (a flap, a failover) about one moment: no
+  // later scan observes either again, so nothing would clear it, and a resolved one would count
+  // as current ("Findings now", "Broken now") until its window ends. Resolving it clears it
+  // (resolveClears); a finding a scan re-observes stays current until that scan clears it.
+  const kindOf = db.prepare('SELECT kind FROM findings WHERE id = ?').pluck();
   const resolveTx = db.transaction((id: number, at: number, by: string | null, note: string | null): boolean => {
+    const kind = kindOf.get(id) as string | undefined;
+    if (kind === undefined) return false;
     const changed =
       db
         .prepare(
           `UPDATE findings SET state = 'resolved', resolved_at = @at,
-             cleared_at = CASE WHEN kind LIKE 'nccl-%' THEN COALESCE(cleared_at, @at) ELSE cleared_at END
+             cleared_at = CASE WHEN @clears THEN COALESCE(cleared_at, @at) ELSE cleared_at END
            WHERE id = @id AND state != 'resolved'`,
         )
-        .run({ at, id }).changes > 0;
+        .run({ at, id, clears: resolveClears(kind) ? 1 : 0 }).changes > 0;
     if (changed) record(id, at, by === null ? 'auto-resolved' : 'resolved', by, note);
     return changed;
   });
@@ -125,21 +145,24 @@ export function createFindingsRepo(db: Db) {
   });
   const touch = db.prepare(
     `UPDATE findings SET severity = @severity, title = @title, short = @short, evidence = @evidence, last_seen = @at,
-       cleared_at = NULL WHERE id = @id`,
+       cleared_at = NULL, peak_severity = CASE WHEN ${RANK('@severity')} > ${RANK('peak_severity')} THEN @severity
+       ELSE peak_severity END WHERE id = @id`,
   );
   const markCleared = db.prepare(
     'UPDATE findings SET cleared_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND cleared_at IS NULL',
   );
   const recordCleared = db.prepare(
     `INSERT INTO finding_events (finding_id, at, event)
-     SELECT id, ?, 'cleared' FROM findings WHERE id IN (SELECT value FROM json_each(?)) AND cleared_at IS NULL`,
+     SELECT id, ?, ? FROM findings WHERE id IN (SELECT value FROM json_each(?)) AND cleared_at IS NULL`,
   );
   // Two parts so each can use an index: the active findings, and the few resolved by hand while
   // their condition was still observed (current until a scan of their kind clears them).
   const liveKeys = db.prepare(
-    `SELECT id, kind, subject_key AS subjectKey, state, cleared_at AS clearedAt FROM findings WHERE state != 'resolved'
+    `SELECT id, kind, subject_key AS subjectKey, state, severity, last_seen AS lastSeen, cleared_at AS clearedAt
+     FROM findings WHERE state != 'resolved'
      UNION ALL
-     SELECT id, kind, subject_key, state, cleared_at FROM findings WHERE cleared_at IS NULL AND state = 'resolved'`,
+     SELECT id, kind, subject_key, state, severity, last_seen, cleared_at FROM findings
+     WHERE cleared_at IS NULL AND state = 'resolved'`,
   );
   return {
     /**
@@ -167,11 +190,14 @@ export function createFindingsRepo(db: Db) {
     touch(id: number, f: Pick<NewFinding, 'severity' | 'title' | 'short' | 'evidence'>, at: number): void {
       touch.run({ id, severity: f.severity, title: f.title, short: f.short, evidence: JSON.stringify(f.evidence), at });
     },
-    /** Cleared at `at`: the latest scan of their kind no longer saw them (one statement for all). */
-    markCleared(ids: readonly number[], at: number): void {
+    /**
+     * Cleared at `at`: the latest scan of their kind no longer saw them (one statement for all);
+     * `event` names the step in their history (`window-ended` for an event whose window passed).
+     */
+    markCleared(ids: readonly number[], at: number, event = 'cleared'): void {
       if (!ids.length) return;
       const json = JSON.stringify(ids);
-      recordCleared.run(at, json);
+      recordCleared.run(at, event, json);
       markCleared.run(at, json);
     },
     /**

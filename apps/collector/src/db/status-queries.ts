@@ -41,8 +41,8 @@ export function createStatusQueries(db: Db) {
   );
   const firstAttempt = db.prepare('SELECT MIN(started_at) FROM scans WHERE kind = ?');
   const findings = db.prepare(
-    `SELECT id, kind, severity, state, subject, title, short, first_seen AS firstSeen, cleared_at AS clearedAt,
-       resolved_at AS resolvedAt FROM findings
+    `SELECT id, kind, severity, state, subject, title, short, first_seen AS firstSeen, last_seen AS lastSeen,
+       cleared_at AS clearedAt, resolved_at AS resolvedAt, acknowledged_at AS acknowledgedAt FROM findings
      WHERE subject_type IN ('port', 'link', 'sm')
        AND (cleared_at IS NULL OR cleared_at >= @since OR resolved_at >= @since)`,
   );
@@ -72,8 +72,10 @@ export function createStatusQueries(db: Db) {
           title: string;
           short: string | null;
           firstSeen: number;
+          lastSeen: number;
           clearedAt: number | null;
           resolvedAt: number | null;
+          acknowledgedAt: number | null;
         }[]
       ).map((r) => ({ ...r, subject: JSON.parse(r.subject) as FindingSubject }));
     },

@@ -198,8 +198,7 @@ function buildAt(
         const shared = cols.filter((c) => readAs(db, 'ref', t, c) !== undefined);
         const into = shared.map((c) => `"${c}"`).join(', ');
         const from = shared.map((c) => readAs(db, 'ref', t, c)!).join(', ');
-        // OR REPLACE: a migration may seed rows of its own (0021's change_counters), which the
-        // reference's rows replace.
+        // OR REPLACE: a migration may seed rows (0021 seeds change_counters) that the reference also has.
         if (shared.length) db.exec(`INSERT OR REPLACE INTO main."${t}" (${into}) SELECT ${from} FROM ref."${t}"`);
       }
       for (const f of FORMATS) if (k < f.before) f.write(db, ref.config.dbFile);

@@ -1,7 +1,11 @@
-import type { WorklistEntry } from '@ibwatch/fabric';
+import { shownState, type WorklistEntry } from '@ibwatch/fabric';
 import { toCsv, UTF8_BOM } from '../csv.ts';
 
-/** The worklist as a spreadsheet opens it: BOM first, for the `→` of the action ladder. */
+/**
+ * The worklist as a spreadsheet opens it: BOM first, for the `→` of the action ladder. `state` is
+ * what the page and its print view show ({@link shownState}): `cleared` for an entry no longer
+ * observed, not its lifecycle's `open`.
+ */
 export function worklistCsv(entries: WorklistEntry[]): string {
   return (
     UTF8_BOM +
@@ -36,7 +40,7 @@ export function worklistCsv(entries: WorklistEntry[]): string {
       entries.map((e) => [
         e.rank,
         e.severity,
-        e.state,
+        shownState(e.state, e.clearedAt),
         e.a.name,
         e.a.guid,
         e.a.port,

@@ -74,16 +74,23 @@ describe('finding history', () => {
 
   it("records the collector's own steps: cleared, observed again, resolved automatically", () => {
     const repo = createFindingsRepo(ctx.db);
-    const [f] = repo.list({ state: 'open', kind: 'link-downed', limit: 1 });
-    expect(f).toBeDefined();
-    const inScope = (k: string) => k === 'link-downed';
+    // A condition (an event would hold for its window, see findings-events.test.ts).
+    const inScope = (k: string) => k === 'symbol-errors';
     const again: Verdict = {
-      kind: f!.kind,
-      severity: f!.severity,
-      subject: f!.subject as unknown as Verdict['subject'],
-      title: f!.title,
-      evidence: f!.evidence as Verdict['evidence'],
+      kind: 'symbol-errors',
+      severity: 'major',
+      subject: { kind: 'port', port: { nodeGuid: '0x00000000000fee01', portNum: 1 } },
+      title: 'Symbol errors on a test port',
+      evidence: {},
     };
+    syncFindings(repo, [again], inScope, Date.now() - 60_000, 3_600_000);
+    const [f] = repo.list({
+      state: 'open',
+      kind: 'symbol-errors',
+      subjectKeyPrefix: 'port:0x00000000000fee01',
+      limit: 1,
+    });
+    expect(f).toBeDefined();
     const t = Date.now();
     const hour = 3_600_000;
     syncFindings(repo, [], inScope, t, hour); // not observed: cleared

@@ -7,6 +7,7 @@ import { WorklistCache } from '../analysis/worklist-cache.ts';
 import { impactSettings } from '../analysis/impact.ts';
 import { worklistCsv } from '../queries/worklist-csv.ts';
 import { writeStamp } from '../db/stamps.ts';
+import { endsOfSubjectKey, refreshLinkHealth } from '../scans/service.ts';
 import { ReplyCache } from './reply-cache.ts';
 import { replySchema } from '@ibwatch/fabric/api-schemas';
 
@@ -142,6 +143,10 @@ export async function findingRoutes(app: FastifyInstance, deps: RouteDeps): Prom
     const changed =
       what === 'acknowledged' ? repo.acknowledge(id, by, Date.now(), note) : repo.resolve(id, Date.now(), by, note);
     if (changed) req.log.info({ finding: id, by, note }, `finding ${what}`);
+    // An event marked fixed is cleared at once (resolveClears), and no scan will touch it again:
+    // its link's colour is recomputed now.
+    const key = repo.get(id)!.subjectKey;
+    if (changed && what === 'resolved' && /^(port|link):/.test(key)) refreshLinkHealth(deps.db, endsOfSubjectKey(key));
     return detail(id);
   };
 

@@ -1,4 +1,13 @@
-import { subjectKey, unobservedStep, type Verdict } from '@ibwatch/fabric';
+import {
+  eventHolds,
+  eventWindowMs,
+  findingNature,
+  subjectKey,
+  unobservedStep,
+  type DeepPartial,
+  type HealthThresholds,
+  type Verdict,
+} from '@ibwatch/fabric';
 import type { FindingRow } from '@ibwatch/fabric';
 import type { FindingKey, FindingsRepo } from '../db/findings-repo.ts';
 
@@ -31,8 +40,11 @@ const subjectOf = (key: string) => key.slice(key.indexOf('|') + 1);
  * subject (a cleared one becomes current again). An active finding without a verdict is
  * cleared by the first such scan and resolved by the first one after it has stayed cleared
  * for `resolveAfterMs` ({@link unobservedStep}): a condition still observed never resolves by
- * itself. A finding someone marked fixed while it was still observed is cleared by this scan
- * either way: if the problem persists, the verdict opens a new finding.
+ * itself. An event kind ({@link findingNature}) is not cleared by a scan that merely did not see
+ * it happen again: it holds for its window after it last happened ({@link eventWindowMs}, the
+ * flap window from `thresholds`) and is then cleared as `window-ended`. A finding someone marked
+ * fixed while it was still observed is cleared by this scan either way: if the problem persists,
+ * the verdict opens a new finding. A change of severity is written to the finding's history.
  */
 export function syncFindings(
   repo: FindingsRepo,
@@ -40,6 +52,7 @@ export function syncFindings(
   inScope: (kind: string) => boolean,
   at: number,
   resolveAfterMs: number,
+  thresholds?: DeepPartial<HealthThresholds>,
 ): SyncResult {
   const result: SyncResult = { opened: 0, updated: 0, resolved: 0, cleared: 0, changedSubjects: [] };
   const active = new Map<string, FindingKey>();
@@ -60,6 +73,8 @@ export function syncFindings(
     result.changedSubjects.push(sk);
     if (have) {
       if (have.clearedAt !== null) repo.addEvent(have.id, at, 'observed-again');
+      if (have.severity !== v.severity)
+        repo.addEvent(have.id, at, 'severity', null, `${have.severity} → ${v.severity}`);
       repo.touch(have.id, payload, at);
       result.updated++;
     } else {
@@ -71,16 +86,18 @@ export function syncFindings(
     }
   }
   const clear: number[] = [];
+  const ended: number[] = [];
   for (const f of resolvedCurrent) {
     clear.push(f.id);
     result.changedSubjects.push(f.subjectKey);
   }
   for (const [key, f] of active) {
     if (seen.has(key)) continue;
+    if (f.clearedAt === null && eventHolds(f.kind, f.lastSeen, at, eventWindowMs(f.kind, thresholds))) continue;
     const step = unobservedStep(f.clearedAt, at, resolveAfterMs);
     if (step === 'wait') continue;
     if (f.clearedAt === null) {
-      clear.push(f.id);
+      (findingNature(f.kind) === 'event' ? ended : clear).push(f.id);
       result.cleared++;
     }
     if (step === 'resolve') {
@@ -90,5 +107,6 @@ export function syncFindings(
     result.changedSubjects.push(subjectOf(key));
   }
   repo.markCleared(clear, at);
+  repo.markCleared(ended, at, 'window-ended');
   return result;
 }

@@ -170,9 +170,10 @@ export function storePm(
     return id === undefined ? undefined : lids.get(id);
   };
   const previousAt = prevScan?.finishedAt ? iso(prevScan.finishedAt) : undefined;
-  // A link's flap count (over the window) is judged by the sweep that saw it flap, like every
-  // other rate: the next sweep without a flap clears it. Re-asserting it for the whole window
-  // kept a link red for 24 h after a reseat (which itself counts as a flap).
+  // A link's flap count (over the window) is judged by the sweep that saw it flap; the finding is
+  // an event (findingNature) and holds for the flap window after that sweep (syncFindings), or
+  // until someone acknowledges it or marks it fixed. Only the sweep with a new flap re-judges it,
+  // so a link marked fixed after a reseat (itself a flap) stays fixed until it flaps again.
   const flappedNow = new Set(flaps.filter((f) => f.at === iso(at)).map((f) => portKey(f.port)));
   const verdicts = [
     ...evaluatePortHealth(result.ports, {
@@ -199,7 +200,14 @@ export function storePm(
           nodeName: (g) => names.name(g, descs.get(g)),
         }).filter((v) => endsOfSubjectKey(subjectKey(v.subject)).some((e) => flappedNow.has(e)))),
   ];
-  const findings = syncFindings(createFindingsRepo(db), verdicts, PM_KINDS, at, config.autoResolveMin * 60_000);
+  const findings = syncFindings(
+    createFindingsRepo(db),
+    verdicts,
+    PM_KINDS,
+    at,
+    config.autoResolveMin * 60_000,
+    thresholds,
+  );
   refreshLinkHealth(db, new Set(findings.changedSubjects.flatMap(endsOfSubjectKey)));
   return {
     ports: current.rows,

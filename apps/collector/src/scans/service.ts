@@ -34,6 +34,8 @@ export type { ScanService, Trigger } from './types.ts';
 export { readNcclFile } from '../sources/nccl-file.ts';
 export { importOpensmLogFile } from './opensm-log.ts';
 export { isDiagsFormat } from '../sources/diags-file.ts';
+// A finding marked fixed through the API recolours its link (routes/findings.ts).
+export { endsOfSubjectKey, refreshLinkHealth } from './link-health-store.ts';
 
 /** Kinds that share one queue (see `guarded`); every other kind has a queue of its own. */
 const SHARED_QUEUE: Record<string, string> = { topology: 'whole-fabric', pm: 'whole-fabric' };

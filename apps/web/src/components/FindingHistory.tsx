@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { api } from '../api/client.ts';
 import { useApi } from '../api/useApi.ts';
+import { severityLook } from '../lib/status.ts';
+import { Badge } from './Badge.tsx';
 import { Async, Empty } from './States.tsx';
 import { Time } from './Time.tsx';
 import { WriteButton } from './WriteButton.tsx';
@@ -11,7 +13,9 @@ const EVENT_LABELS: Record<string, string> = {
   resolved: 'Resolved',
   'auto-resolved': 'Resolved automatically (stayed cleared)',
   cleared: 'Cleared (no longer observed)',
+  'window-ended': 'Window ended (did not happen again)',
   'observed-again': 'Observed again',
+  severity: 'Severity changed',
 };
 /** A history step in words; a step this UI does not know is shown as the API names it. */
 export const eventLabel = (event: string): string => EVENT_LABELS[event] ?? event;
@@ -33,6 +37,10 @@ export function FindingHistory({ id, actions, onChange }: { id: number; actions:
       <Async state={detail} what="history">
         {(d) => (
           <>
+            <p className="small" data-testid="finding-peak-severity" data-peak={d.peakSeverity}>
+              Worst severity: <Badge look={severityLook[d.peakSeverity]} />
+              {d.peakSeverity !== d.severity && <span className="muted"> (now {severityLook[d.severity].label})</span>}
+            </p>
             {d.history.length === 0 ? (
               <Empty>No history recorded for this finding.</Empty>
             ) : (

@@ -59,6 +59,11 @@ export function FindingsTable({
               >
                 <td>
                   <Badge look={severityLook[f.severity]} />
+                  {f.peakSeverity !== f.severity && (
+                    <div className="small muted" data-testid="finding-peak" data-peak={f.peakSeverity}>
+                      peak {severityLook[f.peakSeverity].label}
+                    </div>
+                  )}
                 </td>
                 <td>
                   {f.title}

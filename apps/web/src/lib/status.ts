@@ -5,6 +5,7 @@
 import {
   NCCL_FLAG_WORDS,
   NCCL_VERDICT_WORDS,
+  shownState,
   type FindingState,
   type LinkHealth,
   type NcclFlag,
@@ -77,7 +78,8 @@ export const clearedLook: StatusLook = { icon: '✓', label: 'CLEARED', tone: 'o
  * the latest scan no longer sees it, else its lifecycle state.
  */
 export function lifecycleLook(state: FindingState, clearedAt: number | null): StatusLook {
-  return clearedAt !== null && state !== 'resolved' ? clearedLook : findingStateLook[state];
+  const shown = shownState(state, clearedAt);
+  return shown === 'cleared' ? clearedLook : findingStateLook[shown];
 }
 
 /** Most severe first; ties keep the most recently seen first, then the given order. */

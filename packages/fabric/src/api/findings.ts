@@ -64,7 +64,10 @@ export type FindingImpact = Static<typeof FindingImpactSchema>;
 const findingRowProperties = {
   id: Int(),
   kind: Text(),
+  /** What the latest scan that observed it said. */
   severity: SeveritySchema,
+  /** The worst severity it ever had (a finding critical at 00:45 and major later peaks critical). */
+  peakSeverity: SeveritySchema,
   state: FindingStateSchema,
   subjectType: Str(['port', 'link', 'sm', 'run', 'fabric']),
   subjectKey: Text(),
@@ -87,6 +90,7 @@ export type FindingRow = Static<typeof FindingRowSchema>;
 
 /**
  * One step of a finding's history. `event` is `opened`, `cleared` (no longer observed),
+ * `window-ended` (an event's window passed), `severity` (note `critical → major`),
  * `observed-again`, `acknowledged` or `resolved` (through the API), or `auto-resolved` (stayed
  * cleared for IBWATCH_AUTO_RESOLVE_MIN); the collector may add other lifecycle steps, so render
  * an unknown one as it is. `by` is the name of the token that

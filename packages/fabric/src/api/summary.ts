@@ -140,6 +140,27 @@ export const CollectorScheduleSchema = Type.Object({
 });
 export type CollectorSchedule = Static<typeof CollectorScheduleSchema>;
 
+/**
+ * An event (a link went down or flapped, the master SM moved) no longer broken now: its window
+ * passed, or someone acknowledged it or marked it fixed. Never a repair: nobody observed one.
+ */
+export const RecentEventRowSchema = Type.Object({
+  kind: Str(['cable', 'sm']),
+  key: Text(),
+  title: Text(),
+  reasons: Strings(),
+  /** The worst severity among its findings. */
+  severity: SeveritySchema,
+  /** When it last happened (epoch ms). */
+  at: Ms(),
+  /** When it left "Broken now", and how. */
+  endedAt: Ms(),
+  how: Str(['window-ended', 'acknowledged', 'marked-fixed']),
+  ends: Type.Array(LinkEndSchema),
+  worklistKey: NullText(),
+});
+export type RecentEventRow = Static<typeof RecentEventRowSchema>;
+
 export const FabricSummarySchema = Type.Object({
   generatedAt: Ms(),
   expectedRate: ExpectedRateSchema,
@@ -194,6 +215,8 @@ export const FabricSummarySchema = Type.Object({
   brokenNow: Type.Array(BrokenRowSchema),
   /** Newest first, the last 24 h, at most 12. */
   recentlyFixed: Type.Array(FixedRowSchema),
+  /** Events no longer broken now, newest first, the last 24 h, at most 12. */
+  recentEvents: Type.Array(RecentEventRowSchema),
   /** Scheduled scan kinds only (a source that runs no tools has none). */
   freshness: Type.Array(ScanFreshnessSchema),
   /** The source and the cadences the freshness above is judged by. */

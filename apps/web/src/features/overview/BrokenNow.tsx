@@ -1,4 +1,4 @@
-import { formatAge, type BrokenRow, type FixedRow } from '@ibwatch/fabric';
+import { formatAge, type BrokenRow, type FixedRow, type RecentEventRow } from '@ibwatch/fabric';
 import { Badge } from '../../components/Badge.tsx';
 import { Link } from '../../components/Link.tsx';
 import { severityLook } from '../../lib/status.ts';
@@ -69,7 +69,7 @@ export function BrokenNow({
   );
 }
 
-/** Cables and SM problems no longer observed in the last 24 h, newest first. */
+/** Repairs observed in the last 24 h (a condition seen to go away), newest first. Events are not repairs. */
 export function RecentlyFixed({ rows, now }: { rows: FixedRow[]; now: number }) {
   return (
     <section className="recently-fixed" aria-labelledby="ov-fixed" data-testid="recently-fixed">
@@ -95,6 +95,41 @@ export function RecentlyFixed({ rows, now }: { rows: FixedRow[]; now: number }) 
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+const HOW: Record<RecentEventRow['how'], string> = {
+  'window-ended': 'did not happen again in its window',
+  acknowledged: 'acknowledged',
+  'marked-fixed': 'marked fixed',
+};
+
+/**
+ * Events (a link went down or flapped, the master SM moved) that left Broken now in the last 24 h:
+ * their window passed, or someone acknowledged them or marked them fixed. Not repairs: no ✓.
+ */
+export function RecentEvents({ rows, now }: { rows: RecentEventRow[]; now: number }) {
+  if (rows.length === 0) return null;
+  return (
+    <section className="recently-fixed recent-events" aria-labelledby="ov-events" data-testid="recent-events">
+      <h2 id="ov-events">Recent events</h2>
+      <ul className="fixed-strip">
+        {rows.map((r) => (
+          <li key={`${r.kind}:${r.key}`} data-testid="event-row" data-key={r.key} data-how={r.how}>
+            <Badge look={severityLook[r.severity]} />{' '}
+            {r.worklistKey ? (
+              <Link href={href('/worklist', { focus: r.worklistKey })}>{r.title}</Link>
+            ) : (
+              <strong>{r.title}</strong>
+            )}
+            <span className="muted">
+              {' '}
+              {r.reasons.join('; ')} · last {formatAge(now - r.at)} ago · {HOW[r.how]}
+            </span>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -10,7 +10,7 @@ import { noDataAdvice } from '../../lib/coverage.ts';
 import { scanLook, SEVERITIES, severityLook, type StatusLook } from '../../lib/status.ts';
 import { formatDuration } from '../../lib/time.ts';
 import { href, useLocation } from '../../router.ts';
-import { BrokenNow, RecentlyFixed } from './BrokenNow.tsx';
+import { BrokenNow, RecentEvents, RecentlyFixed } from './BrokenNow.tsx';
 import { WatchCount } from '../watch/WatchCount.tsx';
 import {
   countTone,
@@ -333,6 +333,7 @@ export function OverviewPage() {
                       }
                     />
                     <RecentlyFixed rows={s.recentlyFixed} now={now} />
+                    <RecentEvents rows={s.recentEvents} now={now} />
                   </div>
                   <Side s={s} screen={status} />
                 </div>
