@@ -122,8 +122,8 @@ describe('migration 0006 (nccl headline)', () => {
   it('fills in the time, node count and headline of runs stored before it', () => {
     const db = oldDatabase();
     try {
-      // Up to 0022: 0023 changes the headline again (tested below).
-      expect(migrate(db, migrationsBefore(23))).toContain(6);
+      // Up to 0021: 0022 changes the headline again (tested below).
+      expect(migrate(db, migrationsBefore(22))).toContain(6);
       const run = (id: number) => {
         const r = db.prepare('SELECT * FROM nccl_runs WHERE id = ?').get(id) as Record<string, unknown> & {
           warnings: string;
@@ -162,11 +162,11 @@ describe('migration 0006 (nccl headline)', () => {
   });
 });
 
-describe('migration 0023 (targets by hardware, peak headline)', () => {
-  /** A database at 0022 with runs as the import before 0023 judged them (all against 8x H100). */
-  function at22(): Database.Database {
-    const db = new Database(join(tmp.dir, 'at22.db'));
-    migrate(db, migrationsBefore(23));
+describe('migration 0022 (targets by hardware, peak headline)', () => {
+  /** A database at 0021 with runs as the import before 0022 judged them (all against 8x H100). */
+  function at21(): Database.Database {
+    const db = new Database(join(tmp.dir, 'at21.db'));
+    migrate(db, migrationsBefore(22));
     const run = db.prepare(
       `INSERT INTO nccl_runs (id, created_at, at, started_at, finished_at, collective, labels, hosts, nodes, ranks,
          gdr, peak_busbw, peak_size, target, verdict, regression)
@@ -225,9 +225,9 @@ describe('migration 0023 (targets by hardware, peak headline)', () => {
   }
 
   it('keeps H100 targets under their profile, drops unknown hardware targets, keeps only evidenced causes', () => {
-    const db = at22();
+    const db = at21();
     try {
-      expect(migrate(db, MIGRATIONS)).toContain(23);
+      expect(migrate(db, MIGRATIONS)).toContain(22);
       const repo = createNcclRepo(db as never);
       expect(repo.get(1)!.run).toMatchObject({
         peakBusbwGBs: 371,

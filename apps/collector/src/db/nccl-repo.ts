@@ -82,7 +82,7 @@ interface RunDbRow {
   finished_at: number;
 }
 
-/** Flags in one order everywhere, whichever wrote them (the import or migration 0023). */
+/** Flags in one order everywhere, whichever wrote them (the import or migration 0022). */
 const FLAG_ORDER = Object.keys(NCCL_FLAG_WORDS) as NcclFlag[];
 
 function toRow(r: RunDbRow): NcclRunRow {

@@ -118,15 +118,15 @@ const REINTERPRETED: { by: number; what: string; apply: (db: Database.Database) 
       db.exec("UPDATE findings SET cleared_at = last_seen WHERE state != 'resolved' AND cleared_at IS NOT NULL"),
   },
   {
-    by: 23,
+    by: 22,
     what:
-      'nccl runs stored before 0023 kept no hardware of their own: GPU model and NICs come from the labels, ' +
+      'nccl runs stored before 0022 kept no hardware of their own: GPU model and NICs come from the labels, ' +
       'and a target kept from the 8x H100 table is said to be assumed',
     apply: (db) =>
       db.exec(
         `UPDATE nccl_runs SET gpu_model = json_extract(labels, '$.gpuModel'),
            nics_per_node = json_extract(labels, '$.hcaCount'), nic_gbps = NULL;
-         UPDATE nccl_runs SET target_profile = '8x H100, 8x400G (assumed: judged before 0023, GPU model not recorded)'
+         UPDATE nccl_runs SET target_profile = '8x H100, 8x400G (assumed: judged before 0022, GPU model not recorded)'
            WHERE target IS NOT NULL AND gpu_model IS NULL;`,
       ),
   },

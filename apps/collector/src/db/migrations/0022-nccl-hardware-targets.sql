@@ -58,7 +58,7 @@ UPDATE nccl_runs SET (largest_busbw, largest_size) = (
 UPDATE nccl_runs SET target_profile = CASE
     WHEN gpus_per_node = 8 AND upper(gpu_model) LIKE '%H200%' THEN '8x H200, 8x400G'
     WHEN gpus_per_node = 8 AND upper(gpu_model) LIKE '%H100%' THEN '8x H100, 8x400G'
-    ELSE '8x H100, 8x400G (assumed: judged before 0023, GPU model not recorded)'
+    ELSE '8x H100, 8x400G (assumed: judged before 0022, GPU model not recorded)'
   END
   WHERE target IS NOT NULL AND json_array_length(hosts) > 0;
 UPDATE nccl_runs SET
