@@ -53,7 +53,7 @@ test('a run imported after the fact shows at its own time, with one busbw figure
   await row.getByRole('link', { name: `#${run.id}` }).click();
   await expect(page.getByTestId('run-headline')).toContainText(`${headline} at 8 GiB`);
   await expect(page.getByTestId('run-target')).toContainText(
-    '360.0 GB/s for all_reduce across nodes (the fabric) (profile 8x H100, 8x400G)',
+    '360.0 GB/s for all_reduce across nodes, over the fabric; hardware profile 8x H100, 8x400G',
   );
   await expect(page.getByTestId('run-largest')).toContainText(
     `${run.largestBusbwGBs!.toFixed(1)} GB/s at 8 GiB — what regressions compare`,

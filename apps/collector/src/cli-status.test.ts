@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleSummary } from '@ibwatch/fabric';
 import { runCli, SAMPLE_A, tempDir, testConfig, TOKEN } from './test-support.ts';
-import { findStatus, recordedSource, type StatusOutput } from './cli-status.ts';
+import { findStatus, formatStatus, recordedSource, type StatusOutput } from './cli-status.ts';
 
 const tmp = tempDir('ibwatch-cli-status-');
 const base = join(tmp.dir, 'base.db');
@@ -153,5 +153,36 @@ describe('ibwatch status', { timeout: 60_000 }, () => {
     expect(notices).toEqual([
       `no collector answers at http://127.0.0.1:9 and there is no database at ${config.dbFile}: reading ${demoDb}`,
     ]);
+  });
+});
+
+describe('ibwatch status text', () => {
+  it("lists ended events apart from repairs, in the overview's words, never as fixed", () => {
+    const at = Date.UTC(2026, 11, 1, 12, 0);
+    const s: StatusOutput = {
+      ...sampleSummary('OK', 0, at),
+      recentEvents: [
+        {
+          kind: 'cable',
+          key: 'cable-1',
+          title: 'dgx-0007 mlx5_2 <-> leaf-r2-01 port 7',
+          reasons: ['link flapped 3 times in 24 h'],
+          severity: 'major',
+          at: at - 25 * 3_600_000,
+          endedAt: at - 3_600_000,
+          how: 'window-ended',
+          ends: [],
+          worklistKey: null,
+        },
+      ],
+      readFrom: 'test.db',
+    };
+    const lines = formatStatus(s, at);
+    const head = lines.indexOf('recent events (not repairs):');
+    expect(head).toBeGreaterThan(-1);
+    expect(lines[head + 1]).toContain('MAJOR');
+    expect(lines[head + 1]).toContain('link flapped 3 times in 24 h');
+    expect(lines[head + 1]).toContain('did not happen again in its window');
+    expect(lines).not.toContain('recently fixed:');
   });
 });

@@ -5,7 +5,7 @@
 // plugin: 0 OK, 1 DEGRADED, 2 CRITICAL, 3 STALE or no data.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { formatAge, STATUS_EXIT_CODE, type FabricSummary } from '@ibwatch/fabric';
+import { EVENT_END_WORDS, formatAge, STATUS_EXIT_CODE, type FabricSummary } from '@ibwatch/fabric';
 import type { Config } from './config.ts';
 import { readNames } from './context.ts';
 import { openDb } from './db/open-db.ts';
@@ -197,6 +197,13 @@ export function formatStatus(s: StatusOutput, now: number): string[] {
     out.push(
       `  ${r.title}: ${r.reasons.join('; ')} ` +
         `(${r.state === 'resolved' ? 'resolved' : 'cleared'} ${formatAge(now - r.clearedAt)} ago)`,
+    );
+  // Events that left "Broken now" (a flap's window ended, a failover acknowledged): not repairs.
+  if (s.recentEvents.length) out.push('recent events (not repairs):');
+  for (const r of s.recentEvents)
+    out.push(
+      `  ${pad(r.severity.toUpperCase(), 8)} ${r.title}: ${r.reasons.join('; ')} ` +
+        `(last ${formatAge(now - r.at)} ago; ${EVENT_END_WORDS[r.how]})`,
     );
   return out;
 }

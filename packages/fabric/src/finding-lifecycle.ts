@@ -87,3 +87,13 @@ export function shownState(state: FindingState, clearedAt: number | string | nul
 export function worseSeverity(a: Severity, b: Severity): Severity {
   return SEVERITY_RANK[b] > SEVERITY_RANK[a] ? b : a;
 }
+
+/**
+ * How an event left "Broken now", in the words the overview and `ibwatch status` both print.
+ * Keyed by `RecentEventRow['how']`; never "fixed" for an event that only aged out.
+ */
+export const EVENT_END_WORDS = {
+  'window-ended': 'did not happen again in its window',
+  acknowledged: 'acknowledged',
+  'marked-fixed': 'marked fixed',
+} as const;

@@ -201,8 +201,12 @@ describe('runs', () => {
     expect(collectivesOf(PERIOD)).toEqual(['all_reduce', 'broadcast']);
   });
   it('says what target a run was judged against with its profile, or why none', () => {
-    expect(targetText(run(1))).toBe('360.0 GB/s for all_reduce across nodes (the fabric) (profile 8x H100, 8x400G)');
-    expect(targetText(PERIOD[4]!)).toBe('460.0 GB/s for all_reduce on one node (NVLink) (profile 8x H100, 8x400G)');
+    expect(targetText(run(1))).toBe(
+      '360.0 GB/s for all_reduce across nodes, over the fabric; hardware profile 8x H100, 8x400G',
+    );
+    expect(targetText(PERIOD[4]!)).toBe(
+      '460.0 GB/s for all_reduce on one node, over NVLink; hardware profile 8x H100, 8x400G',
+    );
     const note =
       'no target for this hardware: AMD Instinct MI300X, 1x per node, NICs not in the log; ' +
       'set IBWATCH_NCCL_TARGETS to judge';

@@ -88,9 +88,9 @@ export function collectivesOf(runs: readonly NcclRunRow[]): string[] {
 export function targetText(
   r: Pick<NcclRunRow, 'targetGBs' | 'collective' | 'scope' | 'targetProfile' | 'targetNote'>,
 ): string {
-  const on = r.scope === 'single-node' ? 'on one node (NVLink)' : 'across nodes (the fabric)';
+  const on = r.scope === 'single-node' ? 'on one node, over NVLink' : 'across nodes, over the fabric';
   if (r.targetGBs !== null)
-    return `${formatGBs(r.targetGBs)} for ${r.collective} ${on} (profile ${r.targetProfile ?? 'unnamed'})`;
+    return `${formatGBs(r.targetGBs)} for ${r.collective} ${on}; hardware profile ${r.targetProfile ?? 'unnamed'}`;
   return r.targetNote ?? 'no target';
 }
 

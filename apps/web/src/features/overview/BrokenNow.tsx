@@ -1,4 +1,4 @@
-import { formatAge, type BrokenRow, type FixedRow, type RecentEventRow } from '@ibwatch/fabric';
+import { EVENT_END_WORDS, formatAge, type BrokenRow, type FixedRow, type RecentEventRow } from '@ibwatch/fabric';
 import { Badge } from '../../components/Badge.tsx';
 import { Link } from '../../components/Link.tsx';
 import { severityLook } from '../../lib/status.ts';
@@ -99,12 +99,6 @@ export function RecentlyFixed({ rows, now }: { rows: FixedRow[]; now: number }) 
   );
 }
 
-const HOW: Record<RecentEventRow['how'], string> = {
-  'window-ended': 'did not happen again in its window',
-  acknowledged: 'acknowledged',
-  'marked-fixed': 'marked fixed',
-};
-
 /**
  * Events (a link went down or flapped, the master SM moved) that left Broken now in the last 24 h:
  * their window passed, or someone acknowledged them or marked them fixed. Not repairs: no ✓.
@@ -125,7 +119,7 @@ export function RecentEvents({ rows, now }: { rows: RecentEventRow[]; now: numbe
             )}
             <span className="muted">
               {' '}
-              {r.reasons.join('; ')} · last {formatAge(now - r.at)} ago · {HOW[r.how]}
+              {r.reasons.join('; ')} · last {formatAge(now - r.at)} ago · {EVENT_END_WORDS[r.how]}
             </span>
           </li>
         ))}
