@@ -96,6 +96,7 @@ describe('saturationSeverity() and clearCountersHow()', () => {
 
   it('names a placeholder LID when the LID is unknown', () => {
     expect(clearCountersHow(undefined, 3)).toContain('`perfquery -R <LID> 3`');
+    expect(clearCountersHow(0, 3)).toContain('`perfquery -R <LID> 3`');
   });
 });
 

@@ -60,7 +60,9 @@ const MAJOR_WHEN_SATURATED = new Set([
 
 /** How to clear a port's counters, for the finding and the worklist: the tools that do it. */
 export function clearCountersHow(lid: number | undefined, portNum: number): string {
-  const one = lid === undefined ? `perfquery -R <LID> ${portNum}` : `perfquery -R ${lid} ${portNum}`;
+  // LID 0 is reserved (IBTA: no unicast LID is 0): a switch's external ports carry it in
+  // ibdiagnet's PORTS section when the LID was not resolved to port 0's, so it names no port.
+  const one = lid === undefined || lid < 1 ? `perfquery -R <LID> ${portNum}` : `perfquery -R ${lid} ${portNum}`;
   const fabric = '`ibdiagnet --pc` or `ibclearcounters`';
   return `clear the counters (\`${one}\`; the whole fabric: ${fabric}) and measure again`;
 }

@@ -116,13 +116,14 @@ export function linkFirstSeenAtPorts(db: Db, portIds: number[]): Map<number, num
   return out;
 }
 
-/** The LID to address each of `portIds` with: the port's own, else its node's (a switch's port 0 LID). */
+/** The LID to address each of `portIds` with: the port's own, else its node's (a switch's port 0 LID); 0 is none. */
 export function lidsOfPorts(db: Db, portIds: number[]): Map<number, number> {
   if (!portIds.length) return new Map();
   const rows = db
     .prepare(
-      'SELECT p.id, COALESCE(p.lid, n.lid) FROM ports p LEFT JOIN nodes n ON n.guid = p.node_guid ' +
-        'WHERE p.id IN (SELECT value FROM json_each(?)) AND COALESCE(p.lid, n.lid) IS NOT NULL',
+      'SELECT p.id, COALESCE(NULLIF(p.lid, 0), NULLIF(n.lid, 0)) FROM ports p LEFT JOIN nodes n ' +
+        'ON n.guid = p.node_guid WHERE p.id IN (SELECT value FROM json_each(?)) AND ' +
+        'COALESCE(NULLIF(p.lid, 0), NULLIF(n.lid, 0)) IS NOT NULL',
     )
     .raw()
     .all(JSON.stringify([...new Set(portIds)])) as [number, number][];
