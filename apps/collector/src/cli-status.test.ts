@@ -175,6 +175,7 @@ describe('ibwatch status text', () => {
           worklistKey: null,
         },
       ],
+      exitCode: 0,
       readFrom: 'test.db',
     };
     const lines = formatStatus(s, at);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ScanRow } from '@ibwatch/fabric';
 import type { RouteDeps } from './deps.ts';
 import { createScansRepo } from '../db/scans-repo.ts';
-import { replySchema } from '@ibwatch/fabric/api-schemas';
+import { replySchema, SCAN_KINDS } from '@ibwatch/fabric/api-schemas';
 
 const WRITE_LIMIT = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 
@@ -19,20 +19,7 @@ export async function scanRoutes(app: FastifyInstance, deps: RouteDeps): Promise
           additionalProperties: false,
           properties: {
             limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-            kind: {
-              type: 'string',
-              enum: [
-                'pm',
-                'sm',
-                'topology',
-                'ibdiagnet',
-                'import-ibdiagnet',
-                'import-nccl',
-                'slurm',
-                'import-diags',
-                'import-opensm-log',
-              ],
-            },
+            kind: { type: 'string', enum: [...SCAN_KINDS] },
             status: { type: 'string', enum: ['running', 'ok', 'partial', 'failed'] },
           },
         },

@@ -20,7 +20,7 @@ export type LinkHealth = Static<typeof LinkHealthSchema>;
 export const TIERS = ['core', 'spine', 'leaf', 'hca', 'aggregation', 'unknown'] as const;
 export const TierSchema = Str(TIERS);
 export type Tier = Static<typeof TierSchema>;
-export const ScanKindSchema = Str([
+export const SCAN_KINDS = [
   'pm',
   'sm',
   'topology',
@@ -30,7 +30,8 @@ export const ScanKindSchema = Str([
   'slurm',
   'import-diags',
   'import-opensm-log',
-]);
+] as const;
+export const ScanKindSchema = Str(SCAN_KINDS);
 export type ScanKind = Static<typeof ScanKindSchema>;
 export const ScanStatusSchema = Str(['running', 'ok', 'partial', 'failed']);
 export type ScanStatus = Static<typeof ScanStatusSchema>;
