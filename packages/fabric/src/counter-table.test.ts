@@ -121,6 +121,19 @@ function sweeps(seed: number, ports: number): [PortCounters[], PortCounters[]] {
 describe('computeTableDeltas', () => {
   const watch = new Set(['SymbolErrorCounter', 'LinkDownedCounter', 'PortRcvErrors', 'PortXmitWait']);
 
+  it('reads symbol errors from the classic column of a port whose Ext twin stays at 0 (the production path)', () => {
+    const port = (sym: bigint) => ({
+      nodeGuid: '0x5c25730300c09c50',
+      portNum: 1,
+      counters: { SymbolErrorCounter: sym, SymbolErrorCounterExt: 0n, LinkDownedCounter: 1n },
+    });
+    const got = computeTableDeltas(tableFromPortCounters([port(23_817n)]), tableFromPortCounters([port(24_417n)]), 60, {
+      watch,
+    });
+    expect(got.quiet).toBe(0);
+    expect(got.ports[0]!.counters.SymbolErrorCounter).toMatchObject({ source: 'SymbolErrorCounter', delta: 600n });
+  });
+
   for (const seed of [1, 2, 3, 42, 2024]) {
     it(`judges the same ports with the same deltas as computeDeltas (seed ${seed})`, () => {
       const [prev, cur] = sweeps(seed, 2000);

@@ -99,6 +99,30 @@ describe('computeDeltas()', () => {
     expect(d.note).toMatch(/rate unknown: .*saturated.*reset/);
   });
 
+  it('reads the classic column when the Ext twin stays below it: symbol errors a twin at 0 would hide', () => {
+    // The real shape: every erring CX-7 port of ndr-fat-tree-a reads SymbolErrorCounterExt=0.
+    const d = one(
+      { SymbolErrorCounter: 44_375n, SymbolErrorCounterExt: 0n },
+      { SymbolErrorCounter: 44_975n, SymbolErrorCounterExt: 0n },
+      60,
+    ).counters.SymbolErrorCounter!;
+    expect(d).toMatchObject({ source: 'SymbolErrorCounter', event: 'increase', delta: 600n, ratePerSecond: 10 });
+  });
+
+  it('keeps reading a twin that counts, and moves from a twin at 0 to the classic column without a spike', () => {
+    const counting = one(
+      { SymbolErrorCounter: 100n, SymbolErrorCounterExt: 100n },
+      { SymbolErrorCounter: 160n, SymbolErrorCounterExt: 160n },
+    ).counters.SymbolErrorCounter!;
+    expect(counting).toMatchObject({ source: 'SymbolErrorCounterExt', delta: 60n });
+    // Both at 0 (just cleared), then only the classic column moves: the increase, not a reset.
+    const first = one(
+      { SymbolErrorCounter: 0n, SymbolErrorCounterExt: 0n },
+      { SymbolErrorCounter: 14n, SymbolErrorCounterExt: 0n },
+    ).counters.SymbolErrorCounter!;
+    expect(first).toMatchObject({ source: 'SymbolErrorCounter', delta: 14n, event: 'increase' });
+  });
+
   it('reports a classic counter pegged at its max as saturated with a lower bound', () => {
     const d = one({ SymbolErrorCounter: 65000n }, { SymbolErrorCounter: 65535n }).counters.SymbolErrorCounter!;
     expect(d).toMatchObject({ event: 'saturated', lowerBound: 535n });

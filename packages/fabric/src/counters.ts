@@ -100,6 +100,7 @@ function maxFor(w: number): bigint {
  * column with its width. A classic counter at its maximum whose twin reads less than that
  * maximum (`SymbolErrorCounter=65535`, `SymbolErrorCounterExt=0`) means the twin is not being
  * maintained: the reading is flagged so the delta reports "saturated" instead of a fake zero.
+ * A twin below a classic value that still counts is not maintained either: the classic is read.
  * With `forceSource`, only that column is read (the previous sweep must use the same column).
  * Returns false when nothing usable is there; results land in the r* scratch variables.
  */
@@ -114,12 +115,23 @@ function read(rec: PortCounters, s: CounterSpec, forceSource: CounterName | unde
       if (forceSource !== undefined && n !== forceSource) continue;
       const v = c[n];
       if (!usable(v)) continue;
+      // Only a twin below the classic maximum can be one that is not maintained: skip the second
+      // look-up (the costly part on ~50-key records) for the common large traffic values.
+      let satTwin = false;
+      if (classicWidth < 64 && v < classicMax) {
+        const cl = c[s.name];
+        satTwin = cl === classicMax;
+        // A twin below a classic column that still counts is not maintained either: every CX-7
+        // HCA port of a real NDR run (ndr-fat-tree-a, PM_INFO) with symbol errors reads e.g.
+        // `SymbolErrorCounter=44375` and `SymbolErrorCounterExt=0`. Its deltas would be 0 while
+        // the classic column moves, so the classic column is read (the previous sweep then reads
+        // the same column, as always).
+        if (!satTwin && forceSource === undefined && usable(cl) && cl > v) break;
+      }
       rSource = n;
       rValue = v;
       rWidth = 64;
-      // Only a twin below the classic maximum can hide a pegged classic column: skip the second
-      // look-up (the costly part on ~50-key records) for the common large traffic values.
-      rSatTwin = classicWidth < 64 && v < classicMax && c[s.name] === classicMax;
+      rSatTwin = satTwin;
       return true;
     }
     if (forceSource !== undefined) return false;

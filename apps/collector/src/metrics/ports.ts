@@ -86,7 +86,7 @@ export function rowIndex(table: CounterTable): Map<string, number> {
   return rows;
 }
 
-/** Columns of the table per counter: the 64-bit twin first, then the classic name. */
+/** Columns of the table per counter: its 64-bit twins and the classic name. */
 function columnsOf(table: CounterTable): Map<string, number[]> {
   const at = new Map(table.columns.map((c, i) => [c.name, i]));
   const out = new Map<string, number[]>();
@@ -177,10 +177,17 @@ export function portFamilies(
   }
 }
 
+/**
+ * A counter's value: the larger of its 64-bit twin and its classic column, as the delta code
+ * reads it. A twin can be left unmaintained (a real NDR run: `SymbolErrorCounter=44375`,
+ * `SymbolErrorCounterExt=0` on every erring CX-7 port), and one at 2^63 or more is no count
+ * (`PortRcvErrorsExt=18446744073709551576` in the same run).
+ */
 function valueOf(table: CounterTable, idx: number[], row: number, scale: number): number | null {
+  let best: bigint | undefined;
   for (const i of idx) {
     const v = cellValue(table.columns[i]!, row);
-    if (v !== undefined) return Number(v) * scale;
+    if (v !== undefined && v < 2n ** 63n && (best === undefined || v > best)) best = v;
   }
-  return null;
+  return best === undefined ? null : Number(best) * scale;
 }

@@ -167,3 +167,34 @@ describe('the next snapshot of the same counters', () => {
     for (const r of symbolCounts) expect(fixedKeys.some((k) => k.includes(r.key.slice(5)))).toBe(false);
   });
 });
+
+describe('a port whose SymbolErrorCounterExt stays at 0 (every erring port of this run)', () => {
+  it('gets a symbol-error rate from its classic column when new errors arrive', async () => {
+    // The third run, an hour after the second: one port's classic SymbolErrorCounter rose by
+    // 36,000 (10 a second); its 64-bit twin, as everywhere in this run, still reads 0.
+    const port = symbolCounts.find((r) => r.values.SymbolErrorCounterExt === 0n)!;
+    const [, guid, num] = /^port:(0x[0-9a-f]+)\/(\d+)$/.exec(port.key)!;
+    const dir = join(ctx.dir, 'third');
+    cpSync(SAMPLE_A, dir, { recursive: true });
+    for (const f of readdirSync(dir)) {
+      let text = readFileSync(join(dir, f), 'utf8').replaceAll('2025-03-31 23:43:18', '2025-04-01 01:43:18');
+      if (f === 'ibdiagnet2.db_csv') {
+        const lines = text.split('\n');
+        const start = lines.indexOf('START_PM_INFO');
+        const col = lines[start + 1]!.split(',').indexOf('SymbolErrorCounter');
+        const at = lines.findIndex(
+          (l, i) => i > start && l.startsWith(`${guid},`) && Number(l.split(',')[2]) === Number(num),
+        );
+        const cells = lines[at]!.split(',');
+        cells[col] = String(port.values.SymbolErrorCounter! + 36_000n);
+        lines[at] = cells.join(',');
+        text = lines.join('\n');
+      }
+      writeFileSync(join(dir, f), text);
+    }
+    await ctx.scans.importIbdiagnet(dir, 'cli');
+    const open = findings('symbol-errors').filter((x) => x.clearedAt === null);
+    expect(open.map((x) => x.key)).toEqual([port.key]);
+    expect(JSON.parse(open[0]!.evidence)).toMatchObject({ source: 'SymbolErrorCounter' });
+  });
+});
