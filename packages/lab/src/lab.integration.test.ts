@@ -261,24 +261,24 @@ describe('lab at 256 GPUs', () => {
     T.failover,
   );
 
-  it(
-    'kills the standby SM, which the SA then no longer lists, and joins it again',
-    async () => {
-      const b = await killSm(lab, 'b');
-      expect(b.pid).toBeNull();
-      await until('the standby gone from saquery SMIR', async () => {
-        const r = await lab.runTool('saquery', ['SMIR'], { timeoutMs: 10_000 });
-        return r.exitCode === 0 && !parseSmir(r.stdout).some((x) => x.guid === b.portGuid) ? true : undefined;
-      });
-      await restartSm(lab, 'b');
-      const st = await labStatus(lab);
-      expect(st.sms.map((x) => [x.id, x.state])).toEqual([
-        ['a', 'MASTER'],
-        ['b', 'STANDBY'],
-      ]);
-    },
-    T.failover,
-  );
+  // One retry, after afterEach has healed the pair: the SA drops the dead standby in ~3 s, but
+  // once in a CI run (2026-12-06) the master's poll of it stalled past 30 s, the ibsim race
+  // sm-pair.ts describes (a MAD forwarded to a dead client is lost without a timeout).
+  const standbyRun = { timeout: T.failover, retry: 1 };
+  it('kills the standby SM, which the SA then no longer lists, and joins it again', standbyRun, async () => {
+    const b = await killSm(lab, 'b');
+    expect(b.pid).toBeNull();
+    await until('the standby gone from saquery SMIR', async () => {
+      const r = await lab.runTool('saquery', ['SMIR'], { timeoutMs: 10_000 });
+      return r.exitCode === 0 && !parseSmir(r.stdout).some((x) => x.guid === b.portGuid) ? true : undefined;
+    });
+    await restartSm(lab, 'b');
+    const st = await labStatus(lab);
+    expect(st.sms.map((x) => [x.id, x.state])).toEqual([
+      ['a', 'MASTER'],
+      ['b', 'STANDBY'],
+    ]);
+  });
 
   it(
     'drops MADs at a port and stops when cleared',
