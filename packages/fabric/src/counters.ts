@@ -14,7 +14,14 @@ import { type CounterSpec, maxOfWidth, SIGNED_64, SPEC_LIST, usable } from './co
  */
 
 // The specs live in counter-specs.ts; re-exported so that `counters.ts` stays the one public entry.
-export { COUNTER_SPECS, type CounterKind, type CounterSpec, maxOfWidth, SPEC_LIST } from './counter-specs.ts';
+export {
+  COUNTER_SPECS,
+  type CounterKind,
+  type CounterSpec,
+  maxOfWidth,
+  SIGNED_64,
+  SPEC_LIST,
+} from './counter-specs.ts';
 
 export type DeltaEvent = 'increase' | 'unchanged' | 'reset' | 'wrap' | 'saturated';
 

@@ -1,4 +1,4 @@
-import { cellValue, COUNTER_SPECS, type CounterTable } from '@ibwatch/fabric';
+import { cellValue, COUNTER_SPECS, SIGNED_64, type CounterTable } from '@ibwatch/fabric';
 import type { RouteDeps } from '../routes/deps.ts';
 import { createMetricsRepo, type MetricsPort } from '../db/metrics-repo.ts';
 import { type Exposition, formatLabels } from './exposition.ts';
@@ -187,7 +187,7 @@ function valueOf(table: CounterTable, idx: number[], row: number, scale: number)
   let best: bigint | undefined;
   for (const i of idx) {
     const v = cellValue(table.columns[i]!, row);
-    if (v !== undefined && v < 2n ** 63n && (best === undefined || v > best)) best = v;
+    if (v !== undefined && v < SIGNED_64 && (best === undefined || v > best)) best = v;
   }
   return best === undefined ? null : Number(best) * scale;
 }
